@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Tiny launcher: settle colour before chalk/ink load, wire signals, hand over to dist/main.js.
+// chalk 5 ignores NO_COLOR, so map it (and --no-color) to FORCE_COLOR=0 first.
+if (process.env.NO_COLOR !== undefined || process.argv.includes('--no-color')) process.env.FORCE_COLOR = '0';
+
+const { run } = await import('../dist/main.js');
+
+const controller = new AbortController();
+let interrupts = 0;
+const onSignal = (signal) => {
+  interrupts += 1;
+  // A second Ctrl-C means "now": stop without waiting for releases to finish.
+  if (interrupts > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+  controller.abort(signal);
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+process.exitCode = await run(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+  signal: controller.signal,
+});
+process.removeListener('SIGINT', onSignal);
+process.removeListener('SIGTERM', onSignal);

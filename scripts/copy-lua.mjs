@@ -1,0 +1,7 @@
+// tsc does not copy non-TS files: the Lua scripts must sit next to the compiled registry.
+import { cpSync, rmSync } from 'node:fs';
+
+rmSync(new URL('../dist/redis/lua', import.meta.url), { recursive: true, force: true });
+cpSync(new URL('../src/redis/lua', import.meta.url), new URL('../dist/redis/lua', import.meta.url), {
+  recursive: true,
+});

@@ -1,0 +1,113 @@
+import type { Command } from 'commander';
+import { formatDuration } from '../core/duration.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { openLockEnv, parseNodeUrls, type OpenLockEnv } from '../locks/env.js';
+import { newOwner, parseOwner } from '../locks/owners.js';
+import { protocolFor } from '../locks/registry.js';
+import type { Attempt, LockKind, PubSubMode } from '../locks/types.js';
+import type { ConnectMode } from '../redis/connection.js';
+import { rememberOwner } from '../state/owners.js';
+import { act, note, print, printJson, type CommandContext, type RunContext } from './context.js';
+import { describeRefusal, formatVotes } from './lock-output.js';
+import { addConnectionOptions, addLockOptions, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
+import { describeTarget, type TargetSpec } from '../redis/target.js';
+
+export const DEFAULT_LEASE_MS = 30_000;
+
+/** Everything a command needs to take a lock: parsed once, shared by acquire and hold. */
+export interface LockSetup {
+  readonly kind: LockKind;
+  readonly key: string;
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly waitMs: number;
+}
+
+export function lockSetup(key: string, flags: LockFlags, defaultLeaseMs = DEFAULT_LEASE_MS): LockSetup {
+  const kind = kindFlag(flags);
+  const protocol = protocolFor(kind);
+  return {
+    kind,
+    key,
+    owner: flags.owner !== undefined ? parseOwner(protocol, flags.owner) : newOwner(protocol),
+    leaseMs: durationFlag(flags.lease, '--lease') ?? defaultLeaseMs,
+    waitMs: durationFlag(flags.wait, '--wait') ?? 0,
+  };
+}
+
+/** Connects for a lock command: the target, or every --nodes primary for Redlock. */
+export function openEnvFor(kind: LockKind, spec: TargetSpec, flags: LockFlags, mode: ConnectMode): Promise<OpenLockEnv> {
+  const nodes = kind === 'redlock' ? parseNodeUrls(flags.nodes) : undefined;
+  const pubsub = (flags.pubsub ?? 'auto') as 'auto' | PubSubMode;
+  return openLockEnv(spec, { mode, name: 'redlock-cli', pubsub, nodes });
+}
+
+/** The password-free name under which a lock is remembered: the target, or the Redlock node set. */
+export function lockTarget(kind: LockKind, spec: TargetSpec, flags: LockFlags): string {
+  if (kind !== 'redlock') return describeTarget(spec);
+  return `redlock ${parseNodeUrls(flags.nodes).map(describeTarget).join(',')}`;
+}
+
+export function attemptJson(setup: LockSetup, attempt: Attempt): Record<string, unknown> {
+  const base = { acquired: attempt.acquired, key: setup.key, kind: setup.kind, owner: setup.owner, leaseMs: setup.leaseMs };
+  if (attempt.acquired) {
+    return {
+      ...base,
+      count: attempt.count,
+      ...(attempt.token !== undefined ? { token: attempt.token } : {}),
+      ...(attempt.votes ? { votes: attempt.votes, validityMs: attempt.validityMs } : {}),
+    };
+  }
+  return { ...base, ttlMs: attempt.ttlMs, holders: attempt.holders, ...(attempt.votes ? { votes: attempt.votes } : {}) };
+}
+
+export function registerAcquire(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command('acquire')
+    .summary('take a lock once, or wait for it, and leave it held for its lease')
+    .argument('<key>', 'lock name (the Redis key)')
+    .option('--lease <duration>', 'lease: how long the lock lives unless renewed (default 30s)')
+    .option('--wait <duration>', 'wait up to this long like the real library does (default: one attempt)')
+    .option('--json', 'print the result as JSON');
+  addLockOptions(cmd);
+  addConnectionOptions(cmd);
+  cmd.action(act(ctx, async (key: string, flags: LockFlags) => {
+    const setup = lockSetup(key, flags);
+    const spec = targetSpec(flags, ctx);
+    const target = lockTarget(setup.kind, spec, flags);
+    const env = await openEnvFor(setup.kind, spec, flags, 'one-shot');
+    try {
+      const protocol = protocolFor(setup.kind);
+      const req = { key, owner: setup.owner, leaseMs: setup.leaseMs };
+      const attempt =
+        setup.waitMs > 0 ? await protocol.acquire(env, req, { waitMs: setup.waitMs, signal: ctx.signal }) : await protocol.tryAcquire(env, req);
+      if (flags.json) printJson(ctx, attemptJson(setup, attempt));
+      if (attempt.votes && !flags.json) for (const line of formatVotes(attempt.votes)) note(ctx, line);
+      if (!attempt.acquired) {
+        if (!flags.json) note(ctx, describeRefusal(key, attempt));
+        return ExitCode.notAcquired;
+      }
+      rememberOwner(ctx.env, {
+        target,
+        key,
+        kind: setup.kind,
+        owner: setup.owner,
+        leaseMs: setup.leaseMs,
+        expiresAt: Date.now() + setup.leaseMs,
+        token: attempt.token,
+      });
+      if (!flags.json) {
+        const extra = [
+          attempt.count > 1 ? `hold count ${attempt.count}` : '',
+          attempt.token !== undefined ? `token ${attempt.token}` : '',
+          attempt.validityMs !== undefined ? `valid for ${formatDuration(attempt.validityMs)}` : '',
+        ].filter((s) => s !== '');
+        print(ctx, `acquired "${key}" (${setup.kind}) as ${setup.owner}, lease ${formatDuration(setup.leaseMs)}${extra.length ? `, ${extra.join(', ')}` : ''}`);
+        note(ctx, `release it with: redlock-cli release ${key}${setup.kind === 'reentrant' ? '' : ` --kind ${setup.kind}`}`);
+      }
+      return ExitCode.ok;
+    } finally {
+      await env.close();
+    }
+  }));
+}

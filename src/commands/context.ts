@@ -1,0 +1,31 @@
+/** Streams and environment a command runs with: the real process, a test, or the REPL. */
+export interface OutputStream {
+  write(text: string): unknown;
+  readonly isTTY?: boolean | undefined;
+  readonly columns?: number | undefined;
+}
+
+export interface RunContext {
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  readonly stdin?: (NodeJS.ReadableStream & { readonly isTTY?: boolean | undefined }) | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Aborted on Ctrl-C / SIGTERM: waiting stops, held locks are released. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+export const print = (ctx: RunContext, line: string): void => void ctx.stdout.write(`${line}\n`);
+export const note = (ctx: RunContext, line: string): void => void ctx.stderr.write(`${line}\n`);
+export const printJson = (ctx: RunContext, value: unknown): void => print(ctx, JSON.stringify(value));
+
+/** A RunContext inside one run(): actions report their exit code here (commander discards return values). */
+export interface CommandContext extends RunContext {
+  exitCode: number;
+}
+
+/** Wraps an action so its returned exit code reaches run(). */
+export function act<A extends unknown[]>(ctx: CommandContext, fn: (...args: A) => Promise<number>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    ctx.exitCode = await fn(...args);
+  };
+}

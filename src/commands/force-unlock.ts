@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { NotFoundError, UsageError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { kindOfPeek, peekLock } from '../locks/peek.js';
+import { parseKind, protocolFor } from '../locks/registry.js';
+import { confirm } from './confirm.js';
+import { act, note, print, printJson, type CommandContext } from './context.js';
+import { openEnvFor } from './acquire.js';
+import { describeCurrent } from './lock-output.js';
+import { addConnectionOptions, addLockOptions, targetSpec, type LockFlags } from './options.js';
+
+interface ForceFlags extends LockFlags {
+  readonly yes?: boolean;
+}
+
+export function registerForceUnlock(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command('force-unlock')
+    .summary("break-glass: delete a lock whoever holds it, and wake its waiters like Redisson's forceUnlock")
+    .argument('<key>', 'lock name')
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)')
+    .option('--json', 'print the result as JSON');
+  addLockOptions(cmd);
+  addConnectionOptions(cmd);
+  cmd.action(
+    act(ctx, async (key: string, flags: ForceFlags) => {
+      const spec = targetSpec(flags, ctx);
+      const explicitKind = cmd.getOptionValueSource('kind') === 'cli' ? parseKind(flags.kind) : undefined;
+      const env = await openEnvFor(explicitKind ?? 'reentrant', spec, flags, 'one-shot');
+      try {
+        const peek = await peekLock(env, key);
+        if (peek.type === 'none') throw new NotFoundError(`nothing to unlock: "${key}" does not exist`);
+        const kind = explicitKind ?? kindOfPeek(peek);
+        if (!kind) throw new UsageError(`"${key}" is a ${peek.type}, not a lock: nothing was changed`);
+        if (!flags.yes) {
+          const ok = await confirm(
+            ctx,
+            `Force-unlock ${describeCurrent(key, peek)}?`,
+            'force-unlock deletes a lock you may not own: pass --yes to confirm (there is no terminal to ask on)',
+          );
+          if (!ok) {
+            note(ctx, 'not unlocked: cancelled');
+            return ExitCode.notAcquired;
+          }
+        }
+        const deleted = await protocolFor(kind).forceUnlock(env, key);
+        if (flags.json) printJson(ctx, { key, kind, deleted, previousHolders: peek.holders });
+        else if (deleted) print(ctx, `force-unlocked "${key}" (${kind}); waiters were notified`);
+        else note(ctx, `"${key}" was not a ${kind} lock in that state: nothing was deleted`);
+        return deleted ? ExitCode.ok : ExitCode.notAcquired;
+      } finally {
+        await env.close();
+      }
+    }),
+  );
+}

@@ -1,0 +1,39 @@
+import { formatDuration } from '../core/duration.js';
+import type { LockPeek } from '../locks/peek.js';
+import type { Attempt, Holder, Vote } from '../locks/types.js';
+
+export function formatHolders(holders: readonly Holder[]): string {
+  if (holders.length === 0) return 'nobody';
+  return holders.map((h) => (h.count > 1 ? `${h.owner} (${h.count} holds)` : h.owner)).join(', ');
+}
+
+export function formatTtl(ttlMs: number): string {
+  if (ttlMs === -1) return 'with no TTL: it will never expire on its own';
+  if (ttlMs < 0) return 'about to expire';
+  return `for another ${formatDuration(ttlMs)}`;
+}
+
+/** "held by X for another 4.2 s" for a refused attempt. */
+export function describeRefusal(key: string, attempt: Extract<Attempt, { acquired: false }>): string {
+  return `not acquired: "${key}" is held by ${formatHolders(attempt.holders)} ${formatTtl(attempt.ttlMs)}`;
+}
+
+/** Who holds a key now, for "you do not own it" messages. */
+export function describeCurrent(key: string, peek: LockPeek, expiredAgoMs?: number): string {
+  if (peek.type === 'none') {
+    return expiredAgoMs !== undefined && expiredAgoMs >= 0
+      ? `"${key}" is not locked: its lease ran out ${formatDuration(expiredAgoMs)} ago`
+      : `"${key}" is not locked by anyone`;
+  }
+  const mode = peek.mode ? ` (${peek.mode} mode)` : '';
+  return `"${key}"${mode} is held by ${formatHolders(peek.holders)} ${formatTtl(peek.ttlMs)}`;
+}
+
+/** The per-node table of a Redlock attempt. */
+export function formatVotes(votes: readonly Vote[]): string[] {
+  const width = Math.max(4, ...votes.map((v) => v.node.length));
+  return [
+    `${'node'.padEnd(width)}  vote    time`,
+    ...votes.map((v) => `${v.node.padEnd(width)}  ${v.result.padEnd(6)}  ${v.ms.toFixed(1)} ms${v.detail ? `  ${v.detail}` : ''}`),
+  ];
+}

@@ -1,0 +1,35 @@
+import { UsageError } from './errors.js';
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+type Unit = keyof typeof UNIT_MS;
+
+// Hand-written rather than the `ms` package: `ms` also accepts bare numbers and words
+// ("100", "2 days"), and a bare number is exactly the ambiguity we want to refuse.
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+
+/** Parses `500ms`, `5s`, `1.5s`, `2m`, `1h` into whole milliseconds; anything else throws UsageError. */
+export function parseDuration(text: string, what = 'duration'): number {
+  const match = DURATION.exec(text.trim());
+  if (!match) {
+    throw new UsageError(`invalid ${what} "${text}": use a number with ms, s, m or h (e.g. 500ms, 5s, 2m, 1h)`);
+  }
+  const ms = Math.round(Number(match[1]) * UNIT_MS[match[2] as Unit]);
+  if (ms <= 0) throw new UsageError(`invalid ${what} "${text}": must be greater than zero`);
+  return ms;
+}
+
+/** Short human form of a millisecond span: 850 ms, 4.2 s, 3 m 05 s, 2 h 10 m. */
+export function formatDuration(ms: number): string {
+  const abs = Math.abs(ms);
+  const sign = ms < 0 ? '-' : '';
+  if (abs < 1000) return `${sign}${Math.round(abs)} ms`;
+  if (abs < 60_000) return `${sign}${(abs / 1000).toFixed(1)} s`;
+  if (abs < 3_600_000) {
+    const m = Math.floor(abs / 60_000);
+    const s = Math.floor((abs % 60_000) / 1000);
+    return `${sign}${m} m ${String(s).padStart(2, '0')} s`;
+  }
+  const h = Math.floor(abs / 3_600_000);
+  const m = Math.floor((abs % 3_600_000) / 60_000);
+  return `${sign}${h} h ${String(m).padStart(2, '0')} m`;
+}

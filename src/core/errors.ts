@@ -1,0 +1,47 @@
+import { ExitCode, type ExitCodeValue } from './exit-codes.js';
+
+/** An error the CLI reports as one line with a known exit code (no stack unless --debug). */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCodeValue,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.usage);
+  }
+}
+
+/** Redis could not be reached, refused our credentials, or timed out. */
+export class UnreachableError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.unreachable);
+  }
+}
+
+export class NotFoundError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.notFound);
+  }
+}
+
+/** The lock is held by someone else, or the caller does not own it. */
+export class NotAcquiredError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.notAcquired);
+  }
+}
+
+/** The key exists but holds something other than what the chosen lock kind expects. */
+export class WrongTypeError extends UsageError {}
+
+export class InterruptedError extends CliError {
+  constructor(message = 'interrupted') {
+    super(message, ExitCode.interrupted);
+  }
+}

@@ -1,0 +1,16 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { UsageError } from '../core/errors.js';
+import { formatOwner, parseRedissonOwner } from '../core/owner.js';
+import type { LockProtocol } from './types.js';
+
+/** A fresh identity: Redisson `<uuid>:1`, or node-redlock's 16 random bytes as 32 hex chars. */
+export function newOwner(protocol: Pick<LockProtocol, 'ownerFormat'>): string {
+  return protocol.ownerFormat === 'redisson' ? `${randomUUID()}:1` : randomBytes(16).toString('hex');
+}
+
+/** Validates --owner for the protocol's format. */
+export function parseOwner(protocol: Pick<LockProtocol, 'ownerFormat'>, text: string): string {
+  if (protocol.ownerFormat === 'redisson') return formatOwner(parseRedissonOwner(text));
+  if (text === '' || /\s/.test(text)) throw new UsageError(`invalid token "${text}": expected the lock value, e.g. 32 hex characters`);
+  return text;
+}

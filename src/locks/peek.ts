@@ -1,0 +1,41 @@
+import { fairQueueKey } from '../core/names.js';
+import { runScript } from '../redis/scripts.js';
+import { holdersFromFlat, ProtocolError } from './replies.js';
+import type { Holder, LockEnv, LockKind } from './types.js';
+
+/** What a lock key holds right now (one round trip, read-only). */
+export interface LockPeek {
+  /** Redis type: none, hash, string, list, ... */
+  readonly type: string;
+  readonly ttlMs: number;
+  readonly holders: readonly Holder[];
+  /** A Redisson read-write hash has a `mode` field (read / write). */
+  readonly mode?: 'read' | 'write' | undefined;
+  readonly fairQueueLength: number;
+}
+
+export async function peekLock(env: LockEnv, key: string): Promise<LockPeek> {
+  const reply = await runScript(env.conn.client, 'lockPeek', [key, fairQueueKey(key)], []);
+  if (!Array.isArray(reply) || reply.length < 3 || typeof reply[0] !== 'string') throw new ProtocolError('lock peek', reply);
+  const flat = reply.slice(3) as unknown[];
+  const modeAt = flat.findIndex((v, i) => i % 2 === 0 && v === 'mode');
+  const modeValue = modeAt >= 0 ? flat[modeAt + 1] : undefined;
+  const fields = modeAt >= 0 ? [...flat.slice(0, modeAt), ...flat.slice(modeAt + 2)] : flat;
+  return {
+    type: reply[0],
+    ttlMs: Number(reply[1]),
+    holders: holdersFromFlat(fields, 'lock peek'),
+    mode: modeValue === 'read' || modeValue === 'write' ? modeValue : undefined,
+    fairQueueLength: Number(reply[2]),
+  };
+}
+
+/** The kind a key's data says it is, for commands that work on any lock (force-unlock). */
+export function kindOfPeek(peek: LockPeek): LockKind | undefined {
+  if (peek.type === 'hash') {
+    if (peek.mode) return peek.mode === 'write' ? 'write' : 'read';
+    return peek.fairQueueLength > 0 ? 'fair' : 'reentrant';
+  }
+  if (peek.type === 'string') return 'token';
+  return undefined;
+}

@@ -1,0 +1,83 @@
+import type { Connection } from '../redis/connection.js';
+
+export const LOCK_KINDS = ['reentrant', 'fair', 'read', 'write', 'spin', 'fenced', 'token', 'redlock'] as const;
+export type LockKind = (typeof LOCK_KINDS)[number];
+
+/** PUBLISH, or SPUBLISH as Redisson >= 3.22 does on a Redis 7 Cluster (redisson-protocol.md §1.4). */
+export type PubSubMode = 'plain' | 'sharded';
+
+/** What a lock protocol needs to talk to Redis. */
+export interface LockEnv {
+  readonly conn: Connection;
+  /** Independent primaries for multi-node Redlock; empty for every other kind. */
+  readonly nodes: readonly Connection[];
+  readonly pubsub: PubSubMode;
+  /** Wall clock (epoch ms): the fair lock's deadlines are epoch ms like Redisson's. */
+  readonly now: () => number;
+}
+
+export interface Holder {
+  /** Hash field (`<uuid>:<thread>`, `...:write`) or token value. */
+  readonly owner: string;
+  readonly count: number;
+}
+
+/** One node's answer in a multi-node Redlock attempt. */
+export interface Vote {
+  readonly node: string;
+  readonly result: 'locked' | 'held' | 'error';
+  readonly ms: number;
+  readonly detail?: string;
+}
+
+export type Attempt =
+  | {
+      readonly acquired: true;
+      /** Hold count after this acquisition (1 on a first acquire; more on re-entry). */
+      readonly count: number;
+      /** Fencing token (fenced locks). */
+      readonly token?: number;
+      readonly votes?: readonly Vote[];
+      /** Redlock: how long the lock is safe to use, lease - elapsed - drift. */
+      readonly validityMs?: number;
+    }
+  | {
+      readonly acquired: false;
+      /** PTTL of the lock: -1 when the key has no TTL. */
+      readonly ttlMs: number;
+      readonly holders: readonly Holder[];
+      readonly votes?: readonly Vote[];
+    };
+
+export type ReleaseOutcome = 'released' | 'decremented' | 'not-owner';
+
+export interface LockRequest {
+  readonly key: string;
+  /** Redisson holder `<uuid>:<thread>` (the write lock adds `:write` itself) or token value. */
+  readonly owner: string;
+  readonly leaseMs: number;
+}
+
+export interface WaitOptions {
+  readonly waitMs: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface LockProtocol {
+  readonly kind: LockKind;
+  /** `redisson` owners are `<uuid>:<thread>`; `token` owners are the stored random value. */
+  readonly ownerFormat: 'redisson' | 'token';
+  /** One attempt, one round trip; never queues. */
+  tryAcquire(env: LockEnv, req: LockRequest): Promise<Attempt>;
+  /** Waits up to waitMs the way the imitated library does (pub/sub wake-ups, TTL timer, fair queue). */
+  acquire(env: LockEnv, req: LockRequest, opts: WaitOptions): Promise<Attempt>;
+  release(env: LockEnv, req: LockRequest): Promise<ReleaseOutcome>;
+  /** Extends the lease if the owner still holds it; false means the lock is lost. */
+  renew(env: LockEnv, req: LockRequest): Promise<boolean>;
+  /** Deletes the lock whoever holds it and wakes waiters like the library's forceUnlock. */
+  forceUnlock(env: LockEnv, key: string): Promise<boolean>;
+}
+
+export function publishCommand(env: LockEnv): 'publish' | 'spublish' {
+  return env.pubsub === 'sharded' ? 'spublish' : 'publish';
+}

@@ -1,0 +1,69 @@
+import { InterruptedError } from '../core/errors.js';
+import { subscribeWake, type WakeSubscription } from '../redis/pubsub.js';
+import type { Attempt, LockEnv } from './types.js';
+
+type Refused = Extract<Attempt, { acquired: false }>;
+
+export interface WaitPlan {
+  /** One acquisition attempt (the queuing variant for fair locks). */
+  readonly attempt: () => Promise<Attempt>;
+  readonly waitMs: number;
+  readonly signal?: AbortSignal | undefined;
+  /** Channel whose messages mean "try again now"; none for polling protocols (spin, token). */
+  readonly wakeChannel?: string | undefined;
+  /** How long to sleep before the next attempt if no message comes (Infinity: only a message). */
+  readonly retryDelay: (last: Refused, failures: number) => number;
+  /** Cleanup when giving up (the fair lock leaves its queue). */
+  readonly giveUp?: (() => Promise<void>) | undefined;
+}
+
+/**
+ * Redisson's tryLock(wait) loop: try; subscribe; then try again, and sleep until a wake-up message
+ * or the TTL timer, until acquired or the wait runs out. Aborting (Ctrl-C) gives up cleanly and
+ * throws InterruptedError.
+ */
+export async function waitForLock(env: LockEnv, plan: WaitPlan): Promise<Attempt> {
+  const started = Date.now();
+  let last = await plan.attempt();
+  if (last.acquired || plan.waitMs <= 0) {
+    if (!last.acquired) await plan.giveUp?.();
+    return last;
+  }
+  let sub: WakeSubscription | undefined;
+  let failures = 0;
+  try {
+    if (plan.wakeChannel !== undefined) {
+      sub = await subscribeWake(env.conn, plan.wakeChannel, env.pubsub === 'sharded');
+    }
+    for (;;) {
+      if (plan.signal?.aborted) throw new InterruptedError('interrupted while waiting for the lock');
+      last = await plan.attempt();
+      if (last.acquired) return last;
+      const remaining = plan.waitMs - (Date.now() - started);
+      if (remaining <= 0) return last;
+      failures += 1;
+      const delay = Math.min(plan.retryDelay(last, failures), remaining);
+      if (sub) await sub.next(delay, plan.signal);
+      else await sleep(delay, plan.signal);
+    }
+  } finally {
+    await sub?.close();
+    if (!last.acquired) await plan.giveUp?.();
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Redisson's waiter sleeps for the returned TTL, or only for a message when the key has no TTL. */
+export const sleepForTtl = (last: Refused): number => (last.ttlMs >= 0 ? last.ttlMs : Number.POSITIVE_INFINITY);

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { CliError } from './core/errors.js';
+import { EXIT_CODE_HELP, ExitCode } from './core/exit-codes.js';
+import { registerAcquire } from './commands/acquire.js';
+import type { CommandContext, RunContext } from './commands/context.js';
+import { registerForceUnlock } from './commands/force-unlock.js';
+import { registerRelease } from './commands/release.js';
+import { registerRenew } from './commands/renew.js';
+
+export type { RunContext } from './commands/context.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+/** Builds a fresh program per call, so the CLI and the REPL can run commands side by side. */
+function buildProgram(ctx: CommandContext): Command {
+  const program = new Command('redlock-cli')
+    .description('Inspect, hold, break and torture Redis distributed locks (Redisson, Redlock, token locks)')
+    .version(pkg.version, '-V, --version')
+    .option('--debug', 'print stack traces for unexpected errors')
+    .option('--no-color', 'plain output (also NO_COLOR=1)')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => void ctx.stdout.write(text),
+      writeErr: (text) => void ctx.stderr.write(text),
+    })
+    .addHelpText('afterAll', `\n${EXIT_CODE_HELP}\n`);
+  registerAcquire(program, ctx);
+  registerRenew(program, ctx);
+  registerRelease(program, ctx);
+  registerForceUnlock(program, ctx);
+  for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
+  return program;
+}
+
+/** Runs one command line and returns its exit code; never calls process.exit. */
+export async function run(argv: readonly string[], runCtx: RunContext): Promise<number> {
+  const ctx: CommandContext = { ...runCtx, exitCode: ExitCode.ok };
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return ctx.exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and --version "fail" with exit code 0; usage errors were already printed by commander.
+      return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    if (err instanceof CliError) {
+      ctx.stderr.write(`redlock-cli: ${err.message}\n`);
+      return err.exitCode;
+    }
+    const debug = argv.includes('--debug');
+    const message = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
+    ctx.stderr.write(`redlock-cli: unexpected error: ${message}${debug ? '' : ' (run with --debug for details)'}\n`);
+    return ExitCode.unexpected;
+  }
+}

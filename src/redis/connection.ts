@@ -1,0 +1,115 @@
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { UsageError } from '../core/errors.js';
+import { toCliError } from './errors.js';
+import { describeTarget, parseRedisUrl, type ParsedUrl, type TargetSpec } from './target.js';
+
+export type RedisClient = Redis | Cluster;
+export type Topology = 'standalone' | 'sentinel' | 'cluster';
+
+/**
+ * `one-shot` connections fail fast (no reconnect loop when Redis is down); `long-lived` ones
+ * (hold, watch, REPL) reconnect with back-off and report it through `onReconnecting`.
+ */
+export type ConnectMode = 'one-shot' | 'long-lived';
+
+export interface ConnectOptions {
+  readonly mode: ConnectMode;
+  /** CLIENT SETNAME, so operators can tell our connections apart in CLIENT LIST. */
+  readonly name?: string;
+  readonly connectTimeoutMs?: number;
+}
+
+export interface Connection {
+  readonly client: RedisClient;
+  readonly topology: Topology;
+  /** host:port (or the Sentinel / Cluster seeds) without credentials. */
+  readonly label: string;
+  readonly url: ParsedUrl;
+  readonly spec: TargetSpec;
+  /** A second connection to the same target with the same credentials (e.g. for SUBSCRIBE). */
+  duplicate(name?: string): Promise<Connection>;
+  close(): Promise<void>;
+}
+
+const ONE_SHOT_TIMEOUT_MS = 3000;
+
+function baseOptions(url: ParsedUrl, opts: ConnectOptions): RedisOptions {
+  const oneShot = opts.mode === 'one-shot';
+  return {
+    username: url.username,
+    password: url.password,
+    db: url.db,
+    ...(url.tls ? { tls: { servername: url.host } } : {}),
+    lazyConnect: true,
+    connectTimeout: opts.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS,
+    connectionName: opts.name ?? 'redlock-cli',
+    retryStrategy: oneShot ? () => null : (times: number) => Math.min(100 * 2 ** Math.min(times, 5), 3000),
+    maxRetriesPerRequest: oneShot ? 0 : null,
+    // ioredis probes INFO before the first command; our scripts tolerate a loading replica poorly anyway.
+    enableReadyCheck: true,
+  };
+}
+
+function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { client: RedisClient; topology: Topology } {
+  const base = baseOptions(url, opts);
+  if (spec.clusterNodes) {
+    if (url.db !== 0) throw new UsageError('Redis Cluster has only database 0: remove the /db from --url');
+    const clusterOptions: ClusterOptions = {
+      lazyConnect: true,
+      redisOptions: { ...base, lazyConnect: false, db: 0 },
+      clusterRetryStrategy: opts.mode === 'one-shot' ? () => null : (times: number) => Math.min(100 * times, 2000),
+      enableOfflineQueue: true,
+      slotsRefreshTimeout: opts.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS,
+    };
+    return { client: new Cluster([...spec.clusterNodes], clusterOptions), topology: 'cluster' };
+  }
+  if (spec.sentinels) {
+    if (!spec.masterName) throw new UsageError('--sentinel needs --master-name <name> (the monitored master)');
+    return {
+      client: new Redis({
+        ...base,
+        sentinels: [...spec.sentinels],
+        name: spec.masterName,
+        sentinelRetryStrategy: opts.mode === 'one-shot' ? () => null : (times: number) => Math.min(200 * times, 2000),
+        sentinelMaxConnections: 3,
+      }),
+      topology: 'sentinel',
+    };
+  }
+  return { client: new Redis({ ...base, host: url.host, port: url.port }), topology: 'standalone' };
+}
+
+/** Connects and waits until the target answers; failures become exit-code-3 CliErrors. */
+export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<Connection> {
+  const url = parseRedisUrl(spec.url);
+  const label = describeTarget(spec);
+  const { client, topology } = buildClient(spec, url, opts);
+  let lastError: unknown;
+  // Without a listener ioredis prints "Unhandled error event" for every failed attempt.
+  client.on('error', (err: unknown) => {
+    lastError = err;
+  });
+  try {
+    await client.connect();
+    if (topology === 'cluster') await client.ping();
+  } catch (err) {
+    client.disconnect();
+    throw toCliError(lastError ?? err, label);
+  }
+  const connection: Connection = {
+    client,
+    topology,
+    label,
+    url,
+    spec,
+    duplicate: (name) => connect(spec, { ...opts, ...(name ? { name } : {}) }),
+    close: async () => {
+      try {
+        await client.quit();
+      } catch {
+        client.disconnect();
+      }
+    },
+  };
+  return connection;
+}

@@ -1,0 +1,42 @@
+import { CliError, UnreachableError } from '../core/errors.js';
+
+function errorText(err: unknown): { code: string; message: string } {
+  if (err instanceof Error) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    return { code, message: err.message };
+  }
+  return { code: '', message: String(err) };
+}
+
+/**
+ * Maps connection-level failures (refused, timeout, DNS, auth) to one-line exit-3 errors naming
+ * host:port. ioredis never puts the password in its messages, and neither do we.
+ */
+export function toCliError(err: unknown, label: string): CliError {
+  if (err instanceof CliError) return err;
+  const { code, message } = errorText(err);
+  if (/WRONGPASS|NOAUTH|invalid password|invalid username-password/i.test(message)) {
+    return new UnreachableError(
+      `authentication failed at ${label}: wrong user or password (set them in the URL, redis://user:password@host:port)`,
+    );
+  }
+  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) {
+    return new UnreachableError(`cannot connect to Redis at ${label}: connection refused (is redis-server running there?)`);
+  }
+  if (code === 'ETIMEDOUT' || /ETIMEDOUT|timed? ?out/i.test(message)) {
+    return new UnreachableError(`cannot connect to Redis at ${label}: timed out`);
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new UnreachableError(`cannot connect to Redis at ${label}: unknown host`);
+  }
+  if (/All sentinels are unreachable|sentinel/i.test(message)) {
+    return new UnreachableError(`cannot reach a Sentinel for ${label}: ${message}`);
+  }
+  if (/Failed to refresh slots cache|ClusterAllFailedError|None of startup nodes/i.test(message)) {
+    return new UnreachableError(`cannot reach Redis Cluster ${label}: no seed node answered`);
+  }
+  if (/Connection is closed|Stream isn't writeable|MaxRetriesPerRequest|ECONNRESET|EPIPE/i.test(message)) {
+    return new UnreachableError(`lost the connection to Redis at ${label}`);
+  }
+  return new CliError(message, 1);
+}

@@ -1,0 +1,79 @@
+import { UsageError } from '../core/errors.js';
+
+export interface HostPort {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Where and how to connect; credentials stay here and never reach a message. */
+export interface TargetSpec {
+  readonly url: string;
+  readonly sentinels?: readonly HostPort[] | undefined;
+  readonly masterName?: string | undefined;
+  readonly clusterNodes?: readonly HostPort[] | undefined;
+}
+
+export interface ParsedUrl extends HostPort {
+  readonly tls: boolean;
+  readonly username?: string | undefined;
+  readonly password?: string | undefined;
+  readonly db: number;
+}
+
+export const DEFAULT_URL = 'redis://127.0.0.1:6379';
+
+/** Parses `redis://[user:password@]host[:port][/db]` or `rediss://...` (TLS). */
+export function parseRedisUrl(text: string): ParsedUrl {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`invalid Redis URL: expected redis://[user:password@]host:port[/db] or rediss://...`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new UsageError(`invalid Redis URL scheme "${url.protocol}": use redis:// or rediss://`);
+  }
+  const dbText = url.pathname.replace(/^\//, '');
+  if (dbText !== '' && !/^\d+$/.test(dbText)) {
+    throw new UsageError(`invalid database "${dbText}" in Redis URL: expected a number, e.g. redis://host:6379/2`);
+  }
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (host === '') throw new UsageError('invalid Redis URL: no host');
+  return {
+    host,
+    port: url.port === '' ? 6379 : Number(url.port),
+    tls: url.protocol === 'rediss:',
+    username: url.username === '' ? undefined : decodeURIComponent(url.username),
+    password: url.password === '' ? undefined : decodeURIComponent(url.password),
+    db: dbText === '' ? 0 : Number(dbText),
+  };
+}
+
+/** Parses `host:port,host:port` (IPv6 as `[::1]:port`). */
+export function parseHostList(text: string, option: string): HostPort[] {
+  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (items.length === 0) throw new UsageError(`${option} needs at least one host:port`);
+  return items.map((item) => {
+    const match = /^(?:\[([^\]]+)\]|([^:\s]+)):(\d{1,5})$/.exec(item);
+    const port = match ? Number(match[3]) : NaN;
+    if (!match || port < 1 || port > 65535) {
+      throw new UsageError(`invalid ${option} entry "${item}": expected host:port, e.g. 127.0.0.1:26379`);
+    }
+    return { host: match[1] ?? match[2]!, port };
+  });
+}
+
+export function formatHostPort({ host, port }: HostPort): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** A password-free description of the target for messages and the owner memory. */
+export function describeTarget(spec: TargetSpec): string {
+  if (spec.clusterNodes) return `cluster ${spec.clusterNodes.map(formatHostPort).join(',')}`;
+  const url = parseRedisUrl(spec.url);
+  const db = url.db === 0 ? '' : `/${url.db}`;
+  if (spec.sentinels) {
+    return `sentinel ${spec.sentinels.map(formatHostPort).join(',')} master ${spec.masterName ?? '?'}${db}`;
+  }
+  return `${formatHostPort(url)}${db}`;
+}

@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, Socket } from 'node:net';
+
+/** A redis-server this test started on a free loopback port; stop() kills it by pid. */
+export interface RedisServer {
+  readonly port: number;
+  readonly pid: number;
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+// A failing test must not leave servers behind: kill whatever is still running when the worker exits.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port === 6379 ? freePort().then(resolve, reject) : resolve(port)));
+    });
+  });
+}
+
+/** Sends raw RESP PING until the server answers (or the deadline passes). */
+async function waitForPong(port: number, deadlineMs: number, password?: string): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = new Socket();
+      socket.setTimeout(500);
+      socket.once('error', () => resolve(false));
+      socket.once('timeout', () => (socket.destroy(), resolve(false)));
+      socket.connect(port, '127.0.0.1', () => {
+        socket.write(password ? `AUTH ${password}\r\nPING\r\n` : 'PING\r\n');
+      });
+      socket.on('data', (data) => {
+        if (data.toString().includes('PONG')) {
+          socket.destroy();
+          resolve(true);
+        }
+      });
+    });
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`redis-server on port ${port} did not answer PING`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export interface StartOptions {
+  readonly args?: readonly string[];
+  readonly password?: string;
+  readonly port?: number;
+}
+
+/** Starts `redis-server` in the foreground (no persistence, loopback only) and waits for PONG. */
+export async function startRedis(options: StartOptions = {}): Promise<RedisServer> {
+  for (let tries = 0; ; tries++) {
+    const port = options.port ?? (await freePort());
+    const args = [
+      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
+      '--daemonize', 'no', '--loglevel', 'warning', '--dir', '/tmp',
+      ...(options.password ? ['--requirepass', options.password] : []),
+      ...(options.args ?? []),
+    ];
+    const child = spawn('redis-server', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    running.add(child);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.once('exit', () => running.delete(child));
+    const ready = waitForPong(port, 5000, options.password).then(() => 'ready' as const);
+    const outcome = await Promise.race([ready, exited.then(() => 'exited' as const)]);
+    if (outcome === 'ready' && child.pid !== undefined) {
+      const pid = child.pid;
+      const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';
+      return {
+        port,
+        pid,
+        url: `redis://${auth}127.0.0.1:${port}`,
+        stop: async () => {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          child.kill('SIGKILL');
+          await exited;
+        },
+      };
+    }
+    // Port taken between freePort() and bind: try another one.
+    if (tries >= 3 || options.port !== undefined) throw new Error(`redis-server failed to start on port ${port}`);
+  }
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.{ts,tsx}'],
+    setupFiles: ['test/helpers/setup.ts'],
+    pool: 'forks',
+    // Test files mostly wait on real redis-servers, not the CPU: run more files than cores.
+    maxWorkers: 4,
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
