@@ -24,6 +24,8 @@ function buildProgram(ctx: CommandContext): Command {
     .configureOutput({
       writeOut: (text) => void ctx.stdout.write(text),
       writeErr: (text) => void ctx.stderr.write(text),
+      // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
+      outputError: (text, write) => write(`redlock-cli: ${text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim()}\n`),
     })
     .addHelpText('afterAll', `\n${EXIT_CODE_HELP}\n`);
   registerAcquire(program, ctx);

@@ -1,0 +1,202 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { rawClient } from '../helpers/lock-env.js';
+import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+
+let server: RedisServer;
+let raw: Redis;
+let env: Record<string, string | undefined>;
+
+beforeAll(async () => {
+  server = await startRedis();
+  raw = rawClient(server);
+});
+afterAll(async () => {
+  raw?.disconnect();
+  await server?.stop();
+});
+beforeEach(async () => {
+  await raw.flushall();
+  env = tempStateEnv({ REDIS_URL: server.url });
+});
+
+const OWNER_A = '11111111-1111-4111-8111-111111111111:1';
+const OWNER_B = '22222222-2222-4222-8222-222222222222:7';
+
+describe('acquire', () => {
+  it('takes the lock with the default 30 s lease and prints the owner to reuse', async () => {
+    const r = await runCli(['acquire', 'orders', '--owner', OWNER_A], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`acquired "orders" (reentrant) as ${OWNER_A}, lease 30.0 s\n`);
+    expect(r.stderr).toContain('release it with: redlock-cli release orders');
+    expect(await raw.hgetall('orders')).toEqual({ [OWNER_A]: '1' });
+    expect(await raw.pttl('orders')).toBeGreaterThan(29_000);
+  });
+
+  it('--json gives acquired, key, kind, owner, leaseMs (and token for fenced)', async () => {
+    const r = await runCli(['acquire', 'f', '--kind', 'fenced', '--lease', '5s', '--owner', OWNER_A, '--json'], env);
+    expect(JSON.parse(r.stdout)).toEqual({ acquired: true, key: 'f', kind: 'fenced', owner: OWNER_A, leaseMs: 5000, count: 1, token: 1 });
+  });
+
+  it('exits 5 naming the holder and its TTL when held', async () => {
+    await runCli(['acquire', 'orders', '--owner', OWNER_A, '--lease', '20s'], env);
+    const r = await runCli(['acquire', 'orders', '--owner', OWNER_B], env);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(new RegExp(`^not acquired: "orders" is held by ${OWNER_A} for another (19|20)\\.\\d s\\n$`));
+  });
+
+  it('--wait waits for the holder to let go', async () => {
+    await runCli(['acquire', 'orders', '--owner', OWNER_A, '--lease', '300ms'], env);
+    const started = Date.now();
+    const r = await runCli(['acquire', 'orders', '--owner', OWNER_B, '--wait', '3s'], env);
+    expect(r.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+});
+
+describe('release and renew', () => {
+  it('release <key> finds the remembered owner; a second release says it is not locked', async () => {
+    await runCli(['acquire', 'orders'], env);
+    const r = await runCli(['release', 'orders'], env);
+    expect(r).toMatchObject({ code: 0, stdout: 'released "orders"\n' });
+    expect(await raw.exists('orders')).toBe(0);
+    const again = await runCli(['release', 'orders', '--owner', OWNER_A], env);
+    expect(again.code).toBe(5);
+    expect(again.stderr).toContain('"orders" is not locked by anyone');
+  });
+
+  it('refuses to release for a non-owner, says who holds it, and changes nothing', async () => {
+    await raw.hset('orders', OWNER_B, '1');
+    await raw.pexpire('orders', 10_000);
+    const r = await runCli(['release', 'orders', '--owner', OWNER_A], env);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(new RegExp(`does not hold it; "orders" is held by ${OWNER_B} for another`));
+    expect(await raw.hgetall('orders')).toEqual({ [OWNER_B]: '1' });
+  });
+
+  it('says when a remembered lock expired', async () => {
+    await runCli(['acquire', 'orders', '--lease', '100ms'], env);
+    await new Promise((r) => setTimeout(r, 200));
+    const r = await runCli(['release', 'orders'], env);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/its lease ran out \d+ ms ago/);
+  });
+
+  it('--all-holds releases every re-entrant hold', async () => {
+    for (let i = 0; i < 3; i++) await runCli(['acquire', 'orders', '--owner', OWNER_A], env);
+    expect(await raw.hget('orders', OWNER_A)).toBe('3');
+    const one = await runCli(['release', 'orders', '--owner', OWNER_A], env);
+    expect(one.stdout).toContain('released one hold');
+    const all = await runCli(['release', 'orders', '--owner', OWNER_A, '--all-holds'], env);
+    expect(all).toMatchObject({ code: 0, stdout: 'released "orders" (2 holds)\n' });
+    expect(await raw.exists('orders')).toBe(0);
+  });
+
+  it('asks for --owner when several owners are remembered', async () => {
+    await runCli(['acquire', 'r', '--kind', 'fenced', '--owner', OWNER_A], env);
+    await runCli(['acquire', 'r', '--kind', 'fenced', '--owner', OWNER_A], env);
+    await raw.del('r');
+    await runCli(['acquire', 'r', '--owner', OWNER_B], env);
+    const r = await runCli(['release', 'r'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/2 owners of "r" remembered .*: pass --owner/);
+  });
+
+  it('renew extends a held lock and refuses a lost one', async () => {
+    await runCli(['acquire', 'orders', '--lease', '1s'], env);
+    const r = await runCli(['renew', 'orders', '--lease', '20s'], env);
+    expect(r).toMatchObject({ code: 0, stdout: 'renewed "orders": lease 20.0 s from now\n' });
+    expect(await raw.pttl('orders')).toBeGreaterThan(19_000);
+    await raw.del('orders');
+    expect((await runCli(['renew', 'orders', '--lease', '20s'], env)).code).toBe(5);
+    expect((await runCli(['renew', 'orders'], env)).code).toBe(2);
+  });
+});
+
+describe('force-unlock', () => {
+  it('requires --yes without a terminal and changes nothing', async () => {
+    await raw.hset('orders', OWNER_B, '1');
+    const r = await runCli(['force-unlock', 'orders'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('redlock-cli: force-unlock deletes a lock you may not own: pass --yes to confirm (there is no terminal to ask on)\n');
+    expect(await raw.exists('orders')).toBe(1);
+  });
+
+  it('deletes with --yes and wakes a waiting acquire', async () => {
+    await raw.hset('orders', OWNER_B, '1');
+    await raw.pexpire('orders', 20_000);
+    const waiting = runCli(['acquire', 'orders', '--owner', OWNER_A, '--wait', '5s'], env);
+    await new Promise((r) => setTimeout(r, 300));
+    const at = Date.now();
+    const r = await runCli(['force-unlock', 'orders', '--yes'], env);
+    expect(r).toMatchObject({ code: 0, stdout: 'force-unlocked "orders" (reentrant); waiters were notified\n' });
+    expect((await waiting).code).toBe(0);
+    expect(Date.now() - at).toBeLessThan(500);
+    expect(await raw.hgetall('orders')).toEqual({ [OWNER_A]: '1' });
+  });
+
+  it('exits 4 for a missing key and 2 for a non-lock key', async () => {
+    expect((await runCli(['force-unlock', 'nope', '--yes'], env)).code).toBe(4);
+    await raw.rpush('jobs', 'a');
+    const r = await runCli(['force-unlock', 'jobs', '--yes'], env);
+    expect(r.code).toBe(2);
+    expect(await raw.llen('jobs')).toBe(1);
+  });
+});
+
+describe('bad input: one line, documented exit code, nothing changed in Redis', () => {
+  it.each([
+    [['acquire', 'k', '--kind', 'mutex'], 2, /option '-k, --kind <kind>' argument 'mutex' is invalid/],
+    [['acquire', 'k', '--lease', '5'], 2, /invalid --lease duration "5"/],
+    [['acquire', 'k', '--wait', 'soon'], 2, /invalid --wait duration "soon"/],
+    [['acquire', 'k', '--owner', 'bob'], 2, /invalid owner "bob"/],
+    [['acquire'], 2, /missing required argument 'key'/],
+    [['aquire', 'k'], 2, /Did you mean acquire\?/],
+  ])('%j exits %d', async (argv, code, message) => {
+    const r = await runCli(argv, env);
+    expect(r.code).toBe(code);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await raw.dbsize()).toBe(0);
+  });
+
+  it('a list under --kind reentrant is refused untouched', async () => {
+    await raw.rpush('jobs', 'a', 'b');
+    const r = await runCli(['acquire', 'jobs'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('redlock-cli: key "jobs" holds a list, not this kind of lock: pick the matching --kind or another key (nothing was changed)\n');
+    expect(await raw.lrange('jobs', 0, -1)).toEqual(['a', 'b']);
+    expect(await raw.pttl('jobs')).toBe(-1);
+  });
+
+  it('an unreachable server exits 3 naming host:port, never the password', async () => {
+    const r = await runCli(['acquire', 'k', '-u', 'redis://:hunter2@127.0.0.1:1'], env);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe('redlock-cli: cannot connect to Redis at 127.0.0.1:1: connection refused (is redis-server running there?)\n');
+  });
+});
+
+describe('authentication', () => {
+  let secured: RedisServer;
+  beforeAll(async () => {
+    secured = await startRedis({ password: 'right-pass' });
+  });
+  afterAll(async () => {
+    await secured?.stop();
+  });
+
+  it('a wrong password exits 3 without printing it', async () => {
+    const r = await runCli(['acquire', 'k', '-u', `redis://:wrong-pass@127.0.0.1:${secured.port}`], env);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`redlock-cli: authentication failed at 127.0.0.1:${secured.port}: wrong user or password (set them in the URL, redis://user:password@host:port)\n`);
+    expect(r.stderr + r.stdout).not.toContain('wrong-pass');
+  });
+
+  it('the right password in the URL works', async () => {
+    const r = await runCli(['acquire', 'k', '-u', secured.url, '--json'], env);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).acquired).toBe(true);
+  });
+});

@@ -1,0 +1,32 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from '../../src/main.js';
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A private state dir per test file, so remembered owners never leak between files or into $HOME. */
+export function tempStateEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
+  return { HOME: process.env.HOME, XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'redlock-cli-state-')), ...extra };
+}
+
+/** Runs the CLI in-process through run(argv, ctx), capturing both streams. */
+export async function runCli(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  signal?: AbortSignal,
+): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(argv, {
+    stdout: { write: (t: string) => (stdout += t), isTTY: false },
+    stderr: { write: (t: string) => (stderr += t), isTTY: false },
+    env,
+    signal,
+  });
+  return { code, stdout, stderr };
+}
