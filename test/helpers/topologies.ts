@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { freePort, startRedis, type RedisServer } from './redis-server.js';
+
+export interface Topology {
+  readonly nodes: readonly RedisServer[];
+  stop(): Promise<void>;
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Three cluster-enabled primaries with the 16384 slots split between them, formed by MEET. */
+export async function startCluster(): Promise<Topology> {
+  const dirs: string[] = [];
+  const nodes: RedisServer[] = [];
+  const stop = async (): Promise<void> => {
+    await Promise.all(nodes.map((n) => n.stop()));
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < 3; i++) {
+      const dir = mkdtempSync(join(tmpdir(), 'redlock-cluster-'));
+      dirs.push(dir);
+      nodes.push(await startRedis({ args: ['--cluster-enabled', 'yes', '--dir', dir, '--cluster-node-timeout', '2000'] }));
+    }
+    const clients = nodes.map((n) => new Redis({ port: n.port, host: '127.0.0.1' }));
+    const ranges = [[0, 5460], [5461, 10922], [10923, 16383]] as const;
+    await Promise.all(clients.map((c, i) => c.call('CLUSTER', 'ADDSLOTSRANGE', ranges[i]![0], ranges[i]![1])));
+    for (const node of nodes.slice(1)) await clients[0]!.call('CLUSTER', 'MEET', '127.0.0.1', node.port);
+    await until('cluster_state:ok on every node', async () => {
+      const infos = await Promise.all(clients.map((c) => c.call('CLUSTER', 'INFO') as Promise<string>));
+      return infos.every((info) => info.includes('cluster_state:ok') && info.includes('cluster_known_nodes:3'));
+    });
+    clients.forEach((c) => c.disconnect());
+    return { nodes, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+export interface SentinelTopology extends Topology {
+  readonly sentinelPort: number;
+  readonly masterName: string;
+}
+
+/** One primary watched by one sentinel (quorum 1): enough to prove we discover the master through it. */
+export async function startSentinel(primaryOptions: { password?: string } = {}): Promise<SentinelTopology> {
+  const primary = await startRedis(primaryOptions);
+  const dir = mkdtempSync(join(tmpdir(), 'redlock-sentinel-'));
+  const sentinelPort = await freePort();
+  const conf = join(dir, 'sentinel.conf');
+  writeFileSync(
+    conf,
+    [
+      `port ${sentinelPort}`,
+      'bind 127.0.0.1',
+      `dir ${dir}`,
+      `sentinel monitor mymaster 127.0.0.1 ${primary.port} 1`,
+      ...(primaryOptions.password ? [`sentinel auth-pass mymaster ${primaryOptions.password}`] : []),
+      'sentinel down-after-milliseconds mymaster 1000',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.once('exit', () => child.kill('SIGKILL'));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    await primary.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const probe = new Redis({ port: sentinelPort, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 50 });
+    probe.on('error', () => undefined);
+    await until('the sentinel to know the master', async () => {
+      const addr = (await probe.call('SENTINEL', 'get-master-addr-by-name', 'mymaster')) as string[] | null;
+      return addr?.[1] === String(primary.port);
+    });
+    probe.disconnect();
+    return { nodes: [primary], sentinelPort, masterName: 'mymaster', stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
