@@ -1,11 +1,14 @@
 import { UsageError } from '../core/errors.js';
 import { hashLock } from './hash-lock.js';
+import { readLock, writeLock } from './rw.js';
 import { LOCK_KINDS, type LockKind, type LockProtocol } from './types.js';
 
 const PROTOCOLS: Partial<Record<LockKind, LockProtocol>> = {
   reentrant: hashLock('reentrant'),
   fenced: hashLock('fenced'),
   spin: hashLock('spin'),
+  read: readLock(),
+  write: writeLock(),
 };
 
 export function parseKind(text: string): LockKind {

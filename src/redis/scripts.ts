@@ -12,6 +12,12 @@ export const SCRIPTS = {
   lockRenew: { file: 'lock-renew.lua', keys: 1 },
   lockForceUnlock: { file: 'lock-force-unlock.lua', keys: 2 },
   lockPeek: { file: 'lock-peek.lua', keys: 2 },
+  rwReadAcquire: { file: 'rw-read-acquire.lua', keys: 2 },
+  rwReadRelease: { file: 'rw-read-release.lua', keys: 4 },
+  rwReadRenew: { file: 'rw-read-renew.lua', keys: 2 },
+  rwWriteAcquire: { file: 'rw-write-acquire.lua', keys: 1 },
+  rwWriteRelease: { file: 'rw-write-release.lua', keys: 2 },
+  rwForceUnlock: { file: 'rw-force-unlock.lua', keys: 2 },
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;
