@@ -1,0 +1,144 @@
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { OpenLockEnv } from '../../src/locks/env.js';
+import { hashLock } from '../../src/locks/hash-lock.js';
+import { startWatchdog, watchConnection, type Watchdog, type WatchdogEvent } from '../../src/locks/watchdog.js';
+import { owner, rawClient, testEnv } from '../helpers/lock-env.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+
+let server: RedisServer;
+let env: OpenLockEnv;
+let raw: Redis;
+const running: Watchdog[] = [];
+
+beforeAll(async () => {
+  server = await startRedis();
+  env = await testEnv(server);
+  raw = rawClient(server);
+});
+afterAll(async () => {
+  raw?.disconnect();
+  await env?.close();
+  await server?.stop();
+});
+beforeEach(async () => {
+  await raw.flushall();
+});
+afterEach(() => {
+  for (const w of running.splice(0)) w.stop();
+});
+
+const LEASE = 600; // renewals every 200 ms
+const rlock = hashLock('reentrant');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function hold(mode: 'watchdog' | 'fixed', leaseMs = LEASE, key = 'orders') {
+  const req = { key, owner: owner(1), leaseMs };
+  const leaseStartedAt = Date.now();
+  const attempt = await rlock.tryAcquire(env, req);
+  expect(attempt.acquired).toBe(true);
+  const events: WatchdogEvent[] = [];
+  const dog = startWatchdog({ env, protocol: rlock, req, mode, leaseStartedAt, onEvent: (e) => events.push(e) });
+  running.push(dog);
+  return { dog, events, req };
+}
+
+describe('watchdog mode', () => {
+  it('renews every lease/3: the TTL never drops below ~2/3 of the lease over several periods', async () => {
+    const lease = 900; // long enough that a renewal every lease/2 (lowest ~450) cannot pass
+    const { dog, events } = await hold('watchdog', lease);
+    let lowest = Number.POSITIVE_INFINITY;
+    const until = Date.now() + lease * 3; // nine renewal periods, three whole leases
+    while (Date.now() < until) {
+      lowest = Math.min(lowest, await raw.pttl('orders'));
+      await sleep(20);
+    }
+    // 2/3 of the lease minus scheduling slack: a missed renewal would show as ~1/3, or -2 (gone).
+    expect(lowest).toBeGreaterThan(lease * (2 / 3) - 100);
+    expect(dog.renewals).toBeGreaterThanOrEqual(6);
+    const renewed = events.filter((e) => e.type === 'renewed');
+    expect(renewed.at(-1)).toMatchObject({ type: 'renewed', ttlMs: lease, renewals: dog.renewals });
+  });
+
+  it('detects a force-unlock (raw DEL) as lost within one period, naming nobody as holder', async () => {
+    const { dog } = await hold('watchdog');
+    await sleep(250);
+    const deletedAt = Date.now();
+    await raw.del('orders');
+    const end = await dog.ended;
+    expect(end).toMatchObject({ type: 'lost', reason: 'renewal-refused', holders: [] });
+    expect(end.at - deletedAt).toBeLessThan(LEASE / 3 + 100);
+  });
+
+  it('reports who took the lock after it was lost', async () => {
+    const { dog } = await hold('watchdog');
+    await raw.del('orders');
+    await raw.hset('orders', owner(2), '1');
+    await raw.pexpire('orders', 5000);
+    const end = await dog.ended;
+    expect(end).toMatchObject({ type: 'lost', holders: [{ owner: owner(2), count: 1 }] });
+  });
+
+  it('stop() stops renewing: the key then expires on its own lease', async () => {
+    const { dog } = await hold('watchdog');
+    await sleep(250);
+    dog.stop();
+    expect((await dog.ended).type).toBe('stopped');
+    const stoppedAt = Date.now();
+    while ((await raw.exists('orders')) === 1) {
+      expect(Date.now() - stoppedAt).toBeLessThan(LEASE + 200);
+      await sleep(25);
+    }
+    expect(Date.now() - stoppedAt).toBeGreaterThan(LEASE / 3 - 50);
+  });
+});
+
+describe('connection', () => {
+  it('says "reconnecting" when the connection drops, and keeps renewing once it is back', async () => {
+    const { dog } = await hold('watchdog');
+    const seen: string[] = [];
+    const unwatch = watchConnection(env.conn, (e) => seen.push(e.type));
+    try {
+      await raw.client('KILL', 'SKIPME', 'yes'); // drops every other client: the lock's connection
+      const before = dog.renewals;
+      await sleep(LEASE);
+      expect(seen).toEqual(['reconnecting', 'reconnected']);
+      expect(dog.renewals).toBeGreaterThan(before);
+      expect(await raw.pttl('orders')).toBeGreaterThan(LEASE / 3);
+    } finally {
+      unwatch();
+    }
+  });
+});
+
+describe('fixed lease', () => {
+  it('is never extended and ends as "expired" when the lease runs out', async () => {
+    const startedAt = Date.now();
+    const { dog, events } = await hold('fixed', 500);
+    const end = await dog.ended;
+    expect(end.type).toBe('expired');
+    expect(end.at - startedAt).toBeGreaterThanOrEqual(400);
+    expect(end.at - startedAt).toBeLessThan(700);
+    expect(events.filter((e) => e.type === 'renewed')).toEqual([]);
+  });
+
+  it('calibrates its deadline by the server PTTL when someone shortens the lease', async () => {
+    const startedAt = Date.now();
+    const { dog } = await hold('fixed', 5000);
+    await raw.pexpire('orders', 1500); // outlives the first check (at 1 s), which must see the PTTL
+    const end = await dog.ended;
+    expect(end.type).toBe('expired'); // counted down to the new expiry, not found missing later
+    expect(end.at - startedAt).toBeGreaterThan(1300);
+    expect(end.at - startedAt).toBeLessThan(1700);
+  });
+
+  it('notices a force-unlock within the check period', async () => {
+    const { dog } = await hold('fixed', 3000);
+    await sleep(100);
+    const deletedAt = Date.now();
+    await raw.del('orders');
+    const end = await dog.ended;
+    expect(end).toMatchObject({ type: 'lost', reason: 'gone', holders: [] });
+    expect(end.at - deletedAt).toBeLessThan(1000 + 150);
+  });
+});
