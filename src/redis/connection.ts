@@ -28,6 +28,8 @@ export interface Connection {
   readonly spec: TargetSpec;
   /** A second connection to the same target with the same credentials (e.g. for SUBSCRIBE). */
   duplicate(name?: string): Promise<Connection>;
+  /** Runs `fn` when this connection closes (used to close the subscribers that belong to it). */
+  onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -96,6 +98,7 @@ export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<C
     client.disconnect();
     throw toCliError(lastError ?? err, label);
   }
+  const closers: (() => Promise<void>)[] = [];
   const connection: Connection = {
     client,
     topology,
@@ -103,7 +106,9 @@ export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<C
     url,
     spec,
     duplicate: (name) => connect(spec, { ...opts, ...(name ? { name } : {}) }),
+    onClose: (fn) => void closers.push(fn),
     close: async () => {
+      await Promise.all(closers.splice(0).map((fn) => fn().catch(() => undefined)));
       try {
         await client.quit();
       } catch {

@@ -9,23 +9,85 @@ export interface WakeSubscription {
   close(): Promise<void>;
 }
 
+type Listener = () => void;
+
 /**
- * Subscribes to `channel` on a dedicated connection: SUBSCRIBE, or SSUBSCRIBE on the primary that
- * owns the channel's slot when the lock protocol publishes with SPUBLISH (Cluster, sharded mode).
+ * One subscriber connection shared by every waiter of a Connection (per Cluster node when
+ * sharded), like Redisson's PublishSubscribeService: a waiter costs a SUBSCRIBE on an open
+ * connection, not a new TCP connection, and the last waiter of a channel unsubscribes it.
  */
+class Hub {
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly ready = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly client: Redis | Cluster,
+    private readonly sharded: boolean,
+  ) {
+    client.on(sharded ? 'smessage' : 'message', (channel: string) => {
+      for (const fn of this.listeners.get(channel) ?? []) fn();
+    });
+  }
+
+  async add(channel: string, fn: Listener): Promise<void> {
+    let set = this.listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(channel, set);
+      this.ready.set(channel, this.sharded ? this.client.ssubscribe(channel) : this.client.subscribe(channel));
+    }
+    set.add(fn);
+    await this.ready.get(channel);
+  }
+
+  async remove(channel: string, fn: Listener): Promise<void> {
+    const set = this.listeners.get(channel);
+    if (!set?.delete(fn) || set.size > 0) return;
+    this.listeners.delete(channel);
+    this.ready.delete(channel);
+    await (this.sharded ? this.client.sunsubscribe(channel) : this.client.unsubscribe(channel)).catch(() => undefined);
+  }
+
+  close(): void {
+    this.client.disconnect();
+  }
+}
+
+const hubs = new WeakMap<Connection, Map<string, Promise<Hub>>>();
+
+function hubFor(conn: Connection, channel: string, sharded: boolean): Promise<Hub> {
+  let byNode = hubs.get(conn);
+  if (!byNode) {
+    byNode = new Map();
+    hubs.set(conn, byNode);
+    const owned = byNode;
+    conn.onClose(async () => {
+      for (const hub of owned.values()) (await hub.catch(() => undefined))?.close();
+      owned.clear();
+    });
+  }
+  const shardedCluster = sharded && conn.topology === 'cluster';
+  const nodeKey = shardedCluster ? slotOwner(conn, channel) : 'plain';
+  let hub = byNode.get(nodeKey);
+  if (!hub) {
+    const client = shardedCluster ? nodeConnection(conn, nodeKey) : conn.duplicate('redlock-cli:wait').then((c) => c.client);
+    hub = client.then((c) => new Hub(c, shardedCluster));
+    byNode.set(nodeKey, hub);
+    hub.catch(() => byNode.delete(nodeKey)); // a failed connect must not poison later waits
+  }
+  return hub;
+}
+
+/** Subscribes to `channel`: SUBSCRIBE, or SSUBSCRIBE on the slot owner for sharded Cluster pub/sub. */
 export async function subscribeWake(conn: Connection, channel: string, sharded: boolean): Promise<WakeSubscription> {
-  const sub = sharded && conn.topology === 'cluster' ? await slotOwnerConnection(conn, channel) : await plainConnection(conn);
+  const hub = await hubFor(conn, channel, sharded);
   let pending = false;
   let wake: (() => void) | undefined;
-  const onMessage = (ch: string): void => {
-    if (ch !== channel) return;
+  const listener = (): void => {
     pending = true;
     wake?.();
   };
-  sub.on(sharded ? 'smessage' : 'message', onMessage);
-  if (sharded) await sub.ssubscribe(channel);
-  else await sub.subscribe(channel);
-
+  await hub.add(channel, listener);
   return {
     next(ms, signal) {
       if (pending) {
@@ -47,41 +109,30 @@ export async function subscribeWake(conn: Connection, channel: string, sharded: 
         else signal?.addEventListener('abort', onAbort, { once: true });
       });
     },
-    async close() {
-      sub.off(sharded ? 'smessage' : 'message', onMessage);
-      sub.disconnect();
-    },
+    close: () => hub.remove(channel, listener),
   };
 }
 
-async function plainConnection(conn: Connection): Promise<Redis | Cluster> {
-  const dup = await conn.duplicate('redlock-cli:wait');
-  return dup.client;
+/** The primary (host:port) that owns the channel's slot: SSUBSCRIBE must go there. */
+function slotOwner(conn: Connection, channel: string): string {
+  const owner = (conn.client as Cluster).slots[calculateSlot(channel)]?.[0];
+  if (!owner) throw new Error(`no Cluster node owns the slot of ${channel}`);
+  return owner;
 }
 
-/** SSUBSCRIBE must reach the primary that owns the channel's slot. */
-async function slotOwnerConnection(conn: Connection, channel: string): Promise<Redis> {
-  const cluster = conn.client as Cluster;
-  const owners = cluster.slots[calculateSlot(channel)];
-  const primary = owners?.[0];
-  if (!primary) throw new Error(`no Cluster node owns the slot of ${channel}`);
-  const [host, port] = splitNodeKey(primary);
+async function nodeConnection(conn: Connection, nodeKey: string): Promise<Redis> {
+  const at = nodeKey.lastIndexOf(':');
+  const host = nodeKey.slice(0, at);
   const client = new Redis({
     host,
-    port,
+    port: Number(nodeKey.slice(at + 1)),
     username: conn.url.username,
     password: conn.url.password,
     ...(conn.url.tls ? { tls: { servername: host } } : {}),
     connectionName: 'redlock-cli:wait',
     lazyConnect: true,
-    retryStrategy: () => null,
   });
   client.on('error', () => undefined);
   await client.connect();
   return client;
-}
-
-function splitNodeKey(key: string): [string, number] {
-  const at = key.lastIndexOf(':');
-  return [key.slice(0, at), Number(key.slice(at + 1))];
 }

@@ -14,14 +14,16 @@ end
 
 -- For hash locks: 'REDLOCK_WRONGKIND rw' when a plain-lock script meets a read-write hash
 -- (field `mode`), 'REDLOCK_WRONGKIND plain' when a read-write script meets a plain lock hash.
+-- Returns err-or-false and the key's type, so callers need no second EXISTS: one TYPE (+ one
+-- HEXISTS when the hash exists) is all the guard costs inside the script.
 local function redlock_wrong_hash(key, want_rw)
-  local err = redlock_wrong_type(key, 'hash')
-  if err then return err end
-  if redis.call('exists', key) == 0 then return false end
+  local t = redis.call('type', key)['ok']
+  if t == 'none' then return false, t end
+  if t ~= 'hash' then return redis.error_reply('REDLOCK_WRONGTYPE ' .. t), t end
   local is_rw = redis.call('hexists', key, 'mode') == 1
-  if is_rw and not want_rw then return redis.error_reply('REDLOCK_WRONGKIND rw') end
-  if want_rw and not is_rw then return redis.error_reply('REDLOCK_WRONGKIND plain') end
-  return false
+  if is_rw and not want_rw then return redis.error_reply('REDLOCK_WRONGKIND rw'), t end
+  if want_rw and not is_rw then return redis.error_reply('REDLOCK_WRONGKIND plain'), t end
+  return false, t
 end
 
 -- The hash's fields and values as a flat list (holder, count, ...), for "held by" messages.
@@ -35,4 +37,32 @@ end
 -- Publishes unless the caller passed '' (spin locks never publish). ARGV carries 'publish' or 'spublish'.
 local function redlock_publish(cmd, channel, message)
   if cmd ~= '' then redis.call(cmd, channel, message) end
+end
+
+-- Redisson RFairLock helpers (redisson-protocol.md §2.2), shared by the fair-*.lua scripts.
+-- A Redis error halfway through a script keeps the writes made before it, so the queue LIST and
+-- deadline ZSET are type-checked up front, before any fair script writes anything.
+local function redlock_fair_guard(queue, timeouts)
+  return redlock_wrong_type(queue, 'list') or redlock_wrong_type(timeouts, 'zset')
+end
+
+-- Redisson's stale-waiter purge, the prefix of every fair script: while the queue head's deadline
+-- (ZSET score, epoch ms) is <= now, drop it from both keys. Only expired entries at the head go,
+-- and no other deadline changes: the next waiter keeps its full allowance from here.
+local function redlock_fair_purge(queue, timeouts, now)
+  while true do
+    local head = redis.call('lindex', queue, 0)
+    if not head then return end
+    local deadline = redis.call('zscore', timeouts, head)
+    if not deadline or tonumber(deadline) > now then return end
+    redis.call('zrem', timeouts, head)
+    redis.call('lpop', queue)
+  end
+end
+
+-- Wakes only the queue head, on its own channel `<channelBase>:<uuid>:<thread>`, built here as
+-- Redisson does (same hash tag as the lock, so it is in the lock's Cluster slot).
+local function redlock_fair_wake_head(queue, channel_base, cmd)
+  local head = redis.call('lindex', queue, 0)
+  if head then redlock_publish(cmd, channel_base .. ':' .. head, 0) end
 end

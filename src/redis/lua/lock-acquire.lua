@@ -7,9 +7,9 @@
 -- Returns {1, holdCount, token} acquired (token -1 when not fenced)
 --         {0, pttl, field1, count1, ...} held by others (pttl -1 = key without TTL)
 -- Errors  REDLOCK_WRONGTYPE <type> / REDLOCK_WRONGKIND rw: the key is not a plain lock hash; nothing written.
-local err = redlock_wrong_hash(KEYS[1], false)
+local err, type = redlock_wrong_hash(KEYS[1], false)
 if err then return err end
-if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+if type == 'none' or redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
   local token = -1
   if ARGV[3] == '1' then
     local terr = redlock_wrong_type(KEYS[2], 'string')

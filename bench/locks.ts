@@ -1,0 +1,194 @@
+// Acquire+release throughput of every lock kind, next to node-redlock and node-redisson, on the
+// same redis-server in the same run (ratios matter: this 2-core machine is shared and noisy).
+//   npm run bench            (BENCH_SECONDS=3 per measurement, BENCH_CONTENDERS=16, BENCH_ONLY=a,b)
+import { Redis } from 'ioredis';
+import Redlock from 'redlock';
+import { Redisson } from 'node-redisson';
+import { TimeUnit } from 'node-redisson/dist/utils/TimeUnit.js';
+import { openLockEnv, type OpenLockEnv } from '../src/locks/env.js';
+import { newOwner } from '../src/locks/owners.js';
+import { protocolFor } from '../src/locks/registry.js';
+import { LOCK_KINDS, type LockKind } from '../src/locks/types.js';
+import { startRedis, type RedisServer } from '../test/helpers/redis-server.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const CONTENDERS = Number(process.env.BENCH_CONTENDERS ?? 16);
+const LEASE_MS = 10_000;
+/** Comma-separated subject names to run (default: all), e.g. BENCH_ONLY=token,node-redlock */
+const ONLY = process.env.BENCH_ONLY?.split(',');
+
+/** One client loop: take the lock (waiting as its library does when contended), release it. */
+interface Loop {
+  /** False when the lock was not acquired (counted, not fatal: a peer's bug must not stop the run). */
+  cycle(contended: boolean): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Round trips sent by the clients under test (pub/sub connections not included). */
+let roundTrips = 0;
+function countRoundTrips<T extends { sendCommand: (...a: never[]) => unknown }>(client: T): T {
+  const send = client.sendCommand.bind(client) as (...a: never[]) => unknown;
+  (client as { sendCommand: unknown }).sendCommand = (...args: never[]) => {
+    roundTrips += 1;
+    return send(...args);
+  };
+  return client;
+}
+type Subject = { readonly name: string; readonly loop: (key: string) => Promise<Loop> };
+
+function ourKind(kind: LockKind, servers: RedisServer[]): Subject {
+  return {
+    name: kind,
+    loop: async (key) => {
+      const nodes = kind === 'redlock' ? servers.map((s) => ({ url: s.url })) : undefined;
+      const env: OpenLockEnv = await openLockEnv({ url: servers[0]!.url }, { mode: 'long-lived', pubsub: 'plain', nodes });
+      for (const conn of env.nodes.length > 0 ? env.nodes : [env.conn]) countRoundTrips(conn.client as Redis);
+      const protocol = protocolFor(kind);
+      const req = { key, owner: newOwner(protocol), leaseMs: LEASE_MS };
+      return {
+        async cycle(contended) {
+          const attempt = contended ? await protocol.acquire(env, req, { waitMs: 60_000 }) : await protocol.tryAcquire(env, req);
+          if (!attempt.acquired) return false;
+          await protocol.release(env, req);
+          return true;
+        },
+        close: () => env.close(),
+      };
+    },
+  };
+}
+
+function nodeRedlock(servers: RedisServer[], label: string): Subject {
+  return {
+    name: label,
+    loop: async (key) => {
+      const clients = servers.map((s) => countRoundTrips(new Redis({ port: s.port, host: '127.0.0.1' })));
+      // node-redlock's own waiting: retries every 200 ms + up to 200 ms jitter (its defaults).
+      const redlock = new Redlock(clients, { retryCount: 1000 });
+      return {
+        async cycle(contended) {
+          const lock = await redlock.acquire([key], LEASE_MS, contended ? {} : { retryCount: 0 }).catch(() => undefined);
+          if (!lock) return false;
+          await lock.release();
+          return true;
+        },
+        close: async () => clients.forEach((c) => c.disconnect()),
+      };
+    },
+  };
+}
+
+function nodeRedisson(server: RedisServer): Subject {
+  return {
+    name: 'node-redisson',
+    loop: async (key) => {
+      const redisson = new Redisson({ redis: { options: { host: '127.0.0.1', port: server.port } } });
+      countRoundTrips(redisson.redis as unknown as Redis);
+      // Its unsubscribe timers can fire after quit(); keep those resets out of the report.
+      const executor = (redisson as unknown as { commandExecutor: { redis: Redis; subscribeRedis: Redis } }).commandExecutor;
+      for (const c of [executor.redis, executor.subscribeRedis]) c.on('error', () => undefined);
+      const lock = redisson.getLock(key);
+      return {
+        async cycle(contended) {
+          if (!(await lock.tryLock(contended ? 60_000 : 0, LEASE_MS, TimeUnit.MILLISECONDS))) return false;
+          await lock.unlock();
+          return true;
+        },
+        close: () => redisson.quit(),
+      };
+    },
+  };
+}
+
+async function commandsProcessed(server: RedisServer): Promise<number> {
+  const client = new Redis({ port: server.port, host: '127.0.0.1' });
+  const info = await client.info('stats');
+  client.disconnect();
+  return Number(/total_commands_processed:(\d+)/.exec(info)?.[1] ?? NaN);
+}
+
+interface Result {
+  readonly cyclesPerSec: number;
+  readonly p50: number;
+  readonly p99: number;
+  /** Jain's fairness index over per-loop cycle counts (1 = perfectly even). */
+  readonly fairness: number;
+  /** Commands Redis executed per cycle, those inside scripts included: the load on the server. */
+  readonly commandsPerCycle: number;
+  readonly roundTripsPerCycle: number;
+  readonly failed: number;
+}
+
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+
+async function measure(subject: Subject, loops: number, server: RedisServer): Promise<Result> {
+  const key = `bench:${subject.name}:${loops}`;
+  const clients = await Promise.all(Array.from({ length: loops }, () => subject.loop(key)));
+  const contended = loops > 1;
+  const counts = new Array<number>(loops).fill(0);
+  let failed = 0;
+  const latencies: number[] = [];
+  const before = await commandsProcessed(server);
+  const tripsBefore = roundTrips;
+  const deadline = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (client, i) => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        if (!(await client.cycle(contended))) {
+          failed += 1;
+          continue;
+        }
+        latencies.push(performance.now() - t0);
+        counts[i]! += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const after = await commandsProcessed(server);
+  const trips = roundTrips - tripsBefore;
+  await Promise.all(clients.map((c) => c.close()));
+  const total = counts.reduce((a, b) => a + b, 0);
+  const sumSq = counts.reduce((a, b) => a + b * b, 0);
+  latencies.sort((a, b) => a - b);
+  return {
+    cyclesPerSec: total / elapsed,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    fairness: sumSq === 0 ? 0 : (total * total) / (loops * sumSq),
+    // One INFO call sits between the two readings.
+    commandsPerCycle: (after - before - 1) / total,
+    roundTripsPerCycle: trips / total,
+    failed,
+  };
+}
+
+async function main(): Promise<void> {
+  const servers = await Promise.all([startRedis(), startRedis(), startRedis()]);
+  const [main] = servers as [RedisServer, ...RedisServer[]];
+  try {
+    const subjects: Subject[] = [
+      ...LOCK_KINDS.filter((k) => k !== 'redlock').map((k) => ourKind(k, [main])),
+      nodeRedlock([main], 'node-redlock'),
+      nodeRedisson(main),
+      ourKind('redlock', servers),
+      nodeRedlock(servers, 'node-redlock x3'),
+    ];
+    console.log(`redis-server ${servers.map((s) => s.port).join(', ')}; ${SECONDS} s per cell; ${CONTENDERS} contending loops\n`);
+    console.log(`| lock | 1 loop: cycles/s | round trips/cycle | Redis cmds/cycle | p99 ms | ${CONTENDERS} loops: cycles/s | p50 wait ms | p99 wait ms | fairness | not acquired |`);
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const subject of subjects.filter((s) => !ONLY || ONLY.includes(s.name))) {
+      const probe = subject.name.endsWith('x3') || subject.name === 'redlock' ? servers[0]! : main;
+      const one = await measure(subject, 1, probe);
+      const many = await measure(subject, CONTENDERS, probe);
+      console.log(
+        `| ${subject.name} | ${one.cyclesPerSec.toFixed(0)} | ${one.roundTripsPerCycle.toFixed(2)} | ${one.commandsPerCycle.toFixed(1)} | ${one.p99.toFixed(2)} | ${many.cyclesPerSec.toFixed(0)} | ${many.p50.toFixed(1)} | ${many.p99.toFixed(1)} | ${many.fairness.toFixed(2)} | ${one.failed + many.failed} |`,
+      );
+    }
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+await main();
