@@ -1,4 +1,5 @@
 import { UsageError } from '../core/errors.js';
+import { fairLock } from './fair.js';
 import { hashLock } from './hash-lock.js';
 import { readLock, writeLock } from './rw.js';
 import { LOCK_KINDS, type LockKind, type LockProtocol } from './types.js';
@@ -7,6 +8,7 @@ const PROTOCOLS: Partial<Record<LockKind, LockProtocol>> = {
   reentrant: hashLock('reentrant'),
   fenced: hashLock('fenced'),
   spin: hashLock('spin'),
+  fair: fairLock(),
   read: readLock(),
   write: writeLock(),
 };
