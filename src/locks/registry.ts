@@ -1,13 +1,17 @@
 import { UsageError } from '../core/errors.js';
 import { fairLock } from './fair.js';
 import { hashLock } from './hash-lock.js';
+import { redlockLock } from './redlock.js';
 import { readLock, writeLock } from './rw.js';
+import { tokenLock } from './token.js';
 import { LOCK_KINDS, type LockKind, type LockProtocol } from './types.js';
 
 const PROTOCOLS: Partial<Record<LockKind, LockProtocol>> = {
   reentrant: hashLock('reentrant'),
   fenced: hashLock('fenced'),
   spin: hashLock('spin'),
+  token: tokenLock,
+  redlock: redlockLock,
   fair: fairLock(),
   read: readLock(),
   write: writeLock(),

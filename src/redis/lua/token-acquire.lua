@@ -1,0 +1,20 @@
+-- token-acquire.lua: single-key token lock acquire, node-redlock's ACQUIRE_SCRIPT for one key
+-- (lock-formats.md): SET token PX lease only when the key does not exist.
+-- An existing key is refused even when it already holds our own token: node-redlock checks EXISTS,
+-- not the value, so it never re-enters, and neither do we (a retry with the same token after a
+-- lost reply therefore reports "held by <our token>", which is the truth).
+-- Unlike node-redlock, a key of another type is an error rather than a silent refusal, so a user
+-- learns that the name holds a Redisson lock or application data, not a busy token lock.
+-- KEYS[1] lock key   ARGV[1] token (the value)   ARGV[2] lease ms
+-- Returns {1, 1, -1} acquired
+--         {0, pttl, value, '1'} held (pttl -1 = key without TTL, the SETNX+EXPIRE bug)
+-- Errors  REDLOCK_WRONGTYPE <type>: the key is not a string; nothing written.
+local err = redlock_wrong_type(KEYS[1], 'string')
+if err then return err end
+-- After the guard the key is a string or absent, so GET doubles as node-redlock's EXISTS.
+local value = redis.call('get', KEYS[1])
+if value then
+  return { 0, redis.call('pttl', KEYS[1]), value, '1' }
+end
+redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return { 1, 1, -1 }
