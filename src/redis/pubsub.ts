@@ -66,12 +66,14 @@ function hubFor(conn: Connection, channel: string, sharded: boolean): Promise<Hu
       owned.clear();
     });
   }
-  const shardedCluster = sharded && conn.topology === 'cluster';
-  const nodeKey = shardedCluster ? slotOwner(conn, channel) : 'plain';
+  // SSUBSCRIBE must reach the primary owning the channel's slot on a Cluster; on a single server
+  // (forced --pubsub sharded) any connection to it will do, but it must still be SSUBSCRIBE.
+  const onSlotOwner = sharded && conn.topology === 'cluster';
+  const nodeKey = onSlotOwner ? slotOwner(conn, channel) : sharded ? 'sharded' : 'plain';
   let hub = byNode.get(nodeKey);
   if (!hub) {
-    const client = shardedCluster ? nodeConnection(conn, nodeKey) : conn.duplicate('redlock-cli:wait').then((c) => c.client);
-    hub = client.then((c) => new Hub(c, shardedCluster));
+    const client = onSlotOwner ? nodeConnection(conn, nodeKey) : conn.duplicate('redlock-cli:wait').then((c) => c.client);
+    hub = client.then((c) => new Hub(c, sharded));
     byNode.set(nodeKey, hub);
     hub.catch(() => byNode.delete(nodeKey)); // a failed connect must not poison later waits
   }

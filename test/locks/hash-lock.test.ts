@@ -203,3 +203,20 @@ describe('spin (Redisson RSpinLock)', () => {
     expect((await rlock.tryAcquire(env, req(2))).acquired).toBe(false);
   });
 });
+
+describe('forced sharded pub/sub on a single server', () => {
+  it('a waiter SSUBSCRIBEs and is woken by the SPUBLISH of the release', async () => {
+    const sharded = await testEnv(server, 'sharded');
+    try {
+      await rlock.tryAcquire(sharded, req(1, 10_000));
+      const waiting = rlock.acquire(sharded, req(2), { waitMs: 5000 });
+      await new Promise((r) => setTimeout(r, 200));
+      const releasedAt = Date.now();
+      expect(await rlock.release(sharded, req(1))).toBe('released');
+      expect((await waiting).acquired).toBe(true);
+      expect(Date.now() - releasedAt).toBeLessThan(100);
+    } finally {
+      await sharded.close();
+    }
+  });
+});
