@@ -15,6 +15,8 @@ export function formatTtl(ttlMs: number): string {
 
 /** "held by X for another 4.2 s" for a refused attempt. */
 export function describeRefusal(key: string, attempt: Extract<Attempt, { acquired: false }>): string {
+  // A fair lock can be free and still refuse: earlier waiters in its queue go first.
+  if (attempt.holders.length === 0) return `not acquired: "${key}" is free but other clients are queued ahead (fair lock queue)`;
   return `not acquired: "${key}" is held by ${formatHolders(attempt.holders)} ${formatTtl(attempt.ttlMs)}`;
 }
 

@@ -86,4 +86,26 @@ describe('Redis Cluster', () => {
     expect(down.code).toBe(3);
     expect(down.stderr).toContain('cluster 127.0.0.1:1');
   });
+
+  it('read-write and fair locks keep every key (derived inside Lua too) in the lock slot', async () => {
+    const a = '11111111-1111-4111-8111-111111111111:1';
+    const b = '22222222-2222-4222-8222-222222222222:1';
+    // Read release recomputes the TTL over other readers' rwlock_timeout keys built inside Lua:
+    // a key outside the declared slot would fail with a cross-slot script error here.
+    for (const owner of [a, b]) expect((await runCli(['acquire', 'rw', '--kind', 'read', '--cluster', seeds, '--owner', owner], env)).code).toBe(0);
+    expect((await runCli(['release', 'rw', '--kind', 'read', '--cluster', seeds, '--owner', a], env)).code).toBe(0);
+    expect((await runCli(['release', 'rw', '--kind', 'read', '--cluster', seeds, '--owner', b], env)).code).toBe(0);
+
+    expect((await runCli(['acquire', 'fq', '--kind', 'fair', '--cluster', seeds, '--owner', a, '--lease', '20s'], env)).code).toBe(0);
+    const waiting = runCli(['acquire', 'fq', '--kind', 'fair', '--cluster', seeds, '--owner', b, '--wait', '5s'], env);
+    await new Promise((r) => setTimeout(r, 400));
+    const node = new Redis({ port: ownerPort('fq') });
+    expect(await node.lrange('redisson_lock_queue:{fq}', 0, -1)).toEqual([b]);
+    const releasedAt = Date.now();
+    expect((await runCli(['release', 'fq', '--kind', 'fair', '--cluster', seeds, '--owner', a], env)).code).toBe(0);
+    expect((await waiting).code).toBe(0);
+    expect(Date.now() - releasedAt).toBeLessThan(300);
+    expect(await node.hgetall('fq')).toEqual({ [b]: '1' });
+    node.disconnect();
+  });
 });
