@@ -15,8 +15,13 @@ export function formatTtl(ttlMs: number): string {
 
 /** "held by X for another 4.2 s" for a refused attempt. */
 export function describeRefusal(key: string, attempt: Extract<Attempt, { acquired: false }>): string {
-  // A fair lock can be free and still refuse: earlier waiters in its queue go first.
-  if (attempt.holders.length === 0) return `not acquired: "${key}" is free but other clients are queued ahead (fair lock queue)`;
+  if (attempt.holders.length === 0) {
+    // Redlock can fail with nobody holding it (errors, validity used up); a fair lock can be free
+    // and still refuse a newcomer because earlier waiters go first.
+    return attempt.votes
+      ? `not acquired: no majority of nodes granted "${key}" in time (see the votes above)`
+      : `not acquired: "${key}" is free but other clients are queued ahead (fair lock queue)`;
+  }
   return `not acquired: "${key}" is held by ${formatHolders(attempt.holders)} ${formatTtl(attempt.ttlMs)}`;
 }
 

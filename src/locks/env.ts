@@ -1,6 +1,8 @@
-import { UsageError } from '../core/errors.js';
-import { connect, type Connection, type ConnectMode } from '../redis/connection.js';
-import type { TargetSpec } from '../redis/target.js';
+import { CliError, UsageError } from '../core/errors.js';
+import { connect, offlineConnection, type Connection, type ConnectMode } from '../redis/connection.js';
+import { toCliError } from '../redis/errors.js';
+import { describeTarget, type TargetSpec } from '../redis/target.js';
+import { quorumOf } from './redlock-nodes.js';
 import type { LockEnv, PubSubMode } from './types.js';
 
 export interface OpenLockEnvOptions {
@@ -33,26 +35,43 @@ export async function resolvePubSub(conn: Connection, wanted: 'auto' | PubSubMod
 /** Connects to the target (or every Redlock node) and settles the publish mode. */
 export async function openLockEnv(spec: TargetSpec, opts: OpenLockEnvOptions): Promise<OpenLockEnv> {
   const connectOpts = { mode: opts.mode, ...(opts.name ? { name: opts.name } : {}) };
-  const nodes: Connection[] = [];
+  if (opts.nodes && opts.nodes.length > 0) return openRedlockEnv(opts.nodes, opts, connectOpts);
+  const conn = await connect(spec, connectOpts);
   try {
-    if (opts.nodes && opts.nodes.length > 0) {
-      for (const node of opts.nodes) nodes.push(await connect(node, connectOpts));
-    }
-    const conn = nodes[0] ?? (await connect(spec, connectOpts));
     const pubsub = await resolvePubSub(conn, opts.pubsub);
-    return {
-      conn,
-      nodes,
-      pubsub,
-      now: Date.now,
-      close: async () => {
-        await Promise.all((nodes.length > 0 ? nodes : [conn]).map((c) => c.close()));
-      },
-    };
+    return { conn, nodes: [], pubsub, now: Date.now, close: () => conn.close() };
   } catch (err) {
-    await Promise.all(nodes.map((c) => c.close()));
+    await conn.close();
     throw err;
   }
+}
+
+/**
+ * Connects every Redlock node at once. A node that does not answer becomes an offline stand-in
+ * whose votes are errors: Redlock is meant to work with a minority of nodes down, so only a
+ * missing majority stops us here.
+ */
+async function openRedlockEnv(
+  specs: readonly TargetSpec[],
+  opts: OpenLockEnvOptions,
+  connectOpts: { mode: ConnectMode; name?: string },
+): Promise<OpenLockEnv> {
+  const settled = await Promise.allSettled(specs.map((spec) => connect(spec, connectOpts)));
+  const nodes = settled.map((result, i) =>
+    result.status === 'fulfilled' ? result.value : offlineConnection(specs[i]!, toCliError(result.reason, describeTarget(specs[i]!))),
+  );
+  const close = async (): Promise<void> => void (await Promise.all(nodes.map((c) => c.close())));
+  const down = nodes.filter((n) => n.offline);
+  if (nodes.length - down.length < quorumOf(nodes.length)) {
+    await close();
+    const first = down[0]!.offline!;
+    throw new CliError(
+      `only ${nodes.length - down.length} of ${nodes.length} Redlock nodes answered, a majority is needed: ${down.map((n) => n.offline!.message).join('; ')}`,
+      first.exitCode,
+    );
+  }
+  const conn = nodes.find((n) => !n.offline)!;
+  return { conn, nodes, pubsub: opts.pubsub === 'auto' ? 'plain' : opts.pubsub, now: Date.now, close };
 }
 
 /** `--nodes url,url,...` for Redlock: at least 3 independent primaries make a majority meaningful. */

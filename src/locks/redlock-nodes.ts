@@ -54,6 +54,7 @@ export function onEveryNode<T>(
     nodes.map(async (conn): Promise<NodeOutcome<T>> => {
       const started = performance.now();
       const ms = (): number => Math.round((performance.now() - started) * 10) / 10;
+      if (conn.offline) return { node: conn.label, ms: 0, ok: false, error: conn.offline };
       try {
         const value = await withTimeout(op(conn.client), timeoutMs, conn.label);
         return { node: conn.label, ms: ms(), ok: true, value };

@@ -35,16 +35,20 @@ export async function waitForLock(env: LockEnv, plan: WaitPlan): Promise<Attempt
     if (plan.wakeChannel !== undefined) {
       sub = await subscribeWake(env.conn, plan.wakeChannel, env.pubsub === 'sharded');
     }
-    for (;;) {
+    // With a wake channel, try again right after subscribing (a release may have happened in
+    // between, as Redisson does); a polling protocol sleeps first instead of asking twice.
+    for (let retryNow = sub !== undefined; ; retryNow = false) {
+      if (!retryNow) {
+        const remaining = plan.waitMs - (Date.now() - started);
+        if (remaining <= 0) return last;
+        failures += 1;
+        const delay = Math.min(plan.retryDelay(last, failures), remaining);
+        if (sub) await sub.next(delay, plan.signal);
+        else await sleep(delay, plan.signal);
+      }
       if (plan.signal?.aborted) throw new InterruptedError('interrupted while waiting for the lock');
       last = await plan.attempt();
       if (last.acquired) return last;
-      const remaining = plan.waitMs - (Date.now() - started);
-      if (remaining <= 0) return last;
-      failures += 1;
-      const delay = Math.min(plan.retryDelay(last, failures), remaining);
-      if (sub) await sub.next(delay, plan.signal);
-      else await sleep(delay, plan.signal);
     }
   } finally {
     await sub?.close();

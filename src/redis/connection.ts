@@ -1,5 +1,5 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
-import { UsageError } from '../core/errors.js';
+import { UsageError, type CliError } from '../core/errors.js';
 import { toCliError } from './errors.js';
 import { describeTarget, parseRedisUrl, type ParsedUrl, type TargetSpec } from './target.js';
 
@@ -28,6 +28,11 @@ export interface Connection {
   readonly spec: TargetSpec;
   /** A second connection to the same target with the same credentials (e.g. for SUBSCRIBE). */
   duplicate(name?: string): Promise<Connection>;
+  /**
+   * Set when the node could not be reached at start-up (Redlock tolerates a minority of those):
+   * every operation on it should report this error instead of sending anything.
+   */
+  readonly offline?: CliError | undefined;
   /** Runs `fn` when this connection closes (used to close the subscribers that belong to it). */
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
@@ -117,4 +122,21 @@ export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<C
     },
   };
   return connection;
+}
+
+/** A stand-in for a node that did not answer at start-up: it never connects and carries the error. */
+export function offlineConnection(spec: TargetSpec, error: CliError): Connection {
+  const url = parseRedisUrl(spec.url);
+  const client = new Redis({ host: url.host, port: url.port, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
+  return {
+    client,
+    topology: 'standalone',
+    label: describeTarget(spec),
+    url,
+    spec,
+    offline: error,
+    duplicate: () => Promise.reject(error),
+    onClose: () => undefined,
+    close: async () => client.disconnect(),
+  };
 }
