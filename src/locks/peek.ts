@@ -1,4 +1,4 @@
-import { fairQueueKey } from '../core/names.js';
+import { fairQueueKey, fencedTokenKey } from '../core/names.js';
 import { runScript } from '../redis/scripts.js';
 import { holdersFromFlat, ProtocolError } from './replies.js';
 import type { Holder, LockEnv, LockKind } from './types.js';
@@ -12,12 +12,14 @@ export interface LockPeek {
   /** A Redisson read-write hash has a `mode` field (read / write). */
   readonly mode?: 'read' | 'write' | undefined;
   readonly fairQueueLength: number;
+  /** A fenced lock's `redisson_lock_token:{name}` counter exists (it outlives every hold). */
+  readonly fenced: boolean;
 }
 
 export async function peekLock(env: LockEnv, key: string): Promise<LockPeek> {
-  const reply = await runScript(env.conn.client, 'lockPeek', [key, fairQueueKey(key)], []);
-  if (!Array.isArray(reply) || reply.length < 3 || typeof reply[0] !== 'string') throw new ProtocolError('lock peek', reply);
-  const flat = reply.slice(3) as unknown[];
+  const reply = await runScript(env.conn.client, 'lockPeek', [key, fairQueueKey(key), fencedTokenKey(key)], []);
+  if (!Array.isArray(reply) || reply.length < 4 || typeof reply[0] !== 'string') throw new ProtocolError('lock peek', reply);
+  const flat = reply.slice(4) as unknown[];
   const modeAt = flat.findIndex((v, i) => i % 2 === 0 && v === 'mode');
   const modeValue = modeAt >= 0 ? flat[modeAt + 1] : undefined;
   const fields = modeAt >= 0 ? [...flat.slice(0, modeAt), ...flat.slice(modeAt + 2)] : flat;
@@ -27,6 +29,7 @@ export async function peekLock(env: LockEnv, key: string): Promise<LockPeek> {
     holders: holdersFromFlat(fields, 'lock peek'),
     mode: modeValue === 'read' || modeValue === 'write' ? modeValue : undefined,
     fairQueueLength: Number(reply[2]),
+    fenced: Number(reply[3]) === 1,
   };
 }
 
@@ -34,7 +37,8 @@ export async function peekLock(env: LockEnv, key: string): Promise<LockPeek> {
 export function kindOfPeek(peek: LockPeek): LockKind | undefined {
   if (peek.type === 'hash') {
     if (peek.mode) return peek.mode === 'write' ? 'write' : 'read';
-    return peek.fairQueueLength > 0 ? 'fair' : 'reentrant';
+    if (peek.fairQueueLength > 0) return 'fair';
+    return peek.fenced ? 'fenced' : 'reentrant';
   }
   if (peek.type === 'string') return 'token';
   return undefined;

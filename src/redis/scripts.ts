@@ -11,7 +11,7 @@ export const SCRIPTS = {
   lockRelease: { file: 'lock-release.lua', keys: 2 },
   lockRenew: { file: 'lock-renew.lua', keys: 1 },
   lockForceUnlock: { file: 'lock-force-unlock.lua', keys: 2 },
-  lockPeek: { file: 'lock-peek.lua', keys: 2 },
+  lockPeek: { file: 'lock-peek.lua', keys: 3 },
   tokenAcquire: { file: 'token-acquire.lua', keys: 1 },
   tokenRelease: { file: 'token-release.lua', keys: 1 },
   tokenExtend: { file: 'token-extend.lua', keys: 1 },

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
-import { rawClient } from '../helpers/lock-env.js';
+import { rawClient, recordChannel } from '../helpers/lock-env.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
 let server: RedisServer;
@@ -135,6 +135,33 @@ describe('force-unlock', () => {
     expect((await waiting).code).toBe(0);
     expect(Date.now() - at).toBeLessThan(500);
     expect(await raw.hgetall('orders')).toEqual({ [OWNER_A]: '1' });
+  });
+
+  it('recognises the kind from the data and wakes that kind\'s waiters', async () => {
+    const rec = await recordChannel(server, 'redisson_*');
+    await runCli(['acquire', 'f', '--kind', 'fenced', '--owner', OWNER_A], env);
+    await runCli(['acquire', 'w', '--kind', 'write', '--owner', OWNER_A], env);
+    await runCli(['acquire', 't', '--kind', 'token'], env);
+    await raw.hset('q', OWNER_A, '1');
+    await raw.rpush('redisson_lock_queue:{q}', OWNER_B);
+    await raw.zadd('redisson_lock_timeout:{q}', Date.now() + 60_000, OWNER_B);
+    const kinds: string[] = [];
+    for (const key of ['f', 'w', 't', 'q']) {
+      const r = await runCli(['force-unlock', key, '--yes', '--json'], env);
+      expect(r.code).toBe(0);
+      kinds.push(JSON.parse(r.stdout).kind);
+      expect(await raw.exists(key)).toBe(0);
+    }
+    expect(kinds).toEqual(['fenced', 'write', 'token', 'fair']);
+    await new Promise((r) => setTimeout(r, 50));
+    rec.close();
+    expect(rec.messages.map((m) => [m.channel, m.message])).toEqual([
+      ['redisson_lock__channel:{f}', '0'],
+      ['redisson_rwlock:{w}', '1'],
+      [`redisson_lock__channel:{q}:${OWNER_B}`, '0'],
+    ]);
+    // The fencing counter survives a force-unlock: tokens never go back.
+    expect(await raw.get('redisson_lock_token:{f}')).toBe('1');
   });
 
   it('exits 4 for a missing key and 2 for a non-lock key', async () => {
