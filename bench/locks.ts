@@ -2,7 +2,7 @@
 // same redis-server in the same run (ratios matter: this 2-core machine is shared and noisy).
 //   npm run bench            (BENCH_SECONDS=3 per measurement, BENCH_CONTENDERS=16, BENCH_ONLY=a,b)
 import { Redis } from 'ioredis';
-import Redlock from 'redlock';
+import RedlockModule from 'redlock';
 import { Redisson } from 'node-redisson';
 import { TimeUnit } from 'node-redisson/dist/utils/TimeUnit.js';
 import { openLockEnv, type OpenLockEnv } from '../src/locks/env.js';
@@ -10,6 +10,9 @@ import { newOwner } from '../src/locks/owners.js';
 import { protocolFor } from '../src/locks/registry.js';
 import { LOCK_KINDS, type LockKind } from '../src/locks/types.js';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server.js';
+
+// tsx loads redlock's CommonJS build, where the class sits on `.default`.
+const Redlock = ((RedlockModule as unknown as { default?: typeof RedlockModule }).default ?? RedlockModule) as typeof RedlockModule;
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONTENDERS = Number(process.env.BENCH_CONTENDERS ?? 16);
