@@ -1,0 +1,36 @@
+import { Box, Static, Text } from 'ink';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { HoldView } from './HoldView.js';
+import type { HoldStore } from './hold-store.js';
+
+export interface HoldAppProps {
+  readonly store: HoldStore;
+  /** Injected by tests; the countdown is drawn at clock(). */
+  readonly clock?: () => number;
+  readonly tickMs?: number;
+}
+
+/** The live `hold` screen: the command's output scrolls above, the lock's view repaints below. */
+export function HoldApp({ store, clock = Date.now, tickMs = 200 }: HoldAppProps) {
+  const { state, output } = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const [now, setNow] = useState(clock);
+  const ended = state.endedAt !== undefined;
+  useEffect(() => {
+    // The countdown is the only thing that moves between events; stop ticking once it is over.
+    if (ended) return;
+    const timer = setInterval(() => setNow(clock()), tickMs);
+    return () => clearInterval(timer);
+  }, [ended, clock, tickMs]);
+  return (
+    <Box flexDirection="column">
+      <Static items={[...output]}>
+        {(line) => (
+          <Text key={line.id} {...(line.stream === 'stderr' ? { color: 'yellow' } : {})}>
+            {line.text}
+          </Text>
+        )}
+      </Static>
+      <HoldView state={state} now={ended ? (state.endedAt ?? now) : now} />
+    </Box>
+  );
+}

@@ -1,0 +1,129 @@
+import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
+import { formatDuration } from '../core/duration.js';
+import { leaseLeft, type HoldHolder, type HoldPhase, type HoldState, type LostReason } from '../core/hold-events.js';
+import { LeaseBar } from './LeaseBar.js';
+
+export interface HoldViewProps {
+  readonly state: HoldState;
+  /** Epoch ms the countdown is drawn at (the container ticks it). */
+  readonly now: number;
+}
+
+const PHASE: Record<HoldPhase, { readonly label: string; readonly color: string }> = {
+  acquiring: { label: 'acquiring', color: 'yellow' },
+  held: { label: 'held', color: 'green' },
+  renewing: { label: 'renewing', color: 'cyan' },
+  reconnecting: { label: 'reconnecting', color: 'yellow' },
+  lost: { label: 'LOST', color: 'red' },
+  released: { label: 'released', color: 'gray' },
+  expired: { label: 'lease expired', color: 'gray' },
+  'not-acquired': { label: 'not acquired', color: 'red' },
+};
+
+const LOST: Record<LostReason, string> = {
+  'renewal-refused': 'a renewal found it no longer ours',
+  gone: 'it was deleted or taken over (force-unlocked?)',
+  'lease-ran-out': 'the lease ran out',
+};
+
+const holdersText = (holders: readonly HoldHolder[]): string =>
+  holders.length === 0 ? 'nobody' : holders.map((h) => (h.count > 1 ? `${h.owner} (${h.count} holds)` : h.owner)).join(', ');
+
+function Row({ label, children }: { readonly label: string; readonly children: ReactNode }) {
+  return (
+    <Box>
+      <Box width={10} flexShrink={0}>
+        <Text dimColor>{label}</Text>
+      </Box>
+      <Text>{children}</Text>
+    </Box>
+  );
+}
+
+const ago = (now: number, at: number): string => `${formatDuration(Math.max(0, now - at))} ago`;
+
+/** Holder, lease countdown, renewals, state and the command of one `hold`. */
+export function HoldView({ state, now }: HoldViewProps) {
+  const phase = PHASE[state.phase];
+  const active = state.endedAt === undefined;
+  const left = leaseLeft(state, now);
+  return (
+    <Box flexDirection="column">
+      <Box gap={2}>
+        <Text bold>{state.key}</Text>
+        <Text dimColor>{state.kind}</Text>
+        <Text color={phase.color} bold>
+          ● {phase.label}
+        </Text>
+      </Box>
+      <Row label="holder">{state.owner}</Row>
+      {state.leaseMs !== undefined && left !== undefined && (
+        <Row label="lease">
+          {active ? <LeaseBar leftMs={left} leaseMs={state.leaseMs} /> : null}
+          {active ? `  ${formatDuration(left)} left of ${formatDuration(state.leaseMs)}` : formatDuration(state.leaseMs)}
+          <Text dimColor>
+            {state.mode === 'watchdog' ? `  watchdog, renews every ${formatDuration(state.renewEveryMs ?? state.leaseMs / 3)}` : '  fixed, not renewed'}
+          </Text>
+        </Row>
+      )}
+      {state.mode === 'watchdog' && (
+        <Row label="renewals">
+          {state.renewals}
+          {state.lastRenewalAt !== undefined ? `, last ${ago(now, state.lastRenewalAt)}` : ''}
+        </Row>
+      )}
+      {state.token !== undefined && <Row label="token">{state.token}</Row>}
+      {state.count !== undefined && state.count > 1 && <Row label="holds">{state.count} (re-entrant)</Row>}
+      {state.child && (
+        <Row label="command">
+          pid {state.child.pid} {childStatus(state.child.status, state.child.code, state.child.signal)}
+          <Text dimColor> {state.child.command.join(' ')}</Text>
+        </Row>
+      )}
+      <Notice state={state} now={now} />
+    </Box>
+  );
+}
+
+function childStatus(status: 'running' | 'stopping' | 'exited', code: number | null | undefined, signal: string | null | undefined): string {
+  if (status !== 'exited') return status;
+  return code !== null && code !== undefined ? `exited ${code}` : `killed by ${signal ?? 'a signal'}`;
+}
+
+/** The one line that says what is going on right now, or what to do. */
+function Notice({ state, now }: HoldViewProps) {
+  switch (state.phase) {
+    case 'acquiring':
+      return <Text dimColor>waiting for the lock… (Ctrl-C gives up)</Text>;
+    case 'not-acquired':
+      return <Text color="red">held by {holdersText(state.refusedBy ?? [])}</Text>;
+    case 'lost':
+      return (
+        <Text color="red">
+          lost: {LOST[state.lost?.reason ?? 'gone']}
+          {state.lost?.holders ? `; ${holdersText(state.lost.holders)} holds it now` : ''}
+        </Text>
+      );
+    case 'released':
+      return (
+        <Text dimColor>
+          {state.releaseOutcome === 'decremented' ? 'released one hold' : 'released'} after {formatDuration(state.heldMs ?? 0)}
+        </Text>
+      );
+    case 'expired':
+      return <Text dimColor>lease ran out after {formatDuration(state.heldMs ?? 0)}: the lock is free</Text>;
+    case 'reconnecting':
+      return <Text color="yellow">connection to {state.reconnectingTo} lost: reconnecting… the lease keeps counting down</Text>;
+    default:
+      if (state.retry) {
+        const retryIn = Math.max(0, state.retry.at + state.retry.retryInMs - now);
+        return (
+          <Text color="yellow">
+            {state.retry.error}: retrying in {formatDuration(retryIn)}
+          </Text>
+        );
+      }
+      return <Text dimColor>Ctrl-C releases the lock and exits</Text>;
+  }
+}
