@@ -5,6 +5,7 @@ import { EXIT_CODE_HELP, ExitCode } from './core/exit-codes.js';
 import { registerAcquire } from './commands/acquire.js';
 import type { CommandContext, RunContext } from './commands/context.js';
 import { registerForceUnlock } from './commands/force-unlock.js';
+import { registerHold } from './commands/hold.js';
 import { registerRelease } from './commands/release.js';
 import { registerRenew } from './commands/renew.js';
 
@@ -29,6 +30,7 @@ function buildProgram(ctx: CommandContext): Command {
     })
     .addHelpText('afterAll', `\n${EXIT_CODE_HELP}\n`);
   registerAcquire(program, ctx);
+  registerHold(program, ctx);
   registerRenew(program, ctx);
   registerRelease(program, ctx);
   registerForceUnlock(program, ctx);

@@ -177,6 +177,19 @@ export async function checkHeld(env: LockEnv, req: LockRequest): Promise<HeldChe
   };
 }
 
+/**
+ * After a fixed lease's (conservative) local deadline: waits until Redis has really expired the
+ * key, so "free again" is true when we say it. Bounded: gives up after `maxWaitMs`.
+ */
+export async function untilExpired(env: LockEnv, req: LockRequest, maxWaitMs = 1000, check = checkHeld): Promise<void> {
+  const until = Date.now() + maxWaitMs;
+  while (Date.now() < until) {
+    const seen = await check(env, req);
+    if (!seen.held || seen.ttlMs < 0) return; // gone, or someone removed the TTL: waiting won't help
+    await new Promise((resolve) => setTimeout(resolve, Math.min(seen.ttlMs + 1, until - Date.now())));
+  }
+}
+
 export type ConnectionEvent = Extract<HoldEvent, { type: 'reconnecting' | 'reconnected' }>;
 
 /**

@@ -1,0 +1,50 @@
+import type { HoldEvent } from '../core/hold-events.js';
+import type { RunContext } from './context.js';
+import { holdJson, holdLine, type HoldLineContext } from './hold-lines.js';
+
+/** Where `hold` sends its events and the command's output: event lines, NDJSON, or the live view. */
+export interface HoldOutput {
+  emit(event: HoldEvent): void;
+  childOutput(stream: 'stdout' | 'stderr', text: string): void;
+  /** Flushes and, for the live view, unmounts it (its last frame stays on screen). */
+  close(): Promise<void>;
+}
+
+export interface HoldOutputOptions {
+  readonly json: boolean;
+  /** A command runs under the lock: its stdout is the result, so our lines move to stderr. */
+  readonly withChild: boolean;
+}
+
+/**
+ * Plain or NDJSON event lines. Without a command they are the result and go to stdout; with one,
+ * the command's stdout is the result (`hold k -- pg_dump > dump.sql` must stay clean), so event
+ * lines go to stderr and the command's output is passed through untouched.
+ */
+export function lineOutput(ctx: RunContext, lines: HoldLineContext, opts: HoldOutputOptions): HoldOutput {
+  const out = opts.withChild ? ctx.stderr : ctx.stdout;
+  return {
+    emit: (event) => {
+      if (opts.json) {
+        const value = holdJson(lines, event);
+        if (value) out.write(`${JSON.stringify(value)}\n`);
+      } else {
+        const line = holdLine(lines, event);
+        if (line) out.write(`${line}\n`);
+      }
+    },
+    childOutput: (stream, text) => void (stream === 'stdout' ? ctx.stdout : ctx.stderr).write(text),
+    close: async () => {},
+  };
+}
+
+/** The live view wants a real terminal on stdout, and --json always means a stream of lines. */
+export function wantsLiveView(ctx: RunContext, json: boolean): boolean {
+  return ctx.stdout.isTTY === true && !json;
+}
+
+/** Loads ink and react only now: one-shot commands and piped holds never pay for them. */
+export async function liveOutput(ctx: RunContext, lines: HoldLineContext): Promise<HoldOutput> {
+  const { mountHoldView } = await import('../ui/hold-live.js');
+  return mountHoldView({ stdout: ctx.stdout, stderr: ctx.stderr, stdin: ctx.stdin, identity: lines });
+}

@@ -1,0 +1,186 @@
+import { InterruptedError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import type { HoldMode, ReleaseReason } from '../core/hold-events.js';
+import type { OpenLockEnv } from '../locks/env.js';
+import { protocolFor } from '../locks/registry.js';
+import type { LockRequest, ReleaseOutcome } from '../locks/types.js';
+import { startWatchdog, untilExpired, watchConnection, type WatchdogEnd } from '../locks/watchdog.js';
+import type { LockSetup } from './acquire.js';
+import type { RunContext } from './context.js';
+import { exitCodeOf, lockEnvVars, spawnErrorText, startChild, type ChildExit, type HeldChild } from './hold-child.js';
+import type { HoldOutput } from './hold-output.js';
+
+/** What `hold` was asked to do, parsed and validated. */
+export interface HoldPlan {
+  readonly setup: LockSetup;
+  readonly mode: HoldMode;
+  readonly forMs?: number | undefined;
+  readonly killGraceMs: number;
+  /** The command to run under the lock; empty: just hold. */
+  readonly command: readonly string[];
+}
+
+/** The exit code, and a message to print once the live view is gone (it owns the terminal until then). */
+export interface HoldResult {
+  readonly exitCode: number;
+  readonly message?: string | undefined;
+}
+
+/** Shell convention for "command not found / not executable". */
+export const EXIT_CANNOT_RUN = 127;
+// A release that cannot reach Redis must not keep us from exiting: the lease ends it anyway.
+const RELEASE_TIMEOUT_MS = 3000;
+
+type Ending =
+  | { readonly kind: 'watchdog'; readonly end: WatchdogEnd }
+  | { readonly kind: 'child'; readonly exit: ChildExit }
+  | { readonly kind: 'interrupted' }
+  | { readonly kind: 'for-elapsed' };
+
+const never = new Promise<never>(() => {});
+
+function onAbort(signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return never;
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+}
+
+function delay(ms: number): { promise: Promise<void>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  const timer = delay(ms);
+  try {
+    return await Promise.race([promise, timer.promise.then(() => 'timeout' as const)]);
+  } finally {
+    timer.cancel();
+  }
+}
+
+/** Acquires, keeps the lock (watchdog or fixed lease), runs the command, and releases in order. */
+export async function runHold(ctx: RunContext, env: OpenLockEnv, plan: HoldPlan, out: HoldOutput): Promise<HoldResult> {
+  const { setup } = plan;
+  const protocol = protocolFor(setup.kind);
+  const req: LockRequest = { key: setup.key, owner: setup.owner, leaseMs: setup.leaseMs };
+  if (ctx.signal?.aborted) throw new InterruptedError();
+
+  out.emit({ type: 'acquiring', at: Date.now(), waitMs: setup.waitMs });
+  // Without waiting, the lease started no earlier than this send. After a wait the last attempt's
+  // send time is unknown; the watchdog renews long before that matters, and a fixed lease is
+  // re-timed from the server's PTTL at the first ownership check.
+  const sentAt = Date.now();
+  const attempt =
+    setup.waitMs > 0 ? await protocol.acquire(env, req, { waitMs: setup.waitMs, signal: ctx.signal }) : await protocol.tryAcquire(env, req);
+  if (!attempt.acquired) {
+    out.emit({ type: 'not-acquired', at: Date.now(), ttlMs: attempt.ttlMs, holders: attempt.holders });
+    return { exitCode: ExitCode.notAcquired };
+  }
+  const acquiredAt = Date.now();
+  const leaseStartedAt = setup.waitMs > 0 ? acquiredAt : sentAt;
+  const renewEveryMs = plan.mode === 'watchdog' ? Math.floor(setup.leaseMs / 3) : undefined;
+  out.emit({ type: 'acquired', at: acquiredAt, mode: plan.mode, leaseMs: setup.leaseMs, renewEveryMs, count: attempt.count, token: attempt.token });
+
+  const dog = startWatchdog({ env, protocol, req, mode: plan.mode, leaseStartedAt, onEvent: out.emit });
+  const conns = env.nodes.length > 0 ? env.nodes : [env.conn];
+  const unwatch = conns.map((conn) => watchConnection(conn, out.emit));
+  const forTimer = plan.forMs !== undefined ? delay(plan.forMs) : undefined;
+  let child: HeldChild | undefined;
+  let releaseProblem: string | undefined;
+  try {
+    if (plan.command.length > 0) {
+      const [command, ...args] = plan.command as [string, ...string[]];
+      try {
+        child = await startChild({
+          command,
+          args,
+          env: { ...ctx.env, ...lockEnvVars({ key: setup.key, kind: setup.kind, owner: setup.owner, token: attempt.token }) },
+          onOutput: out.childOutput,
+        });
+      } catch (err) {
+        await release('child-failed-to-start');
+        const message = `cannot run "${command}": ${spawnErrorText(err)}`;
+        return { exitCode: EXIT_CANNOT_RUN, message: [message, releaseProblem].filter(Boolean).join('\n') };
+      }
+      out.emit({ type: 'child-started', at: Date.now(), pid: child.pid, command: plan.command });
+    }
+
+    const ending: Ending = await Promise.race([
+      dog.ended.then((end): Ending => ({ kind: 'watchdog', end })),
+      child ? child.exited.then((exit): Ending => ({ kind: 'child', exit })) : never,
+      onAbort(ctx.signal).then((): Ending => ({ kind: 'interrupted' })),
+      forTimer ? forTimer.promise.then((): Ending => ({ kind: 'for-elapsed' })) : never,
+    ]);
+    const result = await finish(ending);
+    return releaseProblem ? { exitCode: ending.kind === 'interrupted' ? result.exitCode : ExitCode.unreachable, message: releaseProblem } : result;
+  } finally {
+    forTimer?.cancel();
+    dog.stop();
+    for (const stop of unwatch) stop();
+  }
+
+  async function finish(ending: Ending): Promise<HoldResult> {
+    switch (ending.kind) {
+      case 'watchdog': {
+        const { end } = ending;
+        if (end.type === 'expired' && !child) {
+          await within(untilExpired(env, req), RELEASE_TIMEOUT_MS).catch(() => undefined);
+          const at = Date.now();
+          out.emit({ type: 'expired', at, heldMs: at - acquiredAt });
+          return { exitCode: ExitCode.ok };
+        }
+        // Lost, or a fixed lease ran out under a running command: the command is no longer
+        // protected, so stop it. Nothing to release: Redis no longer has our lock.
+        out.emit({
+          type: 'lost',
+          at: end.at,
+          reason: end.type === 'lost' ? end.reason : 'lease-ran-out',
+          holders: end.type === 'lost' ? end.holders : undefined,
+        });
+        await stopChild('lock lost');
+        return { exitCode: ExitCode.notAcquired };
+      }
+      case 'child': {
+        out.emit({ type: 'child-exited', at: Date.now(), pid: child!.pid, code: ending.exit.code, signal: ending.exit.signal });
+        const outcome = await release('child-exited');
+        // The lock vanished between the last check and the end: the command's tail ran unprotected.
+        return { exitCode: outcome === 'not-owner' ? ExitCode.notAcquired : exitCodeOf(ending.exit) };
+      }
+      case 'interrupted':
+        await stopChild('interrupted');
+        await release('interrupted');
+        return { exitCode: ExitCode.interrupted };
+      case 'for-elapsed': {
+        await stopChild('--for elapsed');
+        const outcome = await release('for-elapsed');
+        return { exitCode: outcome === 'not-owner' ? ExitCode.notAcquired : ExitCode.ok };
+      }
+    }
+  }
+
+  /** Stops the command before anything else: the lock must outlive the work it protects. */
+  async function stopChild(why: string): Promise<void> {
+    if (!child) return;
+    const pid = child.pid;
+    const exit = await child.stop(plan.killGraceMs, (signal) => out.emit({ type: 'child-stopping', at: Date.now(), pid, signal, why }));
+    out.emit({ type: 'child-exited', at: Date.now(), pid, code: exit.code, signal: exit.signal });
+  }
+
+  async function release(reason: ReleaseReason): Promise<ReleaseOutcome | 'failed'> {
+    dog.stop(); // no renewal may land after the release
+    const problem = (why: string) => `could not release "${setup.key}": ${why}; its lease will free it`;
+    try {
+      const outcome = await within(protocol.release(env, req), RELEASE_TIMEOUT_MS);
+      if (outcome === 'timeout') {
+        releaseProblem = problem(`Redis did not answer within ${RELEASE_TIMEOUT_MS / 1000} s`);
+        return 'failed';
+      }
+      out.emit({ type: 'released', at: Date.now(), reason, outcome, heldMs: Date.now() - acquiredAt });
+      return outcome;
+    } catch (err) {
+      releaseProblem = problem(err instanceof Error ? err.message : String(err));
+      return 'failed';
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import type { Command } from 'commander';
+import { UsageError } from '../core/errors.js';
+import type { OpenLockEnv } from '../locks/env.js';
+import { WATCHDOG_LEASE_MS } from '../locks/watchdog.js';
+import { lockSetup, openEnvFor } from './acquire.js';
+import { act, note, type CommandContext } from './context.js';
+import { liveOutput, lineOutput, wantsLiveView, type HoldOutput } from './hold-output.js';
+import { EXIT_CANNOT_RUN, runHold, type HoldPlan } from './hold-session.js';
+import { addConnectionOptions, addLockOptions, durationFlag, targetSpec, type LockFlags } from './options.js';
+
+export const DEFAULT_KILL_GRACE_MS = 3000;
+// Closing a connection that is still reconnecting would wait for Redis forever (ioredis queues QUIT).
+const CLOSE_TIMEOUT_MS = 1000;
+
+interface HoldFlags extends LockFlags {
+  readonly watchdog?: string;
+  readonly for?: string;
+  readonly killGrace?: string;
+}
+
+const HELP = `
+Without --lease a watchdog renews the lease every lease/3 like Redisson's (30 s lease, renewed
+every 10 s; change the lease with --watchdog). With --lease the lease is fixed: the hold ends
+when it runs out. A cheap ownership check runs every min(1 s, lease/3), so a force-unlock is
+noticed within a second.
+
+With a command (after --) the lock is held while it runs; it sees REDLOCK_KEY, REDLOCK_OWNER,
+REDLOCK_KIND and, for fenced locks, REDLOCK_TOKEN. If the lock is lost the command's process
+group gets SIGTERM, then SIGKILL after --kill-grace. Its output is passed through; event lines
+then go to stderr so its stdout stays clean.
+
+On a terminal a live view shows the lease; otherwise one line per event (NDJSON with --json).
+Ctrl-C or SIGTERM stops the command, releases the lock and exits 130.
+
+Exit codes for hold: 0 released (or a fixed lease ran out), 5 not acquired or lost, 130
+interrupted; with a command, its own exit code (${EXIT_CANNOT_RUN} if it could not be started).
+
+Examples:
+  redlock-cli hold orders --for 30s
+  redlock-cli hold orders --lease 10s --json
+  redlock-cli hold nightly-report --wait 1m -- ./report.sh --full`;
+
+export function registerHold(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command('hold')
+    .summary('take a lock and keep it: watchdog renewal, live view, or run a command under it')
+    .argument('<key>', 'lock name (the Redis key)')
+    .argument('[command...]', 'command to run while the lock is held (put it after --)')
+    .option('--lease <duration>', 'fixed lease, never renewed: the hold ends when it runs out')
+    .option('--watchdog <duration>', `watchdog lease, renewed every third of it (default ${WATCHDOG_LEASE_MS / 1000}s)`)
+    .option('--wait <duration>', 'wait up to this long for the lock (default: one attempt)')
+    .option('--for <duration>', 'hold this long, then release and exit 0')
+    .option('--kill-grace <duration>', `after SIGTERM, SIGKILL the command if it is still running (default ${DEFAULT_KILL_GRACE_MS / 1000}s)`)
+    .option('--json', 'NDJSON event lines instead of the live view')
+    .addHelpText('after', HELP);
+  addLockOptions(cmd);
+  addConnectionOptions(cmd);
+  cmd.action(
+    act(ctx, async (key: string, command: string[], flags: HoldFlags) => {
+      if (flags.lease !== undefined && flags.watchdog !== undefined) {
+        throw new UsageError('use either --lease (fixed, never renewed) or --watchdog (renewed), not both');
+      }
+      const watchdogMs = durationFlag(flags.watchdog, '--watchdog') ?? WATCHDOG_LEASE_MS;
+      const plan: HoldPlan = {
+        setup: lockSetup(key, flags, watchdogMs),
+        mode: flags.lease !== undefined ? 'fixed' : 'watchdog',
+        forMs: durationFlag(flags.for, '--for'),
+        killGraceMs: durationFlag(flags.killGrace, '--kill-grace') ?? DEFAULT_KILL_GRACE_MS,
+        command,
+      };
+      const spec = targetSpec(flags, ctx);
+      const lines = { key, kind: plan.setup.kind, owner: plan.setup.owner, mode: plan.mode };
+      const json = flags.json === true;
+      const env = await openEnvFor(plan.setup.kind, spec, flags, 'long-lived');
+      let out: HoldOutput | undefined;
+      try {
+        out = wantsLiveView(ctx, json) ? await liveOutput(ctx, lines) : lineOutput(ctx, lines, { json, withChild: command.length > 0 });
+        const result = await runHold(ctx, env, plan, out);
+        await out.close();
+        out = undefined;
+        if (result.message) note(ctx, result.message);
+        return result.exitCode;
+      } finally {
+        await out?.close();
+        await closeWithin(env);
+      }
+    }),
+  );
+}
+
+/** Closes the connections, and drops them if Redis is still away (so exiting never waits on it). */
+async function closeWithin(env: OpenLockEnv): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = await Promise.race([
+    env.close().then(() => false),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), CLOSE_TIMEOUT_MS))),
+  ]);
+  clearTimeout(timer);
+  if (gaveUp) for (const conn of env.nodes.length > 0 ? env.nodes : [env.conn]) conn.client.disconnect();
+}

@@ -1,0 +1,232 @@
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { run } from '../../src/main.js';
+import { owner, rawClient } from '../helpers/lock-env.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+
+let server: RedisServer;
+let raw: Redis;
+const controllers: AbortController[] = [];
+const childPids = new Set<number>();
+const pending: Promise<unknown>[] = [];
+
+beforeAll(async () => {
+  server = await startRedis();
+  raw = rawClient(server);
+});
+afterEach(async () => {
+  // A failed test must not leave a hold running: interrupt it, and kill its command by pid.
+  for (const c of controllers.splice(0)) c.abort('SIGTERM');
+  await Promise.allSettled(pending.splice(0));
+  for (const pid of childPids) killGroup(pid);
+  childPids.clear();
+});
+afterAll(async () => {
+  raw?.disconnect();
+  await server?.stop();
+});
+beforeEach(async () => {
+  await raw.flushall();
+});
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+class Sink {
+  text = '';
+  write(chunk: string): boolean {
+    this.text += chunk;
+    const started = /started pid (\d+)/.exec(chunk);
+    if (started) childPids.add(Number(started[1]));
+    return true;
+  }
+}
+
+/** Starts `hold ...` through run(); the returned handle lets the test watch output and interrupt it. */
+function hold(...args: string[]) {
+  const stdout = new Sink();
+  const stderr = new Sink();
+  const controller = new AbortController();
+  controllers.push(controller);
+  const startedAt = Date.now();
+  const done = run(['hold', '-u', server.url, ...args], { stdout, stderr, env: { ...process.env }, signal: controller.signal });
+  pending.push(done);
+  return {
+    stdout,
+    stderr,
+    done,
+    startedAt,
+    interrupt: () => controller.abort('SIGINT'),
+    /** Resolves once `pattern` shows up in stdout + stderr. */
+    waitFor: async (pattern: RegExp, timeoutMs = 5000) => {
+      const until = Date.now() + timeoutMs;
+      while (!pattern.test(stdout.text + stderr.text)) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}:\n${stdout.text}${stderr.text}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+  };
+}
+
+const lines = (text: string) => text.split('\n').filter((l) => l !== '');
+const node = (script: string) => ['--', process.execPath, '-e', script];
+// Waits in a child until killed; says "ready" once its SIGTERM handler (if any) is in place.
+const WAIT_FOREVER = "setInterval(() => {}, 1000); console.log('ready');";
+
+describe('hold without a command (event lines, no TTY)', () => {
+  it('prints one line per event, keeps the lock past its watchdog lease, and releases after --for', async () => {
+    const h = hold('orders', '--watchdog', '600ms', '--for', '1500ms', '--owner', owner(1));
+    await h.waitFor(/acquired/);
+    await new Promise((r) => setTimeout(r, 1000)); // longer than the 600 ms watchdog lease
+    expect(await raw.hget('orders', owner(1))).toBe('1');
+    expect(await raw.pttl('orders')).toBeGreaterThan(300);
+    expect(await h.done).toBe(0);
+    expect(await raw.exists('orders')).toBe(0);
+    const out = lines(h.stdout.text).map((l) => l.replace(/^\d\d:\d\d:\d\d\.\d{3} /, ''));
+    expect(out[0]).toBe(`acquiring "orders" (reentrant) as ${owner(1)}`);
+    expect(out[1]).toBe(`acquired "orders" (reentrant) as ${owner(1)}: watchdog lease 600 ms, renewed every 200 ms`);
+    expect(out.filter((l) => l.startsWith('renewed "orders": lease 600 ms from now')).length).toBeGreaterThanOrEqual(5);
+    expect(out.at(-1)).toMatch(/^released "orders" after 1\.5 s \(--for elapsed\)$/);
+    expect(h.stderr.text).toBe('');
+  });
+
+  it('--json prints NDJSON events', async () => {
+    const h = hold('orders', '--watchdog', '600ms', '--for', '300ms', '--json'); // one renewal, at 200 ms
+    expect(await h.done).toBe(0);
+    const events = lines(h.stdout.text).map((l) => JSON.parse(l) as { event: string; key: string; at: string });
+    expect(events.map((e) => e.event)).toEqual(['acquiring', 'acquired', 'renewed', 'released']);
+    expect(events.every((e) => e.key === 'orders' && !Number.isNaN(Date.parse(e.at)))).toBe(true);
+    expect(events[1]).toMatchObject({ mode: 'watchdog', leaseMs: 600, renewEveryMs: 200, count: 1 });
+  });
+
+  it('Ctrl-C (ctx.signal aborted) releases the lock and returns 130', async () => {
+    const h = hold('orders', '--watchdog', '600ms', '--owner', owner(1));
+    await h.waitFor(/acquired/);
+    expect(await raw.exists('orders')).toBe(1);
+    h.interrupt();
+    expect(await h.done).toBe(130);
+    expect(await raw.exists('orders')).toBe(0);
+    expect(h.stdout.text).toMatch(/released "orders" after .* \(interrupted\)\n$/);
+  });
+
+  it('a fixed --lease is not renewed and ends with "lease expired", exit 0', async () => {
+    const h = hold('orders', '--lease', '500ms');
+    expect(await h.done).toBe(0);
+    expect(Date.now() - h.startedAt).toBeGreaterThanOrEqual(450);
+    expect(h.stdout.text).not.toMatch(/renewed "orders"/);
+    expect(h.stdout.text).toMatch(/lease expired: "orders" was held for [45]\d\d ms and is free again\n$/);
+    expect(await raw.exists('orders')).toBe(0);
+  });
+
+  it('not acquired: someone else holds it past --wait, returns 5 naming the holder', async () => {
+    await raw.hset('orders', owner(9), '1');
+    await raw.pexpire('orders', 10_000);
+    const h = hold('orders', '--wait', '300ms');
+    expect(await h.done).toBe(5);
+    expect(Date.now() - h.startedAt).toBeGreaterThanOrEqual(280);
+    expect(h.stdout.text).toMatch(new RegExp(`not acquired: "orders" is held by ${owner(9)} for another \\d+\\.\\d s`));
+    expect(await raw.hget('orders', owner(9))).toBe('1');
+  });
+
+  it('a force-unlock while holding is reported as lost, exit 5', async () => {
+    const h = hold('orders', '--watchdog', '6s'); // renews every 2 s: only the 1 s check can be this quick
+    await h.waitFor(/acquired/);
+    const deletedAt = Date.now();
+    await raw.del('orders');
+    expect(await h.done).toBe(5);
+    expect(Date.now() - deletedAt).toBeLessThan(1500); // the 1 s ownership check, not the 2 s renewal
+    expect(h.stdout.text).toMatch(/lost "orders": it was deleted or taken over \(force-unlocked\?\); nobody holds it now\n$/);
+  });
+
+  it('refuses --lease together with --watchdog (usage, exit 2) without touching Redis', async () => {
+    const h = hold('orders', '--lease', '1s', '--watchdog', '1s');
+    expect(await h.done).toBe(2);
+    expect(h.stderr.text).toMatch(/either --lease .* or --watchdog/);
+    expect(await raw.exists('orders')).toBe(0);
+  });
+});
+
+describe('hold -- command', () => {
+  it('runs the command with the lock in its environment and passes its exit code through', async () => {
+    const script = "const e = process.env; console.log(JSON.stringify([e.REDLOCK_KEY, e.REDLOCK_KIND, e.REDLOCK_OWNER, e.REDLOCK_TOKEN])); process.exit(3)";
+    const h = hold('orders', '--kind', 'fenced', '--owner', owner(1), ...node(script));
+    expect(await h.done).toBe(3);
+    // stdout is the command's alone; our event lines moved to stderr.
+    expect(JSON.parse(h.stdout.text)).toEqual(['orders', 'fenced', owner(1), '1']);
+    expect(h.stderr.text).toMatch(/token 1\n/);
+    expect(h.stderr.text).toMatch(/pid \d+ exited with code 3\n.*released "orders" after .* \(the command finished\)\n$/);
+    expect(await raw.exists('orders')).toBe(0);
+  });
+
+  it('keeps the lock while the command runs past the watchdog lease', async () => {
+    const h = hold('orders', '--watchdog', '600ms', '--owner', owner(1), ...node("setTimeout(() => console.log('done'), 1200)"));
+    await h.waitFor(/started pid/);
+    await new Promise((r) => setTimeout(r, 900));
+    expect(await raw.hget('orders', owner(1))).toBe('1');
+    expect(await h.done).toBe(0);
+    expect(h.stdout.text).toBe('done\n');
+    expect(await raw.exists('orders')).toBe(0);
+  });
+
+  it('a lock lost mid-run (raw DEL) stops the command with SIGTERM and returns 5', async () => {
+    const script = `process.on('SIGTERM', () => { console.log('got SIGTERM'); process.exit(0); }); ${WAIT_FOREVER}`;
+    const h = hold('orders', '--watchdog', '600ms', ...node(script));
+    await h.waitFor(/ready/);
+    await raw.del('orders');
+    expect(await h.done).toBe(5);
+    expect(h.stdout.text).toBe('ready\ngot SIGTERM\n');
+    expect(h.stderr.text).toMatch(/lost "orders": .*\n.*stopping pid \d+ with SIGTERM: lock lost\n.*pid \d+ exited with code 0\n$/);
+    for (const pid of childPids) expect(alive(pid)).toBe(false);
+  });
+
+  it('SIGKILLs a command that ignores SIGTERM after --kill-grace', async () => {
+    const script = `process.on('SIGTERM', () => console.log('ignoring SIGTERM')); ${WAIT_FOREVER}`;
+    const h = hold('orders', '--watchdog', '600ms', '--kill-grace', '400ms', ...node(script));
+    await h.waitFor(/ready/);
+    await raw.del('orders');
+    await h.waitFor(/with SIGTERM/);
+    const termAt = Date.now();
+    expect(await h.done).toBe(5);
+    expect(Date.now() - termAt).toBeGreaterThanOrEqual(350);
+    expect(h.stdout.text).toContain('ignoring SIGTERM');
+    expect(h.stderr.text).toMatch(/stopping pid \d+ with SIGKILL: lock lost\n.*pid \d+ was killed by SIGKILL\n$/);
+    for (const pid of childPids) expect(alive(pid)).toBe(false);
+  });
+
+  it('a fixed lease running out under the command counts as lost: the command is stopped, exit 5', async () => {
+    const h = hold('orders', '--lease', '500ms', ...node(WAIT_FOREVER));
+    expect(await h.done).toBe(5);
+    expect(h.stderr.text).toMatch(/lost "orders": its fixed lease ran out while the command was still running/);
+    expect(h.stderr.text).toMatch(/was killed by SIGTERM\n$/);
+  });
+
+  it('Ctrl-C stops the command first, then releases, and returns 130', async () => {
+    const h = hold('orders', '--watchdog', '600ms', ...node(WAIT_FOREVER));
+    await h.waitFor(/ready/);
+    h.interrupt();
+    expect(await h.done).toBe(130);
+    expect(h.stderr.text).toMatch(/stopping pid \d+ with SIGTERM: interrupted\n.*was killed by SIGTERM\n.*released "orders" .*\(interrupted\)\n$/);
+    expect(await raw.exists('orders')).toBe(0);
+  });
+
+  it('a command that cannot start releases the lock and returns 127', async () => {
+    const h = hold('orders', '--', 'no-such-command-here');
+    expect(await h.done).toBe(127);
+    expect(h.stderr.text).toMatch(/cannot run "no-such-command-here": command not found/);
+    expect(await raw.exists('orders')).toBe(0);
+  });
+});
