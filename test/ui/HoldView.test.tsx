@@ -1,0 +1,147 @@
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HoldEvent } from '../../src/core/hold-events.js';
+import { HoldApp } from '../../src/ui/HoldApp.js';
+import { createHoldStore } from '../../src/ui/hold-store.js';
+
+const OWNER = '6f1c2b8e-1f7a-4c1e-9d8e-0a1b2c3d4e5f:1';
+const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
+const TICK_MS = 5;
+
+let unmount: (() => void) | undefined;
+afterEach(() => unmount?.());
+
+/** Mounts the live view on a fake event stream and a clock the test moves. */
+function mount(kind = 'reentrant') {
+  const store = createHoldStore({ key: 'orders', kind, owner: OWNER });
+  let now = T0;
+  const view = render(<HoldApp store={store} clock={() => now} tickMs={TICK_MS} />);
+  unmount = view.unmount;
+  const settle = () => new Promise((r) => setTimeout(r, TICK_MS * 4));
+  return {
+    store,
+    /** Emits events (their `at` relative to T0) and returns the frame after React has committed. */
+    async send(...events: HoldEvent[]) {
+      for (const e of events) store.emit({ ...e, at: T0 + e.at });
+      await settle();
+      return view.lastFrame() ?? '';
+    },
+    async at(ms: number) {
+      now = T0 + ms;
+      await settle();
+      return view.lastFrame() ?? '';
+    },
+  };
+}
+
+const acquired = (over: Partial<Extract<HoldEvent, { type: 'acquired' }>> = {}): HoldEvent => ({
+  type: 'acquired',
+  at: 0,
+  mode: 'watchdog',
+  leaseMs: 30_000,
+  renewEveryMs: 10_000,
+  count: 1,
+  ...over,
+});
+
+const bar = (frame: string) => /lease\s+(█*)(░*)/.exec(frame);
+
+describe('HoldView', () => {
+  it('says it is acquiring before the lock is taken', async () => {
+    const v = mount();
+    const frame = await v.send({ type: 'acquiring', at: 0, waitMs: 10_000 });
+    expect(frame).toContain('orders');
+    expect(frame).toContain('● acquiring');
+    expect(frame).toContain(OWNER);
+    expect(frame).toContain('waiting for the lock… (Ctrl-C gives up)');
+    expect(frame).not.toContain('lease');
+  });
+
+  it('counts the lease down between renewals and shows the renewal count', async () => {
+    const v = mount();
+    await v.send({ type: 'acquiring', at: 0, waitMs: 0 }, acquired());
+    let frame = await v.at(12_000);
+    expect(frame).toContain('● held');
+    expect(frame).toContain('18.0 s left of 30.0 s');
+    expect(frame).toContain('watchdog, renews every 10.0 s');
+    expect(frame).toMatch(/renewals\s+0\n/);
+    expect(bar(frame)?.[1]).toHaveLength(14); // 18/30 of a 24-cell bar
+    expect(bar(frame)?.[2]).toHaveLength(10);
+
+    frame = await v.send({ type: 'renewing', at: 10_000 });
+    expect(frame).toContain('● renewing');
+    frame = await v.send({ type: 'renewed', at: 10_000, ttlMs: 30_000, renewals: 1 });
+    expect(frame).toContain('● held');
+    expect(frame).toContain('28.0 s left of 30.0 s');
+    expect(frame).toMatch(/renewals\s+1, last 2\.0 s ago/);
+    expect(frame).toContain('Ctrl-C releases the lock and exits');
+  });
+
+  it('shows reconnecting and retrying, and recovers when the connection is back', async () => {
+    const v = mount();
+    await v.send(acquired());
+    let frame = await v.send({ type: 'reconnecting', at: 1000, target: '127.0.0.1:16501' });
+    expect(frame).toContain('● reconnecting');
+    expect(frame).toContain('connection to 127.0.0.1:16501 lost: reconnecting… the lease keeps counting down');
+    frame = await v.send({ type: 'reconnected', at: 1500, target: '127.0.0.1:16501' });
+    expect(frame).toContain('● held');
+    frame = await v.send({ type: 'retrying', at: 2000, error: 'READONLY You can\'t write against a read only replica', retryInMs: 400 });
+    expect(await v.at(2100)).toContain("READONLY You can't write against a read only replica: retrying in 300 ms");
+    frame = await v.send({ type: 'renewed', at: 2500, ttlMs: 30_000, renewals: 1 });
+    expect(frame).not.toContain('retrying');
+  });
+
+  it('shows a fixed lease without renewals, and the fencing token', async () => {
+    const v = mount('fenced');
+    await v.send(acquired({ mode: 'fixed', leaseMs: 5000, renewEveryMs: undefined, token: 42 }));
+    const frame = await v.at(1000);
+    expect(frame).toContain('4.0 s left of 5.0 s');
+    expect(frame).toContain('fixed, not renewed');
+    expect(frame).not.toContain('renewals');
+    expect(frame).toMatch(/token\s+42/);
+    expect(await v.send({ type: 'expired', at: 5002, heldMs: 5002 })).toContain('lease ran out after 5.0 s: the lock is free');
+  });
+
+  it('scrolls the command output above the view and shows its pid and status', async () => {
+    const v = mount();
+    await v.send(acquired(), { type: 'child-started', at: 5, pid: 4242, command: ['./report.sh', '--full'] });
+    v.store.write('stdout', 'line one\nline t');
+    v.store.write('stdout', 'wo\n');
+    let frame = await v.at(100);
+    expect(frame).toMatch(/^line one\nline two\n/);
+    expect(frame).toMatch(/command\s+pid 4242 running \.\/report\.sh --full/);
+    frame = await v.send({ type: 'child-exited', at: 200, pid: 4242, code: 3, signal: null });
+    expect(frame).toContain('pid 4242 exited 3');
+  });
+
+  it('turns red and freezes the countdown when the lock is lost', async () => {
+    const v = mount();
+    await v.send(acquired(), { type: 'child-started', at: 5, pid: 4242, command: ['worker'] });
+    let frame = await v.send(
+      { type: 'lost', at: 3000, reason: 'gone', holders: [{ owner: 'someone-else', count: 1 }] },
+      { type: 'child-stopping', at: 3001, pid: 4242, signal: 'SIGTERM', why: 'lock lost' },
+    );
+    expect(frame).toContain('● LOST');
+    expect(frame).toContain('lost: it was deleted or taken over (force-unlocked?); someone-else holds it now');
+    expect(frame).toContain('pid 4242 stopping');
+    frame = await v.send({ type: 'child-exited', at: 3100, pid: 4242, code: null, signal: 'SIGTERM' });
+    expect(frame).toContain('pid 4242 killed by SIGTERM');
+    // After the end the view no longer counts: later ticks show the same frame.
+    expect(await v.at(20_000)).toBe(frame);
+  });
+
+  it('ends with "released" and how long the lock was held', async () => {
+    const v = mount();
+    await v.send(acquired());
+    const frame = await v.send({ type: 'released', at: 12_300, reason: 'interrupted', outcome: 'released', heldMs: 12_300 });
+    expect(frame).toContain('● released');
+    expect(frame).toContain('released after 12.3 s');
+  });
+
+  it('names the holder when the lock was not acquired', async () => {
+    const v = mount();
+    const frame = await v.send({ type: 'not-acquired', at: 10, ttlMs: 4200, holders: [{ owner: 'other:1', count: 2 }] });
+    expect(frame).toContain('● not acquired');
+    expect(frame).toContain('held by other:1 (2 holds)');
+  });
+});
