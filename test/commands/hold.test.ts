@@ -185,7 +185,7 @@ describe('hold -- command', () => {
   it('a lock lost mid-run (raw DEL) stops the command with SIGTERM and returns 5', async () => {
     const script = `process.on('SIGTERM', () => { console.log('got SIGTERM'); process.exit(0); }); ${WAIT_FOREVER}`;
     const h = hold('orders', '--watchdog', '600ms', ...node(script));
-    await h.waitFor(/ready/);
+    await h.waitFor(/^ready$/m);
     await raw.del('orders');
     expect(await h.done).toBe(5);
     expect(h.stdout.text).toBe('ready\ngot SIGTERM\n');
@@ -196,7 +196,7 @@ describe('hold -- command', () => {
   it('SIGKILLs a command that ignores SIGTERM after --kill-grace', async () => {
     const script = `process.on('SIGTERM', () => console.log('ignoring SIGTERM')); ${WAIT_FOREVER}`;
     const h = hold('orders', '--watchdog', '600ms', '--kill-grace', '400ms', ...node(script));
-    await h.waitFor(/ready/);
+    await h.waitFor(/^ready$/m);
     await raw.del('orders');
     await h.waitFor(/with SIGTERM/);
     const termAt = Date.now();
@@ -216,7 +216,7 @@ describe('hold -- command', () => {
 
   it('Ctrl-C stops the command first, then releases, and returns 130', async () => {
     const h = hold('orders', '--watchdog', '600ms', ...node(WAIT_FOREVER));
-    await h.waitFor(/ready/);
+    await h.waitFor(/^ready$/m);
     h.interrupt();
     expect(await h.done).toBe(130);
     expect(h.stderr.text).toMatch(/stopping pid \d+ with SIGTERM: interrupted\n.*was killed by SIGTERM\n.*released "orders" .*\(interrupted\)\n$/);
