@@ -9,12 +9,17 @@
 -- Returns {1, 1, -1} acquired
 --         {0, pttl, value, '1'} held (pttl -1 = key without TTL, the SETNX+EXPIRE bug)
 -- Errors  REDLOCK_WRONGTYPE <type>: the key is not a string; nothing written.
+-- SET NX writes nothing when the key exists, whatever its type, so the guard runs only on the
+-- refusal path: a free lock costs one command inside the script (node-redlock: EXISTS + SET).
+if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return { 1, 1, -1 }
+end
 local err = redlock_wrong_type(KEYS[1], 'string')
 if err then return err end
--- After the guard the key is a string or absent, so GET doubles as node-redlock's EXISTS.
 local value = redis.call('get', KEYS[1])
-if value then
-  return { 0, redis.call('pttl', KEYS[1]), value, '1' }
+if not value then
+  -- Unreachable on Redis >= 7 (time is frozen inside a script); on older servers the key may
+  -- expire between SET and GET: report "just freed", the caller's retry will take it.
+  return { 0, 0 }
 end
-redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return { 1, 1, -1 }
+return { 0, redis.call('pttl', KEYS[1]), value, '1' }
