@@ -44,7 +44,7 @@ export function wantsLiveView(ctx: RunContext, json: boolean): boolean {
 }
 
 /** Loads ink and react only now: one-shot commands and piped holds never pay for them. */
-export async function liveOutput(ctx: RunContext, lines: HoldLineContext): Promise<HoldOutput> {
+export async function liveOutput(ctx: RunContext, lines: HoldLineContext, target: string): Promise<HoldOutput> {
   const { mountHoldView } = await import('../ui/hold-live.js');
-  return mountHoldView({ stdout: ctx.stdout, stderr: ctx.stderr, stdin: ctx.stdin, identity: lines });
+  return mountHoldView({ stdout: ctx.stdout, stderr: ctx.stderr, stdin: ctx.stdin, identity: { ...lines, target } });
 }

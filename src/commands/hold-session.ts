@@ -24,6 +24,8 @@ export interface HoldPlan {
 export interface HoldResult {
   readonly exitCode: number;
   readonly message?: string | undefined;
+  /** Redis stopped answering: closing politely (QUIT) would only wait for it. */
+  readonly unresponsive?: boolean | undefined;
 }
 
 /** Shell convention for "command not found / not executable". */
@@ -113,7 +115,8 @@ export async function runHold(ctx: RunContext, env: OpenLockEnv, plan: HoldPlan,
       forTimer ? forTimer.promise.then((): Ending => ({ kind: 'for-elapsed' })) : never,
     ]);
     const result = await finish(ending);
-    return releaseProblem ? { exitCode: ending.kind === 'interrupted' ? result.exitCode : ExitCode.unreachable, message: releaseProblem } : result;
+    if (!releaseProblem) return result;
+    return { exitCode: ending.kind === 'interrupted' ? result.exitCode : ExitCode.unreachable, message: releaseProblem, unresponsive: true };
   } finally {
     forTimer?.cancel();
     dog.stop();
@@ -139,7 +142,8 @@ export async function runHold(ctx: RunContext, env: OpenLockEnv, plan: HoldPlan,
           holders: end.type === 'lost' ? end.holders : undefined,
         });
         await stopChild('lock lost');
-        return { exitCode: ExitCode.notAcquired };
+        // A watchdog lease that ran out means no renewal got an answer: Redis is away.
+        return { exitCode: ExitCode.notAcquired, unresponsive: end.type === 'lost' && end.reason === 'lease-ran-out' };
       }
       case 'child': {
         out.emit({ type: 'child-exited', at: Date.now(), pid: child!.pid, code: ending.exit.code, signal: ending.exit.signal });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import type { OpenLockEnv } from '../locks/env.js';
 import { WATCHDOG_LEASE_MS } from '../locks/watchdog.js';
-import { lockSetup, openEnvFor } from './acquire.js';
+import { lockSetup, lockTarget, openEnvFor } from './acquire.js';
 import { act, note, type CommandContext } from './context.js';
 import { liveOutput, lineOutput, wantsLiveView, type HoldOutput } from './hold-output.js';
 import { EXIT_CANNOT_RUN, runHold, type HoldPlan } from './hold-session.js';
@@ -73,28 +73,34 @@ export function registerHold(program: Command, ctx: CommandContext): void {
       const json = flags.json === true;
       const env = await openEnvFor(plan.setup.kind, spec, flags, 'long-lived');
       let out: HoldOutput | undefined;
+      let unresponsive = false;
       try {
-        out = wantsLiveView(ctx, json) ? await liveOutput(ctx, lines) : lineOutput(ctx, lines, { json, withChild: command.length > 0 });
+        out = wantsLiveView(ctx, json) ? await liveOutput(ctx, lines, lockTarget(plan.setup.kind, spec, flags)) : lineOutput(ctx, lines, { json, withChild: command.length > 0 });
         const result = await runHold(ctx, env, plan, out);
+        unresponsive = result.unresponsive === true;
         await out.close();
         out = undefined;
         if (result.message) note(ctx, result.message);
         return result.exitCode;
       } finally {
         await out?.close();
-        await closeWithin(env);
+        await closeWithin(env, unresponsive ? 0 : CLOSE_TIMEOUT_MS);
       }
     }),
   );
 }
 
 /** Closes the connections, and drops them if Redis is still away (so exiting never waits on it). */
-async function closeWithin(env: OpenLockEnv): Promise<void> {
+async function closeWithin(env: OpenLockEnv, timeoutMs: number): Promise<void> {
+  const drop = () => {
+    for (const conn of env.nodes.length > 0 ? env.nodes : [env.conn]) conn.client.disconnect();
+  };
+  if (timeoutMs <= 0) return drop();
   let timer: NodeJS.Timeout | undefined;
   const gaveUp = await Promise.race([
     env.close().then(() => false),
-    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), CLOSE_TIMEOUT_MS))),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs))),
   ]);
   clearTimeout(timer);
-  if (gaveUp) for (const conn of env.nodes.length > 0 ? env.nodes : [env.conn]) conn.client.disconnect();
+  if (gaveUp) drop();
 }

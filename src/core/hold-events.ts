@@ -92,6 +92,8 @@ export interface HoldState {
   readonly key: string;
   readonly kind: string;
   readonly owner: string;
+  /** Password-free host:port (or node set) the lock lives on. */
+  readonly target?: string | undefined;
   readonly phase: HoldPhase;
   readonly mode?: HoldMode | undefined;
   readonly leaseMs?: number | undefined;
@@ -101,6 +103,8 @@ export interface HoldState {
   readonly acquiredAt?: number | undefined;
   readonly renewals: number;
   readonly lastRenewalAt?: number | undefined;
+  /** When the renewal now on the wire was sent: a slow answer is worth saying. */
+  readonly renewingSince?: number | undefined;
   readonly count?: number | undefined;
   readonly token?: number | undefined;
   /** The last renewal / check error while it is being retried; cleared by the next success. */
@@ -114,7 +118,7 @@ export interface HoldState {
   readonly child?: HoldChildState | undefined;
 }
 
-export function initialHoldState(id: { key: string; kind: string; owner: string }): HoldState {
+export function initialHoldState(id: { key: string; kind: string; owner: string; target?: string | undefined }): HoldState {
   return { ...id, phase: 'acquiring', renewals: 0 };
 }
 
@@ -142,7 +146,8 @@ export function reduceHold(state: HoldState, event: HoldEvent): HoldState {
     case 'not-acquired':
       return { ...state, phase: 'not-acquired', refusedBy: event.holders, expiresAt: event.at + Math.max(0, event.ttlMs), endedAt: event.at };
     case 'renewing':
-      return ended || state.phase === 'reconnecting' ? state : { ...state, phase: 'renewing' };
+      if (ended) return state;
+      return { ...state, phase: state.phase === 'reconnecting' ? 'reconnecting' : 'renewing', renewingSince: event.at };
     case 'renewed':
       if (ended) return state;
       return {
@@ -150,11 +155,18 @@ export function reduceHold(state: HoldState, event: HoldEvent): HoldState {
         phase: state.phase === 'reconnecting' ? 'reconnecting' : 'held',
         renewals: event.renewals,
         lastRenewalAt: event.at,
+        renewingSince: undefined,
         expiresAt: event.at + event.ttlMs,
         retry: undefined,
       };
     case 'retrying':
-      return ended ? state : { ...state, retry: { error: event.error, at: event.at, retryInMs: event.retryInMs } };
+      if (ended) return state;
+      return {
+        ...state,
+        phase: state.phase === 'renewing' ? 'held' : state.phase,
+        renewingSince: undefined,
+        retry: { error: event.error, at: event.at, retryInMs: event.retryInMs },
+      };
     case 'reconnecting':
       return ended ? state : { ...state, phase: 'reconnecting', reconnectingTo: event.target };
     case 'reconnected':

@@ -21,11 +21,14 @@ const PHASE: Record<HoldPhase, { readonly label: string; readonly color: string 
   'not-acquired': { label: 'not acquired', color: 'red' },
 };
 
-const LOST: Record<LostReason, string> = {
-  'renewal-refused': 'a renewal found it no longer ours',
-  gone: 'it was deleted or taken over (force-unlocked?)',
-  'lease-ran-out': 'the lease ran out',
-};
+function lostText(reason: LostReason, state: HoldState): string {
+  if (reason === 'renewal-refused') return 'a renewal found it no longer ours';
+  if (reason === 'gone') return 'it was deleted or taken over (force-unlocked?)';
+  return state.mode === 'fixed' ? 'the fixed lease ran out while the command was still running' : 'no renewal reached Redis before the lease ran out';
+}
+
+// A renewal normally answers within milliseconds; say so once it has not for this long.
+const SLOW_RENEWAL_MS = 500;
 
 const holdersText = (holders: readonly HoldHolder[]): string =>
   holders.length === 0 ? 'nobody' : holders.map((h) => (h.count > 1 ? `${h.owner} (${h.count} holds)` : h.owner)).join(', ');
@@ -53,6 +56,7 @@ export function HoldView({ state, now }: HoldViewProps) {
       <Box gap={2}>
         <Text bold>{state.key}</Text>
         <Text dimColor>{state.kind}</Text>
+        {state.target !== undefined && <Text dimColor>on {state.target}</Text>}
         <Text color={phase.color} bold>
           ● {phase.label}
         </Text>
@@ -101,7 +105,7 @@ function Notice({ state, now }: HoldViewProps) {
     case 'lost':
       return (
         <Text color="red">
-          lost: {LOST[state.lost?.reason ?? 'gone']}
+          lost: {lostText(state.lost?.reason ?? 'gone', state)}
           {state.lost?.holders ? `; ${holdersText(state.lost.holders)} holds it now` : ''}
         </Text>
       );
@@ -116,6 +120,13 @@ function Notice({ state, now }: HoldViewProps) {
     case 'reconnecting':
       return <Text color="yellow">connection to {state.reconnectingTo} lost: reconnecting… the lease keeps counting down</Text>;
     default:
+      if (state.renewingSince !== undefined && now - state.renewingSince >= SLOW_RENEWAL_MS) {
+        return (
+          <Text color="yellow">
+            renewal sent {ago(now, state.renewingSince)}, no answer yet; the lease keeps counting down
+          </Text>
+        );
+      }
       if (state.retry) {
         const retryIn = Math.max(0, state.retry.at + state.retry.retryInMs - now);
         return (

@@ -11,7 +11,7 @@ export interface MountHoldViewOptions {
   readonly stdout: Stream;
   readonly stderr: Stream;
   readonly stdin?: NodeJS.ReadableStream | undefined;
-  readonly identity: { readonly key: string; readonly kind: string; readonly owner: string };
+  readonly identity: { readonly key: string; readonly kind: string; readonly owner: string; readonly target?: string | undefined };
 }
 
 export interface LiveHold {

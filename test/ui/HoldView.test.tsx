@@ -13,7 +13,7 @@ afterEach(() => unmount?.());
 
 /** Mounts the live view on a fake event stream and a clock the test moves. */
 function mount(kind = 'reentrant') {
-  const store = createHoldStore({ key: 'orders', kind, owner: OWNER });
+  const store = createHoldStore({ key: 'orders', kind, owner: OWNER, target: '127.0.0.1:16501' });
   let now = T0;
   const view = render(<HoldApp store={store} clock={() => now} tickMs={TICK_MS} />);
   unmount = view.unmount;
@@ -50,8 +50,7 @@ describe('HoldView', () => {
   it('says it is acquiring before the lock is taken', async () => {
     const v = mount();
     const frame = await v.send({ type: 'acquiring', at: 0, waitMs: 10_000 });
-    expect(frame).toContain('orders');
-    expect(frame).toContain('● acquiring');
+    expect(frame).toMatch(/^orders\s+reentrant\s+on 127\.0\.0\.1:16501\s+● acquiring/);
     expect(frame).toContain(OWNER);
     expect(frame).toContain('waiting for the lock… (Ctrl-C gives up)');
     expect(frame).not.toContain('lease');
@@ -89,6 +88,19 @@ describe('HoldView', () => {
     expect(await v.at(2100)).toContain("READONLY You can't write against a read only replica: retrying in 300 ms");
     frame = await v.send({ type: 'renewed', at: 2500, ttlMs: 30_000, renewals: 1 });
     expect(frame).not.toContain('retrying');
+  });
+
+  it('says when a renewal gets no answer, and that the lease keeps counting down', async () => {
+    const v = mount();
+    await v.send(acquired(), { type: 'renewing', at: 10_000 });
+    expect(await v.at(10_200)).not.toContain('no answer');
+    const frame = await v.at(11_400);
+    expect(frame).toContain('● renewing');
+    expect(frame).toContain('renewal sent 1.4 s ago, no answer yet; the lease keeps counting down');
+    expect(frame).toContain('18.6 s left of 30.0 s');
+    expect(await v.send({ type: 'lost', at: 30_000, reason: 'lease-ran-out' })).toContain(
+      'lost: no renewal reached Redis before the lease ran out',
+    );
   });
 
   it('shows a fixed lease without renewals, and the fencing token', async () => {
