@@ -9,5 +9,7 @@ export default defineConfig({
     maxWorkers: 4,
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // The JSON report lets .ci/run print one plain "N passed, N failed" line at the end.
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });

@@ -3,6 +3,14 @@
 // chalk 5 ignores NO_COLOR, so map it (and --no-color) to FORCE_COLOR=0 first.
 if (process.env.NO_COLOR !== undefined || process.argv.includes('--no-color')) process.env.FORCE_COLOR = '0';
 
+// `redlock-cli ... | head` closes the pipe early: that is the reader's choice, not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 const { run } = await import('../dist/main.js');
 
 const controller = new AbortController();
