@@ -1,5 +1,5 @@
 import { formatDuration } from '../core/duration.js';
-import type { HoldEvent, HoldMode, LostReason, ReleaseReason } from '../core/hold-events.js';
+import { formatCommand, RELEASE_REASON_TEXT, type HoldEvent, type HoldMode, type LostReason } from '../core/hold-events.js';
 import { describeRefusal, formatHolders } from './lock-output.js';
 
 /** What every line is about. */
@@ -21,16 +21,6 @@ function clock(at: number): string {
   return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
 }
 
-export function formatCommand(command: readonly string[]): string {
-  return command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
-}
-
-const RELEASE_WHY: Record<ReleaseReason, string> = {
-  'for-elapsed': '--for elapsed',
-  interrupted: 'interrupted',
-  'child-exited': 'the command finished',
-  'child-failed-to-start': 'the command did not start',
-};
 
 function lostText(ctx: HoldLineContext, e: Extract<HoldEvent, { type: 'lost' }>): string {
   const now = e.holders === undefined ? '' : e.holders.length === 0 ? '; nobody holds it now' : `; it is held by ${formatHolders(e.holders)} now`;
@@ -80,8 +70,8 @@ export function describeHoldEvent(ctx: HoldLineContext, e: HoldEvent): string | 
     case 'child-exited':
       return e.code !== null ? `pid ${e.pid} exited with code ${e.code}` : `pid ${e.pid} was killed by ${e.signal ?? 'a signal'}`;
     case 'released':
-      if (e.outcome === 'not-owner') return `"${key}" was no longer ours when releasing (${RELEASE_WHY[e.reason]})`;
-      return `${e.outcome === 'decremented' ? 'released one hold of' : 'released'} "${key}" after ${formatDuration(e.heldMs)} (${RELEASE_WHY[e.reason]})`;
+      if (e.outcome === 'not-owner') return `"${key}" was no longer ours when releasing (${RELEASE_REASON_TEXT[e.reason]})`;
+      return `${e.outcome === 'decremented' ? 'released one hold of' : 'released'} "${key}" after ${formatDuration(e.heldMs)} (${RELEASE_REASON_TEXT[e.reason]})`;
     default:
       return undefined;
   }

@@ -115,6 +115,7 @@ export interface HoldState {
   readonly endedAt?: number | undefined;
   readonly heldMs?: number | undefined;
   readonly releaseOutcome?: 'released' | 'decremented' | 'not-owner' | undefined;
+  readonly releaseReason?: ReleaseReason | undefined;
   readonly child?: HoldChildState | undefined;
 }
 
@@ -186,8 +187,21 @@ export function reduceHold(state: HoldState, event: HoldEvent): HoldState {
     case 'released':
       // A lock already lost stays "lost": the release only confirms it was gone.
       if (state.phase === 'lost') return { ...state, releaseOutcome: event.outcome, heldMs: event.heldMs };
-      return { ...state, phase: 'released', endedAt: event.at, heldMs: event.heldMs, releaseOutcome: event.outcome };
+      return { ...state, phase: 'released', endedAt: event.at, heldMs: event.heldMs, releaseOutcome: event.outcome, releaseReason: event.reason };
   }
+}
+
+/** Why a hold was released, in words (event lines and the view say it the same way). */
+export const RELEASE_REASON_TEXT: Record<ReleaseReason, string> = {
+  'for-elapsed': '--for elapsed',
+  interrupted: 'interrupted',
+  'child-exited': 'the command finished',
+  'child-failed-to-start': 'the command did not start',
+};
+
+/** A command line as a shell would read it back: plain words bare, anything else quoted. */
+export function formatCommand(command: readonly string[]): string {
+  return command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
 }
 
 /** Milliseconds of lease left at `now` (never negative), or undefined before acquisition. */

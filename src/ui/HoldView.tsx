@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { formatDuration } from '../core/duration.js';
-import { leaseLeft, type HoldHolder, type HoldPhase, type HoldState, type LostReason } from '../core/hold-events.js';
+import { formatCommand, leaseLeft, RELEASE_REASON_TEXT, type HoldHolder, type HoldPhase, type HoldState, type LostReason } from '../core/hold-events.js';
 import { LeaseBar } from './LeaseBar.js';
 
 export interface HoldViewProps {
@@ -61,29 +61,39 @@ export function HoldView({ state, now }: HoldViewProps) {
           ● {phase.label}
         </Text>
       </Box>
-      <Row label="holder">{state.owner}</Row>
+      {/* Until it is ours, "holder" would suggest we hold it: say whom we act as. */}
+      <Row label={state.acquiredAt === undefined ? 'as' : 'holder'}>{state.owner}</Row>
       {state.leaseMs !== undefined && left !== undefined && (
         <Row label="lease">
           {active ? <LeaseBar leftMs={left} leaseMs={state.leaseMs} /> : null}
           {active ? `  ${formatDuration(left)} left of ${formatDuration(state.leaseMs)}` : formatDuration(state.leaseMs)}
-          <Text dimColor>
-            {state.mode === 'watchdog' ? `  watchdog, renews every ${formatDuration(state.renewEveryMs ?? state.leaseMs / 3)}` : '  fixed, not renewed'}
-          </Text>
+          <Text dimColor>{state.mode === 'watchdog' ? '  watchdog' : '  fixed, not renewed'}</Text>
         </Row>
       )}
       {state.mode === 'watchdog' && (
         <Row label="renewals">
           {state.renewals}
+          <Text dimColor> (every {formatDuration(state.renewEveryMs ?? (state.leaseMs ?? 0) / 3)})</Text>
           {state.lastRenewalAt !== undefined ? `, last ${ago(now, state.lastRenewalAt)}` : ''}
         </Row>
       )}
       {state.token !== undefined && <Row label="token">{state.token}</Row>}
       {state.count !== undefined && state.count > 1 && <Row label="holds">{state.count} (re-entrant)</Row>}
       {state.child && (
-        <Row label="command">
-          pid {state.child.pid} {childStatus(state.child.status, state.child.code, state.child.signal)}
-          <Text dimColor> {state.child.command.join(' ')}</Text>
-        </Row>
+        <Box>
+          <Box width={10} flexShrink={0}>
+            <Text dimColor>command</Text>
+          </Box>
+          <Box flexShrink={0}>
+            <Text>
+              pid {state.child.pid} {childStatus(state.child.status, state.child.code, state.child.signal)}
+              {'  '}
+            </Text>
+          </Box>
+          <Text dimColor wrap="truncate-end">
+            {formatCommand(state.child.command)}
+          </Text>
+        </Box>
       )}
       <Notice state={state} now={now} />
     </Box>
@@ -101,7 +111,12 @@ function Notice({ state, now }: HoldViewProps) {
     case 'acquiring':
       return <Text dimColor>waiting for the lock… (Ctrl-C gives up)</Text>;
     case 'not-acquired':
-      return <Text color="red">held by {holdersText(state.refusedBy ?? [])}</Text>;
+      return (
+        <Text color="red">
+          held by {holdersText(state.refusedBy ?? [])}
+          {state.expiresAt !== undefined && state.endedAt !== undefined ? ` for another ${formatDuration(state.expiresAt - state.endedAt)}` : ''}
+        </Text>
+      );
     case 'lost':
       return (
         <Text color="red">
@@ -113,6 +128,7 @@ function Notice({ state, now }: HoldViewProps) {
       return (
         <Text dimColor>
           {state.releaseOutcome === 'decremented' ? 'released one hold' : 'released'} after {formatDuration(state.heldMs ?? 0)}
+          {state.releaseReason ? ` (${RELEASE_REASON_TEXT[state.releaseReason]})` : ''}
         </Text>
       );
     case 'expired':

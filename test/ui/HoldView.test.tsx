@@ -51,7 +51,7 @@ describe('HoldView', () => {
     const v = mount();
     const frame = await v.send({ type: 'acquiring', at: 0, waitMs: 10_000 });
     expect(frame).toMatch(/^orders\s+reentrant\s+on 127\.0\.0\.1:16501\s+● acquiring/);
-    expect(frame).toContain(OWNER);
+    expect(frame).toMatch(new RegExp(`^as\\s+${OWNER}$`, 'm'));
     expect(frame).toContain('waiting for the lock… (Ctrl-C gives up)');
     expect(frame).not.toContain('lease');
   });
@@ -61,9 +61,10 @@ describe('HoldView', () => {
     await v.send({ type: 'acquiring', at: 0, waitMs: 0 }, acquired());
     let frame = await v.at(12_000);
     expect(frame).toContain('● held');
+    expect(frame).toMatch(new RegExp(`^holder\\s+${OWNER}$`, 'm'));
     expect(frame).toContain('18.0 s left of 30.0 s');
-    expect(frame).toContain('watchdog, renews every 10.0 s');
-    expect(frame).toMatch(/renewals\s+0\n/);
+    expect(frame).toMatch(/18\.0 s left of 30\.0 s\s+watchdog\n/);
+    expect(frame).toMatch(/renewals\s+0 \(every 10\.0 s\)\n/);
     expect(bar(frame)?.[1]).toHaveLength(14); // 18/30 of a 24-cell bar
     expect(bar(frame)?.[2]).toHaveLength(10);
 
@@ -72,7 +73,7 @@ describe('HoldView', () => {
     frame = await v.send({ type: 'renewed', at: 10_000, ttlMs: 30_000, renewals: 1 });
     expect(frame).toContain('● held');
     expect(frame).toContain('28.0 s left of 30.0 s');
-    expect(frame).toMatch(/renewals\s+1, last 2\.0 s ago/);
+    expect(frame).toMatch(/renewals\s+1 \(every 10\.0 s\), last 2\.0 s ago/);
     expect(frame).toContain('Ctrl-C releases the lock and exits');
   });
 
@@ -121,9 +122,18 @@ describe('HoldView', () => {
     v.store.write('stdout', 'wo\n');
     let frame = await v.at(100);
     expect(frame).toMatch(/^line one\nline two\n/);
-    expect(frame).toMatch(/command\s+pid 4242 running \.\/report\.sh --full/);
+    expect(frame).toMatch(/command\s+pid 4242 running\s+\.\/report\.sh --full/);
     frame = await v.send({ type: 'child-exited', at: 200, pid: 4242, code: 3, signal: null });
     expect(frame).toContain('pid 4242 exited 3');
+  });
+
+  it('keeps a long command on one line, quoted the way a shell would read it', async () => {
+    const v = mount();
+    const long = ['sh', '-c', `echo start; ${'sleep 1; '.repeat(20)}echo done`];
+    const frame = await v.send(acquired(), { type: 'child-started', at: 5, pid: 7, command: long });
+    const line = frame.split('\n').find((l) => l.startsWith('command'));
+    expect(line).toMatch(/^command\s+pid 7 running\s+sh -c "echo start; sleep 1; .*…$/);
+    expect(frame).not.toMatch(/^\s+echo done/m);
   });
 
   it('turns red and freezes the countdown when the lock is lost', async () => {
@@ -147,13 +157,14 @@ describe('HoldView', () => {
     await v.send(acquired());
     const frame = await v.send({ type: 'released', at: 12_300, reason: 'interrupted', outcome: 'released', heldMs: 12_300 });
     expect(frame).toContain('● released');
-    expect(frame).toContain('released after 12.3 s');
+    expect(frame).toContain('released after 12.3 s (interrupted)');
   });
 
   it('names the holder when the lock was not acquired', async () => {
     const v = mount();
     const frame = await v.send({ type: 'not-acquired', at: 10, ttlMs: 4200, holders: [{ owner: 'other:1', count: 2 }] });
     expect(frame).toContain('● not acquired');
-    expect(frame).toContain('held by other:1 (2 holds)');
+    expect(frame).toMatch(/^as\s+6f1c2b8e-/m); // our identity, not the holder
+    expect(frame).toContain('held by other:1 (2 holds) for another 4.2 s');
   });
 });
