@@ -1,28 +1,10 @@
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fairLock } from '../../src/locks/fair.js';
-import type { OpenLockEnv } from '../../src/locks/env.js';
 import type { Attempt, LockEnv } from '../../src/locks/types.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { owner, rawClient, recordChannel, testEnv } from '../helpers/lock-env.js';
+import { useLockServer } from '../helpers/fixture.js';
 
-let server: RedisServer;
-let env: OpenLockEnv;
-let raw: Redis;
-
-beforeAll(async () => {
-  server = await startRedis();
-  env = await testEnv(server);
-  raw = rawClient(server);
-});
-afterAll(async () => {
-  raw?.disconnect();
-  await env?.close();
-  await server?.stop();
-});
-beforeEach(async () => {
-  await raw.flushall();
-});
+const fx = useLockServer();
 
 const fair = fairLock();
 const KEY = 'orders';
@@ -31,7 +13,7 @@ const TIMEOUTS = 'redisson_lock_timeout:{orders}';
 const channelOf = (n: number): string => `redisson_lock__channel:{orders}:${owner(n)}`;
 const req = (n: number, leaseMs = 10_000, key = KEY) => ({ key, owner: owner(n), leaseMs });
 /** The same connection with a frozen clock: deadlines become exact numbers. */
-const at = (now: number): LockEnv => ({ ...env, now: () => now });
+const at = (now: number): LockEnv => ({ ...fx.env, now: () => now });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 2000): Promise<void> {
@@ -45,12 +27,12 @@ async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs 
 /** A waiter is parked once it is queued and listening on its own channel. */
 const parked = (n: number) =>
   waitUntil(`waiter ${n} is parked`, async () => {
-    const [, subscribers] = (await raw.pubsub('NUMSUB', channelOf(n))) as [string, number];
-    return subscribers === 1 && (await raw.lpos(QUEUE, owner(n))) !== null;
+    const [, subscribers] = (await fx.raw.pubsub('NUMSUB', channelOf(n))) as [string, number];
+    return subscribers === 1 && (await fx.raw.lpos(QUEUE, owner(n))) !== null;
   });
 
-const queue = () => raw.lrange(QUEUE, 0, -1);
-const deadline = async (n: number) => Number(await raw.zscore(TIMEOUTS, owner(n)));
+const queue = () => fx.raw.lrange(QUEUE, 0, -1);
+const deadline = async (n: number) => Number(await fx.raw.zscore(TIMEOUTS, owner(n)));
 const ttlOf = (a: Attempt): number => {
   if (a.acquired) throw new Error('expected a refusal');
   return a.ttlMs;
@@ -58,24 +40,24 @@ const ttlOf = (a: Attempt): number => {
 
 describe('fair (Redisson RFairLock)', () => {
   it('wakes several waiters in FIFO order, each on its own channel within 100 ms of the release', async () => {
-    const rec = await recordChannel(server, 'redisson_lock__channel*');
-    await fair.tryAcquire(env, req(1));
+    const rec = await recordChannel(fx.server, 'redisson_lock__channel*');
+    await fair.tryAcquire(fx.env, req(1));
     const order: number[] = [];
     const waiters = new Map<number, Promise<Attempt>>();
     for (const n of [2, 3, 4]) {
-      waiters.set(n, fair.acquire(env, req(n), { waitMs: 5000 }).then((a) => (order.push(n), a)));
+      waiters.set(n, fair.acquire(fx.env, req(n), { waitMs: 5000 }).then((a) => (order.push(n), a)));
       await parked(n);
     }
     expect(await queue()).toEqual([owner(2), owner(3), owner(4)]);
     for (const [from, to] of [[1, 2], [2, 3], [3, 4]] as const) {
       const releasedAt = Date.now();
-      expect(await fair.release(env, req(from))).toBe('released');
+      expect(await fair.release(fx.env, req(from))).toBe('released');
       expect(await waiters.get(to)).toEqual({ acquired: true, count: 1 });
       // Timers are ~10 s: only the message to its own channel can wake it this fast.
       expect(Date.now() - releasedAt).toBeLessThan(100);
       expect(order).toEqual([2, 3, 4].slice(0, to - 1));
     }
-    await fair.release(env, req(4));
+    await fair.release(fx.env, req(4));
     await sleep(30);
     rec.close();
     expect(rec.messages.map((m) => [m.channel, m.message])).toEqual([
@@ -83,7 +65,7 @@ describe('fair (Redisson RFairLock)', () => {
       [channelOf(3), '0'],
       [channelOf(4), '0'],
     ]);
-    expect(await raw.exists(KEY, QUEUE, TIMEOUTS)).toBe(0);
+    expect(await fx.raw.exists(KEY, QUEUE, TIMEOUTS)).toBe(0);
   });
 
   it('writes the Redisson layout: LIST and ZSET of <uuid>:<thread>, absolute deadlines, no TTL on the queue keys', async () => {
@@ -91,41 +73,41 @@ describe('fair (Redisson RFairLock)', () => {
     await fair.tryAcquire(at(t), req(1, 30_000));
     const ttl2 = ttlOf(await fair.queuedAttempt(at(t), req(2), 5000));
     const ttl3 = ttlOf(await fair.queuedAttempt(at(t), req(3), 5000));
-    expect(await raw.type(QUEUE)).toBe('list');
-    expect(await raw.type(TIMEOUTS)).toBe('zset');
+    expect(await fx.raw.type(QUEUE)).toBe('list');
+    expect(await fx.raw.type(TIMEOUTS)).toBe('zset');
     expect(await queue()).toEqual([owner(2), owner(3)]);
-    expect(await raw.zrange(TIMEOUTS, 0, -1, 'WITHSCORES')).toEqual([
+    expect(await fx.raw.zrange(TIMEOUTS, 0, -1, 'WITHSCORES')).toEqual([
       owner(2), String(t + ttl2 + 5000),
       owner(3), String(t + ttl2 + 10_000),
     ]);
     expect(ttl3).toBe(ttl2 + 5000);
-    expect(await raw.pttl(QUEUE)).toBe(-1);
-    expect(await raw.pttl(TIMEOUTS)).toBe(-1);
-    expect(await raw.hgetall(KEY)).toEqual({ [owner(1)]: '1' });
+    expect(await fx.raw.pttl(QUEUE)).toBe(-1);
+    expect(await fx.raw.pttl(TIMEOUTS)).toBe(-1);
+    expect(await fx.raw.hgetall(KEY)).toEqual({ [owner(1)]: '1' });
     // Renewal touches only the hash.
-    expect(await fair.renew(env, req(1, 60_000))).toBe(true);
-    expect(await raw.pttl(KEY)).toBeGreaterThan(59_000);
-    expect(await raw.pttl(QUEUE)).toBe(-1);
-    expect(await fair.renew(env, req(2, 60_000))).toBe(false);
+    expect(await fair.renew(fx.env, req(1, 60_000))).toBe(true);
+    expect(await fx.raw.pttl(KEY)).toBeGreaterThan(59_000);
+    expect(await fx.raw.pttl(QUEUE)).toBe(-1);
+    expect(await fair.renew(fx.env, req(2, 60_000))).toBe(false);
   });
 
   it('estimates 30000/35000/40000/45000 for successive waiters and handles a leaver (testAcquireFailedTimeoutDrift_Descrete)', async () => {
-    await fair.tryAcquire(env, req(1, 30_000));
+    await fair.tryAcquire(fx.env, req(1, 30_000));
     const ttls: number[] = [];
-    for (const n of [2, 3, 4, 5]) ttls.push(ttlOf(await fair.queuedAttempt(env, req(n, 30_000), 5000)));
+    for (const n of [2, 3, 4, 5]) ttls.push(ttlOf(await fair.queuedAttempt(fx.env, req(n, 30_000), 5000)));
     [30_000, 35_000, 40_000, 45_000].forEach((want, i) => expect(Math.abs(ttls[i]! - want)).toBeLessThanOrEqual(100));
     const before = [await deadline(4), await deadline(5)];
-    expect(await fair.acquireFailed(env, req(3), 5000)).toBe(true);
+    expect(await fair.acquireFailed(fx.env, req(3), 5000)).toBe(true);
     expect(await queue()).toEqual([owner(2), owner(4), owner(5)]);
-    expect(await raw.zscore(TIMEOUTS, owner(3))).toBeNull();
+    expect(await fx.raw.zscore(TIMEOUTS, owner(3))).toBeNull();
     expect([await deadline(4), await deadline(5)]).toEqual([before[0]! - 5000, before[1]! - 5000]);
     // Already queued: a retry reports the lock's PTTL, not the queue position.
-    for (const n of [2, 4, 5]) expect(Math.abs(ttlOf(await fair.queuedAttempt(env, req(n, 30_000), 5000)) - 30_000)).toBeLessThanOrEqual(100);
-    expect(await fair.release(env, req(1))).toBe('released');
+    for (const n of [2, 4, 5]) expect(Math.abs(ttlOf(await fair.queuedAttempt(fx.env, req(n, 30_000), 5000)) - 30_000)).toBeLessThanOrEqual(100);
+    expect(await fair.release(fx.env, req(1))).toBe('released');
     // Free, but 2 is first: 4 is refused with 0 (no lock left to wait for, only its turn).
-    expect(await fair.queuedAttempt(env, req(4, 30_000), 5000)).toEqual({ acquired: false, ttlMs: 0, holders: [] });
-    expect(await fair.queuedAttempt(env, req(2, 30_000), 5000)).toEqual({ acquired: true, count: 1 });
-    for (const n of [4, 5]) expect(Math.abs(ttlOf(await fair.queuedAttempt(env, req(n, 30_000), 5000)) - 30_000)).toBeLessThanOrEqual(100);
+    expect(await fair.queuedAttempt(fx.env, req(4, 30_000), 5000)).toEqual({ acquired: false, ttlMs: 0, holders: [] });
+    expect(await fair.queuedAttempt(fx.env, req(2, 30_000), 5000)).toEqual({ acquired: true, count: 1 });
+    for (const n of [4, 5]) expect(Math.abs(ttlOf(await fair.queuedAttempt(fx.env, req(n, 30_000), 5000)) - 30_000)).toBeLessThanOrEqual(100);
   });
 
   it('moves every remaining deadline up by exactly the wait when the head acquires (testLockAcquiredTimeoutDrift_Descrete)', async () => {
@@ -133,18 +115,18 @@ describe('fair (Redisson RFairLock)', () => {
     await fair.tryAcquire(at(t), req(1, 300_000));
     for (const n of [2, 3, 4]) await fair.queuedAttempt(at(t), req(n), 5000);
     const before = [await deadline(3), await deadline(4)];
-    await raw.del(KEY);
+    await fx.raw.del(KEY);
     expect(await fair.queuedAttempt(at(t), req(2), 5000)).toEqual({ acquired: true, count: 1 });
     expect(await queue()).toEqual([owner(3), owner(4)]);
     expect([await deadline(3), await deadline(4)]).toEqual([before[0]! - 5000, before[1]! - 5000]);
   });
 
   it('a waiter that times out leaves the queue and shifts the ones behind it by its wait (testTryLockWait)', async () => {
-    await fair.tryAcquire(env, req(1, 10_000));
-    await fair.queuedAttempt(env, req(2), 5000);
-    const slow = fair.acquire(env, req(3), { waitMs: 300 });
+    await fair.tryAcquire(fx.env, req(1, 10_000));
+    await fair.queuedAttempt(fx.env, req(2), 5000);
+    const slow = fair.acquire(fx.env, req(3), { waitMs: 300 });
     await parked(3);
-    await fair.queuedAttempt(env, req(4), 5000);
+    await fair.queuedAttempt(fx.env, req(4), 5000);
     const before = await deadline(4);
     const started = Date.now();
     const attempt = await slow;
@@ -152,16 +134,16 @@ describe('fair (Redisson RFairLock)', () => {
     expect(Date.now() - started).toBeLessThan(600);
     expect(await queue()).toEqual([owner(2), owner(4)]);
     expect(await deadline(4)).toBe(before - 300);
-    const [, subscribers] = (await raw.pubsub('NUMSUB', channelOf(3))) as [string, number];
+    const [, subscribers] = (await fx.raw.pubsub('NUMSUB', channelOf(3))) as [string, number];
     expect(subscribers).toBe(0);
   });
 
   it('waiters whose holders just expire (nobody releases) still acquire in queue order (testLeaseTimeout)', async () => {
     const started = Date.now();
-    await fair.tryAcquire(env, req(1, 200));
+    await fair.tryAcquire(fx.env, req(1, 200));
     const acquiredAt: [number, number][] = [];
     const waiters = [2, 3].map((n) =>
-      fair.acquire(env, req(n, 200), { waitMs: 3000 }).then((a) => {
+      fair.acquire(fx.env, req(n, 200), { waitMs: 3000 }).then((a) => {
         if (a.acquired) acquiredAt.push([n, Date.now() - started]);
         // Hold until the lease runs out: the next one must get it from its TTL timer, not a message.
       }),
@@ -179,39 +161,39 @@ describe('fair (Redisson RFairLock)', () => {
     await fair.tryAcquire(at(t), req(1, 10_000));
     for (const n of [2, 3]) await fair.queuedAttempt(at(t), req(n), 1000);
     const [d2, d3] = [await deadline(2), await deadline(3)];
-    await raw.zadd(TIMEOUTS, t, owner(3)); // expired, but not at the head: must stay
+    await fx.raw.zadd(TIMEOUTS, t, owner(3)); // expired, but not at the head: must stay
     await fair.tryAcquire(at(d2 - 1), req(9));
     expect(await queue()).toEqual([owner(2), owner(3)]);
     await fair.tryAcquire(at(d2), req(9));
     // 2 expired at the head; then 3 became the (expired) head and went too.
     expect(await queue()).toEqual([]);
-    expect(await raw.exists(TIMEOUTS)).toBe(0);
+    expect(await fx.raw.exists(TIMEOUTS)).toBe(0);
     expect(d3).toBeGreaterThan(d2);
   });
 
   it('drops abandoned waiters after their allowance and lets the next acquire (testAbandonedTimeoutDrift_Descrete)', async () => {
     const short = fairLock({ threadWaitMs: 100 });
-    await short.tryAcquire(env, req(1, 500));
+    await short.tryAcquire(fx.env, req(1, 500));
     const ttls: number[] = [];
     // Waiters 2 and 3 queue once and die; 4 queues and comes back later.
-    for (const n of [2, 3, 4]) ttls.push(ttlOf(await short.queuedAttempt(env, req(n, 500), 0)));
+    for (const n of [2, 3, 4]) ttls.push(ttlOf(await short.queuedAttempt(fx.env, req(n, 500), 0)));
     expect(Math.abs(ttls[2]! - ttls[0]! - 200)).toBeLessThanOrEqual(20);
     const deadline3 = await deadline(3);
-    expect((await short.queuedAttempt(env, req(4, 500), 0)).acquired).toBe(false);
+    expect((await short.queuedAttempt(fx.env, req(4, 500), 0)).acquired).toBe(false);
     await sleep(Math.max(0, deadline3 - Date.now()) + 5);
     // One attempt purges both dead heads and takes the lock.
-    expect(await short.queuedAttempt(env, req(4, 500), 0)).toEqual({ acquired: true, count: 1 });
-    expect(await raw.exists(QUEUE, TIMEOUTS)).toBe(0);
+    expect(await short.queuedAttempt(fx.env, req(4, 500), 0)).toEqual({ acquired: true, count: 1 });
+    expect(await fx.raw.exists(QUEUE, TIMEOUTS)).toBe(0);
   });
 
   it('a waiter queued behind a dead head acquires by polling soon after the dead head expires', async () => {
     const short = fairLock({ threadWaitMs: 200 });
-    await short.queuedAttempt(env, req(2), 0); // free lock: 2 takes it...
-    await raw.del(KEY);
-    await raw.rpush(QUEUE, owner(1)); // ...and a dead waiter 1 sits at the head until its deadline
+    await short.queuedAttempt(fx.env, req(2), 0); // free lock: 2 takes it...
+    await fx.raw.del(KEY);
+    await fx.raw.rpush(QUEUE, owner(1)); // ...and a dead waiter 1 sits at the head until its deadline
     const dead = Date.now() + 300;
-    await raw.zadd(TIMEOUTS, dead, owner(1));
-    const attempt = await short.acquire(env, req(3), { waitMs: 2000 });
+    await fx.raw.zadd(TIMEOUTS, dead, owner(1));
+    const attempt = await short.acquire(fx.env, req(3), { waitMs: 2000 });
     expect(attempt.acquired).toBe(true);
     const late = Date.now() - dead;
     expect(late).toBeGreaterThanOrEqual(0);
@@ -219,29 +201,29 @@ describe('fair (Redisson RFairLock)', () => {
   });
 
   it('the boolean variant (tryAcquire) never queues and respects the queue (testLockAcquiredBooleanTimeoutDrift_Descrete)', async () => {
-    await fair.tryAcquire(env, req(1, 150));
-    const refused = await fair.tryAcquire(env, req(2));
+    await fair.tryAcquire(fx.env, req(1, 150));
+    const refused = await fair.tryAcquire(fx.env, req(2));
     expect(refused).toMatchObject({ acquired: false, holders: [{ owner: owner(1), count: 1 }] });
     expect(ttlOf(refused)).toBeGreaterThan(100);
-    expect(await raw.exists(QUEUE, TIMEOUTS)).toBe(0);
-    await waitUntil('the lease expires', async () => (await raw.exists(KEY)) === 0);
-    expect(await fair.tryAcquire(env, req(3))).toEqual({ acquired: true, count: 1 });
-    await fair.release(env, req(3));
+    expect(await fx.raw.exists(QUEUE, TIMEOUTS)).toBe(0);
+    await waitUntil('the lease expires', async () => (await fx.raw.exists(KEY)) === 0);
+    expect(await fair.tryAcquire(fx.env, req(3))).toEqual({ acquired: true, count: 1 });
+    await fair.release(fx.env, req(3));
     // A live waiter at the head goes first: barging is refused (ttl 0: free, others first), the head may.
-    await raw.rpush(QUEUE, owner(4));
-    await raw.zadd(TIMEOUTS, Date.now() + 60_000, owner(4));
-    expect(await fair.tryAcquire(env, req(5))).toEqual({ acquired: false, ttlMs: 0, holders: [] });
+    await fx.raw.rpush(QUEUE, owner(4));
+    await fx.raw.zadd(TIMEOUTS, Date.now() + 60_000, owner(4));
+    expect(await fair.tryAcquire(fx.env, req(5))).toEqual({ acquired: false, ttlMs: 0, holders: [] });
     expect(await queue()).toEqual([owner(4)]);
-    expect(await fair.tryAcquire(env, req(4))).toEqual({ acquired: true, count: 1 });
-    expect(await raw.exists(QUEUE, TIMEOUTS)).toBe(0);
+    expect(await fair.tryAcquire(fx.env, req(4))).toEqual({ acquired: true, count: 1 });
+    expect(await fx.raw.exists(QUEUE, TIMEOUTS)).toBe(0);
   });
 
   it('unlocking an expired fair lock returns released and still wakes the head (testExpire)', async () => {
-    const rec = await recordChannel(server, 'redisson_lock__channel*');
-    await fair.tryAcquire(env, req(1, 100));
-    await fair.queuedAttempt(env, req(2), 5000);
-    await waitUntil('the lease expires', async () => (await raw.exists(KEY)) === 0);
-    expect(await fair.release(env, req(1))).toBe('released');
+    const rec = await recordChannel(fx.server, 'redisson_lock__channel*');
+    await fair.tryAcquire(fx.env, req(1, 100));
+    await fair.queuedAttempt(fx.env, req(2), 5000);
+    await waitUntil('the lease expires', async () => (await fx.raw.exists(KEY)) === 0);
+    expect(await fair.release(fx.env, req(1))).toBe('released');
     await sleep(30);
     rec.close();
     expect(rec.messages.map((m) => [m.channel, m.message])).toEqual([[channelOf(2), '0']]);
@@ -249,66 +231,66 @@ describe('fair (Redisson RFairLock)', () => {
   });
 
   it('refuses a non-owner unlock and wakes nobody (testUnlockFail)', async () => {
-    const rec = await recordChannel(server, 'redisson_lock__channel*');
-    await fair.tryAcquire(env, req(1));
-    await fair.queuedAttempt(env, req(2), 5000);
-    expect(await fair.release(env, req(3))).toBe('not-owner');
+    const rec = await recordChannel(fx.server, 'redisson_lock__channel*');
+    await fair.tryAcquire(fx.env, req(1));
+    await fair.queuedAttempt(fx.env, req(2), 5000);
+    expect(await fair.release(fx.env, req(3))).toBe('not-owner');
     await sleep(30);
     rec.close();
-    expect(await raw.hgetall(KEY)).toEqual({ [owner(1)]: '1' });
+    expect(await fx.raw.hgetall(KEY)).toEqual({ [owner(1)]: '1' });
     expect(rec.messages).toEqual([]);
   });
 
   it('re-enters ahead of the queue, resets the TTL to the new lease and publishes only on the last release', async () => {
-    const rec = await recordChannel(server, 'redisson_lock__channel*');
-    await fair.tryAcquire(env, req(1, 30_000));
-    await fair.queuedAttempt(env, req(2), 5000);
-    expect(await fair.tryAcquire(env, req(1, 10_000))).toEqual({ acquired: true, count: 2 });
-    expect(await fair.acquire(env, req(1, 10_000), { waitMs: 1000 })).toEqual({ acquired: true, count: 3 });
-    expect(await raw.pttl(KEY)).toBeLessThanOrEqual(10_000);
-    await raw.pexpire(KEY, 2000);
-    expect(await fair.release(env, req(1, 10_000))).toBe('decremented');
-    expect(await raw.pttl(KEY)).toBeGreaterThan(9000);
-    expect(await fair.release(env, req(1))).toBe('decremented');
+    const rec = await recordChannel(fx.server, 'redisson_lock__channel*');
+    await fair.tryAcquire(fx.env, req(1, 30_000));
+    await fair.queuedAttempt(fx.env, req(2), 5000);
+    expect(await fair.tryAcquire(fx.env, req(1, 10_000))).toEqual({ acquired: true, count: 2 });
+    expect(await fair.acquire(fx.env, req(1, 10_000), { waitMs: 1000 })).toEqual({ acquired: true, count: 3 });
+    expect(await fx.raw.pttl(KEY)).toBeLessThanOrEqual(10_000);
+    await fx.raw.pexpire(KEY, 2000);
+    expect(await fair.release(fx.env, req(1, 10_000))).toBe('decremented');
+    expect(await fx.raw.pttl(KEY)).toBeGreaterThan(9000);
+    expect(await fair.release(fx.env, req(1))).toBe('decremented');
     expect(rec.messages).toEqual([]);
-    expect(await fair.release(env, req(1))).toBe('released');
+    expect(await fair.release(fx.env, req(1))).toBe('released');
     await sleep(30);
     rec.close();
     expect(rec.messages.map((m) => m.channel)).toEqual([channelOf(2)]);
   });
 
   it('force unlock deletes the hash, keeps the queue and wakes the head', async () => {
-    const rec = await recordChannel(server, 'redisson_lock__channel*');
-    await fair.tryAcquire(env, req(1));
-    await fair.queuedAttempt(env, req(2), 5000);
-    expect(await fair.forceUnlock(env, KEY)).toBe(true);
-    expect(await fair.forceUnlock(env, KEY)).toBe(false);
+    const rec = await recordChannel(fx.server, 'redisson_lock__channel*');
+    await fair.tryAcquire(fx.env, req(1));
+    await fair.queuedAttempt(fx.env, req(2), 5000);
+    expect(await fair.forceUnlock(fx.env, KEY)).toBe(true);
+    expect(await fair.forceUnlock(fx.env, KEY)).toBe(false);
     await sleep(30);
     rec.close();
-    expect(await raw.exists(KEY)).toBe(0);
+    expect(await fx.raw.exists(KEY)).toBe(0);
     expect(await queue()).toEqual([owner(2)]);
     expect(rec.messages.map((m) => [m.channel, m.message])).toEqual([[channelOf(2), '0']]);
   });
 
   it('an aborted wait throws InterruptedError and leaves the queue and the channel', async () => {
-    await fair.tryAcquire(env, req(1));
-    await fair.queuedAttempt(env, req(2), 5000);
+    await fair.tryAcquire(fx.env, req(1));
+    await fair.queuedAttempt(fx.env, req(2), 5000);
     const controller = new AbortController();
-    const waiting = fair.acquire(env, req(3), { waitMs: 5000, signal: controller.signal });
+    const waiting = fair.acquire(fx.env, req(3), { waitMs: 5000, signal: controller.signal });
     await parked(3);
     const before = await deadline(2);
     controller.abort();
     await expect(waiting).rejects.toMatchObject({ exitCode: 130 });
     expect(await queue()).toEqual([owner(2)]);
-    expect(await raw.zrange(TIMEOUTS, 0, -1)).toEqual([owner(2)]);
+    expect(await fx.raw.zrange(TIMEOUTS, 0, -1)).toEqual([owner(2)]);
     expect(await deadline(2)).toBe(before); // ahead of the leaver: unchanged
-    const [, subscribers] = (await raw.pubsub('NUMSUB', channelOf(3))) as [string, number];
+    const [, subscribers] = (await fx.raw.pubsub('NUMSUB', channelOf(3))) as [string, number];
     expect(subscribers).toBe(0);
   });
 
   it('publishes with SPUBLISH in sharded mode (Redisson >= 3.22 on a Redis 7 Cluster)', async () => {
-    const sharded = await testEnv(server, 'sharded');
-    const sub = rawClient(server);
+    const sharded = await testEnv(fx.server, 'sharded');
+    const sub = rawClient(fx.server);
     try {
       const got: string[] = [];
       sub.on('smessage', (channel: string, message: string) => got.push(`${channel} ${message}`));
@@ -329,17 +311,17 @@ describe('fair (Redisson RFairLock)', () => {
   });
 
   it('refuses keys of another type without writing anything', async () => {
-    await raw.rpush('list', 'a');
-    await expect(fair.tryAcquire(env, req(1, 1000, 'list'))).rejects.toMatchObject({ exitCode: 2 });
-    await raw.hset('rw', 'mode', 'read', owner(3), '1');
-    await expect(fair.acquire(env, req(1, 1000, 'rw'), { waitMs: 100 })).rejects.toThrow(/read-write lock/);
-    await raw.set(QUEUE, 'not a queue');
-    await expect(fair.queuedAttempt(env, req(1), 5000)).rejects.toMatchObject({ exitCode: 2 });
-    await expect(fair.release(env, req(1))).rejects.toMatchObject({ exitCode: 2 });
-    await expect(fair.acquireFailed(env, req(1), 5000)).rejects.toThrow(/redisson_lock_queue/);
-    expect(await raw.lrange('list', 0, -1)).toEqual(['a']);
-    expect(await raw.hgetall('rw')).toEqual({ mode: 'read', [owner(3)]: '1' });
-    expect(await raw.get(QUEUE)).toBe('not a queue');
-    expect(await raw.exists(KEY, TIMEOUTS)).toBe(0);
+    await fx.raw.rpush('list', 'a');
+    await expect(fair.tryAcquire(fx.env, req(1, 1000, 'list'))).rejects.toMatchObject({ exitCode: 2 });
+    await fx.raw.hset('rw', 'mode', 'read', owner(3), '1');
+    await expect(fair.acquire(fx.env, req(1, 1000, 'rw'), { waitMs: 100 })).rejects.toThrow(/read-write lock/);
+    await fx.raw.set(QUEUE, 'not a queue');
+    await expect(fair.queuedAttempt(fx.env, req(1), 5000)).rejects.toMatchObject({ exitCode: 2 });
+    await expect(fair.release(fx.env, req(1))).rejects.toMatchObject({ exitCode: 2 });
+    await expect(fair.acquireFailed(fx.env, req(1), 5000)).rejects.toThrow(/redisson_lock_queue/);
+    expect(await fx.raw.lrange('list', 0, -1)).toEqual(['a']);
+    expect(await fx.raw.hgetall('rw')).toEqual({ mode: 'read', [owner(3)]: '1' });
+    expect(await fx.raw.get(QUEUE)).toBe('not a queue');
+    expect(await fx.raw.exists(KEY, TIMEOUTS)).toBe(0);
   });
 });
