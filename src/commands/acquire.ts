@@ -7,7 +7,7 @@ import { protocolFor } from '../locks/registry.js';
 import type { Attempt, LockKind, PubSubMode } from '../locks/types.js';
 import type { ConnectMode } from '../redis/connection.js';
 import { rememberOwner } from '../state/owners.js';
-import { act, note, print, printJson, type CommandContext, type RunContext } from './context.js';
+import { act, note, print, printJson, type CommandContext } from './context.js';
 import { describeRefusal, formatVotes } from './lock-output.js';
 import { addConnectionOptions, addLockOptions, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';

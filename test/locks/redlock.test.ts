@@ -12,7 +12,6 @@ const PASSWORD = 's3cret-pw';
 const A = newOwner(redlockLock);
 const B = newOwner(redlockLock);
 const req = (owner: string, leaseMs = 10_000) => ({ key: 'orders', owner, leaseMs });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Three independent primaries, one of them password-protected (its label must not show it). */
 async function startNodes(): Promise<RedisServer[]> {

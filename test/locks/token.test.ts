@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newOwner } from '../../src/locks/owners.js';
 import { nodeRedlockRetryDelay, tokenLock } from '../../src/locks/token.js';
 import { deleteStrategy } from '../../src/redis/compare-and-delete.js';
-import { owner as redissonOwner, testEnv } from '../helpers/lock-env.js';
+import { owner as redissonOwner } from '../helpers/lock-env.js';
 import { useLockServer } from '../helpers/fixture.js';
 
 const fx = useLockServer();
