@@ -8,6 +8,9 @@ export const WATCHDOG_LEASE_MS = 30_000;
 /** The ownership check runs at least this often, so a force-unlock is noticed within a second. */
 export const MAX_CHECK_EVERY_MS = 1000;
 
+// Node timers may fire a millisecond early; renewing a few ms early beats an extra check round trip.
+const EARLY_MS = 5;
+
 export type WatchdogEvent = Extract<HoldEvent, { type: 'renewing' | 'renewed' | 'retrying' }>;
 
 /** How the loop ended: lost (with why), a fixed lease ran out, or stop() was called. */
@@ -99,7 +102,7 @@ export function startWatchdog(opts: WatchdogOptions): Watchdog {
     if (done) return;
     const sentAt = now();
     try {
-      if (sentAt >= nextRenewAt) {
+      if (sentAt >= nextRenewAt - EARLY_MS) {
         emit({ type: 'renewing', at: sentAt });
         const renewed = await opts.protocol.renew(env, req);
         if (done) return;

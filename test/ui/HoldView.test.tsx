@@ -17,19 +17,33 @@ function mount(kind = 'reentrant') {
   let now = T0;
   const view = render(<HoldApp store={store} clock={() => now} tickMs={TICK_MS} />);
   unmount = view.unmount;
-  const settle = () => new Promise((r) => setTimeout(r, TICK_MS * 4));
+  const frame = () => view.lastFrame() ?? '';
+  // Ink throttles repaints (30 fps) and a loaded machine delays timers further: wait for the frame
+  // to change and then hold still, instead of sleeping a fixed time. A frame that must not
+  // change (a frozen view) simply returns after the cap.
+  const settle = async (): Promise<string> => {
+    const before = frame();
+    const until = Date.now() + 1000;
+    let last = before;
+    let stableSince = Date.now();
+    while (Date.now() < until) {
+      await new Promise((r) => setTimeout(r, TICK_MS));
+      const current = frame();
+      if (current !== last) [last, stableSince] = [current, Date.now()];
+      if (last !== before && Date.now() - stableSince >= 60) break;
+    }
+    return last;
+  };
   return {
     store,
     /** Emits events (their `at` relative to T0) and returns the frame after React has committed. */
     async send(...events: HoldEvent[]) {
       for (const e of events) store.emit({ ...e, at: T0 + e.at });
-      await settle();
-      return view.lastFrame() ?? '';
+      return settle();
     },
     async at(ms: number) {
       now = T0 + ms;
-      await settle();
-      return view.lastFrame() ?? '';
+      return settle();
     },
   };
 }
