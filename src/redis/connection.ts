@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { UsageError, type CliError } from '../core/errors.js';
 import { toCliError } from './errors.js';
@@ -40,13 +41,18 @@ export interface Connection {
 
 const ONE_SHOT_TIMEOUT_MS = 3000;
 
+/** SNI only for host names: Node warns (and will stop sending) when the server name is an IP. */
+export function tlsOptions(host: string): { servername?: string } {
+  return isIP(host) === 0 ? { servername: host } : {};
+}
+
 function baseOptions(url: ParsedUrl, opts: ConnectOptions): RedisOptions {
   const oneShot = opts.mode === 'one-shot';
   return {
     username: url.username,
     password: url.password,
     db: url.db,
-    ...(url.tls ? { tls: { servername: url.host } } : {}),
+    ...(url.tls ? { tls: tlsOptions(url.host) } : {}),
     lazyConnect: true,
     connectTimeout: opts.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS,
     connectionName: opts.name ?? 'redlock-cli',

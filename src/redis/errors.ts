@@ -8,6 +8,16 @@ function errorText(err: unknown): { code: string; message: string } {
   return { code: '', message: String(err) };
 }
 
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
 /**
  * Maps connection-level failures (refused, timeout, DNS, auth) to one-line exit-3 errors naming
  * host:port. ioredis never puts the password in its messages, and neither do we.
@@ -18,6 +28,11 @@ export function toCliError(err: unknown, label: string): CliError {
   if (/WRONGPASS|NOAUTH|invalid password|invalid username-password/i.test(message)) {
     return new UnreachableError(
       `authentication failed at ${label}: wrong user or password (set them in the URL, redis://user:password@host:port)`,
+    );
+  }
+  if (TLS_CODES.has(code) || /certificate|SSL routines|wrong version number/i.test(message)) {
+    return new UnreachableError(
+      `TLS handshake with ${label} failed: ${message} (trust its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem; use redis:// if it does not speak TLS)`,
     );
   }
   if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) {

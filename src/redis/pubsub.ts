@@ -1,6 +1,6 @@
 import calculateSlot from 'cluster-key-slot';
 import { Redis, type Cluster } from 'ioredis';
-import type { Connection } from './connection.js';
+import { tlsOptions, type Connection } from './connection.js';
 
 /** A subscription used only to wake a waiter early; the waiter's own timer stays the fallback. */
 export interface WakeSubscription {
@@ -130,7 +130,7 @@ async function nodeConnection(conn: Connection, nodeKey: string): Promise<Redis>
     port: Number(nodeKey.slice(at + 1)),
     username: conn.url.username,
     password: conn.url.password,
-    ...(conn.url.tls ? { tls: { servername: host } } : {}),
+    ...(conn.url.tls ? { tls: tlsOptions(host) } : {}),
     connectionName: 'redlock-cli:wait',
     lazyConnect: true,
   });
