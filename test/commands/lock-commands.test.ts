@@ -1,4 +1,6 @@
+import { PassThrough } from 'node:stream';
 import type { Redis } from 'ioredis';
+import { run } from '../../src/main.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { rawClient, recordChannel } from '../helpers/lock-env.js';
@@ -122,6 +124,26 @@ describe('force-unlock', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('redlock-cli: force-unlock deletes a lock you may not own: pass --yes to confirm (there is no terminal to ask on)\n');
     expect(await raw.exists('orders')).toBe(1);
+  });
+
+  it.each([
+    ['y', 0, 0],
+    ['n', 5, 1],
+  ])('on a terminal it asks first; answering %j exits %d', async (answer, code, left) => {
+    await raw.hset('orders', OWNER_B, '1');
+    const stdin = Object.assign(new PassThrough(), { isTTY: true });
+    let stderr = '';
+    const pending = run(['force-unlock', 'orders'], {
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => (stderr += t) },
+      stdin,
+      env,
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(stderr).toContain(`Force-unlock "orders" is held by ${OWNER_B}`);
+    stdin.write(`${answer}\n`);
+    expect(await pending).toBe(code);
+    expect(await raw.exists('orders')).toBe(left);
   });
 
   it('deletes with --yes and wakes a waiting acquire', async () => {
