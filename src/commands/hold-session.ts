@@ -41,9 +41,16 @@ type Ending =
 
 const never = new Promise<never>(() => {});
 
-function onAbort(signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return never;
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+/** Resolves on abort; `cancel` removes the listener (a REPL's signal outlives many holds). */
+function onAbort(signal: AbortSignal | undefined): { promise: Promise<void>; cancel: () => void } {
+  if (!signal) return { promise: never, cancel: () => {} };
+  let listener = (): void => {};
+  const promise = new Promise<void>((resolve) => {
+    listener = () => resolve();
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', listener, { once: true });
+  });
+  return { promise, cancel: () => signal.removeEventListener('abort', listener) };
 }
 
 function delay(ms: number): { promise: Promise<void>; cancel: () => void } {
@@ -88,6 +95,7 @@ export async function runHold(ctx: RunContext, env: OpenLockEnv, plan: HoldPlan,
   const conns = env.nodes.length > 0 ? env.nodes : [env.conn];
   const unwatch = conns.map((conn) => watchConnection(conn, out.emit));
   const forTimer = plan.forMs !== undefined ? delay(plan.forMs) : undefined;
+  const aborted = onAbort(ctx.signal);
   let child: HeldChild | undefined;
   let releaseProblem: string | undefined;
   try {
@@ -111,7 +119,7 @@ export async function runHold(ctx: RunContext, env: OpenLockEnv, plan: HoldPlan,
     const ending: Ending = await Promise.race([
       dog.ended.then((end): Ending => ({ kind: 'watchdog', end })),
       child ? child.exited.then((exit): Ending => ({ kind: 'child', exit })) : never,
-      onAbort(ctx.signal).then((): Ending => ({ kind: 'interrupted' })),
+      aborted.promise.then((): Ending => ({ kind: 'interrupted' })),
       forTimer ? forTimer.promise.then((): Ending => ({ kind: 'for-elapsed' })) : never,
     ]);
     const result = await finish(ending);
@@ -119,6 +127,7 @@ export async function runHold(ctx: RunContext, env: OpenLockEnv, plan: HoldPlan,
     return { exitCode: ending.kind === 'interrupted' ? result.exitCode : ExitCode.unreachable, message: releaseProblem, unresponsive: true };
   } finally {
     forTimer?.cancel();
+    aborted.cancel();
     dog.stop();
     for (const stop of unwatch) stop();
   }
