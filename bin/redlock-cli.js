@@ -18,11 +18,12 @@ let interrupts = 0;
 const onSignal = (signal) => {
   interrupts += 1;
   // A second Ctrl-C means "now": stop without waiting for releases to finish.
-  if (interrupts > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+  if (interrupts > 1) process.exit(signal === 'SIGINT' ? 130 : signal === 'SIGHUP' ? 129 : 143);
   controller.abort(signal);
 };
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
+// SIGHUP: the terminal or tmux window closed under a hold; release like on SIGTERM.
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+for (const signal of SIGNALS) process.on(signal, onSignal);
 
 process.exitCode = await run(process.argv.slice(2), {
   stdout: process.stdout,
@@ -31,5 +32,4 @@ process.exitCode = await run(process.argv.slice(2), {
   env: process.env,
   signal: controller.signal,
 });
-process.removeListener('SIGINT', onSignal);
-process.removeListener('SIGTERM', onSignal);
+for (const signal of SIGNALS) process.removeListener(signal, onSignal);

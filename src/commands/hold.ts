@@ -5,6 +5,7 @@ import { WATCHDOG_LEASE_MS } from '../locks/watchdog.js';
 import { lockSetup, lockTarget, openEnvFor } from './acquire.js';
 import { act, note, type CommandContext } from './context.js';
 import { liveOutput, lineOutput, wantsLiveView, type HoldOutput } from './hold-output.js';
+import { rememberWhileHeld } from './hold-memory.js';
 import { EXIT_CANNOT_RUN, runHold, type HoldPlan } from './hold-session.js';
 import { addConnectionOptions, addLockOptions, durationFlag, targetSpec, type LockFlags } from './options.js';
 
@@ -75,7 +76,9 @@ export function registerHold(program: Command, ctx: CommandContext): void {
       let out: HoldOutput | undefined;
       let unresponsive = false;
       try {
-        out = wantsLiveView(ctx, json) ? await liveOutput(ctx, lines, lockTarget(plan.setup.kind, spec, flags)) : lineOutput(ctx, lines, { json, withChild: command.length > 0 });
+        const target = lockTarget(plan.setup.kind, spec, flags);
+        const shown = wantsLiveView(ctx, json) ? await liveOutput(ctx, lines, target) : lineOutput(ctx, lines, { json, withChild: command.length > 0 });
+        out = rememberWhileHeld(shown, ctx, { target, key, kind: plan.setup.kind, owner: plan.setup.owner });
         const result = await runHold(ctx, env, plan, out);
         unresponsive = result.unresponsive === true;
         await out.close();

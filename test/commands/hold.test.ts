@@ -2,8 +2,11 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { owner, rawClient } from '../helpers/lock-env.js';
+import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
+// Remembered owners go to a private state dir, never the user's.
+const stateEnv = tempStateEnv();
 let server: RedisServer;
 let raw: Redis;
 const controllers: AbortController[] = [];
@@ -63,7 +66,7 @@ function hold(...args: string[]) {
   const controller = new AbortController();
   controllers.push(controller);
   const startedAt = Date.now();
-  const done = run(['hold', '-u', server.url, ...args], { stdout, stderr, env: { ...process.env }, signal: controller.signal });
+  const done = run(['hold', '-u', server.url, ...args], { stdout, stderr, env: stateEnv, signal: controller.signal });
   pending.push(done);
   return {
     stdout,
@@ -150,6 +153,25 @@ describe('hold without a command (event lines, no TTY)', () => {
     expect(await h.done).toBe(5);
     expect(Date.now() - deletedAt).toBeLessThan(1500); // the 1 s ownership check, not the 2 s renewal
     expect(h.stdout.text).toMatch(/lost "orders": it was deleted or taken over \(force-unlocked\?\); nobody holds it now\n$/);
+  });
+
+  it.each(['write', 'read', 'fenced', 'fair', 'token'])('a force-unlock of a %s hold is noticed within the 1 s check', async (kind) => {
+    const h = hold('orders', '--kind', kind, '--watchdog', '6s');
+    await h.waitFor(/acquired/);
+    const deletedAt = Date.now();
+    await raw.del('orders');
+    expect(await h.done).toBe(5);
+    expect(Date.now() - deletedAt).toBeLessThan(1500);
+  });
+
+  it('is remembered while held, so a release from another process works if the hold dies', async () => {
+    const h = hold('orders', '--watchdog', '6s');
+    await h.waitFor(/acquired/);
+    const other = await runCli(['release', 'orders', '-u', server.url], stateEnv);
+    expect(other).toMatchObject({ code: 0, stdout: 'released "orders"\n' });
+    expect(await h.done).toBe(5); // the hold itself sees the lock gone
+    const again = await runCli(['release', 'orders', '-u', server.url], stateEnv);
+    expect(again.stderr).toMatch(/no owner of "orders" remembered/);
   });
 
   it('refuses --lease together with --watchdog (usage, exit 2) without touching Redis', async () => {

@@ -4,11 +4,14 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient } from '../helpers/lock-env.js';
+import { tempStateEnv } from '../helpers/run-cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
 // The real launcher from a build: signals reach bin/redlock-cli.js, which aborts ctx.signal.
 const BIN = 'bin/redlock-cli.js';
 
+// Remembered owners go to a private state dir, never the user's.
+const stateEnv = tempStateEnv();
 let server: RedisServer;
 let raw: Redis;
 const spawned: ChildProcess[] = [];
@@ -43,7 +46,7 @@ afterAll(async () => {
 
 /** Runs the built CLI as a real process with piped stdio (no TTY: event lines). */
 function cli(...args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...stateEnv, NO_COLOR: '1' } });
   spawned.push(child);
   let stdout = '';
   let stderr = '';
@@ -74,6 +77,14 @@ describe('redlock-cli hold (built, real process)', () => {
     expect(await p.exited).toBe(130);
     expect(await raw.exists('e2e-lock')).toBe(0);
     expect(p.out()).toMatch(/released "e2e-lock" after .* \(interrupted\)\n$/);
+  });
+
+  it('SIGHUP (terminal closed) releases the lock like SIGTERM', async () => {
+    const p = cli('hold', 'e2e-hup', '-u', server.url, '--watchdog', '1s');
+    await p.waitFor(/acquired "e2e-hup"/);
+    p.child.kill('SIGHUP');
+    expect(await p.exited).toBe(130);
+    expect(await raw.exists('e2e-hup')).toBe(0);
   });
 
   it('SIGTERM with a command under the lock stops the command, then releases, exit 130', async () => {

@@ -11,7 +11,7 @@ export interface CliResult {
 
 /** A private state dir per test file, so remembered owners never leak between files or into $HOME. */
 export function tempStateEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
-  return { HOME: process.env.HOME, XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'redlock-cli-state-')), ...extra };
+  return { HOME: process.env.HOME, PATH: process.env.PATH, XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'redlock-cli-state-')), ...extra };
 }
 
 /** Runs the CLI in-process through run(argv, ctx), capturing both streams. */
