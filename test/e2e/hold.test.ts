@@ -1,14 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt } from '../helpers/build.js';
 import { rawClient } from '../helpers/lock-env.js';
 import { tempStateEnv } from '../helpers/run-cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
-
-// The real launcher from a build: signals reach bin/redlock-cli.js, which aborts ctx.signal.
-const BIN = 'bin/redlock-cli.js';
 
 // Remembered owners go to a private state dir, never the user's.
 const stateEnv = tempStateEnv();
@@ -16,24 +12,8 @@ let server: RedisServer;
 let raw: Redis;
 const spawned: ChildProcess[] = [];
 
-function newestMtime(dir: string): number {
-  return Math.max(
-    0,
-    ...readdirSync(dir, { withFileTypes: true }).map((e) =>
-      e.isDirectory() ? newestMtime(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
-    ),
-  );
-}
-
 beforeAll(async () => {
-  // `npm test` builds first; a lone `vitest run` of this file rebuilds only if dist is stale.
-  let built = 0;
-  try {
-    built = statSync('dist/main.js').mtimeMs;
-  } catch {
-    // never built
-  }
-  if (built < newestMtime('src')) execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'ignore' });
+  ensureBuilt();
   server = await startRedis();
   raw = rawClient(server);
 }, 60_000);

@@ -1,29 +1,12 @@
-import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OpenLockEnv } from '../../src/locks/env.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { hashLock } from '../../src/locks/hash-lock.js';
 import { startWatchdog, watchConnection, type Watchdog, type WatchdogEvent } from '../../src/locks/watchdog.js';
-import { owner, rawClient, testEnv } from '../helpers/lock-env.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { owner } from '../helpers/lock-env.js';
+import { useLockServer } from '../helpers/fixture.js';
 
-let server: RedisServer;
-let env: OpenLockEnv;
-let raw: Redis;
+const fx = useLockServer();
 const running: Watchdog[] = [];
 
-beforeAll(async () => {
-  server = await startRedis();
-  env = await testEnv(server);
-  raw = rawClient(server);
-});
-afterAll(async () => {
-  raw?.disconnect();
-  await env?.close();
-  await server?.stop();
-});
-beforeEach(async () => {
-  await raw.flushall();
-});
 afterEach(() => {
   for (const w of running.splice(0)) w.stop();
 });
@@ -35,10 +18,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function hold(mode: 'watchdog' | 'fixed', leaseMs = LEASE, key = 'orders') {
   const req = { key, owner: owner(1), leaseMs };
   const leaseStartedAt = Date.now();
-  const attempt = await rlock.tryAcquire(env, req);
+  const attempt = await rlock.tryAcquire(fx.env, req);
   expect(attempt.acquired).toBe(true);
   const events: WatchdogEvent[] = [];
-  const dog = startWatchdog({ env, protocol: rlock, req, mode, leaseStartedAt, onEvent: (e) => events.push(e) });
+  const dog = startWatchdog({ env: fx.env, protocol: rlock, req, mode, leaseStartedAt, onEvent: (e) => events.push(e) });
   running.push(dog);
   return { dog, events, req };
 }
@@ -50,7 +33,7 @@ describe('watchdog mode', () => {
     let lowest = Number.POSITIVE_INFINITY;
     const until = Date.now() + lease * 3; // nine renewal periods, three whole leases
     while (Date.now() < until) {
-      lowest = Math.min(lowest, await raw.pttl('orders'));
+      lowest = Math.min(lowest, await fx.raw.pttl('orders'));
       await sleep(20);
     }
     // 2/3 of the lease minus scheduling slack: a missed renewal would show as ~1/3, or -2 (gone).
@@ -60,11 +43,11 @@ describe('watchdog mode', () => {
     expect(renewed.at(-1)).toMatchObject({ type: 'renewed', ttlMs: lease, renewals: dog.renewals });
   });
 
-  it('detects a force-unlock (raw DEL) as lost within one period, naming nobody as holder', async () => {
+  it('detects a force-unlock (fx.raw DEL) as lost within one period, naming nobody as holder', async () => {
     const { dog } = await hold('watchdog');
     await sleep(250);
     const deletedAt = Date.now();
-    await raw.del('orders');
+    await fx.raw.del('orders');
     const end = await dog.ended;
     expect(end).toMatchObject({ type: 'lost', reason: 'renewal-refused', holders: [] });
     expect(end.at - deletedAt).toBeLessThan(LEASE / 3 + 100);
@@ -72,9 +55,9 @@ describe('watchdog mode', () => {
 
   it('reports who took the lock after it was lost', async () => {
     const { dog } = await hold('watchdog');
-    await raw.del('orders');
-    await raw.hset('orders', owner(2), '1');
-    await raw.pexpire('orders', 5000);
+    await fx.raw.del('orders');
+    await fx.raw.hset('orders', owner(2), '1');
+    await fx.raw.pexpire('orders', 5000);
     const end = await dog.ended;
     expect(end).toMatchObject({ type: 'lost', holders: [{ owner: owner(2), count: 1 }] });
   });
@@ -85,7 +68,7 @@ describe('watchdog mode', () => {
     dog.stop();
     expect((await dog.ended).type).toBe('stopped');
     const stoppedAt = Date.now();
-    while ((await raw.exists('orders')) === 1) {
+    while ((await fx.raw.exists('orders')) === 1) {
       expect(Date.now() - stoppedAt).toBeLessThan(LEASE + 200);
       await sleep(25);
     }
@@ -97,14 +80,14 @@ describe('connection', () => {
   it('says "reconnecting" when the connection drops, and keeps renewing once it is back', async () => {
     const { dog } = await hold('watchdog');
     const seen: string[] = [];
-    const unwatch = watchConnection(env.conn, (e) => seen.push(e.type));
+    const unwatch = watchConnection(fx.env.conn, (e) => seen.push(e.type));
     try {
-      await raw.client('KILL', 'SKIPME', 'yes'); // drops every other client: the lock's connection
+      await fx.raw.client('KILL', 'SKIPME', 'yes'); // drops every other client: the lock's connection
       const before = dog.renewals;
       await sleep(LEASE);
       expect(seen).toEqual(['reconnecting', 'reconnected']);
       expect(dog.renewals).toBeGreaterThan(before);
-      expect(await raw.pttl('orders')).toBeGreaterThan(LEASE / 3);
+      expect(await fx.raw.pttl('orders')).toBeGreaterThan(LEASE / 3);
     } finally {
       unwatch();
     }
@@ -122,10 +105,10 @@ describe('fixed lease', () => {
     expect(events.filter((e) => e.type === 'renewed')).toEqual([]);
   });
 
-  it('calibrates its deadline by the server PTTL when someone shortens the lease', async () => {
+  it('calibrates its deadline by the fx.server PTTL when someone shortens the lease', async () => {
     const startedAt = Date.now();
     const { dog } = await hold('fixed', 5000);
-    await raw.pexpire('orders', 1500); // outlives the first check (at 1 s), which must see the PTTL
+    await fx.raw.pexpire('orders', 1500); // outlives the first check (at 1 s), which must see the PTTL
     const end = await dog.ended;
     expect(end.type).toBe('expired'); // counted down to the new expiry, not found missing later
     expect(end.at - startedAt).toBeGreaterThan(1300);
@@ -136,7 +119,7 @@ describe('fixed lease', () => {
     const { dog } = await hold('fixed', 3000);
     await sleep(100);
     const deletedAt = Date.now();
-    await raw.del('orders');
+    await fx.raw.del('orders');
     const end = await dog.ended;
     expect(end).toMatchObject({ type: 'lost', reason: 'gone', holders: [] });
     expect(end.at - deletedAt).toBeLessThan(1000 + 150);
