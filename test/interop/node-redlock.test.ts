@@ -121,7 +121,7 @@ describe('interop with node-redlock: 3 nodes (--kind redlock)', () => {
     await lock.release();
   });
 
-  it('we hold a majority: its acquire fails; our release lets its retrying acquire succeed on all nodes', async () => {
+  it('we hold a majority: its acquire fails; our release lets its retrying acquire take a majority', async () => {
     expect((await redlockLock.tryAcquire(multi, req())).acquired).toBe(true);
     await expect(theirs3.acquire(['orders'], 5000)).rejects.toThrow(/quorum/);
     const waiting = theirs3.acquire(['orders'], 5000, retrying);
@@ -129,6 +129,9 @@ describe('interop with node-redlock: 3 nodes (--kind redlock)', () => {
     expect(await redlockLock.release(multi, req())).toBe('released');
     const lock = await waiting;
     await Promise.all(lock.attempts);
-    expect(await Promise.all(raws.map((r) => r.get('orders')))).toEqual([lock.value, lock.value, lock.value]);
+    // Its retry may race our per-node DELs and win on only 2 of 3 nodes: a majority is its contract.
+    const values = await Promise.all(raws.map((r) => r.get('orders')));
+    expect(values.filter((v) => v === lock.value).length).toBeGreaterThanOrEqual(2);
+    expect(values.every((v) => v === lock.value || v === null)).toBe(true);
   });
 });
