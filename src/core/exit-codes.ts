@@ -6,6 +6,7 @@ export const ExitCode = {
   unreachable: 3,
   notFound: 4,
   notAcquired: 5,
+  findings: 6,
   interrupted: 130,
 } as const;
 
@@ -18,4 +19,5 @@ export const EXIT_CODE_HELP = `Exit codes:
   3    Redis unreachable, authentication failed, or timed out
   4    key not found
   5    lock not acquired, or not owned by the caller
+  6    doctor found problems
   130  interrupted (Ctrl-C)`;

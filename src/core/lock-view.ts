@@ -1,0 +1,125 @@
+// The decoded, read-only picture of one lock key: what `inspect --json` prints (a stable,
+// documented shape), what `ls` tabulates, what `--watch` diffs between ticks and what `doctor`
+// checks. Produced by a pure decoder from one raw snapshot; no I/O here.
+
+/** What the data says a key is (redisson-protocol.md §4, lock-formats.md). */
+export type InspectKind =
+  /** Redisson RLock hash (also RSpinLock and NonReentrantLock: the data is the same). */
+  | 'reentrant'
+  | 'fair'
+  /** Redisson RReadWriteLock hash (field `mode`). */
+  | 'rw'
+  | 'fenced'
+  /** Redisson RSemaphore: integer string of available permits. */
+  | 'semaphore'
+  /** Redisson RPermitExpirableSemaphore: integer string + `{name}:timeout` zset of permit ids. */
+  | 'expirable-semaphore'
+  /** Redisson RCountDownLatch: integer string count. */
+  | 'latch'
+  /** A token string lock (node-redlock, redsync, redis-py, redis-semaphore mutex, Spring, hand-written). */
+  | 'token'
+  /** redis-semaphore `Semaphore` / `MultiSemaphore`: zset of holder ids scored by acquire time. */
+  | 'rs-semaphore'
+  /** The key exists but is not a lock (application data, a companion key on its own, ...). */
+  | 'not-a-lock'
+  /** The key does not exist. */
+  | 'missing';
+
+export const INSPECT_KINDS: readonly InspectKind[] = [
+  'reentrant', 'fair', 'rw', 'fenced', 'semaphore', 'expirable-semaphore', 'latch', 'token', 'rs-semaphore', 'not-a-lock', 'missing',
+];
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface LockWarning {
+  /** Stable machine name, e.g. `no-ttl`, `zombie-reader`, `orphan-timeout-key`, `dead-queue-head`. */
+  readonly code: string;
+  readonly severity: Severity;
+  /** One line a person can act on. */
+  readonly message: string;
+}
+
+export interface HolderView {
+  /** The raw field or value: `<uuid>:<thread>` (`:write` for a writer), or a token. */
+  readonly owner: string;
+  /** Redisson client UUID and thread id when the owner has that form. */
+  readonly client?: string | undefined;
+  readonly thread?: string | undefined;
+  readonly count: number;
+  readonly write?: boolean | undefined;
+}
+
+export interface QueueEntryView {
+  readonly owner: string;
+  /** 0 = next in line. */
+  readonly position: number;
+  /** Deadline from the timeout zset relative to the snapshot: negative = overdue (purged at the next attempt); null = no score. */
+  readonly deadlineInMs: number | null;
+  /** Estimated wait before this waiter gets the lock if everyone ahead uses their full allowance. */
+  readonly expectedWaitMs?: number | undefined;
+}
+
+export interface TimeoutKeyView {
+  readonly key: string;
+  readonly ttlMs: number;
+}
+
+export interface ReaderView {
+  readonly owner: string;
+  readonly client?: string | undefined;
+  readonly thread?: string | undefined;
+  readonly count: number;
+  /** `{name}:<owner>:rwlock_timeout:<n>` keys that exist, with their TTL. */
+  readonly timeoutKeys: readonly TimeoutKeyView[];
+  /** All of this reader's timeout keys are gone: it is dead but still counted. */
+  readonly zombie: boolean;
+}
+
+export interface PermitView {
+  /** Permit id, hex-encoded (raw 16-byte members since Redisson 3.17). */
+  readonly id: string;
+  /** null for a permit without expiry. */
+  readonly expiresInMs: number | null;
+  readonly expired: boolean;
+}
+
+export interface ReplicaView {
+  readonly replica: string;
+  readonly offset: number;
+  /** The primary's offset right after the snapshot minus this replica's: 0 means it has the key's last write. */
+  readonly lagBytes: number;
+}
+
+export interface LockView {
+  readonly key: string;
+  readonly kind: InspectKind;
+  /** Redis type of the key (`none` when missing). */
+  readonly type: string;
+  /** PTTL: -1 = no TTL (an error for a lock), -2 = missing. */
+  readonly ttlMs: number;
+  readonly holders: readonly HolderView[];
+  /** Fair locks: the wait queue in order. */
+  readonly queue?: readonly QueueEntryView[] | undefined;
+  /** Read-write locks. */
+  readonly mode?: 'read' | 'write' | undefined;
+  readonly readers?: readonly ReaderView[] | undefined;
+  readonly orphanTimeoutKeys?: readonly TimeoutKeyView[] | undefined;
+  /** Fenced locks: the fencing counter (last token handed out). */
+  readonly token?: number | undefined;
+  /** Token locks: the stored value and the library whose format it matches. */
+  readonly value?: string | undefined;
+  readonly library?: 'node-redlock' | 'redsync' | 'redis-py' | 'redis-semaphore' | 'spring' | 'unknown' | undefined;
+  /** Semaphores: available permits; expirable semaphores and redis-semaphore also list acquired permits. */
+  readonly available?: number | undefined;
+  readonly permits?: readonly PermitView[] | undefined;
+  /** Count-down latch count. */
+  readonly count?: number | undefined;
+  /** Clients subscribed to the key's unlock / notification channel(s). */
+  readonly waiters: number;
+  /** A key that is not a lock: its size (HLEN, LLEN, STRLEN, ...). */
+  readonly size?: number | undefined;
+  readonly replicas?: readonly ReplicaView[] | undefined;
+  readonly warnings: readonly LockWarning[];
+  /** Epoch ms the snapshot was taken (server time when available). */
+  readonly readAt: number;
+}
