@@ -1,0 +1,68 @@
+import { Box, Static, Text, useInput, useStdin } from 'ink';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { InspectLogLine, InspectStore } from './inspect-store.js';
+import { InspectKey } from './InspectKey.js';
+import { InspectStatus } from './InspectStatus.js';
+
+/** What a key press asks the command to do: `interrupt` is Ctrl-C, which raw mode turns into a key. */
+export type InspectAction = 'toggle-pause' | 'quit' | 'interrupt';
+
+export interface InspectAppProps {
+  readonly store: InspectStore;
+  readonly onAction?: ((action: InspectAction) => void) | undefined;
+  /** Injected by tests; countdowns are drawn at clock(). */
+  readonly clock?: () => number;
+  readonly tickMs?: number;
+}
+
+const LOG_COLOR: Partial<Record<InspectLogLine['type'], string>> = {
+  acquired: 'green',
+  'reader-joined': 'green',
+  expired: 'yellow',
+  purged: 'yellow',
+  warning: 'red',
+};
+
+const hhmmss = (at: number): string => new Date(at).toTimeString().slice(0, 8);
+
+/** `inspect --watch`: derived events scroll above, every watched key repaints below with its countdowns. */
+export function InspectApp({ store, onAction, clock = Date.now, tickMs = 200 }: InspectAppProps) {
+  const screen = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const [now, setNow] = useState(clock);
+  const paused = screen.pausedAt !== undefined;
+  const { isRawModeSupported } = useStdin();
+  useInput(
+    (input, key) => {
+      if (key.ctrl && input === 'c') onAction?.('interrupt');
+      else if (input === 'q') onAction?.('quit');
+      else if (input === 'p') onAction?.('toggle-pause');
+    },
+    { isActive: isRawModeSupported === true },
+  );
+  useEffect(() => {
+    // Nothing moves while paused: the picture stays as it was when the user asked to look at it.
+    if (paused) return;
+    const timer = setInterval(() => setNow(clock()), tickMs);
+    return () => clearInterval(timer);
+  }, [paused, clock, tickMs]);
+  const drawnAt = screen.pausedAt ?? now;
+  const elapsedMs = screen.readAt === undefined ? 0 : Math.max(0, drawnAt - screen.readAt);
+  const several = screen.keys.length > 1;
+  return (
+    <Box flexDirection="column">
+      <Static items={[...screen.log]}>
+        {(line) => (
+          <Text key={line.id} {...(LOG_COLOR[line.type] ? { color: LOG_COLOR[line.type] } : {})}>
+            <Text dimColor>{hhmmss(line.at)} </Text>
+            {several ? <Text bold>{line.key} </Text> : null}
+            {line.text}
+          </Text>
+        )}
+      </Static>
+      {(screen.views ?? []).map((view) => (
+        <InspectKey key={view.key} view={view} scaleMs={screen.scales[view.key]} elapsedMs={elapsedMs} />
+      ))}
+      <InspectStatus screen={screen} now={drawnAt} />
+    </Box>
+  );
+}

@@ -1,0 +1,120 @@
+import { Box, Text } from 'ink';
+import { formatDuration } from '../core/duration.js';
+import type { LockView, LockWarning, PermitView } from '../core/lock-view.js';
+import { InspectQueue } from './InspectQueue.js';
+import { InspectReaders } from './InspectReaders.js';
+import { InspectRow } from './InspectRow.js';
+import { LeaseBar } from './LeaseBar.js';
+
+export interface InspectKeyProps {
+  readonly view: LockView;
+  /** Full length of the TTL bar (see inspect-store's scales); the TTL itself when unknown. */
+  readonly scaleMs?: number | undefined;
+  /** Time since the snapshot was read: TTLs and deadlines are drawn this much further down. */
+  readonly elapsedMs: number;
+}
+
+const SEVERITY_COLOR: Record<LockWarning['severity'], string> = { error: 'red', warning: 'yellow', info: 'gray' };
+
+function summary(view: LockView): string {
+  switch (view.kind) {
+    case 'missing':
+      return 'free: the key does not exist';
+    case 'not-a-lock':
+      return `not a lock: ${view.type}${view.size !== undefined ? `, size ${view.size}` : ''}`;
+    case 'semaphore':
+    case 'expirable-semaphore':
+    case 'rs-semaphore':
+    case 'latch':
+      return '';
+    default: {
+      const readers = view.readers?.length ?? 0;
+      if (view.holders.length === 0 && readers === 0) return 'free';
+      const mode = view.mode ? `${view.mode} mode` : '';
+      return [view.holders.length > 1 ? `${view.holders.length} holders` : 'held', mode].filter(Boolean).join(', ');
+    }
+  }
+}
+
+function TtlRow({ view, scaleMs, elapsedMs }: InspectKeyProps) {
+  if (view.ttlMs === -2) return null;
+  if (view.ttlMs === -1) return <InspectRow label="ttl">{<Text>none: never expires on its own</Text>}</InspectRow>;
+  const left = Math.max(0, view.ttlMs - elapsedMs);
+  return (
+    <InspectRow label="ttl">
+      <Text>
+        <LeaseBar leftMs={left} leaseMs={Math.max(scaleMs ?? 0, view.ttlMs)} width={20} /> {formatDuration(left)}
+      </Text>
+    </InspectRow>
+  );
+}
+
+function Holders({ view }: { readonly view: LockView }) {
+  const readers = new Set((view.readers ?? []).map((r) => r.owner));
+  const holders = view.holders.filter((h) => !readers.has(h.owner));
+  return (
+    <>
+      {holders.map((h, i) => (
+        <InspectRow key={h.owner} label={i > 0 ? '' : h.write ? 'writer' : holders.length > 1 ? 'holders' : 'holder'}>
+          <Text>
+            {h.owner}
+            {h.count > 1 ? `  ${h.count} holds` : ''}
+            {view.library ? <Text dimColor>  {view.library} token</Text> : null}
+          </Text>
+        </InspectRow>
+      ))}
+    </>
+  );
+}
+
+const permitText = (p: PermitView, elapsedMs: number): string =>
+  p.expired ? 'expired' : p.expiresInMs === null ? 'no expiry' : `expires in ${formatDuration(Math.max(0, p.expiresInMs - elapsedMs))}`;
+
+/** Counters and permits: fenced token, semaphore permits, latch count. */
+function Counters({ view, elapsedMs }: InspectKeyProps) {
+  return (
+    <>
+      {view.token !== undefined && <InspectRow label="token">{<Text>{view.token}</Text>}</InspectRow>}
+      {view.available !== undefined && <InspectRow label="permits">{<Text>{view.available} available</Text>}</InspectRow>}
+      {(view.permits ?? []).map((p, i) => (
+        <InspectRow key={p.id} label={i === 0 ? 'acquired' : ''}>
+          <Text>
+            {p.id}
+            {'  '}
+            <Text {...(p.expired ? { color: 'yellow' } : { dimColor: true })}>{permitText(p, elapsedMs)}</Text>
+          </Text>
+        </InspectRow>
+      ))}
+      {view.count !== undefined && <InspectRow label="count">{<Text>{view.count}</Text>}</InspectRow>}
+    </>
+  );
+}
+
+/** Everything one snapshot says about one key, with its countdowns moved on by `elapsedMs`. */
+export function InspectKey(props: InspectKeyProps) {
+  const { view, elapsedMs } = props;
+  const waiting = view.waiters > 0 ? `${view.waiters} waiting for unlock` : '';
+  return (
+    <Box flexDirection="column" marginBottom={1}>
+      <Box gap={2}>
+        <Text bold>{view.key}</Text>
+        {view.kind !== 'missing' && view.kind !== 'not-a-lock' && <Text dimColor>{view.kind}</Text>}
+        <Text>{summary(view)}</Text>
+        {waiting && <Text color="cyan">{waiting}</Text>}
+      </Box>
+      <TtlRow {...props} />
+      <Holders view={view} />
+      {view.queue && <InspectQueue queue={view.queue} elapsedMs={elapsedMs} />}
+      {(view.readers || view.orphanTimeoutKeys) && (
+        <InspectReaders readers={view.readers ?? []} orphans={view.orphanTimeoutKeys ?? []} elapsedMs={elapsedMs} scaleMs={props.scaleMs ?? view.ttlMs} />
+      )}
+      <Counters {...props} />
+      {view.warnings.map((w, i) => (
+        // The same code can come twice (two zombie readers).
+        <Text key={`${w.code}:${i}`} color={SEVERITY_COLOR[w.severity]}>
+          ⚠ {w.message}
+        </Text>
+      ))}
+    </Box>
+  );
+}

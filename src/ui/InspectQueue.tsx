@@ -1,0 +1,42 @@
+import { Box, Text } from 'ink';
+import { formatDuration } from '../core/duration.js';
+import type { QueueEntryView } from '../core/lock-view.js';
+import { InspectRow } from './InspectRow.js';
+
+export interface InspectQueueProps {
+  readonly queue: readonly QueueEntryView[];
+  /** Time since the snapshot: deadlines keep approaching between ticks. */
+  readonly elapsedMs: number;
+}
+
+/** "in 4.2 s" or "overdue 1.1 s": an overdue waiter is dropped by the next acquire attempt. */
+export function deadlineText(entry: QueueEntryView, elapsedMs: number): { text: string; overdue: boolean } {
+  if (entry.deadlineInMs === null) return { text: 'no deadline (missing from the timeout set)', overdue: true };
+  const left = entry.deadlineInMs - elapsedMs;
+  if (left < 0) return { text: `overdue ${formatDuration(-left)}: will be purged`, overdue: true };
+  const wait = entry.expectedWaitMs !== undefined && entry.position > 0 ? ` · turn in ~${formatDuration(entry.expectedWaitMs)}` : '';
+  return { text: `in ${formatDuration(left)}${wait}`, overdue: false };
+}
+
+/** The fair lock's wait queue, in order, each waiter with its deadline counting down. */
+export function InspectQueue({ queue, elapsedMs }: InspectQueueProps) {
+  if (queue.length === 0) return null;
+  return (
+    <Box flexDirection="column">
+      {queue.map((entry, i) => {
+        const deadline = deadlineText(entry, elapsedMs);
+        return (
+          <InspectRow key={entry.owner} label={i === 0 ? 'queue' : ''}>
+            <Box width={4} flexShrink={0}>
+              <Text dimColor>{entry.position + 1}.</Text>
+            </Box>
+            <Box flexShrink={0} marginRight={2}>
+              <Text>{entry.owner}</Text>
+            </Box>
+            <Text {...(deadline.overdue ? { color: 'yellow' } : { dimColor: true })}>{deadline.text}</Text>
+          </InspectRow>
+        );
+      })}
+    </Box>
+  );
+}

@@ -1,0 +1,109 @@
+import { deriveLockEvents, describeLockEvent, type LockEvent } from '../core/lock-events.js';
+import type { LockView } from '../core/lock-view.js';
+import type { PollState } from '../core/poller.js';
+
+/** One line of the event log that scrolls above the live view. */
+export interface InspectLogLine {
+  readonly id: number;
+  /** Local time of the tick that saw it. */
+  readonly at: number;
+  readonly key: string;
+  readonly type: LockEvent['type'];
+  readonly text: string;
+}
+
+/** The long-lived connection's own state, reported apart from the poller's. */
+export interface ConnectionChange {
+  readonly type: 'reconnecting' | 'reconnected';
+  readonly at: number;
+  readonly target: string;
+}
+
+export interface InspectScreen {
+  readonly keys: readonly string[];
+  readonly target: string;
+  readonly intervalMs: number;
+  /** The last snapshot, one view per key in the order asked for. */
+  readonly views?: readonly LockView[] | undefined;
+  /** Local time the read behind `views` was sent: countdowns run from here. */
+  readonly readAt?: number | undefined;
+  /** Per key, the full length of its TTL bar: the largest TTL seen since its holders last changed. */
+  readonly scales: Readonly<Record<string, number>>;
+  readonly log: readonly InspectLogLine[];
+  readonly pausedAt?: number | undefined;
+  readonly retry?: { readonly at: number; readonly retryInMs: number; readonly error: string } | undefined;
+  readonly reconnecting?: { readonly at: number; readonly target: string } | undefined;
+}
+
+export interface InspectStore {
+  poll(state: PollState<readonly LockView[]>): void;
+  connection(change: ConnectionChange): void;
+  getSnapshot(): InspectScreen;
+  subscribe(listener: () => void): () => void;
+}
+
+const ownersOf = (view: LockView): string => [...view.holders.map((h) => h.owner), ...(view.readers ?? []).map((r) => r.owner)].sort().join('\n');
+
+/**
+ * A bar needs a full length, and a snapshot only has the TTL left: use the largest TTL seen for
+ * the same holders (a watchdog lock shows its full lease after the first renewal).
+ */
+function nextScale(prev: LockView | undefined, prevScale: number | undefined, view: LockView): number | undefined {
+  if (view.ttlMs < 0) return undefined;
+  const same = prev !== undefined && prevScale !== undefined && ownersOf(prev) === ownersOf(view);
+  return same ? Math.max(prevScale, view.ttlMs) : view.ttlMs;
+}
+
+/** Folds poller states and connection changes outside React (events can come before ink mounts). */
+export function createInspectStore(init: { keys: readonly string[]; target: string; intervalMs: number }): InspectStore {
+  let screen: InspectScreen = { ...init, scales: {}, log: [] };
+  const listeners = new Set<() => void>();
+  let nextId = 0;
+  const publish = (next: InspectScreen): void => {
+    screen = next;
+    for (const listener of listeners) listener();
+  };
+
+  const onSnapshot = (at: number, views: readonly LockView[]): void => {
+    const before = new Map((screen.views ?? []).map((v) => [v.key, v]));
+    const scales: Record<string, number> = {};
+    const lines: InspectLogLine[] = [];
+    for (const view of views) {
+      const prev = before.get(view.key);
+      const scale = nextScale(prev, screen.scales[view.key], view);
+      if (scale !== undefined) scales[view.key] = scale;
+      if (!prev) continue;
+      for (const e of deriveLockEvents(prev, view)) lines.push({ id: nextId++, at, key: e.key, type: e.type, text: describeLockEvent(e) });
+    }
+    publish({
+      ...screen,
+      views,
+      readAt: at,
+      scales,
+      log: lines.length > 0 ? [...screen.log, ...lines] : screen.log,
+      retry: undefined,
+    });
+  };
+
+  return {
+    poll: (state) => {
+      switch (state.type) {
+        case 'ok':
+          return onSnapshot(state.at, state.snapshot);
+        case 'retrying':
+          return publish({ ...screen, retry: { at: state.at, retryInMs: state.retryInMs, error: state.error } });
+        case 'paused':
+          return publish({ ...screen, pausedAt: state.at });
+        case 'resumed':
+          return publish({ ...screen, pausedAt: undefined });
+      }
+    },
+    connection: (change) =>
+      publish({ ...screen, reconnecting: change.type === 'reconnecting' ? { at: change.at, target: change.target } : undefined }),
+    getSnapshot: () => screen,
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
