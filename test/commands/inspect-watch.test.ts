@@ -1,0 +1,234 @@
+import { EventEmitter } from 'node:events';
+import { Command } from 'commander';
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { LockView } from '../../src/core/lock-view.js';
+import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_CONNECTION_NAME, type WatchFlags } from '../../src/commands/inspect-watch.js';
+import { addConnectionOptions, targetSpec, type ConnectionFlags } from '../../src/commands/options.js';
+import type { Connection } from '../../src/redis/connection.js';
+import { owner, rawClient } from '../helpers/lock-env.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+
+let server: RedisServer;
+let raw: Redis;
+const controllers: AbortController[] = [];
+const pending: Promise<unknown>[] = [];
+
+beforeAll(async () => {
+  server = await startRedis();
+  raw = rawClient(server);
+});
+afterEach(async () => {
+  // A failed test must not leave a watch running.
+  for (const c of controllers.splice(0)) c.abort('SIGTERM');
+  await Promise.allSettled(pending.splice(0));
+});
+afterAll(async () => {
+  raw?.disconnect();
+  await server?.stop();
+});
+beforeEach(async () => {
+  await raw.flushall();
+});
+
+// Until the inspect command lands, a stand-in decoder: one pipeline (PTTL + HGETALL per key).
+async function readHashes(conn: Connection, keys: readonly string[]): Promise<LockView[]> {
+  const pipe = conn.client.pipeline();
+  for (const key of keys) pipe.pttl(key).hgetall(key);
+  const replies = (await pipe.exec()) ?? [];
+  const readAt = Date.now();
+  return keys.map((key, i) => {
+    const ttlMs = Number(replies[i * 2]?.[1]);
+    const fields = (replies[i * 2 + 1]?.[1] ?? {}) as Record<string, string>;
+    const holders = Object.entries(fields).map(([o, count]) => ({ owner: o, count: Number(count) }));
+    return { key, kind: ttlMs === -2 ? 'missing' : 'reentrant', type: ttlMs === -2 ? 'none' : 'hash', ttlMs, holders, waiters: 0, warnings: [], readAt };
+  });
+}
+
+class Sink extends EventEmitter {
+  text = '';
+  readonly columns = 100;
+  /** When each stdout line arrived, to check the interval. */
+  readonly lineTimes: number[] = [];
+  constructor(readonly isTTY = false) {
+    super();
+  }
+  write(chunk: string): boolean {
+    this.text += chunk;
+    for (const _ of chunk.matchAll(/\n/g)) this.lineTimes.push(Date.now());
+    return true;
+  }
+  lines(): string[] {
+    return this.text.split('\n').filter(Boolean);
+  }
+}
+
+/** A terminal's keyboard as ink reads it: raw mode, 'readable' events, read(). */
+class Keyboard extends EventEmitter {
+  readonly isTTY = true;
+  private pending: string[] = [];
+  press(key: string): void {
+    this.pending.push(key);
+    this.emit('readable');
+  }
+  read(): string | null {
+    return this.pending.shift() ?? null;
+  }
+  setEncoding(): void {}
+  setRawMode(): void {}
+  ref(): void {}
+  unref(): void {}
+  resume(): void {}
+  pause(): void {}
+}
+
+/** `inspect <keys> [flags]` as the inspect command wires it: parse, then hand over to runInspectWatch. */
+function watch(argv: string[], opts: { url?: string; tty?: boolean } = {}) {
+  const stdout = new Sink(opts.tty);
+  const stderr = new Sink();
+  const stdin = new Keyboard();
+  const controller = new AbortController();
+  controllers.push(controller);
+  const ctx = { stdout, stderr, stdin: stdin as unknown as NodeJS.ReadableStream, env: {}, signal: controller.signal };
+  const cmd = new Command('inspect').argument('<key...>').option('--json').exitOverride().configureOutput({ writeErr: () => {} });
+  addWatchOptions(cmd);
+  addConnectionOptions(cmd);
+  let code = -1;
+  cmd.action(async (keys: string[], flags: WatchFlags & ConnectionFlags) => {
+    if (!wantsWatch(flags)) throw new Error('not a watch');
+    code = await runInspectWatch(ctx, { keys, spec: targetSpec(flags, ctx), flags, read: (conn) => readHashes(conn, keys) });
+  });
+  const done = cmd
+    .parseAsync(['-u', opts.url ?? server.url, ...argv], { from: 'user' })
+    .then(() => code)
+    .catch((err: { exitCode?: number; message: string }) => {
+      stderr.write(`${err.message}\n`);
+      return err.exitCode ?? 1;
+    });
+  pending.push(done);
+  return {
+    stdout,
+    stderr,
+    stdin,
+    done,
+    interrupt: () => controller.abort('SIGINT'),
+    /** Resolves once `pattern` shows up on the stream after its first `from` characters (bounded). */
+    async waitFor(stream: Sink, pattern: RegExp, timeoutMs = 8000, from = 0) {
+      const until = Date.now() + timeoutMs;
+      while (!pattern.test(stream.text.slice(from))) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; stdout: ${stdout.text} stderr: ${stderr.text}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+  };
+}
+
+describe('inspect --watch --json', () => {
+  it('prints one JSON array of every key per tick, --interval apart, and stops after --count', async () => {
+    await raw.hset('orders', owner(1), '2');
+    await raw.pexpire('orders', 30_000);
+    const w = watch(['orders', 'reports', '--watch', '--json', '--interval', '200ms', '--count', '3']);
+    expect(await w.done).toBe(0);
+    const ticks = w.stdout.lines().map((l) => JSON.parse(l) as LockView[]);
+    expect(ticks).toHaveLength(3);
+    for (const views of ticks) {
+      expect(views.map((v) => v.key)).toEqual(['orders', 'reports']);
+      expect(views[0]).toMatchObject({ kind: 'reentrant', holders: [{ owner: owner(1), count: 2 }] });
+      expect(views[1]).toMatchObject({ kind: 'missing', ttlMs: -2 });
+    }
+    const gaps = w.stdout.lineTimes.slice(1).map((t, i) => t - w.stdout.lineTimes[i]!);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(190);
+    for (const gap of gaps) expect(gap).toBeLessThan(600);
+    expect(w.stderr.text).toBe('');
+  });
+
+  it('runs until interrupted, then exits 130 and closes its named connection', async () => {
+    const w = watch(['orders', '--watch', '--json', '--interval', '100ms']);
+    await w.waitFor(w.stdout, /\n.*\n/);
+    const clients = (await raw.call('CLIENT', 'LIST')) as string;
+    expect(clients).toContain(`name=${WATCH_CONNECTION_NAME}`);
+    w.interrupt();
+    expect(await w.done).toBe(130);
+    const after = (await raw.call('CLIENT', 'LIST')) as string;
+    expect(after).not.toContain(`name=${WATCH_CONNECTION_NAME}`);
+  });
+
+  it('raises an interval below the floor and says so', async () => {
+    const w = watch(['orders', '--watch', '--json', '--interval', '10ms', '--count', '2']);
+    expect(await w.done).toBe(0);
+    expect(w.stderr.text).toBe('--interval 10ms is below the 100 ms floor: reading every 100 ms\n');
+    expect(w.stdout.lineTimes[1]! - w.stdout.lineTimes[0]!).toBeGreaterThanOrEqual(90);
+  });
+});
+
+describe('inspect --watch on a terminal', () => {
+  it('draws the live view; p pauses reading, q quits with 0 and closes the connection', async () => {
+    await raw.hset('orders', owner(1), '1');
+    await raw.pexpire('orders', 30_000);
+    const w = watch(['orders', '--watch', '--interval', '100ms'], { tty: true });
+    await w.waitFor(w.stdout, /every 100 ms, last read/);
+    expect(w.stdout.text).toMatch(new RegExp(`holder\\s+${owner(1)}`));
+    const reads = async () => Number(/cmdstat_pttl:calls=(\d+)/.exec((await raw.info('commandstats')) ?? '')?.[1] ?? 0);
+    w.stdin.press('p');
+    await w.waitFor(w.stdout, /paused: nothing is read/);
+    const pausedAt = await reads();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await reads()).toBe(pausedAt);
+    const resumedFrom = w.stdout.text.length;
+    w.stdin.press('p');
+    await w.waitFor(w.stdout, /every 100 ms, last read/, 3000, resumedFrom);
+    expect(await reads()).toBeGreaterThan(pausedAt);
+    w.stdin.press('q');
+    expect(await w.done).toBe(0);
+    expect((await raw.call('CLIENT', 'LIST')) as string).not.toContain(`name=${WATCH_CONNECTION_NAME}`);
+  });
+
+  it('Ctrl-C (a key in raw mode) exits 130 like an interrupted hold', async () => {
+    const w = watch(['orders', '--watch'], { tty: true });
+    await w.waitFor(w.stdout, /last read/);
+    w.stdin.press('\u0003');
+    expect(await w.done).toBe(130);
+  });
+});
+
+describe('inspect --watch without a terminal', () => {
+  it('refuses to animate, pointing to --once and --json, before connecting anywhere', async () => {
+    const w = watch(['orders', '--watch'], { url: 'redis://127.0.0.1:1' });
+    expect(await w.done).toBe(2);
+    expect(w.stderr.lines()).toEqual([
+      '--watch draws a live view and needs a terminal: use --once for one snapshot, or --json for one JSON line per tick',
+    ]);
+    expect(w.stdout.text).toBe('');
+  });
+
+  it('--interval and --count without --watch are usage errors', async () => {
+    expect(() => wantsWatch({ interval: '1s' })).toThrow('--interval goes with --watch');
+    expect(() => wantsWatch({ count: '3' })).toThrow('--count goes with --watch');
+    expect(wantsWatch({ watch: true, once: true })).toBe(false);
+  });
+});
+
+describe('inspect --watch when Redis goes away', () => {
+  it('says it is retrying while the server is down and reads again once it is back on the same port', async () => {
+    let own = await startRedis();
+    try {
+      const w = watch(['orders', '--watch', '--json', '--interval', '100ms'], { url: own.url });
+      await w.waitFor(w.stdout, /\n/);
+      await own.stop();
+      await w.waitFor(w.stderr, /could not read: .*; retrying in 1\.0 s/);
+      const before = w.stdout.lines().length;
+      own = await startRedis({ port: own.port });
+      const back = rawClient(own);
+      await back.hset('orders', owner(3), '1');
+      back.disconnect();
+      await w.waitFor(w.stderr, /reading again/);
+      await w.waitFor(w.stdout, new RegExp(owner(3).replace(/[.:-]/g, '\\$&')));
+      expect(w.stdout.lines().length).toBeGreaterThan(before);
+      expect(w.stderr.text).toMatch(/connection to 127\.0\.0\.1:\d+ lost: reconnecting/);
+      w.interrupt();
+      expect(await w.done).toBe(130);
+    } finally {
+      await own.stop();
+    }
+  });
+});
