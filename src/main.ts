@@ -6,6 +6,7 @@ import { registerAcquire } from './commands/acquire.js';
 import type { CommandContext, RunContext } from './commands/context.js';
 import { registerForceUnlock } from './commands/force-unlock.js';
 import { registerHold } from './commands/hold.js';
+import { registerInspect } from './commands/inspect.js';
 import { registerRelease } from './commands/release.js';
 import { registerRenew } from './commands/renew.js';
 
@@ -34,6 +35,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerRenew(program, ctx);
   registerRelease(program, ctx);
   registerForceUnlock(program, ctx);
+  registerInspect(program, ctx);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

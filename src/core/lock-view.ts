@@ -57,6 +57,8 @@ export interface QueueEntryView {
   readonly deadlineInMs: number | null;
   /** Estimated wait before this waiter gets the lock if everyone ahead uses their full allowance. */
   readonly expectedWaitMs?: number | undefined;
+  /** Clients subscribed to this waiter's own wake-up channel (a live Redisson waiter has 1). */
+  readonly subscribers?: number | undefined;
 }
 
 export interface TimeoutKeyView {
@@ -92,6 +94,8 @@ export interface ReplicaView {
 
 export interface LockView {
   readonly key: string;
+  /** Set only when the key's bytes are not valid UTF-8: `key` then shows them as \xNN escapes. */
+  readonly keyHex?: string | undefined;
   readonly kind: InspectKind;
   /** Redis type of the key (`none` when missing). */
   readonly type: string;

@@ -26,6 +26,7 @@ export const SCRIPTS = {
   rwWriteAcquire: { file: 'rw-write-acquire.lua', keys: 1 },
   rwWriteRelease: { file: 'rw-write-release.lua', keys: 2 },
   rwForceUnlock: { file: 'rw-force-unlock.lua', keys: 2 },
+  inspectSnapshot: { file: 'inspect-snapshot.lua', keys: 6 },
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;
@@ -39,7 +40,10 @@ const sources = new Map<ScriptName, string>();
 export function scriptSource(name: ScriptName): string {
   let source = sources.get(name);
   if (source === undefined) {
-    source = `${prelude}\n${readFileSync(new URL(SCRIPTS[name].file, LUA_DIR), 'utf8')}`;
+    const body = readFileSync(new URL(SCRIPTS[name].file, LUA_DIR), 'utf8');
+    // Redis reads `#!lua flags=...` only on the very first line, so it goes before the prelude.
+    const shebang = body.startsWith('#!') ? body.slice(0, body.indexOf('\n') + 1) : '';
+    source = `${shebang}${prelude}\n${body.slice(shebang.length)}`;
     sources.set(name, source);
   }
   return source;

@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import { parseInspectKind } from '../core/decode/index.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { formatLockView } from '../core/inspect-text.js';
+import type { LockView } from '../core/lock-view.js';
+import { inspectKeys } from '../inspect/snapshot.js';
+import { connect } from '../redis/connection.js';
+import { act, note, print, printJson, type CommandContext } from './context.js';
+import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
+
+export interface InspectFlags extends ConnectionFlags {
+  readonly kind?: string;
+  readonly json?: boolean;
+}
+
+const HELP = `
+Reads each key and its companion keys in one read-only Lua snapshot (Redis refuses any write
+from it) and decodes what it finds: Redisson lock, fair lock (queue with deadlines), read-write
+lock (readers and their timeout keys), fenced lock, semaphore, permit-expirable semaphore,
+count-down latch, redis-semaphore semaphore, or a token lock with the library its value looks like.
+
+--json prints one array with an object per key, in the order given:
+  key, kind, type, ttlMs (-1 no TTL, -2 missing), holders[] {owner, client, thread, count, write},
+  queue[] {owner, position (0 = next), deadlineInMs (negative = overdue, null = none),
+  expectedWaitMs, subscribers}, mode, readers[] {owner, count, timeoutKeys[] {key, ttlMs}, zombie},
+  orphanTimeoutKeys[], token, value, library, available, permits[] {id, expiresInMs, expired},
+  count, waiters, size, replicas[] {replica, offset, lagBytes}, warnings[] {code, severity,
+  message}, readAt (Redis server time, epoch ms). Absent fields do not apply to that kind.
+
+Exits 4 when a key does not exist (the others are still printed), 0 otherwise.`;
+
+/** Prints views as text blocks (missing keys on stderr) or one JSON array; returns the exit code. */
+export function printViews(ctx: CommandContext, views: readonly LockView[], json: boolean): number {
+  const missing = views.filter((v) => v.kind === 'missing');
+  if (json) printJson(ctx, views);
+  let first = true;
+  for (const view of views) {
+    if (json) break;
+    const lines = formatLockView(view);
+    if (view.kind === 'missing') {
+      for (const line of lines) note(ctx, line);
+      continue;
+    }
+    if (!first) print(ctx, '');
+    first = false;
+    for (const line of lines) print(ctx, line);
+  }
+  return missing.length > 0 ? ExitCode.notFound : ExitCode.ok;
+}
+
+/** `inspect <key...>`; returns the command so the live view can add its own options to it. */
+export function registerInspect(program: Command, ctx: CommandContext): Command {
+  const cmd = program
+    .command('inspect')
+    .summary('decode any lock found in Redis: holders, lease left, queue, readers, waiters (read-only)')
+    .argument('<key...>', 'lock names (Redis keys)')
+    .option('-k, --kind <kind>', 'read the data as this kind where it fits, e.g. latch for an integer string (default: recognise)')
+    .option('--json', 'print a JSON array, one object per key (shape below)')
+    .addHelpText('after', HELP);
+  addConnectionOptions(cmd);
+  cmd.action(
+    act(ctx, async (keys: string[], flags: InspectFlags) => {
+      const kind = flags.kind !== undefined ? parseInspectKind(flags.kind) : undefined;
+      const conn = await connect(targetSpec(flags, ctx), { mode: 'one-shot', name: 'redlock-cli:inspect' });
+      try {
+        return printViews(ctx, await inspectKeys(conn, keys, { kind }), flags.json === true);
+      } finally {
+        await conn.close();
+      }
+    }),
+  );
+  return cmd;
+}

@@ -1,0 +1,149 @@
+// One LockView as plain text lines: what `inspect` prints, and what the live view and `ls` reuse.
+// Pure: no colour, no terminal; the caller decides where lines go.
+import { escapeControls, printable } from './decode/escape.js';
+import { formatDuration } from './duration.js';
+import type { HolderView, LockView, QueueEntryView, ReaderView, Severity } from './lock-view.js';
+
+export interface TextOptions {
+  /** Time since the snapshot was taken (caller's clock): TTLs and deadlines count down by it. */
+  readonly elapsedMs?: number;
+  /** Rows listed per table (queue, readers, permits) before "... and N more". */
+  readonly maxRows?: number;
+}
+
+const LABEL = 10;
+const row = (label: string, text: string): string => `  ${label.padEnd(LABEL)}${text}`;
+const cont = (text: string): string => `  ${''.padEnd(LABEL)}${text}`;
+
+const KIND_TEXT: Record<LockView['kind'], string> = {
+  reentrant: 'Redisson lock',
+  fair: 'Redisson fair lock',
+  rw: 'Redisson read-write lock',
+  fenced: 'Redisson fenced lock',
+  semaphore: 'Redisson semaphore',
+  'expirable-semaphore': 'Redisson permit-expirable semaphore',
+  latch: 'Redisson count-down latch',
+  token: 'token lock',
+  'rs-semaphore': 'redis-semaphore semaphore',
+  'not-a-lock': 'not a lock',
+  missing: 'does not exist',
+};
+
+const SEVERITY_TEXT: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'note' };
+
+/** "in 4.2 s" / "overdue 1.1 s" for a deadline relative to now. */
+export function relative(ms: number): string {
+  return ms > 0 ? `in ${formatDuration(ms)}` : `overdue ${formatDuration(-ms)}`;
+}
+
+/** `<client> thread <t>` for Redisson-style owners, the escaped token otherwise. */
+export function describeHolder(h: Pick<HolderView, 'owner' | 'client' | 'thread'>): string {
+  return h.client !== undefined && h.thread !== undefined ? `${h.client} thread ${printable(h.thread)}` : printable(h.owner);
+}
+
+const holds = (n: number): string => (n === 1 ? '1 hold' : `${n} holds`);
+
+/** Left-aligned columns; the last column is not padded. */
+function table(rows: readonly (readonly string[])[]): string[] {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd());
+}
+
+function clipped<T>(items: readonly T[], max: number): { shown: readonly T[]; more: string[] } {
+  if (items.length <= max) return { shown: items, more: [] };
+  return { shown: items.slice(0, max), more: [cont(`... and ${items.length - max} more (--json lists all)`)] };
+}
+
+function header(view: LockView, ttl: (ms: number) => number): string {
+  const key = view.keyHex !== undefined ? `"${view.key}"` : printable(view.key);
+  let what = KIND_TEXT[view.kind];
+  if (view.kind === 'token') what += ` (${view.library === 'unknown' || !view.library ? 'unknown format' : view.library})`;
+  if (view.kind === 'rw' && view.mode) what += `, ${view.mode} mode`;
+  if (view.kind === 'not-a-lock') what += `: a ${view.type}${view.size !== undefined ? ` of size ${view.size}` : ''}`;
+  if (view.ttlMs >= 0) what += `, expires ${relative(ttl(view.ttlMs))}`;
+  else if (view.ttlMs === -1) what += ', no TTL';
+  return `${key}  ${what}`;
+}
+
+function holderLines(view: LockView): string[] {
+  if (view.kind === 'token') return [row('held by', printable(view.value ?? ''))];
+  const holders = view.kind === 'rw' ? view.holders.filter((h) => h.write) : view.holders;
+  const label = view.kind === 'rw' ? 'writer' : 'holder';
+  if (holders.length === 0) return view.kind === 'rw' ? [] : [row(label, 'free')];
+  return holders.map((h) => row(label, `${describeHolder(h)}, ${holds(h.count)}`));
+}
+
+function queueLines(queue: readonly QueueEntryView[], ttl: (ms: number) => number, max: number): string[] {
+  if (queue.length === 0) return [row('queue', 'empty')];
+  const { shown, more } = clipped(queue, max);
+  const rows = [
+    ['#', 'waiter', 'deadline', 'expected wait', 'listening'],
+    ...shown.map((q) => [
+      String(q.position + 1),
+      describeHolder(parseOwner(q.owner)),
+      q.deadlineInMs === null ? 'none' : relative(ttl(q.deadlineInMs)),
+      q.expectedWaitMs === undefined ? '?' : formatDuration(Math.max(0, ttl(q.expectedWaitMs))),
+      q.subscribers === undefined ? '?' : q.subscribers > 0 ? 'yes' : 'no',
+    ]),
+  ];
+  const lines = table(rows);
+  return [row('queue', lines[0]!), ...lines.slice(1).map(cont), ...more];
+}
+
+/** Fair queue entries carry only the raw owner: split `<uuid>:<thread>` for display. */
+function parseOwner(owner: string): Pick<HolderView, 'owner' | 'client' | 'thread'> {
+  const match = /^([0-9a-fA-F-]{36}):(.+)$/.exec(owner);
+  return match ? { owner, client: match[1], thread: match[2] } : { owner };
+}
+
+function readerLines(readers: readonly ReaderView[], ttl: (ms: number) => number, max: number): string[] {
+  if (readers.length === 0) return [];
+  const { shown, more } = clipped(readers, max);
+  const rows = [
+    ['reader', 'holds', 'hold timeouts'],
+    ...shown.map((r) => [
+      describeHolder(r),
+      String(r.count),
+      r.zombie ? 'none left (zombie)' : r.timeoutKeys.map((k) => (k.ttlMs >= 0 ? formatDuration(ttl(k.ttlMs)) : 'no TTL')).join(', '),
+    ]),
+  ];
+  const lines = table(rows);
+  return [row('readers', lines[0]!), ...lines.slice(1).map(cont), ...more];
+}
+
+function permitLines(view: LockView, ttl: (ms: number) => number, max: number): string[] {
+  const lines: string[] = [];
+  if (view.available !== undefined) lines.push(row('permits', `${view.available} available${view.permits ? `, ${view.permits.length} taken` : ''}`));
+  if (view.kind === 'rs-semaphore') lines.push(row('permits', `${view.permits?.length ?? 0} taken`));
+  const { shown, more } = clipped(view.permits ?? [], max);
+  for (const p of shown) {
+    const state = p.expiresInMs === null ? 'never expires' : p.expired ? `expired ${formatDuration(-p.expiresInMs)} ago` : `expires ${relative(ttl(p.expiresInMs))}`;
+    lines.push(cont(`${printable(p.id)}  ${state}`));
+  }
+  return [...lines, ...more];
+}
+
+/** Kinds with no per-holder identity to list (permits are listed instead). */
+const UNOWNED: ReadonlySet<LockView['kind']> = new Set(['semaphore', 'expirable-semaphore', 'latch', 'rs-semaphore', 'missing', 'not-a-lock']);
+const CHANNEL_KINDS: ReadonlySet<LockView['kind']> = new Set(['reentrant', 'fenced', 'fair', 'rw', 'semaphore', 'expirable-semaphore', 'latch']);
+
+/** The text block for one key: a header line, then indented rows. */
+export function formatLockView(view: LockView, opts: TextOptions = {}): string[] {
+  const elapsed = opts.elapsedMs ?? 0;
+  const max = opts.maxRows ?? 100;
+  const ttl = (ms: number): number => ms - elapsed;
+  const lines = [header(view, ttl)];
+  if (!UNOWNED.has(view.kind)) lines.push(...holderLines(view));
+  if (view.kind === 'fenced') lines.push(row('fencing', view.token === undefined ? 'no token handed out yet' : `last token ${view.token}`));
+  if (view.queue) lines.push(...queueLines(view.queue, ttl, max));
+  if (view.readers) lines.push(...readerLines(view.readers, ttl, max));
+  if (view.count !== undefined) lines.push(row('count', String(view.count)));
+  lines.push(...permitLines(view, ttl, max));
+  if (CHANNEL_KINDS.has(view.kind) || view.waiters > 0) lines.push(row('waiters', `${view.waiters} subscribed to its channel${view.kind === 'fair' ? 's' : ''}`));
+  if (view.replicas) {
+    const text = view.replicas.map((r) => `${r.replica} ${r.lagBytes === 0 ? 'in sync' : `${r.lagBytes} bytes behind`}`).join(', ');
+    lines.push(row('replicas', text));
+  }
+  for (const w of view.warnings) lines.push(row(SEVERITY_TEXT[w.severity], escapeControls(w.message)));
+  return lines;
+}

@@ -1,0 +1,104 @@
+import calculateSlot from 'cluster-key-slot';
+import { decodeSnapshot, type RawSnapshot } from '../core/decode/index.js';
+import type { InspectKind, LockView, ReplicaView } from '../core/lock-view.js';
+import type { Connection, RedisClient } from '../redis/connection.js';
+import { toCliError } from '../redis/errors.js';
+import { pipelineScript, prepareScripts } from '../redis/scripts.js';
+import { scriptTarget, type InspectKey } from './keys.js';
+import { parseReplicas } from './replication.js';
+import { parseSnapshotReply } from './reply.js';
+
+export type { InspectKey } from './keys.js';
+
+/** Entries read from one hash, list or zset; beyond it a hash is sampled and the rest cut. */
+export const DEFAULT_CAP = 10_000;
+/** Read-hold indexes probed past each reader's count, where orphan timeout keys are found. */
+export const ORPHAN_PROBE = 3;
+
+export interface InspectOptions {
+  /** Read every key as this kind where the data fits (--kind). */
+  readonly kind?: InspectKind | undefined;
+  readonly cap?: number | undefined;
+}
+
+interface Batch {
+  readonly raws: RawSnapshot[];
+  readonly replicas: ReplicaView[] | undefined;
+}
+
+type ClusterClient = Extract<RedisClient, { slots: unknown }>;
+
+/** Key indexes per Cluster primary: one pipeline per node, since a pipeline may not span nodes. */
+function byNode(conn: Connection, keys: readonly InspectKey[]): number[][] {
+  if (conn.topology !== 'cluster') return [keys.map((_, i) => i)];
+  const { slots } = conn.client as ClusterClient;
+  const groups = new Map<string, number[]>();
+  keys.forEach((key, i) => {
+    const node = slots[calculateSlot(key)]?.[0] ?? '';
+    const group = groups.get(node);
+    if (group) group.push(i);
+    else groups.set(node, [i]);
+  });
+  return [...groups.values()];
+}
+
+/** One round trip to one node: a snapshot per key, then INFO replication for that node. */
+async function snapshotBatch(conn: Connection, keys: readonly InspectKey[], cap: number): Promise<Batch> {
+  const client = conn.client;
+  prepareScripts(client);
+  const pipeline = client.pipeline();
+  const targets = keys.map((key) => scriptTarget(key, conn.topology === 'cluster'));
+  for (const t of targets) {
+    pipelineScript(pipeline as unknown as Record<string, unknown>, 'inspectSnapshot', t.keys as string[], [
+      cap,
+      ORPHAN_PROBE,
+      t.companionsRead ? '1' : '0',
+      ...(t.channels as string[]),
+    ]);
+  }
+  pipeline.info('replication');
+  let results: [Error | null, unknown][] | null;
+  try {
+    results = await pipeline.exec();
+  } catch (err) {
+    throw toCliError(err, conn.label);
+  }
+  if (!results) throw toCliError(new Error('Connection is closed'), conn.label);
+  const reply = (i: number): unknown => {
+    const [err, value] = results[i]!;
+    if (err) throw toCliError(err, conn.label);
+    return value;
+  };
+  const raws = targets.map((t, i) =>
+    parseSnapshotReply(reply(i), { key: t.display, keyHex: t.keyHex, cap, companionsRead: t.companionsRead }),
+  );
+  const info = reply(targets.length);
+  return { raws, replicas: typeof info === 'string' ? parseReplicas(info) : undefined };
+}
+
+/**
+ * Raw snapshots of every key, in the order given: one pipeline per node, all sent at once (a
+ * single round trip outside Cluster). Each snapshot is one read-only script, so a key changing
+ * or vanishing mid-read is seen whole or not at all.
+ */
+export async function snapshotKeys(
+  conn: Connection,
+  keys: readonly InspectKey[],
+  cap: number = DEFAULT_CAP,
+): Promise<{ raw: RawSnapshot; replicas: ReplicaView[] | undefined }[]> {
+  const out = new Array<{ raw: RawSnapshot; replicas: ReplicaView[] | undefined }>(keys.length);
+  if (keys.length === 0) return out;
+  const groups = byNode(conn, keys);
+  const batches = await Promise.all(groups.map((g) => snapshotBatch(conn, g.map((i) => keys[i]!), cap)));
+  groups.forEach((g, b) => g.forEach((keyIndex, j) => (out[keyIndex] = { raw: batches[b]!.raws[j]!, replicas: batches[b]!.replicas })));
+  return out;
+}
+
+/** Decoded views of every key (what inspect prints, --watch polls each tick and ls classifies). */
+export async function inspectKeys(conn: Connection, keys: readonly InspectKey[], opts: InspectOptions = {}): Promise<LockView[]> {
+  const snapshots = await snapshotKeys(conn, keys, opts.cap ?? DEFAULT_CAP);
+  return snapshots.map(({ raw, replicas }) => {
+    const view = decodeSnapshot(raw, { kind: opts.kind });
+    return replicas && view.kind !== 'missing' ? { ...view, replicas } : view;
+  });
+}

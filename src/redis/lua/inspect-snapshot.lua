@@ -1,0 +1,121 @@
+#!lua flags=no-writes
+-- inspect-snapshot.lua: one consistent, read-only snapshot of a key and its companion keys, for
+-- inspect, ls, --watch and doctor. The no-writes flag above makes Redis itself refuse any write or
+-- PUBLISH from this script (it also lets it run on replicas and while Redis is out of memory).
+-- It only gathers; src/core/decode decides what the data means (redisson-protocol.md §4).
+-- KEYS[1] the key   KEYS[2] fair queue `redisson_lock_queue:{name}`   KEYS[3] fair deadlines
+-- `redisson_lock_timeout:{name}`   KEYS[4] fencing counter `redisson_lock_token:{name}`
+-- KEYS[5] expirable-semaphore permits `{name}:timeout`   KEYS[6] `{name}`, the prefix of read-hold
+-- keys `{name}:<holder>:rwlock_timeout:<n>`: those are built here from the reader fields, as
+-- Redisson does, so they keep the hash tag; KEYS[6] itself is never read.
+-- ARGV[1] cap: most entries read from one hash, list or zset (a larger hash gives a sample)
+-- ARGV[2] read-hold indexes probed past each reader's count, to find orphan timeout keys
+-- ARGV[3] '1' read KEYS[2..6]; '0' they are in another Cluster slot (then copies of KEYS[1])
+-- ARGV[4] lock channel   ARGV[5] rw channel   ARGV[6] semaphore channel   ARGV[7] latch channel
+-- Returns {type, pttl, {sec, usec}, size, body, queue, deadlines, counter, readers, permits, subscribers}
+--   size        HLEN / STRLEN / LLEN / ZCARD / SCARD / XLEN of the key, 0 when missing
+--   body        hash {field, value, ...} (size > cap: an HSCAN sample, plus `mode` if present);
+--               string {value} when STRLEN <= 512; zset {member, score, ...} (first cap); else {}
+--   queue       {llen, entry, ...}: fair wait queue, first cap entries ({0} when absent)
+--   deadlines   {zcard, member, score, ...}: fair deadline zset, first cap entries ({0} when absent)
+--   counter     {} or {value}: fencing counter
+--   readers     rw hashes: per reader field (and writer's base name) {holder, count, index, pttl, ...}
+--               with only the timeout keys that exist among indexes 1 .. min(count, cap) + ARGV[2]
+--   permits     {zcard, pttl, hexId, score, ...}: expirable-semaphore zset, ids hex-encoded because
+--               Redisson >= 3.17 stores raw bytes ({0, -2} when absent)
+--   subscribers PUBSUB NUMSUB + SHARDNUMSUB of ARGV[4..7], then of each listed queue entry's own
+--               channel `<lock channel>:<entry>`
+local cap = tonumber(ARGV[1])
+local key = KEYS[1]
+local companions = ARGV[3] == '1'
+
+local function type_of(k) return redis.call('type', k)['ok'] end
+
+local function hex(s)
+  return (string.gsub(s, '.', function(c) return string.format('%02x', string.byte(c)) end))
+end
+
+local t = type_of(key)
+local size, body = 0, {}
+if t == 'hash' then
+  size = redis.call('hlen', key)
+  if size <= cap then
+    body = redis.call('hgetall', key)
+  else
+    -- A huge hash is application data far more often than a lock: a sample is enough to tell.
+    body = redis.call('hscan', key, 0, 'COUNT', 16)[2]
+    local mode = redis.call('hget', key, 'mode')
+    if mode then body[#body + 1] = 'mode'; body[#body + 1] = mode end
+  end
+elseif t == 'string' then
+  size = redis.call('strlen', key)
+  if size <= 512 then body = { redis.call('get', key) } end
+elseif t == 'zset' then
+  size = redis.call('zcard', key)
+  body = redis.call('zrange', key, 0, cap - 1, 'WITHSCORES')
+elseif t == 'list' then size = redis.call('llen', key)
+elseif t == 'set' then size = redis.call('scard', key)
+elseif t == 'stream' then size = redis.call('xlen', key)
+end
+
+-- Hash locks (and a free fair or fenced lock, whose hash is gone) have these companions.
+local queue, deadlines, counter = { 0 }, { 0 }, {}
+if companions and (t == 'hash' or t == 'none') then
+  if type_of(KEYS[2]) == 'list' then
+    queue = { redis.call('llen', KEYS[2]) }
+    for _, entry in ipairs(redis.call('lrange', KEYS[2], 0, cap - 1)) do queue[#queue + 1] = entry end
+  end
+  if type_of(KEYS[3]) == 'zset' then
+    deadlines = { redis.call('zcard', KEYS[3]) }
+    for _, v in ipairs(redis.call('zrange', KEYS[3], 0, cap - 1, 'WITHSCORES')) do deadlines[#deadlines + 1] = v end
+  end
+  if type_of(KEYS[4]) == 'string' then counter = { redis.call('get', KEYS[4]) } end
+end
+
+-- Read-hold timeout keys of every holder named in a rw hash. Keys of holders named nowhere
+-- cannot be found without SCAN, which has no place in a script; doctor scans for those.
+local readers = {}
+if companions and t == 'hash' and size <= cap and redis.call('hexists', key, 'mode') == 1 then
+  local counts, order = {}, {}
+  for i = 1, #body, 2 do
+    local field, n = body[i], tonumber(body[i + 1]) or 0
+    if field ~= 'mode' then
+      if string.sub(field, -6) == ':write' then field, n = string.sub(field, 1, -7), 0 end
+      if counts[field] == nil then order[#order + 1] = field; counts[field] = n
+      elseif n > counts[field] then counts[field] = n end
+    end
+  end
+  local extra = tonumber(ARGV[2])
+  for _, holder in ipairs(order) do
+    local prefix = KEYS[6] .. ':' .. holder .. ':rwlock_timeout:'
+    local row = { holder, counts[holder] }
+    for i = 1, math.min(counts[holder], cap) + extra do
+      local ttl = redis.call('pttl', prefix .. i)
+      if ttl ~= -2 then row[#row + 1] = i; row[#row + 1] = ttl end
+    end
+    readers[#readers + 1] = row
+  end
+end
+
+local permits = { 0, -2 }
+if companions and (t == 'string' or t == 'none') and type_of(KEYS[5]) == 'zset' then
+  permits = { redis.call('zcard', KEYS[5]), redis.call('pttl', KEYS[5]) }
+  local entries = redis.call('zrange', KEYS[5], 0, cap - 1, 'WITHSCORES')
+  for i = 1, #entries, 2 do
+    permits[#permits + 1] = hex(entries[i]); permits[#permits + 1] = entries[i + 1]
+  end
+end
+
+-- Waiting clients: Redisson subscribes with SUBSCRIBE, or SSUBSCRIBE on a Redis 7 Cluster.
+-- Channels go in chunks: Lua's unpack() cannot spread thousands of arguments at once.
+local channels = { ARGV[4], ARGV[5], ARGV[6], ARGV[7] }
+for i = 2, #queue do channels[#channels + 1] = ARGV[4] .. ':' .. queue[i] end
+local subscribers = {}
+for from = 1, #channels, 500 do
+  local chunk = { unpack(channels, from, math.min(from + 499, #channels)) }
+  local plain = redis.call('pubsub', 'numsub', unpack(chunk))
+  local sharded = redis.call('pubsub', 'shardnumsub', unpack(chunk))
+  for i = 2, #plain, 2 do subscribers[#subscribers + 1] = plain[i] + sharded[i] end
+end
+
+return { t, redis.call('pttl', key), redis.call('time'), size, body, queue, deadlines, counter, readers, permits, subscribers }
