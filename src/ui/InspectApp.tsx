@@ -1,5 +1,6 @@
 import { Box, Static, Text, useInput, useStdin } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { clockTime } from './clock-time.js';
 import type { InspectLogLine, InspectStore } from './inspect-store.js';
 import { InspectKey } from './InspectKey.js';
 import { InspectStatus } from './InspectStatus.js';
@@ -23,13 +24,11 @@ const LOG_COLOR: Partial<Record<InspectLogLine['type'], string>> = {
   warning: 'red',
 };
 
-const hhmmss = (at: number): string => new Date(at).toTimeString().slice(0, 8);
-
 /** `inspect --watch`: derived events scroll above, every watched key repaints below with its countdowns. */
 export function InspectApp({ store, onAction, clock = Date.now, tickMs = 200 }: InspectAppProps) {
   const screen = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const [now, setNow] = useState(clock);
-  const paused = screen.pausedAt !== undefined;
+  const frozenAt = screen.endedAt ?? screen.pausedAt;
   const { isRawModeSupported } = useStdin();
   useInput(
     (input, key) => {
@@ -40,12 +39,13 @@ export function InspectApp({ store, onAction, clock = Date.now, tickMs = 200 }: 
     { isActive: isRawModeSupported === true },
   );
   useEffect(() => {
-    // Nothing moves while paused: the picture stays as it was when the user asked to look at it.
-    if (paused) return;
+    // Nothing moves while paused (the picture stays as it was when the user asked to look at
+    // it) or once the watch has ended.
+    if (frozenAt !== undefined) return;
     const timer = setInterval(() => setNow(clock()), tickMs);
     return () => clearInterval(timer);
-  }, [paused, clock, tickMs]);
-  const drawnAt = screen.pausedAt ?? now;
+  }, [frozenAt, clock, tickMs]);
+  const drawnAt = frozenAt ?? now;
   const elapsedMs = screen.readAt === undefined ? 0 : Math.max(0, drawnAt - screen.readAt);
   const several = screen.keys.length > 1;
   return (
@@ -53,7 +53,7 @@ export function InspectApp({ store, onAction, clock = Date.now, tickMs = 200 }: 
       <Static items={[...screen.log]}>
         {(line) => (
           <Text key={line.id} {...(LOG_COLOR[line.type] ? { color: LOG_COLOR[line.type] } : {})}>
-            <Text dimColor>{hhmmss(line.at)} </Text>
+            <Text dimColor>{clockTime(line.at)} </Text>
             {several ? <Text bold>{line.key} </Text> : null}
             {line.text}
           </Text>

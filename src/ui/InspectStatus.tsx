@@ -1,5 +1,6 @@
 import { Text } from 'ink';
 import { formatDuration } from '../core/duration.js';
+import { clockTime } from './clock-time.js';
 import type { InspectScreen } from './inspect-store.js';
 
 export interface InspectStatusProps {
@@ -7,17 +8,15 @@ export interface InspectStatusProps {
   readonly now: number;
 }
 
-const KEYS = 'p pause · q quit';
-
-/** The line under the keys: live, paused, retrying or reconnecting, and how old the picture is. */
+/** The line under the keys: live, paused, retrying, reconnecting or stopped, and how old the picture is when that matters. */
 export function InspectStatus({ screen, now }: InspectStatusProps) {
-  const age = screen.readAt !== undefined ? `last read ${formatDuration(Math.max(0, (screen.pausedAt ?? now) - screen.readAt))} ago` : 'no read yet';
+  const { readAt } = screen;
+  const age = readAt !== undefined ? `last good read ${formatDuration(Math.max(0, now - readAt))} ago` : 'nothing read yet';
+  if (screen.endedAt !== undefined) {
+    return <Text dimColor>stopped{readAt !== undefined ? `: last read at ${clockTime(readAt)}` : ''}</Text>;
+  }
   if (screen.pausedAt !== undefined) {
-    return (
-      <Text color="yellow">
-        ❚❚ paused: nothing is read, countdowns are frozen ({age}) · p resumes · q quit
-      </Text>
-    );
+    return <Text color="yellow">paused at {clockTime(screen.pausedAt)}: not reading, countdowns frozen · p resumes · q quit</Text>;
   }
   const retryIn = screen.retry ? `retrying in ${formatDuration(Math.max(0, screen.retry.at + screen.retry.retryInMs - now))}` : '';
   if (screen.reconnecting) {
@@ -34,10 +33,13 @@ export function InspectStatus({ screen, now }: InspectStatusProps) {
       </Text>
     );
   }
-  if (screen.readAt === undefined) return <Text dimColor>reading {screen.target}… · q quit</Text>;
+  if (readAt === undefined) return <Text dimColor>reading {screen.target}… · q quit</Text>;
+  // A read normally lands every interval; only say how old the picture is once it is overdue.
+  const late = now - readAt > 2 * screen.intervalMs ? ` (${age})` : '';
   return (
     <Text dimColor>
-      ● {screen.target} every {formatDuration(screen.intervalMs)}, {age} · {KEYS}
+      ● {screen.target} every {formatDuration(screen.intervalMs)}
+      {late} · p pause · q quit
     </Text>
   );
 }

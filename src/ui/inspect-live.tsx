@@ -42,6 +42,7 @@ export function mountInspectView(opts: MountInspectViewOptions): LiveInspect {
     close: async () => {
       if (closed) return;
       closed = true;
+      store.end(Date.now());
       // Let React commit the last state, so the final frame stays on screen.
       await new Promise((resolve) => setTimeout(resolve, 50));
       instance.unmount();

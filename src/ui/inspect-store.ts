@@ -33,11 +33,14 @@ export interface InspectScreen {
   readonly pausedAt?: number | undefined;
   readonly retry?: { readonly at: number; readonly retryInMs: number; readonly error: string } | undefined;
   readonly reconnecting?: { readonly at: number; readonly target: string } | undefined;
+  /** The watch is over: the last frame stays on screen and should not look live. */
+  readonly endedAt?: number | undefined;
 }
 
 export interface InspectStore {
   poll(state: PollState<readonly LockView[]>): void;
   connection(change: ConnectionChange): void;
+  end(at: number): void;
   getSnapshot(): InspectScreen;
   subscribe(listener: () => void): () => void;
 }
@@ -100,6 +103,7 @@ export function createInspectStore(init: { keys: readonly string[]; target: stri
     },
     connection: (change) =>
       publish({ ...screen, reconnecting: change.type === 'reconnecting' ? { at: change.at, target: change.target } : undefined }),
+    end: (at) => publish({ ...screen, endedAt: at }),
     getSnapshot: () => screen,
     subscribe: (listener) => {
       listeners.add(listener);

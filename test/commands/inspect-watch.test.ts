@@ -166,26 +166,27 @@ describe('inspect --watch on a terminal', () => {
     await raw.hset('orders', owner(1), '1');
     await raw.pexpire('orders', 30_000);
     const w = watch(['orders', '--watch', '--interval', '100ms'], { tty: true });
-    await w.waitFor(w.stdout, /every 100 ms, last read/);
+    await w.waitFor(w.stdout, /every 100 ms · p pause/);
     expect(w.stdout.text).toMatch(new RegExp(`holder\\s+${owner(1)}`));
     const reads = async () => Number(/cmdstat_pttl:calls=(\d+)/.exec((await raw.info('commandstats')) ?? '')?.[1] ?? 0);
     w.stdin.press('p');
-    await w.waitFor(w.stdout, /paused: nothing is read/);
+    await w.waitFor(w.stdout, /paused at/);
     const pausedAt = await reads();
     await new Promise((r) => setTimeout(r, 400));
     expect(await reads()).toBe(pausedAt);
     const resumedFrom = w.stdout.text.length;
     w.stdin.press('p');
-    await w.waitFor(w.stdout, /every 100 ms, last read/, 3000, resumedFrom);
+    await w.waitFor(w.stdout, /every 100 ms · p pause/, 3000, resumedFrom);
     expect(await reads()).toBeGreaterThan(pausedAt);
     w.stdin.press('q');
     expect(await w.done).toBe(0);
+    expect(w.stdout.text).toMatch(/stopped: last read at \d\d:\d\d:\d\d/);
     expect((await raw.call('CLIENT', 'LIST')) as string).not.toContain(`name=${WATCH_CONNECTION_NAME}`);
   });
 
   it('Ctrl-C (a key in raw mode) exits 130 like an interrupted hold', async () => {
     const w = watch(['orders', '--watch'], { tty: true });
-    await w.waitFor(w.stdout, /last read/);
+    await w.waitFor(w.stdout, /every 1\.0 s · p pause/);
     w.stdin.press('\u0003');
     expect(await w.done).toBe(130);
   });

@@ -76,7 +76,8 @@ describe('InspectView', () => {
     frame = await v.until(/18\.0 s/);
     expect(frame).toMatch(/^ttl\s+█+░+ 18\.0 s$/m);
     expect(ttlBar(frame)?.[1]).toHaveLength(12); // 18/30 of a 20-cell bar
-    expect(frame).toContain('last read 12.0 s ago');
+    // Twelve intervals without a read: the status says how old the picture is.
+    expect(frame).toContain('● 127.0.0.1:16379 every 1.0 s (last good read 12.0 s ago) · p pause · q quit');
     // The next read replaces the estimate; a TTL back at the full lease is a renewal.
     v.read(13_000, lock('orders', 30_000, [holder(A, 2)]));
     frame = await v.until(/renewed/);
@@ -89,7 +90,7 @@ describe('InspectView', () => {
     v.read(0, lock('orders', 20_000, [holder(A)]));
     v.read(1000, lock('orders', 30_000, [holder(A)])); // renewed: now we know the lease is 30 s
     v.read(11_000, lock('orders', 20_000, [holder(A)]));
-    const frame = await v.until(/last read 0 ms ago/);
+    const frame = await v.until(/ 20\.0 s\n/);
     expect(ttlBar(frame)?.[1]).toHaveLength(13); // 20/30, not a full bar
   });
 
@@ -204,14 +205,21 @@ describe('InspectView', () => {
     v.at(2000);
     v.store.poll({ type: 'paused', at: T0 + 2000 });
     let frame = await v.until(/paused/);
-    expect(frame).toContain('paused: nothing is read, countdowns are frozen (last read 2.0 s ago) · p resumes');
+    expect(frame).toContain('paused at 12:00:02: not reading, countdowns frozen · p resumes · q quit');
     v.at(9000);
     frame = await v.still(100);
     expect(frame).toMatch(/^ttl\s+█+░+ 28\.0 s$/m);
     v.store.poll({ type: 'resumed', at: T0 + 9000 });
     frame = await v.until(/21\.0 s/);
     expect(frame).not.toContain('paused');
-    expect(frame).toContain('● 127.0.0.1:16379 every 1.0 s, last read 9.0 s ago · p pause · q quit');
+    v.read(9100, lock('orders', 20_900, [holder(A)]));
+    frame = await v.until(/every 1\.0 s ·/);
+    expect(frame).toContain('● 127.0.0.1:16379 every 1.0 s · p pause · q quit');
+    v.store.end(T0 + 9200);
+    v.at(15_000);
+    frame = await v.until(/stopped/);
+    expect(frame).toMatch(/^stopped: last read at 12:00:09$/m);
+    expect(frame).toMatch(/^ttl\s+█+░+ 20\.8 s$/m); // frozen where it ended, not counting on
   });
 
   it('says retrying with a countdown, and reconnecting, and clears both when a read succeeds', async () => {
@@ -220,15 +228,15 @@ describe('InspectView', () => {
     v.at(1000);
     v.store.poll({ type: 'retrying', at: T0 + 1000, error: 'Connection is closed.', retryInMs: 4000, failures: 3 });
     let frame = await v.until(/retrying in 4\.0 s/);
-    expect(frame).toContain('Connection is closed.: retrying in 4.0 s (last read 1.0 s ago) · q quit');
+    expect(frame).toContain('Connection is closed.: retrying in 4.0 s (last good read 1.0 s ago) · q quit');
     v.at(2500);
     expect(await v.until(/retrying in 2\.5 s/)).toContain('retrying in 2.5 s');
     v.store.connection({ type: 'reconnecting', at: T0 + 2500, target: '127.0.0.1:16379' });
     frame = await v.until(/reconnecting.*2\.5 s ago/);
-    expect(frame).toContain('connection to 127.0.0.1:16379 lost: reconnecting… retrying in 2.5 s (last read 2.5 s ago)');
+    expect(frame).toContain('connection to 127.0.0.1:16379 lost: reconnecting… retrying in 2.5 s (last good read 2.5 s ago)');
     v.store.connection({ type: 'reconnected', at: T0 + 5000, target: '127.0.0.1:16379' });
     v.read(5000, lock('orders', 25_000, [holder(A)]));
-    frame = await v.until(/last read 0 ms ago/);
+    frame = await v.until(/every 1\.0 s ·/);
     expect(frame).not.toMatch(/retrying|reconnecting/);
   });
 });
