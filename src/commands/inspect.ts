@@ -6,9 +6,10 @@ import type { LockView } from '../core/lock-view.js';
 import { inspectKeys } from '../inspect/snapshot.js';
 import { connect } from '../redis/connection.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
+import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect-watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
 
-export interface InspectFlags extends ConnectionFlags {
+export interface InspectFlags extends ConnectionFlags, WatchFlags {
   readonly kind?: string;
   readonly json?: boolean;
 }
@@ -58,9 +59,14 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
     .option('--json', 'print a JSON array, one object per key (shape below)')
     .addHelpText('after', HELP);
   addConnectionOptions(cmd);
+  // --watch / --interval / --once / --count: the live view lives in inspect-watch.ts.
+  addWatchOptions(cmd).addHelpText('after', WATCH_HELP);
   cmd.action(
     act(ctx, async (keys: string[], flags: InspectFlags) => {
       const kind = flags.kind !== undefined ? parseInspectKind(flags.kind) : undefined;
+      if (wantsWatch(flags)) {
+        return runInspectWatch(ctx, { keys, spec: targetSpec(flags, ctx), flags, read: (conn) => inspectKeys(conn, keys, { kind }) });
+      }
       const conn = await connect(targetSpec(flags, ctx), { mode: 'one-shot', name: 'redlock-cli:inspect' });
       try {
         return printViews(ctx, await inspectKeys(conn, keys, { kind }), flags.json === true);

@@ -1,11 +1,9 @@
 import { EventEmitter } from 'node:events';
-import { Command } from 'commander';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LockView } from '../../src/core/lock-view.js';
-import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_CONNECTION_NAME, type WatchFlags } from '../../src/commands/inspect-watch.js';
-import { addConnectionOptions, targetSpec, type ConnectionFlags } from '../../src/commands/options.js';
-import type { Connection } from '../../src/redis/connection.js';
+import { wantsWatch, WATCH_CONNECTION_NAME } from '../../src/commands/inspect-watch.js';
+import { run } from '../../src/main.js';
 import { owner, rawClient } from '../helpers/lock-env.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
@@ -30,20 +28,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await raw.flushall();
 });
-
-// Until the inspect command lands, a stand-in decoder: one pipeline (PTTL + HGETALL per key).
-async function readHashes(conn: Connection, keys: readonly string[]): Promise<LockView[]> {
-  const pipe = conn.client.pipeline();
-  for (const key of keys) pipe.pttl(key).hgetall(key);
-  const replies = (await pipe.exec()) ?? [];
-  const readAt = Date.now();
-  return keys.map((key, i) => {
-    const ttlMs = Number(replies[i * 2]?.[1]);
-    const fields = (replies[i * 2 + 1]?.[1] ?? {}) as Record<string, string>;
-    const holders = Object.entries(fields).map(([o, count]) => ({ owner: o, count: Number(count) }));
-    return { key, kind: ttlMs === -2 ? 'missing' : 'reentrant', type: ttlMs === -2 ? 'none' : 'hash', ttlMs, holders, waiters: 0, warnings: [], readAt };
-  });
-}
 
 class Sink extends EventEmitter {
   text = '';
@@ -82,29 +66,15 @@ class Keyboard extends EventEmitter {
   pause(): void {}
 }
 
-/** `inspect <keys> [flags]` as the inspect command wires it: parse, then hand over to runInspectWatch. */
-function watch(argv: string[], opts: { url?: string; tty?: boolean } = {}) {
+/** Starts `inspect <argv>` through run(); the handle lets the test read its output, press keys and interrupt it. */
+function inspect(argv: string[], opts: { url?: string; tty?: boolean } = {}) {
   const stdout = new Sink(opts.tty);
   const stderr = new Sink();
   const stdin = new Keyboard();
   const controller = new AbortController();
   controllers.push(controller);
   const ctx = { stdout, stderr, stdin: stdin as unknown as NodeJS.ReadableStream, env: {}, signal: controller.signal };
-  const cmd = new Command('inspect').argument('<key...>').option('--json').exitOverride().configureOutput({ writeErr: () => {} });
-  addWatchOptions(cmd);
-  addConnectionOptions(cmd);
-  let code = -1;
-  cmd.action(async (keys: string[], flags: WatchFlags & ConnectionFlags) => {
-    if (!wantsWatch(flags)) throw new Error('not a watch');
-    code = await runInspectWatch(ctx, { keys, spec: targetSpec(flags, ctx), flags, read: (conn) => readHashes(conn, keys) });
-  });
-  const done = cmd
-    .parseAsync(['-u', opts.url ?? server.url, ...argv], { from: 'user' })
-    .then(() => code)
-    .catch((err: { exitCode?: number; message: string }) => {
-      stderr.write(`${err.message}\n`);
-      return err.exitCode ?? 1;
-    });
+  const done = run(['inspect', '-u', opts.url ?? server.url, ...argv], ctx);
   pending.push(done);
   return {
     stdout,
@@ -127,7 +97,7 @@ describe('inspect --watch --json', () => {
   it('prints one JSON array of every key per tick, --interval apart, and stops after --count', async () => {
     await raw.hset('orders', owner(1), '2');
     await raw.pexpire('orders', 30_000);
-    const w = watch(['orders', 'reports', '--watch', '--json', '--interval', '200ms', '--count', '3']);
+    const w = inspect(['orders', 'reports', '--watch', '--json', '--interval', '200ms', '--count', '3']);
     expect(await w.done).toBe(0);
     const ticks = w.stdout.lines().map((l) => JSON.parse(l) as LockView[]);
     expect(ticks).toHaveLength(3);
@@ -143,7 +113,7 @@ describe('inspect --watch --json', () => {
   });
 
   it('runs until interrupted, then exits 130 and closes its named connection', async () => {
-    const w = watch(['orders', '--watch', '--json', '--interval', '100ms']);
+    const w = inspect(['orders', '--watch', '--json', '--interval', '100ms']);
     await w.waitFor(w.stdout, /\n.*\n/);
     const clients = (await raw.call('CLIENT', 'LIST')) as string;
     expect(clients).toContain(`name=${WATCH_CONNECTION_NAME}`);
@@ -154,10 +124,105 @@ describe('inspect --watch --json', () => {
   });
 
   it('raises an interval below the floor and says so', async () => {
-    const w = watch(['orders', '--watch', '--json', '--interval', '10ms', '--count', '2']);
+    const w = inspect(['orders', '--watch', '--json', '--interval', '10ms', '--count', '2']);
     expect(await w.done).toBe(0);
     expect(w.stderr.text).toBe('--interval 10ms is below the 100 ms floor: reading every 100 ms\n');
     expect(w.stdout.lineTimes[1]! - w.stdout.lineTimes[0]!).toBeGreaterThanOrEqual(90);
+  });
+});
+
+interface Seen {
+  readonly at: number;
+  /** Client address, or 'lua' for commands a script ran. */
+  readonly source: string;
+  readonly args: readonly string[];
+}
+
+/** Every command the server runs while `fn` does. */
+async function monitored(fn: () => Promise<void>): Promise<Seen[]> {
+  const seen: Seen[] = [];
+  const monitor = await raw.monitor();
+  monitor.on('monitor', (time: string, args: string[], source: string) => seen.push({ at: Number(time) * 1000, source, args }));
+  try {
+    await fn();
+    await raw.ping(); // MONITOR delivers in order: once our PING is back, everything before it is in
+  } finally {
+    monitor.disconnect();
+  }
+  return seen;
+}
+
+/** The address a client named itself from (ioredis sends CLIENT SETNAME first on connect). */
+const addressOf = (seen: readonly Seen[], name: string): string | undefined =>
+  seen.find((c) => c.args[0]?.toLowerCase() === 'client' && c.args[2] === name)?.source;
+
+/**
+ * What a client sent to read, without connecting (CLIENT SETNAME, the bare INFO of the ready
+ * check) and leaving (QUIT). EVAL counts as EVALSHA: the first read of a script loads it.
+ */
+function reads(seen: readonly Seen[], address: string | undefined): { at: number; name: string }[] {
+  return seen
+    .filter((c) => c.source === address)
+    .map((c) => {
+      const command = c.args[0]!.toLowerCase();
+      return { at: c.at, name: command === 'eval' ? 'evalsha' : command === 'info' ? `info ${c.args[1] ?? ''}`.trim() : command };
+    })
+    .filter((c) => !['client', 'info', 'quit'].includes(c.name));
+}
+
+describe('inspect --watch load on Redis', () => {
+  it('one tick costs what one plain inspect costs, sent together as one pipeline', async () => {
+    await raw.hset('orders', owner(1), '1');
+    await raw.pexpire('orders', 30_000);
+    const seen = await monitored(async () => {
+      expect(await inspect(['orders', 'reports']).done).toBe(4); // reports does not exist: exit 4, as always
+      expect(await inspect(['orders', 'reports', '--watch', '--json', '--interval', '200ms', '--count', '3']).done).toBe(0);
+    });
+    const once = reads(seen, addressOf(seen, 'redlock-cli:inspect')).map((c) => c.name);
+    expect(once).toEqual(['evalsha', 'evalsha', 'info replication']);
+    // Ticks are 200 ms apart; the commands of one tick arrive together.
+    const ticks: { at: number; name: string }[][] = [];
+    for (const c of reads(seen, addressOf(seen, WATCH_CONNECTION_NAME))) {
+      const last = ticks.at(-1);
+      if (last && c.at - last[0]!.at < 100) last.push(c);
+      else ticks.push([c]);
+    }
+    expect(ticks).toHaveLength(3);
+    for (const tick of ticks) {
+      expect(tick.map((c) => c.name)).toEqual(once);
+      expect(tick.at(-1)!.at - tick[0]!.at).toBeLessThan(20); // one burst, not three round trips
+    }
+  });
+
+  it('is read-only: with MONITOR running, a few ticks send no write command and change nothing', async () => {
+    await raw.hset('orders', owner(1), '1');
+    await raw.pexpire('orders', 30_000);
+    await raw.zadd('redisson_lock_timeout:{orders}', Date.now() + 5000, owner(2));
+    await raw.rpush('redisson_lock_queue:{orders}', owner(2));
+    const changes = async () => Number(/rdb_changes_since_last_save:(\d+)/.exec(await raw.info('persistence'))?.[1]);
+    const before = await changes();
+    const seen = await monitored(async () => {
+      expect(await inspect(['orders', 'missing', '--watch', '--json', '--interval', '100ms', '--count', '4']).done).toBe(0);
+    });
+    const watch = addressOf(seen, WATCH_CONNECTION_NAME);
+    const names = [...new Set(seen.filter((c) => c.source === watch || c.source === 'lua').map((c) => c.args[0]!.toLowerCase()))];
+    expect(names).toContain('hgetall'); // the scripts' own reads are in the log too
+    const info = (await raw.call('COMMAND', 'INFO', ...names)) as [string, number, string[]][];
+    const writes = info.filter((entry) => entry[2].includes('write')).map((entry) => entry[0]);
+    expect(writes).toEqual([]);
+    expect(await changes()).toBe(before);
+  });
+});
+
+describe('inspect --once', () => {
+  it('is one snapshot, exactly like plain inspect, also with --watch', async () => {
+    await raw.hset('orders', owner(1), '1');
+    await raw.pexpire('orders', 30_000);
+    const w = inspect(['orders', '--watch', '--once', '--json']);
+    expect(await w.done).toBe(0);
+    const lines = w.stdout.lines();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject([{ key: 'orders', kind: 'reentrant' }]);
   });
 });
 
@@ -165,10 +230,10 @@ describe('inspect --watch on a terminal', () => {
   it('draws the live view; p pauses reading, q quits with 0 and closes the connection', async () => {
     await raw.hset('orders', owner(1), '1');
     await raw.pexpire('orders', 30_000);
-    const w = watch(['orders', '--watch', '--interval', '100ms'], { tty: true });
+    const w = inspect(['orders', '--watch', '--interval', '100ms'], { tty: true });
     await w.waitFor(w.stdout, /every 100 ms · p pause/);
     expect(w.stdout.text).toMatch(new RegExp(`holder\\s+${owner(1)}`));
-    const reads = async () => Number(/cmdstat_pttl:calls=(\d+)/.exec((await raw.info('commandstats')) ?? '')?.[1] ?? 0);
+    const reads = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec((await raw.info('commandstats')) ?? '')?.[1] ?? 0);
     w.stdin.press('p');
     await w.waitFor(w.stdout, /paused at/);
     const pausedAt = await reads();
@@ -185,7 +250,7 @@ describe('inspect --watch on a terminal', () => {
   });
 
   it('Ctrl-C (a key in raw mode) exits 130 like an interrupted hold', async () => {
-    const w = watch(['orders', '--watch'], { tty: true });
+    const w = inspect(['orders', '--watch'], { tty: true });
     await w.waitFor(w.stdout, /every 1\.0 s · p pause/);
     w.stdin.press('\u0003');
     expect(await w.done).toBe(130);
@@ -194,10 +259,10 @@ describe('inspect --watch on a terminal', () => {
 
 describe('inspect --watch without a terminal', () => {
   it('refuses to animate, pointing to --once and --json, before connecting anywhere', async () => {
-    const w = watch(['orders', '--watch'], { url: 'redis://127.0.0.1:1' });
+    const w = inspect(['orders', '--watch'], { url: 'redis://127.0.0.1:1' });
     expect(await w.done).toBe(2);
     expect(w.stderr.lines()).toEqual([
-      '--watch draws a live view and needs a terminal: use --once for one snapshot, or --json for one JSON line per tick',
+      'redlock-cli: --watch draws a live view and needs a terminal: use --once for one snapshot, or --json for one JSON line per tick',
     ]);
     expect(w.stdout.text).toBe('');
   });
@@ -213,7 +278,7 @@ describe('inspect --watch when Redis goes away', () => {
   it('says it is retrying while the server is down and reads again once it is back on the same port', async () => {
     let own = await startRedis();
     try {
-      const w = watch(['orders', '--watch', '--json', '--interval', '100ms'], { url: own.url });
+      const w = inspect(['orders', '--watch', '--json', '--interval', '100ms'], { url: own.url });
       await w.waitFor(w.stdout, /\n/);
       await own.stop();
       await w.waitFor(w.stderr, /could not read: .*; retrying in 1\.0 s/);
