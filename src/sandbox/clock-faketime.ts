@@ -7,94 +7,69 @@ export interface CommandRunner {
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
 }
 
-/** The two files through which a running node's libfaketime clock is steered. */
-export interface FakeClockFiles {
-  /** FAKETIME_TIMESTAMP_FILE: re-read on every clock call (FAKETIME_NO_CACHE=1). */
-  readonly timestampFile: string;
-  /** Our own record of the clock function, so a later CLI process can change it. */
-  readonly stateFile: string;
-}
-
-/**
- * libfaketime computes `fake = start + (real - start) * rate + offset`, where `start` is the
- * real time at which the process loaded it. Jumps only move `offset`; a rate change must also
- * move `offset` so the clock bends instead of leaping, and that needs `start`, which libfaketime
- * does not expose: the node is started frozen (`x0`, fake = start + offset) and attach() reads it.
- */
-interface FakeClockState {
-  readonly startMs: number | null;
-  readonly offsetMs: number;
-  readonly rate: number;
-}
-
-export interface FakeClockSetup {
-  readonly files: FakeClockFiles;
-  /** Extra environment for the redis-server child: set it on that process, not on a wrapper. */
-  readonly env: Readonly<Record<string, string>>;
-}
-
 /** Node wall clock minus real time, and the rate it runs at, as measured on the node. */
 export interface ClockReading {
   readonly skewMs: number;
   readonly rate: number;
 }
 
+export interface FakeClockEnvOptions {
+  /** FAKETIME_TIMESTAMP_FILE: may be absent (the node then runs on real time) until a clock verb writes it. */
+  readonly timestampFile: string;
+  /** Where the malloc shim is built and kept; it must outlive the sandbox directory's clean-ups. */
+  readonly shimDir: string;
+  readonly support: { readonly library: string; readonly compiler: string };
+}
+
 const realNowMs = (): number => performance.timeOrigin + performance.now();
 
 /**
- * Prepares a node to run under libfaketime: builds the malloc shim once per `dir`, and arms a
- * frozen clock for the next process. Call before every spawn (also a restart), then attach().
+ * The environment that runs a redis-server under libfaketime. Set it on the redis-server child
+ * itself: the `faketime` wrapper forks, so its pid would not be the server's.
  */
-export async function prepareFakeClock(
-  dir: string,
-  node: string,
-  support: { readonly library: string; readonly compiler: string },
-): Promise<FakeClockSetup> {
-  const shim = await buildMallocShim(dir, support.compiler);
-  const files = { timestampFile: join(dir, `${node}.faketime`), stateFile: join(dir, `${node}.clock.json`) };
-  const state = existsSync(files.stateFile) ? readState(files) : { startMs: null, offsetMs: 0, rate: 1 };
-  writeSpec(files, state.offsetMs, 0);
-  writeState(files, state);
+export async function fakeClockEnv(opts: FakeClockEnvOptions): Promise<Record<string, string>> {
+  const shim = await buildMallocShim(opts.shimDir, opts.support.compiler);
   return {
-    files,
-    env: {
-      // The shim must come first: it has to own malloc before libfaketime's constructor runs.
-      LD_PRELOAD: [shim, support.library, process.env.LD_PRELOAD].filter(Boolean).join(':'),
-      FAKETIME_TIMESTAMP_FILE: files.timestampFile,
-      FAKETIME_NO_CACHE: '1',
-      // Only the wall clock moves, like an NTP step: Redis's timers and timeouts stay real.
-      FAKETIME_DONT_FAKE_MONOTONIC: '1',
-    },
+    // The shim must come first: it has to own malloc before libfaketime's constructor runs.
+    LD_PRELOAD: [shim, opts.support.library].join(':'),
+    FAKETIME_TIMESTAMP_FILE: opts.timestampFile,
+    // Re-read the file on every clock call, so a jump lands within the next command.
+    FAKETIME_NO_CACHE: '1',
+    // Only the wall clock moves, like an NTP step: Redis's timers and timeouts stay real.
+    FAKETIME_DONT_FAKE_MONOTONIC: '1',
+    // `@<epoch seconds>` specs (see shiftFakeClock), independent of the node's time zone.
+    FAKETIME_FMT: '%s',
   };
 }
 
-/** Once the node answers: learns its libfaketime start time and lets its clock run. */
-export async function attachFakeClock(files: FakeClockFiles, client: CommandRunner): Promise<ClockReading> {
-  const previous = readState(files);
-  const { fakeMs } = await readTime(client);
-  const startMs = fakeMs - previous.offsetMs;
-  // A restarted node keeps the old process's skew: shift the offset by what the new start changes.
-  const offsetMs = previous.startMs === null ? previous.offsetMs : previous.offsetMs + (startMs - previous.startMs) * (previous.rate - 1);
-  const state = { startMs, offsetMs, rate: previous.rate };
-  writeState(files, state);
-  writeSpec(files, offsetMs, state.rate);
-  return verify(client, state);
+/** The timestamp file of a node started with fakeClockEnv (from its recorded environment). */
+export function fakeClockFile(env: Readonly<Record<string, string>> | undefined): string | undefined {
+  return env?.LD_PRELOAD?.includes('libfaketime') ? env.FAKETIME_TIMESTAMP_FILE : undefined;
 }
 
-/** Jumps the node's wall clock by `jumpMs` and/or sets its rate, then measures that it took. */
+/**
+ * Jumps the node's wall clock by `jumpMs` and/or sets its rate, then measures that it took.
+ *
+ * libfaketime evaluates `+<offset> x<rate>` as `start + (real - start) * rate + offset`, with
+ * `start` the moment the process loaded it, which we cannot read. At rate 1 that is simply
+ * `real + offset`, so rate-1 clocks are written that way (and survive a restart unchanged).
+ * Any other rate is written as `@<fake now> x<rate>`: libfaketime restarts its reference at the
+ * moment it parses that, which our TIME probe triggers right after the write, so the clock bends
+ * at the new rate from where it is instead of leaping by (rate - 1) x the node's age.
+ */
 export async function shiftFakeClock(
-  files: FakeClockFiles,
+  timestampFile: string,
   client: CommandRunner,
   change: { readonly jumpMs?: number; readonly rate?: number },
 ): Promise<ClockReading> {
-  const state = readState(files);
-  if (state.startMs === null) throw new Error(`the clock in ${files.stateFile} was never attached to its node`);
-  const rate = change.rate ?? state.rate;
-  const bend = (realNowMs() - state.startMs) * (state.rate - rate);
-  const next = { startMs: state.startMs, offsetMs: state.offsetMs + bend + (change.jumpMs ?? 0), rate };
-  writeState(files, next);
-  writeSpec(files, next.offsetMs, next.rate);
-  return verify(client, next);
+  const before = currentRate(timestampFile);
+  const now = await readTime(client);
+  const realMs = realNowMs();
+  const targetMs = now.fakeMs + (realMs - now.realMs) * before + (change.jumpMs ?? 0);
+  const rate = change.rate ?? before;
+  const spec = rate === 1 ? `${signed((targetMs - realMs) / 1000)} x1` : `@${(targetMs / 1000).toFixed(6)} x${rate}`;
+  writeSpec(timestampFile, spec);
+  return verify(client, rate, (probe) => (rate === 1 ? targetMs - realMs : targetMs + (probe.realMs - realMs) * rate - probe.realMs));
 }
 
 /** libfaketime leaves its shared memory behind when a node is SIGKILLed: remove it for `pid`. */
@@ -102,41 +77,38 @@ export function removeFaketimeLeftovers(pid: number, shmDir = '/dev/shm'): void 
   for (const name of [`faketime_shm_${pid}`, `sem.faketime_sem_${pid}`]) rmSync(join(shmDir, name), { force: true });
 }
 
-function readState(files: FakeClockFiles): FakeClockState {
-  return JSON.parse(readFileSync(files.stateFile, 'utf8')) as FakeClockState;
-}
+const signed = (seconds: number): string => `${seconds < 0 ? '-' : '+'}${Math.abs(seconds).toFixed(6)}`;
 
-function writeState(files: FakeClockFiles, state: FakeClockState): void {
-  writeFileSync(files.stateFile, `${JSON.stringify(state)}\n`);
+function currentRate(timestampFile: string): number {
+  if (!existsSync(timestampFile)) return 1;
+  const rate = /x(\d+(?:\.\d+)?)/.exec(readFileSync(timestampFile, 'utf8'));
+  return rate ? Number(rate[1]) : 1;
 }
 
 /** Atomic: libfaketime re-reads the file on every call and exits on one it cannot parse. */
-function writeSpec(files: FakeClockFiles, offsetMs: number, rate: number): void {
-  const seconds = offsetMs / 1000;
-  // Plain decimals only: libfaketime multiplies by 60 if it sees an 'm' (or 'h', 'd', 'y') anywhere.
-  const spec = `${seconds < 0 ? '-' : '+'}${Math.abs(seconds).toFixed(6)} x${rate.toFixed(6)}\n`;
-  const partial = `${files.timestampFile}.tmp`;
-  writeFileSync(partial, spec);
-  renameSync(partial, files.timestampFile);
+function writeSpec(timestampFile: string, spec: string): void {
+  // Plain decimals only: libfaketime multiplies an offset by 60 if it sees an 'm' anywhere in it.
+  const partial = `${timestampFile}.${process.pid}.tmp`;
+  writeFileSync(partial, `${spec}\n`);
+  renameSync(partial, timestampFile);
 }
 
 async function readTime(client: CommandRunner): Promise<{ fakeMs: number; realMs: number }> {
   const before = realNowMs();
-  const reply = (await client.call('TIME')) as unknown;
+  const reply = await client.call('TIME');
   const after = realNowMs();
   if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`unexpected TIME reply: ${JSON.stringify(reply)}`);
   return { fakeMs: Number(reply[0]) * 1000 + Number(reply[1]) / 1000, realMs: (before + after) / 2 };
 }
 
-/** The node reads the file on its next clock call: its TIME must now match the new function. */
-async function verify(client: CommandRunner, state: FakeClockState): Promise<ClockReading> {
+/** The node's TIME must now match the new clock; a few retries cover a node busy with a command. */
+async function verify(client: CommandRunner, rate: number, expectedSkew: (probe: { realMs: number }) => number): Promise<ClockReading> {
   for (let attempt = 0; ; attempt++) {
-    const { fakeMs, realMs } = await readTime(client);
-    const expected = (state.startMs ?? realMs) + (realMs - (state.startMs ?? realMs)) * state.rate + state.offsetMs;
-    if (Math.abs(fakeMs - expected) < 20) return { skewMs: Math.round(fakeMs - realMs), rate: state.rate };
-    if (attempt >= 20) {
-      throw new Error(`node clock did not follow ${state.offsetMs} ms x${state.rate}: off by ${Math.round(fakeMs - expected)} ms`);
-    }
+    const probe = await readTime(client);
+    const skewMs = probe.fakeMs - probe.realMs;
+    const off = skewMs - expectedSkew(probe);
+    if (Math.abs(off) < 20) return { skewMs: Math.round(skewMs), rate };
+    if (attempt >= 20) throw new Error(`the node's clock did not follow the change (off by ${Math.round(off)} ms): is it running under libfaketime?`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }

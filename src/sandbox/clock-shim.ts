@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -57,23 +58,39 @@ size_t malloc_usable_size(void *p) {
 }
 `;
 
-const SHIM_NAME = 'faketime-malloc-shim';
+// The name carries a hash of the source, so a changed shim is rebuilt instead of reused.
+const SHIM_NAME = `faketime-malloc-shim-${createHash('sha256').update(MALLOC_SHIM_C).digest('hex').slice(0, 12)}`;
+const building = new Map<string, Promise<string>>();
 
 /** Compiles the shim into `dir` (once: an existing build is reused) and returns the .so path. */
-export async function buildMallocShim(dir: string, compiler: string): Promise<string> {
+export function buildMallocShim(dir: string, compiler: string): Promise<string> {
   const lib = join(dir, `${SHIM_NAME}.so`);
-  if (existsSync(lib)) return lib;
-  mkdirSync(dir, { recursive: true });
-  const source = join(dir, `${SHIM_NAME}.c`);
-  writeFileSync(source, MALLOC_SHIM_C);
-  // Build under a temporary name: a half-written .so must never look like a finished one.
+  if (existsSync(lib)) return Promise.resolve(lib);
+  // Nodes of one sandbox are prepared in parallel: compile once for all of them.
+  let pending = building.get(lib);
+  if (!pending) {
+    pending = compile(dir, lib, compiler).finally(() => building.delete(lib));
+    building.set(lib, pending);
+  }
+  return pending;
+}
+
+async function compile(dir: string, lib: string, compiler: string): Promise<string> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Per-process names: another invocation may be building the same shim right now, and a
+  // half-written .so must never look like a finished one.
+  const source = join(dir, `${SHIM_NAME}.${process.pid}.c`);
   const partial = `${lib}.${process.pid}.tmp`;
+  writeFileSync(source, MALLOC_SHIM_C);
   try {
     await promisify(execFile)(compiler, ['-shared', '-fPIC', '-O2', '-o', partial, source, '-ldl'], { timeout: 30_000 });
+    renameSync(partial, lib);
+    return lib;
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr?.trim();
     throw new Error(`could not build the libfaketime malloc shim with ${compiler}: ${stderr || (err as Error).message}`);
+  } finally {
+    rmSync(source, { force: true });
+    rmSync(partial, { force: true });
   }
-  renameSync(partial, lib);
-  return lib;
 }

@@ -1,11 +1,13 @@
+import { join } from 'node:path';
 import { formatDuration, parseDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
-import type { ClockMethod } from './clock-detect.js';
+import { stateDir } from '../state/paths.js';
+import { detectClockSupport, type ClockMethod, type ClockSupport } from './clock-detect.js';
 import { rewriteTtls, type TtlRewrite } from './clock-emulation.js';
-import { shiftFakeClock, type CommandRunner, type FakeClockFiles } from './clock-faketime.js';
+import { fakeClockEnv, shiftFakeClock, type CommandRunner } from './clock-faketime.js';
 
 export { detectClockSupport, type ClockMethod, type ClockSupport } from './clock-detect.js';
-export { attachFakeClock, prepareFakeClock, removeFaketimeLeftovers, type CommandRunner, type FakeClockFiles } from './clock-faketime.js';
+export { fakeClockEnv, fakeClockFile, removeFaketimeLeftovers, type CommandRunner } from './clock-faketime.js';
 
 /** `clock <node> +10s` jumps the wall clock; `x2` makes it run at twice real speed from now on. */
 export type ClockChange =
@@ -35,12 +37,33 @@ export function describeClockChange(change: ClockChange): string {
   return `${change.ms < 0 ? '-' : '+'}${formatDuration(Math.abs(change.ms))}`;
 }
 
+/**
+ * Environment per redis node so `clock` can use libfaketime on any of them: pass it as
+ * startSandbox's `nodeEnv`. Each node's timestamp file sits in its own directory and is only
+ * written by the first clock change, so until then the node runs on real time. Empty (with the
+ * reason) where libfaketime or a C compiler is missing: `clock` then rewrites TTLs instead.
+ */
+export async function sandboxClockEnv(
+  sandboxDir: string,
+  nodes: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<{ readonly support: ClockSupport; readonly nodeEnv: Record<string, Record<string, string>> }> {
+  const support = detectClockSupport({ path: env.PATH ?? '' });
+  if (support.method !== 'faketime') return { support, nodeEnv: {} };
+  // The shim outlives sandboxes: their directories are wiped on start, and restarts need it.
+  const shimDir = join(stateDir(env), 'faketime');
+  const entries = await Promise.all(
+    nodes.map(async (node) => [node, await fakeClockEnv({ timestampFile: join(sandboxDir, node, 'faketime'), shimDir, support })] as const),
+  );
+  return { support, nodeEnv: Object.fromEntries(entries) };
+}
+
 /** A node as the clock verb sees it. */
 export interface ClockNode {
   readonly name: string;
   readonly client: CommandRunner;
-  /** Present when the node was started under libfaketime (prepareFakeClock + attachFakeClock). */
-  readonly fakeClock?: FakeClockFiles | undefined;
+  /** Its FAKETIME_TIMESTAMP_FILE, when it was started with fakeClockEnv (see fakeClockFile). */
+  readonly fakeClock?: string | undefined;
   /** Why the node runs without libfaketime, for the report (e.g. the detection's reason). */
   readonly fallbackReason?: string | undefined;
 }

@@ -5,14 +5,14 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import {
-  attachFakeClock,
   detectClockSupport,
+  fakeClockEnv,
+  fakeClockFile,
   parseClockChange,
-  prepareFakeClock,
   removeFaketimeLeftovers,
+  sandboxClockEnv,
   shiftClock,
   type ClockNode,
-  type FakeClockFiles,
 } from '../../src/sandbox/clock.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
@@ -34,9 +34,9 @@ function connect(server: RedisServer): Redis {
 /** A redis-server under libfaketime: startRedis spawns with our environment, so lend it the variables. */
 async function startFakeClockNode(name: string): Promise<Node> {
   if (support.method !== 'faketime') throw new Error(`libfaketime unusable here: ${support.reason}`);
-  const setup = await prepareFakeClock(dir, name, support);
-  const saved = Object.fromEntries(Object.keys(setup.env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, setup.env);
+  const env = await fakeClockEnv({ timestampFile: join(dir, `${name}.faketime`), shimDir: dir, support });
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
   let server: RedisServer;
   try {
     server = await startRedis();
@@ -48,8 +48,7 @@ async function startFakeClockNode(name: string): Promise<Node> {
   }
   const client = connect(server);
   started.push({ server, client });
-  await attachFakeClock(setup.files, client);
-  return { name, server, client, fakeClock: setup.files };
+  return { name, server, client, fakeClock: fakeClockFile(env) };
 }
 
 async function startPlainNode(name: string): Promise<Node> {
@@ -104,6 +103,16 @@ describe('clock faults', () => {
     expect(detectClockSupport({ compiler: 'no-such-cc' })).toMatchObject({ method: 'ttl-rewrite', reason: expect.stringMatching(/C compiler/) });
   });
 
+  it('gives every sandbox node its own timestamp file, and no environment where libfaketime is unusable', async () => {
+    const home = { XDG_STATE_HOME: join(dir, 'state'), PATH: process.env.PATH };
+    const { support: found, nodeEnv } = await sandboxClockEnv('/sandboxes/s', ['n1', 'n2'], home);
+    expect(found.method).toBe('faketime');
+    expect(fakeClockFile(nodeEnv.n1)).toBe('/sandboxes/s/n1/faketime');
+    expect(fakeClockFile(nodeEnv.n2)).toBe('/sandboxes/s/n2/faketime');
+    expect(nodeEnv.n1!.LD_PRELOAD).toMatch(new RegExp(`^${join(dir, 'state', 'redlock-cli', 'faketime')}/.*\\.so:.*libfaketime`));
+    expect(await sandboxClockEnv('/sandboxes/s', ['n1'], { ...home, PATH: '' })).toMatchObject({ support: { method: 'ttl-rewrite' }, nodeEnv: {} });
+  });
+
   it('parses jumps and rates, and refuses anything else as a usage error', () => {
     expect(parseClockChange('+10s')).toEqual({ kind: 'jump', ms: 10_000 });
     expect(parseClockChange('-500ms')).toEqual({ kind: 'jump', ms: -500 });
@@ -140,11 +149,10 @@ describe('clock faults', () => {
 
   it('a restarted node keeps its skew', async () => {
     const node = await startFakeClockNode('r3');
-    const files = node.fakeClock as FakeClockFiles;
     const skew = (await shiftClock(node, parseClockChange('+1h'))).skewMs;
     await stopNode(node);
     const again = await startFakeClockNode('r3');
-    expect(again.fakeClock).toEqual(files);
+    expect(again.fakeClock).toBe(node.fakeClock);
     const now = Number(((await again.client.call('TIME')) as string[])[0]) * 1000;
     expect(Math.abs(now - Date.now() - skew)).toBeLessThan(1_000);
   });
