@@ -1,0 +1,42 @@
+import { call, parseInfo, pipeline } from './resp.js';
+import { until } from './wait.js';
+
+const PROBE_KEY = 'redlock-cli:sandbox:probe';
+
+/**
+ * Waits until the replication stream is live, not just linked: right after
+ * `master_link_status:up` a replica may still receive nothing for up to ~1 s (fault-recipes.md),
+ * so a probe SET must be acknowledged by every replica through WAIT on the same connection.
+ */
+export async function waitReplicationLive(primaryPort: number, replicaPorts: readonly number[], signal?: AbortSignal): Promise<void> {
+  if (replicaPorts.length === 0) return;
+  await until(
+    `${replicaPorts.length} replica(s) to link to the primary on port ${primaryPort}`,
+    async () => {
+      const infos = await Promise.all(replicaPorts.map((p) => call(p, ['INFO', 'replication'], 500)));
+      return infos.every((info) => parseInfo(info).master_link_status === 'up');
+    },
+    { signal, timeoutMs: 10_000 },
+  );
+  const n = replicaPorts.length;
+  await until(
+    `a probe write on port ${primaryPort} to reach all ${n} replicas`,
+    async () => {
+      const [, acked] = await pipeline(primaryPort, [['SET', PROBE_KEY, '1'], ['WAIT', n, 50]], 1000);
+      return acked === n;
+    },
+    { signal, timeoutMs: 5000, intervalMs: 5 },
+  );
+  // Leave the keyspace empty for the user, and the replicas with it.
+  await pipeline(primaryPort, [['DEL', PROBE_KEY], ['WAIT', n, 100]], 1000);
+}
+
+/** The node's live role and replication offset from ROLE (`master` / `slave` / `sentinel`). */
+export async function roleOf(port: number, timeoutMs = 500): Promise<{ role: string; offset?: number; masterPort?: number; link?: string }> {
+  const reply = await call(port, ['ROLE'], timeoutMs);
+  if (!Array.isArray(reply)) return { role: 'unknown' };
+  const [role] = reply;
+  if (role === 'master') return { role: 'master', offset: Number(reply[1]) };
+  if (role === 'slave') return { role: 'slave', masterPort: Number(reply[2]), link: String(reply[3]), offset: Number(reply[4]) };
+  return { role: String(role) };
+}
