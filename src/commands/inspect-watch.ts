@@ -105,7 +105,11 @@ export async function runInspectWatch(ctx: RunContext, req: InspectWatchRequest)
     out = json
       ? ndjsonOutput(ctx)
       : await liveOutput(ctx, { keys: req.keys, target: conn.label, intervalMs, onAction: (action) => onKey(action) });
-    unwatch = watchConnection(conn, (event) => out?.connection(event));
+    unwatch = watchConnection(conn, (event) => {
+      out?.connection(event);
+      // Back: read now rather than at the end of a backoff of up to 8 s.
+      if (event.type === 'reconnected') poller.refresh();
+    });
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
     if (ctx.signal?.aborted) onAbort();
     poller.start();

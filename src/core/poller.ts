@@ -36,6 +36,8 @@ export interface Poller {
   start(): void;
   pause(): void;
   resume(): void;
+  /** Reads now instead of waiting out the interval or a backoff (e.g. the connection is back). */
+  refresh(): void;
   /** Pauses a running poller, resumes a paused one; returns whether it is paused now. */
   togglePause(): boolean;
   /** For good: a read still in flight is ignored when it answers. */
@@ -138,6 +140,12 @@ export function createPoller<T>(opts: PollerOptions<T>): Poller {
       failures = 0;
       opts.onState({ type: 'resumed', at: now() });
       if (!inFlight) schedule(0);
+    },
+    refresh() {
+      // A read in flight will schedule the next one itself; paused means paused.
+      if (!started || stopped || paused || inFlight) return;
+      clearTimeout(timer);
+      void tick();
     },
     togglePause() {
       if (paused) poller.resume();

@@ -1,7 +1,7 @@
 import { Box, Static, Text, useInput, useStdin } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { clockTime } from './clock-time.js';
-import type { InspectLogLine, InspectStore } from './inspect-store.js';
+import type { InspectStore, LogTone } from './inspect-store.js';
 import { InspectKey } from './InspectKey.js';
 import { InspectStatus } from './InspectStatus.js';
 
@@ -16,12 +16,10 @@ export interface InspectAppProps {
   readonly tickMs?: number;
 }
 
-const LOG_COLOR: Partial<Record<InspectLogLine['type'], string>> = {
-  acquired: 'green',
-  'reader-joined': 'green',
-  expired: 'yellow',
-  purged: 'yellow',
-  warning: 'red',
+const TONE_COLOR: Record<LogTone, string | undefined> = { good: 'green', notice: 'yellow', bad: 'red', plain: undefined };
+const toneProps = (tone: LogTone): { color?: string } => {
+  const color = TONE_COLOR[tone];
+  return color ? { color } : {};
 };
 
 /** `inspect --watch`: derived events scroll above, every watched key repaints below with its countdowns. */
@@ -52,9 +50,9 @@ export function InspectApp({ store, onAction, clock = Date.now, tickMs = 200 }: 
     <Box flexDirection="column">
       <Static items={[...screen.log]}>
         {(line) => (
-          <Text key={line.id} {...(LOG_COLOR[line.type] ? { color: LOG_COLOR[line.type] } : {})}>
+          <Text key={line.id} {...toneProps(line.tone)}>
             <Text dimColor>{clockTime(line.at)} </Text>
-            {several ? <Text bold>{line.key} </Text> : null}
+            {several && line.key !== undefined ? <Text bold>{line.key} </Text> : null}
             {line.text}
           </Text>
         )}

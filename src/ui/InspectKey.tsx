@@ -27,12 +27,15 @@ function summary(view: LockView): string {
     case 'rs-semaphore':
     case 'latch':
       return '';
-    default: {
+    case 'rw': {
+      // Redisson keeps `mode` while anyone holds it; readers are counted apart from the writer.
       const readers = view.readers?.length ?? 0;
-      if (view.holders.length === 0 && readers === 0) return 'free';
-      const mode = view.mode ? `${view.mode} mode` : '';
-      return [view.holders.length > 1 ? `${view.holders.length} holders` : 'held', mode].filter(Boolean).join(', ');
+      if (!view.mode) return 'free';
+      return readers > 0 ? `${view.mode} mode, ${readers === 1 ? '1 reader' : `${readers} readers`}` : `${view.mode} mode`;
     }
+    default:
+      if (view.holders.length === 0) return 'free';
+      return view.holders.length > 1 ? `${view.holders.length} holders` : 'held';
   }
 }
 

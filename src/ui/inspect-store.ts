@@ -2,15 +2,27 @@ import { deriveLockEvents, describeLockEvent, type LockEvent } from '../core/loc
 import type { LockView } from '../core/lock-view.js';
 import type { PollState } from '../core/poller.js';
 
+/** How a log line reads at a glance. */
+export type LogTone = 'good' | 'notice' | 'bad' | 'plain';
+
 /** One line of the event log that scrolls above the live view. */
 export interface InspectLogLine {
   readonly id: number;
-  /** Local time of the tick that saw it. */
+  /** Local time of the tick (or connection change) that saw it. */
   readonly at: number;
-  readonly key: string;
-  readonly type: LockEvent['type'];
+  /** The lock it is about; none for the connection's own lines. */
+  readonly key?: string | undefined;
+  readonly tone: LogTone;
   readonly text: string;
 }
+
+const TONE: Partial<Record<LockEvent['type'], LogTone>> = {
+  acquired: 'good',
+  'reader-joined': 'good',
+  expired: 'notice',
+  purged: 'notice',
+  warning: 'bad',
+};
 
 /** The long-lived connection's own state, reported apart from the poller's. */
 export interface ConnectionChange {
@@ -62,6 +74,8 @@ export function createInspectStore(init: { keys: readonly string[]; target: stri
   let screen: InspectScreen = { ...init, scales: {}, log: [] };
   const listeners = new Set<() => void>();
   let nextId = 0;
+  // A "read failed" line is in the log and its recovery is not yet.
+  let readFailed = false;
   const publish = (next: InspectScreen): void => {
     screen = next;
     for (const listener of listeners) listener();
@@ -76,8 +90,10 @@ export function createInspectStore(init: { keys: readonly string[]; target: stri
       const scale = nextScale(prev, screen.scales[view.key], view);
       if (scale !== undefined) scales[view.key] = scale;
       if (!prev) continue;
-      for (const e of deriveLockEvents(prev, view)) lines.push({ id: nextId++, at, key: e.key, type: e.type, text: describeLockEvent(e) });
+      for (const e of deriveLockEvents(prev, view)) lines.push({ id: nextId++, at, key: e.key, tone: TONE[e.type] ?? 'plain', text: describeLockEvent(e) });
     }
+    if (readFailed) lines.unshift({ id: nextId++, at, tone: 'good', text: 'reading again' });
+    readFailed = false;
     publish({
       ...screen,
       views,
@@ -88,21 +104,32 @@ export function createInspectStore(init: { keys: readonly string[]; target: stri
     });
   };
 
+  /** Adds a line of the watch's own (connection lost, read failed): the log is the timeline. */
+  const note = (at: number, tone: LogTone, text: string): InspectLogLine[] => [...screen.log, { id: nextId++, at, tone, text }];
+
   return {
     poll: (state) => {
       switch (state.type) {
         case 'ok':
           return onSnapshot(state.at, state.snapshot);
-        case 'retrying':
-          return publish({ ...screen, retry: { at: state.at, retryInMs: state.retryInMs, error: state.error } });
+        case 'retrying': {
+          // Once per failing streak, and not while the connection itself is known to be down (said already).
+          const quiet = screen.retry !== undefined || screen.reconnecting !== undefined;
+          const log = quiet ? screen.log : note(state.at, 'bad', `read failed: ${state.error}`);
+          readFailed ||= !quiet;
+          return publish({ ...screen, log, retry: { at: state.at, retryInMs: state.retryInMs, error: state.error } });
+        }
         case 'paused':
           return publish({ ...screen, pausedAt: state.at });
         case 'resumed':
           return publish({ ...screen, pausedAt: undefined });
       }
     },
-    connection: (change) =>
-      publish({ ...screen, reconnecting: change.type === 'reconnecting' ? { at: change.at, target: change.target } : undefined }),
+    connection: (change) => {
+      const down = change.type === 'reconnecting';
+      const text = down ? `connection to ${change.target} lost` : `reconnected to ${change.target}`;
+      publish({ ...screen, log: note(change.at, down ? 'bad' : 'good', text), reconnecting: down ? { at: change.at, target: change.target } : undefined });
+    },
     end: (at) => publish({ ...screen, endedAt: at }),
     getSnapshot: () => screen,
     subscribe: (listener) => {

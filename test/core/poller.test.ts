@@ -128,6 +128,26 @@ describe('poller', () => {
     poller.stop();
   });
 
+  it('refresh reads at once instead of waiting out a backoff, but never beside a read in flight or while paused', async () => {
+    const down = { fail: 'Connection is closed.', takesMs: 0 };
+    const f = scriptedFetch([{ takesMs: 0 }, down, down, { takesMs: 100 }, { takesMs: 0 }]);
+    const { poller, states } = run(f.fetch);
+    await vi.advanceTimersByTimeAsync(2500); // reads at 0, 1000 (fails), 2000 (fails, next try at 4000)
+    expect(f.calls).toEqual([0, 1000, 2000]);
+    poller.refresh();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(f.calls).toEqual([0, 1000, 2000, 2500]);
+    poller.refresh(); // that read is still out
+    await vi.advanceTimersByTimeAsync(100);
+    expect(f.calls).toHaveLength(4);
+    expect(states.at(-1)).toMatchObject({ type: 'ok', at: 2500 });
+    poller.pause();
+    poller.refresh();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(f.calls).toHaveLength(4);
+    poller.stop();
+  });
+
   it('stops for good: nothing is reported or read afterwards', async () => {
     const f = scriptedFetch([{ takesMs: 10 }, { takesMs: 100 }]);
     const { states, poller } = run(f.fetch);

@@ -77,7 +77,7 @@ describe('InspectView', () => {
     expect(frame).toMatch(/^ttl\s+█+░+ 18\.0 s$/m);
     expect(ttlBar(frame)?.[1]).toHaveLength(12); // 18/30 of a 20-cell bar
     // Twelve intervals without a read: the status says how old the picture is.
-    expect(frame).toContain('● 127.0.0.1:16379 every 1.0 s (last good read 12.0 s ago) · p pause · q quit');
+    expect(frame).toContain('● 127.0.0.1:16379 every 1.0 s · last read 12.0 s ago · p pause · q quit');
     // The next read replaces the estimate; a TTL back at the full lease is a renewal.
     v.read(13_000, lock('orders', 30_000, [holder(A, 2)]));
     frame = await v.until(/renewed/);
@@ -134,7 +134,7 @@ describe('InspectView', () => {
     );
     v.at(2000);
     const frame = await v.until(/28\.0 s\n/);
-    expect(frame).toMatch(/^orders\s+rw\s+held, read mode$/m);
+    expect(frame).toMatch(/^orders\s+rw\s+read mode, 2 readers$/m);
     expect(frame).toMatch(new RegExp(`^readers\\s+${A}  2 holds$`, 'm'));
     expect(frame).toMatch(/^\s+rwlock_timeout:1\s+█+░* 28\.0 s$/m);
     expect(frame).toMatch(/^\s+rwlock_timeout:2\s+█+░+ 10\.0 s$/m);
@@ -213,7 +213,7 @@ describe('InspectView', () => {
     frame = await v.until(/21\.0 s/);
     expect(frame).not.toContain('paused');
     v.read(9100, lock('orders', 20_900, [holder(A)]));
-    frame = await v.until(/every 1\.0 s ·/);
+    frame = await v.until(/every 1\.0 s · p pause/);
     expect(frame).toContain('● 127.0.0.1:16379 every 1.0 s · p pause · q quit');
     v.store.end(T0 + 9200);
     v.at(15_000);
@@ -222,21 +222,31 @@ describe('InspectView', () => {
     expect(frame).toMatch(/^ttl\s+█+░+ 20\.8 s$/m); // frozen where it ended, not counting on
   });
 
-  it('says retrying with a countdown, and reconnecting, and clears both when a read succeeds', async () => {
+  it('says retrying with a countdown, and reconnecting, logs the outage once and clears both when a read succeeds', async () => {
     const v = mount();
     v.read(0, lock('orders', 30_000, [holder(A)]));
     v.at(1000);
-    v.store.poll({ type: 'retrying', at: T0 + 1000, error: 'Connection is closed.', retryInMs: 4000, failures: 3 });
+    v.store.poll({ type: 'retrying', at: T0 + 1000, error: 'NOPERM this user has no permissions to run the evalsha command', retryInMs: 4000, failures: 1 });
     let frame = await v.until(/retrying in 4\.0 s/);
-    expect(frame).toContain('Connection is closed.: retrying in 4.0 s (last good read 1.0 s ago) · q quit');
+    expect(frame).toMatch(/^retrying in 4\.0 s · last read 1\.0 s ago · q quit\nNOPERM this user has no permissions to run the evalsha command$/m);
+    expect(frame).toMatch(/^12:00:01 read failed: NOPERM this user/m);
     v.at(2500);
-    expect(await v.until(/retrying in 2\.5 s/)).toContain('retrying in 2.5 s');
+    expect(await v.until(/retrying in 2\.5 s/)).toContain('retrying in 2.5 s · last read 2.5 s ago');
     v.store.connection({ type: 'reconnecting', at: T0 + 2500, target: '127.0.0.1:16379' });
-    frame = await v.until(/reconnecting.*2\.5 s ago/);
-    expect(frame).toContain('connection to 127.0.0.1:16379 lost: reconnecting… retrying in 2.5 s (last good read 2.5 s ago)');
+    v.store.poll({ type: 'retrying', at: T0 + 2500, error: 'not connected to 127.0.0.1:16379', retryInMs: 2000, failures: 2 });
+    frame = await v.until(/reconnecting to/);
+    expect(frame).toContain('reconnecting to 127.0.0.1:16379… retrying in 2.0 s · last read 2.5 s ago · q quit');
+    expect(frame).not.toContain('not connected'); // the status says it already
     v.store.connection({ type: 'reconnected', at: T0 + 5000, target: '127.0.0.1:16379' });
     v.read(5000, lock('orders', 25_000, [holder(A)]));
-    frame = await v.until(/every 1\.0 s ·/);
-    expect(frame).not.toMatch(/retrying|reconnecting/);
+    frame = await v.until(/every 1\.0 s · p pause/);
+    expect(frame).not.toMatch(/retrying|reconnecting to/);
+    const log = frame.split('\n').slice(0, 4);
+    expect(log).toEqual([
+      '12:00:01 read failed: NOPERM this user has no permissions to run the evalsha command',
+      '12:00:02 connection to 127.0.0.1:16379 lost',
+      '12:00:05 reconnected to 127.0.0.1:16379',
+      '12:00:05 reading again',
+    ]);
   });
 });
