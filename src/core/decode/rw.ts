@@ -46,7 +46,7 @@ export function decodeRw(raw: RawSnapshot, warnings: LockWarning[]): KindFields 
         warn(
           'zombie-reader',
           'warning',
-          `reader ${h.owner} (${h.count} holds) has no timeout keys left: it is dead but still counted, and keeps writers out${raw.pttl >= 0 ? ` until the hash expires in ${formatDuration(raw.pttl)}` : ''}`,
+          `reader ${h.owner} (${h.count === 1 ? '1 hold' : `${h.count} holds`}) has no timeout keys left: it is dead but still counted, and keeps writers out${raw.pttl >= 0 ? ` until the hash expires in ${formatDuration(raw.pttl)}` : ''}`,
         ),
       );
     }

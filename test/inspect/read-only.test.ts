@@ -1,0 +1,88 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { fairTimeoutKey, suffixName } from '../../src/core/names.js';
+import { fairLock } from '../../src/locks/fair.js';
+import { hashLock } from '../../src/locks/hash-lock.js';
+import { newOwner } from '../../src/locks/owners.js';
+import { readLock, writeLock } from '../../src/locks/rw.js';
+import { tokenLock } from '../../src/locks/token.js';
+import { useLockServer } from '../helpers/fixture.js';
+import { owner, rawClient } from '../helpers/lock-env.js';
+import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+
+// issue 3: "no command here may write to Redis, ever". MONITOR sees every command a client sends
+// and every command a script runs (source "lua"); Redis's own COMMAND INFO flags say which write.
+
+const fx = useLockServer();
+const req = (key: string, n: number, leaseMs = 10_000) => ({ key, owner: owner(n), leaseMs });
+
+/** One key of every kind inspect decodes, including the warning cases. */
+async function buildEveryKind(): Promise<string[]> {
+  await hashLock('reentrant').tryAcquire(fx.env, req('reentrant', 1));
+  await hashLock('fenced').tryAcquire(fx.env, req('fenced', 1));
+  const fair = fairLock({ threadWaitMs: 50 });
+  await fair.tryAcquire(fx.env, req('fair', 1));
+  await fair.queuedAttempt(fx.env, req('fair', 2), 0);
+  await fx.raw.zadd(fairTimeoutKey('fair'), Date.now() - 1000, owner(2)); // overdue: a purge candidate
+  await readLock().tryAcquire(fx.env, req('rw', 1));
+  await readLock().tryAcquire(fx.env, req('rw', 2, 50));
+  await writeLock().tryAcquire(fx.env, req('w', 3));
+  await tokenLock.tryAcquire(fx.env, { key: 'token', owner: newOwner(tokenLock), leaseMs: 10_000 });
+  await fx.raw.set('semaphore', '2');
+  await fx.raw.set('pes', '1');
+  await fx.raw.zadd(suffixName('pes', 'timeout'), Date.now() - 500, randomBytes(16));
+  await fx.raw.zadd('semaphore:jobs', Date.now(), randomUUID());
+  await fx.raw.hset('app-data', 'a', '1');
+  await new Promise((r) => setTimeout(r, 100)); // the short read hold expires: a zombie reader
+  return ['reentrant', 'fenced', 'fair', 'rw', 'w', 'token', 'semaphore', 'pes', 'semaphore:jobs', 'app-data', 'missing'];
+}
+
+/** DUMP of every key: equal before and after means nothing was changed. */
+async function dumpAll(): Promise<Map<string, string>> {
+  const keys = await fx.raw.keys('*');
+  const dumps = await Promise.all(keys.map((k) => fx.raw.dumpBuffer(k)));
+  return new Map(keys.map((k, i) => [k, dumps[i]!.toString('hex')]));
+}
+
+/** Redis's flags for a command, e.g. pubsub numsub → pubsub|numsub's own flags. */
+async function flagsOf(args: readonly string[]): Promise<string[]> {
+  const [info] = (await fx.raw.call('COMMAND', 'INFO', args[0]!)) as [unknown[]];
+  const subcommands = (info[9] ?? []) as unknown[][];
+  const name = `${args[0]}|${args[1] ?? ''}`.toLowerCase();
+  const sub = subcommands.find((s) => String(s[0]).toLowerCase() === name);
+  return ((sub ?? info)[2] as string[]).map(String);
+}
+
+describe('inspect is read-only', () => {
+  it('MONITOR sees no write (or publish) from inspect, inside its script or outside, and the data is unchanged', async () => {
+    const keys = await buildEveryKind();
+    const before = await dumpAll();
+    const monitor = await rawClient(fx.server).monitor();
+    const seen: { args: string[]; source: string }[] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => seen.push({ args, source }));
+    const env = tempStateEnv({ REDIS_URL: fx.server.url });
+    const text = await runCli(['inspect', ...keys], env);
+    const json = await runCli(['inspect', ...keys, '--json'], env);
+    await fx.raw.ping(); // MONITOR output for the runs above arrives before this PING's reply
+    await new Promise((r) => setTimeout(r, 50));
+    monitor.disconnect();
+
+    expect([text.code, json.code]).toEqual([4, 4]); // 'missing' does not exist
+    expect(JSON.parse(json.stdout).map((v: { kind: string }) => v.kind)).toEqual([
+      'reentrant', 'fenced', 'fair', 'rw', 'rw', 'token', 'semaphore', 'expirable-semaphore', 'rs-semaphore', 'not-a-lock', 'missing',
+    ]);
+    const ours = seen.filter((c) => !['ping', 'monitor'].includes(c.args[0]!.toLowerCase()));
+    expect(ours.filter((c) => c.source === 'lua').length).toBeGreaterThan(50); // the script's own calls are visible
+    const names = new Map(ours.map((c) => [`${c.args[0]} ${c.args[1] ?? ''}`.toLowerCase(), c.args]));
+    const offenders: string[] = [];
+    for (const [name, args] of names) {
+      const flags = await flagsOf(args);
+      const sideEffect = flags.includes('write') || /^s?publish/.test(name) || (flags.includes('may_replicate') && !/^eval/.test(name));
+      if (sideEffect) offenders.push(`${name} [${flags.join(',')}]`);
+    }
+    expect(offenders).toEqual([]);
+    const after = await dumpAll();
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    for (const [key, dump] of before) expect(after.get(key), key).toBe(dump);
+  });
+});
