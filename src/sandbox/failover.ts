@@ -30,9 +30,6 @@ function act(sup: Supervisor, how: FailoverHow, primary: NodeRecord): Promise<un
 
 /** Kill or pause the primary (or ask for it) and let Sentinel promote; returns once every answering sentinel reports the new master. */
 async function sentinelFailover(sup: Supervisor, how: FailoverHow, signal?: AbortSignal): Promise<{ from: NodeRecord; to: NodeRecord }> {
-  // Fresh sentinels flap briefly after start; a fault injected then would be judged on noise.
-  const settle = (sup.state.settledAt ?? 0) - Date.now();
-  if (settle > 0) await sleep(settle);
   const oldPort = await sentinelMasterPort(sup);
   const from = sup.state.nodes.find((n) => n.port === oldPort);
   if (!from) throw new UsageError('no sentinel answers, so none can promote a replica: restart the sentinels first');
@@ -84,13 +81,16 @@ export async function failoverVerb(sup: Supervisor, how: FailoverHow, signal?: A
     const hint = topology === 'cluster' ? ': kill a cluster primary that has a replica (--replicas 1) and the cluster promotes it after 2 s' : '';
     throw new UsageError(`failover needs a sentinel or replicated sandbox, this one is ${topology}${hint}`);
   }
+  // Fresh sentinels flap briefly after start; a fault injected then would be judged on noise.
+  const settle = (sup.state.settledAt ?? 0) - Date.now();
+  if (settle > 0) await sleep(settle);
   const started = Date.now();
   const { from, to } = topology === 'sentinel' ? await sentinelFailover(sup, how, signal) : await manualFailover(sup, how);
   const took = formatDuration(Date.now() - started);
   const by = topology === 'sentinel' ? `Sentinel now reports ${to.name} (127.0.0.1:${to.port}) as ${MASTER_NAME}` : `promoted with REPLICAOF NO ONE`;
   const after =
     how === 'kill' ? `; ${from.name} stays killed (redlock-cli sandbox restart ${from.name} brings it back as a replica)`
-    : how === 'pause' && topology === 'sentinel' ? `; ${from.name} stays paused (redlock-cli sandbox resume ${from.name}, and Sentinel turns it into a replica)`
+    : how === 'pause' && topology === 'sentinel' ? `; ${from.name} stays paused (after redlock-cli sandbox resume ${from.name} it is a second primary until Sentinel demotes it, seconds later)`
     : how === 'pause' ? `; ${from.name} stays paused, and when resumed it still believes it is a primary: nothing demotes it without Sentinel`
     : '';
   return {

@@ -31,12 +31,21 @@ export async function waitReplicationLive(primaryPort: number, replicaPorts: rea
   await pipeline(primaryPort, [['DEL', PROBE_KEY], ['WAIT', n, 100]], 1000);
 }
 
-/** The node's live role and replication offset from ROLE (`master` / `slave` / `sentinel`). */
-export async function roleOf(port: number, timeoutMs = 500): Promise<{ role: string; offset?: number; masterPort?: number; link?: string }> {
-  const reply = await call(port, ['ROLE'], timeoutMs);
-  if (!Array.isArray(reply)) return { role: 'unknown' };
-  const [role] = reply;
-  if (role === 'master') return { role: 'master', offset: Number(reply[1]) };
-  if (role === 'slave') return { role: 'slave', masterPort: Number(reply[2]), link: String(reply[3]), offset: Number(reply[4]) };
-  return { role: String(role) };
+export interface RoleInfo {
+  readonly role: 'master' | 'slave' | 'unknown';
+  /** The node's own replication offset (master_repl_offset), also known while a replica's link is down. */
+  readonly offset?: number;
+  readonly masterPort?: number;
+  /** Replicas: master_link_status, `sync` while the first sync runs. */
+  readonly link?: string;
+}
+
+/** The node's role and replication offset from INFO replication (ROLE says -1 while a link is down). */
+export async function roleOf(port: number, timeoutMs = 500): Promise<RoleInfo> {
+  const info = parseInfo(await call(port, ['INFO', 'replication'], timeoutMs));
+  const offset = info.master_repl_offset !== undefined ? { offset: Number(info.master_repl_offset) } : {};
+  if (info.role === 'master') return { role: 'master', ...offset };
+  if (info.role !== 'slave') return { role: 'unknown' };
+  const link = info.master_sync_in_progress === '1' ? 'sync' : (info.master_link_status ?? 'unknown');
+  return { role: 'slave', masterPort: Number(info.master_port), link, ...offset };
 }
