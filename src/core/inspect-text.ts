@@ -29,6 +29,9 @@ const KIND_TEXT: Record<LockView['kind'], string> = {
   missing: 'does not exist',
 };
 
+/** What LockView.size counts for each Redis type (HLEN, STRLEN, LLEN, SCARD, ZCARD, XLEN). */
+const SIZE_UNIT: Readonly<Record<string, string>> = { hash: 'fields', string: 'bytes', list: 'items', set: 'members', zset: 'members', stream: 'entries' };
+
 const SEVERITY_TEXT: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'note' };
 
 /** "in 4.2 s" / "overdue 1.1 s" for a deadline relative to now. */
@@ -59,7 +62,7 @@ function header(view: LockView, ttl: (ms: number) => number): string {
   let what = KIND_TEXT[view.kind];
   if (view.kind === 'token') what += ` (${view.library === 'unknown' || !view.library ? 'unknown format' : view.library})`;
   if (view.kind === 'rw' && view.mode) what += `, ${view.mode} mode`;
-  if (view.kind === 'not-a-lock') what += `: a ${view.type}${view.size !== undefined ? ` of size ${view.size}` : ''}`;
+  if (view.kind === 'not-a-lock') what += `: a ${view.type}${view.size !== undefined ? ` of ${view.size} ${SIZE_UNIT[view.type] ?? 'entries'}` : ''}`;
   if (view.ttlMs >= 0) what += `, expires ${relative(ttl(view.ttlMs))}`;
   else if (view.ttlMs === -1) what += ', no TTL';
   return `${key}  ${what}`;

@@ -65,6 +65,13 @@ describe('fair lock queue', () => {
     ]);
   });
 
+  it('expected wait: a dead waiter ahead costs nothing, a live one its deadline, an unscored one forever', () => {
+    const v = decodeSnapshot(
+      hashRaw(holder, { pttl: 20_000, ...fairParts([[`${B}:1`, -500], [`${C}:1`, 30_000], [`${A}:8`, -100], [`${A}:9`, 40_000], [`${B}:2`, null], [`${B}:3`, 50_000]]) }),
+    );
+    expect(v.queue!.map((q) => q.expectedWaitMs)).toEqual([20_000, 20_000, 30_000, 30_000, 40_000, undefined]);
+  });
+
   it('a queue entry without a deadline is an error, a deadline without a queue entry a warning', () => {
     const parts = fairParts([[`${B}:1`, null], [`${C}:1`, 5000]]);
     const v = decodeSnapshot(
@@ -116,7 +123,7 @@ describe('missing keys, companions and --kind', () => {
     expect(decodeSnapshot(hashRaw({ [`${A}:1`]: 1 }), { kind: 'fair' })).toMatchObject({ kind: 'fair', queue: [] });
     const v = decodeSnapshot(hashRaw({ [`${A}:1`]: 1 }), { kind: 'rw' });
     expect(v.kind).toBe('reentrant');
-    expect(v.warnings[0]).toMatchObject({ code: 'kind-mismatch', message: '--kind rw does not fit a hash: shown as reentrant' });
+    expect(v.warnings[0]).toMatchObject({ code: 'kind-mismatch', message: 'a hash cannot be read as rw: shown as reentrant' });
   });
 
   it('--kind takes inspect kinds and our lock kinds; anything else is a usage error', () => {

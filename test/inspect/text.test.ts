@@ -43,7 +43,7 @@ describe('formatLockView', () => {
       '  permits   3 available',
       '  waiters   2 subscribed to its channel',
     ]);
-    expect(formatLockView(decodeSnapshot(raw({ type: 'set', size: 12, pttl: -1 })))[0]).toBe('orders  not a lock: a set of size 12, no TTL');
+    expect(formatLockView(decodeSnapshot(raw({ type: 'set', size: 12, pttl: -1 })))[0]).toBe('orders  not a lock: a set of 12 members, no TTL');
   });
 
   it('escapes control characters in names and values; binary keys print quoted as escaped', () => {

@@ -9,8 +9,9 @@ const place = (position: number): string => (position === 0 ? 'next in line' : `
 
 /**
  * The fair wait queue in order, each waiter's deadline relative to the server's clock, and the
- * wait Redisson itself would predict: the lock's lease left for the head, the deadline of the
- * waiter ahead for everyone else (a dead waiter ahead costs its whole allowance).
+ * wait Redisson itself would predict: the deadline of the nearest live waiter ahead (a waiter
+ * that dies costs its whole allowance), or the lock's lease left when nobody live is ahead.
+ * Overdue waiters ahead cost nothing (they are purged), one without a deadline blocks for good.
  */
 export function decodeQueue(raw: RawSnapshot, held: boolean, warnings: LockWarning[]): QueueEntryView[] {
   const scores = new Map<string, number | null>();
@@ -30,7 +31,7 @@ export function decodeQueue(raw: RawSnapshot, held: boolean, warnings: LockWarni
       ...(ahead !== null ? { expectedWaitMs: Math.max(0, ahead) } : {}),
       subscribers: raw.waiterSubscribers[position] ?? 0,
     });
-    ahead = deadlineInMs;
+    if (deadlineInMs === null || deadlineInMs > 0) ahead = ahead === null ? null : deadlineInMs;
     if (deadlineInMs === null) {
       headRun = false;
       warnings.push(

@@ -74,7 +74,7 @@ export function decodeSnapshot(raw: RawSnapshot, opts: DecodeOptions = {}): Lock
   let kind = seen.kind;
   if (opts.kind !== undefined && opts.kind !== seen.kind) {
     if (fits(opts.kind, raw)) kind = opts.kind;
-    else warnings.push(warn('kind-mismatch', 'warning', `--kind ${opts.kind} does not fit a ${raw.type === 'none' ? 'missing key' : raw.type}: shown as ${seen.kind}`));
+    else warnings.push(warn('kind-mismatch', 'warning', `a ${raw.type === 'none' ? 'missing key' : raw.type} cannot be read as ${opts.kind}: shown as ${seen.kind}`));
   } else if (opts.kind === undefined && seen.alternatives) {
     const others = seen.alternatives.map((k) => `--kind ${k}`).join(' or ');
     warnings.push(warn('ambiguous-kind', 'info', `read as ${ALSO[kind] ?? `a ${kind}`}; the same data could be another kind: ${others}`));
