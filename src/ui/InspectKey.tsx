@@ -113,10 +113,11 @@ export function InspectKey(props: InspectKeyProps) {
       )}
       <Counters {...props} />
       {view.warnings.map((w, i) => (
-        // The same code can come twice (two zombie readers).
-        <Text key={`${w.code}:${i}`} color={SEVERITY_COLOR[w.severity]}>
-          ⚠ {w.message}
-        </Text>
+        // The same code can come twice (two zombie readers). A long message wraps under itself, not under the ⚠.
+        <Box key={`${w.code}:${i}`}>
+          <Text color={SEVERITY_COLOR[w.severity]}>⚠ </Text>
+          <Text color={SEVERITY_COLOR[w.severity]}>{w.message}</Text>
+        </Box>
       ))}
     </Box>
   );

@@ -76,6 +76,9 @@ export function createInspectStore(init: { keys: readonly string[]; target: stri
   let nextId = 0;
   // A "read failed" line is in the log and its recovery is not yet.
   let readFailed = false;
+  // Reads failed or the connection dropped since the last good read: what changed meanwhile is
+  // inferred across the gap (a restarted server that lost its data looks like releases).
+  let gap = false;
   const publish = (next: InspectScreen): void => {
     screen = next;
     for (const listener of listeners) listener();
@@ -90,10 +93,14 @@ export function createInspectStore(init: { keys: readonly string[]; target: stri
       const scale = nextScale(prev, screen.scales[view.key], view);
       if (scale !== undefined) scales[view.key] = scale;
       if (!prev) continue;
-      for (const e of deriveLockEvents(prev, view)) lines.push({ id: nextId++, at, key: e.key, tone: TONE[e.type] ?? 'plain', text: describeLockEvent(e) });
+      for (const e of deriveLockEvents(prev, view)) {
+        const text = `${describeLockEvent(e)}${gap ? ' (while Redis was unreachable)' : ''}`;
+        lines.push({ id: nextId++, at, key: e.key, tone: TONE[e.type] ?? 'plain', text });
+      }
     }
     if (readFailed) lines.unshift({ id: nextId++, at, tone: 'good', text: 'reading again' });
     readFailed = false;
+    gap = false;
     publish({
       ...screen,
       views,
@@ -117,6 +124,7 @@ export function createInspectStore(init: { keys: readonly string[]; target: stri
           const quiet = screen.retry !== undefined || screen.reconnecting !== undefined;
           const log = quiet ? screen.log : note(state.at, 'bad', `read failed: ${state.error}`);
           readFailed ||= !quiet;
+          gap = true;
           return publish({ ...screen, log, retry: { at: state.at, retryInMs: state.retryInMs, error: state.error } });
         }
         case 'paused':
@@ -127,6 +135,7 @@ export function createInspectStore(init: { keys: readonly string[]; target: stri
     },
     connection: (change) => {
       const down = change.type === 'reconnecting';
+      gap ||= down;
       const text = down ? `connection to ${change.target} lost` : `reconnected to ${change.target}`;
       publish({ ...screen, log: note(change.at, down ? 'bad' : 'good', text), reconnecting: down ? { at: change.at, target: change.target } : undefined });
     },

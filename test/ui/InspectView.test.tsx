@@ -238,15 +238,19 @@ describe('InspectView', () => {
     expect(frame).toContain('reconnecting to 127.0.0.1:16379… retrying in 2.0 s · last read 2.5 s ago · q quit');
     expect(frame).not.toContain('not connected'); // the status says it already
     v.store.connection({ type: 'reconnected', at: T0 + 5000, target: '127.0.0.1:16379' });
-    v.read(5000, lock('orders', 25_000, [holder(A)]));
+    // A server that restarted without its data: the lock is gone, which is no proof of a release.
+    v.read(5000, base('orders'));
     frame = await v.until(/every 1\.0 s · p pause/);
     expect(frame).not.toMatch(/retrying|reconnecting to/);
-    const log = frame.split('\n').slice(0, 4);
+    const log = frame.split('\n').slice(0, 5);
     expect(log).toEqual([
       '12:00:01 read failed: NOPERM this user has no permissions to run the evalsha command',
       '12:00:02 connection to 127.0.0.1:16379 lost',
       '12:00:05 reconnected to 127.0.0.1:16379',
       '12:00:05 reading again',
+      `12:00:05 released by ${A} (while Redis was unreachable)`,
     ]);
+    v.read(6000, lock('orders', 30_000, [holder(B)]));
+    expect(await v.until(/acquired by/)).toContain(`12:00:06 acquired by ${B}\n`);
   });
 });
