@@ -9,6 +9,7 @@ import { registerHold } from './commands/hold.js';
 import { registerInspect } from './commands/inspect.js';
 import { registerRelease } from './commands/release.js';
 import { registerRenew } from './commands/renew.js';
+import { registerSandbox } from './commands/sandbox.js';
 
 export type { RunContext } from './commands/context.js';
 
@@ -35,6 +36,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerRenew(program, ctx);
   registerRelease(program, ctx);
   registerForceUnlock(program, ctx);
+  registerSandbox(program, ctx);
   registerInspect(program, ctx);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;

@@ -1,0 +1,88 @@
+import { Option } from 'commander';
+import type { ActionResult, ProxyHook, SandboxHandle } from '../sandbox/index.js';
+import { FAILOVER_HOWS, type FailoverHow } from '../sandbox/index.js';
+import type { RunContext } from './context.js';
+import { durationFlag } from './options.js';
+
+/** What a verb did: reported at once, and (pause --for) a later step reported when it happens. */
+export interface VerbRun {
+  readonly action: ActionResult;
+  readonly later?: Promise<ActionResult>;
+}
+
+export type VerbFlags = Readonly<Record<string, unknown>>;
+
+/**
+ * One fault verb of `redlock-cli sandbox`. The command file gives every verb `--name <sandbox>` and
+ * `--json`, loads the sandbox, runs it, and prints what it did and the topology state after it.
+ */
+export interface SandboxVerb {
+  readonly name: string;
+  readonly summary: string;
+  /** A positional argument, e.g. `<node>`. */
+  readonly argument?: { readonly spec: string; readonly description: string };
+  readonly options?: readonly Option[];
+  run(sandbox: SandboxHandle, arg: string | undefined, flags: VerbFlags, ctx: RunContext): Promise<VerbRun>;
+}
+
+const NODE_ARG = { spec: '<node>', description: 'node name from `sandbox status` (n1, s1, ...), or `primary` for the current primary' };
+
+/** Ctrl-C during `pause --for` resumes the node now instead of leaving it stopped. */
+function resumeEarlyOnAbort(sandbox: SandboxHandle, node: string, resumed: Promise<ActionResult>, signal: AbortSignal | undefined): Promise<ActionResult> {
+  if (!signal) return resumed;
+  const onAbort = (): void => void sandbox.resume(node).catch(() => undefined);
+  signal.addEventListener('abort', onAbort, { once: true });
+  return resumed.finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+/** The fault verbs; adding one is one entry here (and its library function in src/sandbox). */
+export const SANDBOX_VERBS: readonly SandboxVerb[] = [
+  {
+    name: 'kill',
+    summary: 'SIGKILL a node: its port refuses connections until `restart`',
+    argument: NODE_ARG,
+    run: async (sandbox, node) => ({ action: await sandbox.kill(node!) }),
+  },
+  {
+    name: 'restart',
+    summary: 'start a node again on the same port (SIGKILL first if it runs); it always comes back empty: there is no persistence',
+    argument: NODE_ARG,
+    options: [new Option('--amnesia', "also delete the node's data directory before it starts")],
+    run: async (sandbox, node, flags) => ({ action: await sandbox.restart(node!, { amnesia: flags.amnesia === true }) }),
+  },
+  {
+    name: 'pause',
+    summary: 'SIGSTOP a node: connections are accepted but nothing is answered (a GC pause, a frozen VM)',
+    argument: NODE_ARG,
+    options: [new Option('--for <duration>', 'resume it after this long (e.g. 3s); the command waits, Ctrl-C resumes early')],
+    run: async (sandbox, node, flags, ctx) => {
+      const forMs = durationFlag(flags.for as string | undefined, '--for');
+      const action = await sandbox.pause(node!, forMs !== undefined ? { forMs } : {});
+      return action.resumed ? { action, later: resumeEarlyOnAbort(sandbox, action.node, action.resumed, ctx.signal) } : { action };
+    },
+  },
+  {
+    name: 'resume',
+    summary: 'SIGCONT a paused node: it answers again, including what queued up while it was stopped',
+    argument: NODE_ARG,
+    run: async (sandbox, node) => ({ action: await sandbox.resume(node!) }),
+  },
+  {
+    name: 'failover',
+    summary: 'make a replica the primary: kill or pause the primary and let Sentinel promote one, or force it',
+    options: [
+      new Option('--how <how>', 'kill (SIGKILL the primary), pause (SIGSTOP it) or force (SENTINEL FAILOVER, primary keeps running)')
+        .choices(FAILOVER_HOWS)
+        .default('kill'),
+    ],
+    run: async (sandbox, _node, flags, ctx) => ({
+      action: await sandbox.failover({ how: flags.how as FailoverHow, ...(ctx.signal ? { signal: ctx.signal } : {}) }),
+    }),
+  },
+];
+
+/**
+ * The TCP fault proxy `up --proxy` puts in front of every node. Undefined until the proxy module
+ * exists; it plugs in here, e.g. `() => import('../sandbox/proxy.js').then((m) => m.proxyHook())`.
+ */
+export const proxyFactory: (() => Promise<ProxyHook>) | undefined = undefined;

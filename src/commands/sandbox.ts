@@ -1,0 +1,182 @@
+import { Option, type Command } from 'commander';
+import { formatDuration } from '../core/duration.js';
+import { UsageError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { listSandboxes, loadSandbox, startSandbox, TOPOLOGIES, type SandboxHandle, type TopologyName } from '../sandbox/index.js';
+import { act, note, print, printJson, type CommandContext } from './context.js';
+import { formatStatus, formatUrls, sandboxJson } from './sandbox-output.js';
+import { proxyFactory, SANDBOX_VERBS, type SandboxVerb } from './sandbox-verbs.js';
+
+const HELP = `
+Every node is a redis-server (or sentinel) in the foreground, never daemonised, bound to 127.0.0.1
+on a free port, without persistence. It runs in its own session, detached from this terminal, so
+\`up\` can return while the servers keep running; their pids, ports and roles are in
+$XDG_STATE_HOME/redlock-cli/sandboxes/<name>/sandbox.json (default ~/.local/state), next to one
+directory per node with its config and log. \`down\` and the fault verbs signal a pid only after
+checking it is still that node (its config path in /proc/<pid>/cmdline, its working directory):
+nothing else on the machine is ever touched.
+
+Examples:
+  redlock-cli sandbox up --topology sentinel
+  redlock-cli sandbox status
+  redlock-cli sandbox pause primary --for 3s
+  redlock-cli sandbox failover
+  redlock-cli sandbox down`;
+
+interface UpFlags {
+  readonly topology: TopologyName;
+  readonly name?: string;
+  readonly nodes?: string;
+  readonly replicas?: string;
+  readonly redisServer?: string;
+  readonly proxy?: boolean;
+  readonly json?: boolean;
+}
+
+function count(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
+/** `status` and `down` take the sandbox as an argument or, like the verbs, as --name. */
+function nameArg(arg: string | undefined, flag: string | undefined): string | undefined {
+  if (arg !== undefined && flag !== undefined && arg !== flag) throw new UsageError(`two sandbox names given: "${arg}" and --name ${flag}`);
+  return arg ?? flag;
+}
+
+function inherit(parent: Command, cmd: Command): Command {
+  return cmd.exitOverride().configureOutput(parent.configureOutput());
+}
+
+function registerUp(sandbox: Command, ctx: CommandContext): void {
+  const cmd = sandbox
+    .command('up')
+    .summary('start a topology on free loopback ports and print how to connect to it')
+    .addOption(new Option('-t, --topology <topology>', 'what to start').choices(TOPOLOGIES).default('single'))
+    .option('--name <name>', 'sandbox name, to run several side by side', 'default')
+    .option('--nodes <n>', 'redlock: how many independent primaries (default 5)')
+    .option('--replicas <n>', 'cluster: replicas per primary, 0 or 1 (default 0)')
+    .option('--redis-server <path>', 'the redis-server binary (default: the one on PATH)')
+    .option('--proxy', 'put a TCP fault proxy in front of every node (for latency / partition)')
+    .option('--json', 'print the nodes and connection URLs as JSON');
+  inherit(sandbox, cmd).action(act(ctx, async (flags: UpFlags) => {
+    if (flags.proxy && !proxyFactory) throw new UsageError('--proxy: the TCP fault proxy is not part of this build yet');
+    const started = Date.now();
+    const handle = await startSandbox({
+      topology: flags.topology,
+      name: flags.name,
+      nodes: count(flags.nodes, '--nodes'),
+      replicas: count(flags.replicas, '--replicas'),
+      redisServer: flags.redisServer,
+      env: ctx.env,
+      persist: true,
+      signal: ctx.signal,
+      proxy: flags.proxy && proxyFactory ? await proxyFactory() : undefined,
+      onProgress: flags.json ? undefined : (line) => note(ctx, line),
+    });
+    const formedMs = Date.now() - started;
+    if (flags.json) {
+      printJson(ctx, sandboxJson(handle, formedMs));
+      return ExitCode.ok;
+    }
+    print(ctx, `sandbox "${handle.name}" is up: ${handle.topology}, ${handle.nodes.length} processes, formed in ${formatDuration(formedMs)}`);
+    for (const line of formatUrls(handle.urls)) print(ctx, line);
+    for (const line of formatStatus(await handle.status()).slice(1)) print(ctx, line);
+    const named = handle.name === 'default' ? '' : ` --name ${handle.name}`;
+    note(ctx, `break it: redlock-cli sandbox kill|pause|restart|resume <node>${named}, failover${named}; stop it: redlock-cli sandbox down${named}`);
+    return ExitCode.ok;
+  }));
+}
+
+async function printStatus(ctx: CommandContext, sandbox: SandboxHandle, json: boolean): Promise<void> {
+  const status = await sandbox.status();
+  if (json) printJson(ctx, status);
+  else for (const line of formatStatus(status)) print(ctx, line);
+}
+
+function registerStatus(sandbox: Command, ctx: CommandContext): void {
+  const cmd = sandbox
+    .command('status')
+    .summary('roles, replication offsets and lag, paused and killed nodes of one sandbox, or of all')
+    .argument('[name]', 'sandbox name (default: every sandbox that is up)')
+    .option('--name <name>', 'the same as the argument')
+    .option('--json', 'print the status as JSON (an array without a name)');
+  inherit(sandbox, cmd).action(act(ctx, async (arg: string | undefined, flags: { name?: string; json?: boolean }) => {
+    const name = nameArg(arg, flags.name);
+    if (name !== undefined) {
+      await printStatus(ctx, await loadSandbox(name, { env: ctx.env }), flags.json === true);
+      return ExitCode.ok;
+    }
+    const { live, cleaned } = await listSandboxes({ env: ctx.env });
+    for (const c of cleaned) note(ctx, `cleaned up stale sandbox "${c.name}": ${c.reason}`);
+    const statuses = await Promise.all(live.map(async (n) => (await loadSandbox(n, { env: ctx.env })).status()));
+    if (flags.json) printJson(ctx, statuses);
+    else if (statuses.length === 0) note(ctx, 'no sandbox is up: start one with: redlock-cli sandbox up');
+    else print(ctx, statuses.map((s) => formatStatus(s).join('\n')).join('\n\n'));
+    return ExitCode.ok;
+  }));
+}
+
+function registerDown(sandbox: Command, ctx: CommandContext): void {
+  const cmd = sandbox
+    .command('down')
+    .summary('stop every process of a sandbox (by checked pid) and remove its directory')
+    .argument('[name]', 'sandbox name (default: the only one up, or "default")')
+    .option('--name <name>', 'the same as the argument')
+    .option('--all', 'stop every sandbox')
+    .option('--json', 'print what was stopped as JSON');
+  inherit(sandbox, cmd).action(act(ctx, async (arg: string | undefined, flags: { name?: string; all?: boolean; json?: boolean }) => {
+    const name = nameArg(arg, flags.name);
+    if (flags.all && name !== undefined) throw new UsageError('give a sandbox name or --all, not both');
+    const { live, cleaned } = flags.all ? await listSandboxes({ env: ctx.env }) : { live: [name], cleaned: [] };
+    for (const c of cleaned) note(ctx, `cleaned up stale sandbox "${c.name}": ${c.reason}`);
+    const stopped = [];
+    for (const n of live) {
+      const handle = await loadSandbox(n, { env: ctx.env });
+      const result = await handle.stop();
+      stopped.push({ name: handle.name, ...result });
+      if (!flags.json) print(ctx, `stopped sandbox "${handle.name}": ${result.stopped} process(es) killed${result.gone > 0 ? `, ${result.gone} already gone` : ''}; removed ${handle.dir}`);
+    }
+    if (flags.json) printJson(ctx, { stopped });
+    else if (stopped.length === 0) note(ctx, 'no sandbox is up');
+    return ExitCode.ok;
+  }));
+}
+
+function registerVerb(sandbox: Command, ctx: CommandContext, verb: SandboxVerb): void {
+  const cmd = sandbox.command(verb.name).summary(verb.summary).description(verb.summary);
+  if (verb.argument) cmd.argument(verb.argument.spec, verb.argument.description);
+  for (const option of verb.options ?? []) cmd.addOption(option);
+  cmd.option('--name <name>', 'the sandbox (default: the only one up, or "default")').option('--json', 'print what was done and the status after it as JSON');
+  inherit(sandbox, cmd).action(act(ctx, async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const flags = command.opts<{ name?: string; json?: boolean }>();
+    const handle = await loadSandbox(flags.name, { env: ctx.env });
+    const { action, later } = await verb.run(handle, verb.argument ? (args[0] as string) : undefined, flags, ctx);
+    if (!flags.json) print(ctx, action.message);
+    const actions = [action];
+    if (later) {
+      const next = await later;
+      actions.push(next);
+      if (!flags.json) print(ctx, next.message);
+    }
+    const status = await handle.status();
+    if (flags.json) printJson(ctx, { actions, status });
+    else for (const line of formatStatus(status)) print(ctx, line);
+    return ctx.signal?.aborted ? ExitCode.interrupted : ExitCode.ok;
+  }));
+}
+
+/** `redlock-cli sandbox ...`: up, status, down, and the fault verbs of SANDBOX_VERBS. */
+export function registerSandbox(program: Command, ctx: CommandContext): void {
+  const sandbox = program
+    .command('sandbox')
+    .summary('start real Redis topologies on loopback and break them on command')
+    .description('Start real Redis topologies (single, replicated, sentinel, redlock, cluster) on loopback and break them on command.')
+    .addHelpText('after', HELP);
+  registerUp(sandbox, ctx);
+  registerStatus(sandbox, ctx);
+  registerDown(sandbox, ctx);
+  for (const verb of SANDBOX_VERBS) registerVerb(sandbox, ctx, verb);
+}
