@@ -37,8 +37,13 @@ describe('Redisson hash locks', () => {
 
   it('a huge hash comes as a sample: not a lock, with its real size', () => {
     const v = decodeSnapshot(hashRaw({ f1: 'a', f2: 'b' }, { size: 100_000, pttl: -1 }));
-    expect(v).toMatchObject({ kind: 'not-a-lock', size: 100_000 });
-    expect(v.warnings).toEqual([expect.objectContaining({ code: 'truncated', message: 'a hash of 100000 fields: showing a sample of 2' })]);
+    expect(v).toMatchObject({ kind: 'not-a-lock', size: 100_000, warnings: [] });
+  });
+
+  it('a lock hash too big to read whole says its holders are a sample', () => {
+    const v = decodeSnapshot(hashRaw({ [`${A}:1`]: 1, [`${A}:2`]: 1 }, { size: 20_000 }));
+    expect(v).toMatchObject({ kind: 'reentrant', holders: [{ thread: '1' }, { thread: '2' }] });
+    expect(v.warnings).toEqual([expect.objectContaining({ code: 'truncated', message: 'a hash of 20000 fields: showing a sample of 2' })]);
   });
 });
 

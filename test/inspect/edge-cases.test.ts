@@ -126,3 +126,22 @@ describe('round trips', () => {
     }
   });
 });
+
+describe('what is read of keys that cannot be locks', () => {
+  it('a 200-field app hash and a big zset outside semaphore: come back as size only, a 200-reader rw lock whole', async () => {
+    const fields: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) fields[`f${i}`] = String(i);
+    await fx.raw.hset('profile', fields);
+    await fx.raw.zadd('board', ...Array.from({ length: 2000 }, (_, i) => [i, `m${i}`]).flat());
+    const readers: Record<string, string> = { mode: 'read' };
+    for (let i = 0; i < 200; i++) readers[owner(i)] = '1';
+    await fx.raw.hset('many-readers', readers);
+    await fx.raw.pexpire('many-readers', 10_000);
+    const [profile, board, rw] = await inspectKeys(fx.env.conn, ['profile', 'board', 'many-readers']);
+    expect(profile).toMatchObject({ kind: 'not-a-lock', size: 200, warnings: [] });
+    expect(board).toMatchObject({ kind: 'not-a-lock', type: 'zset', size: 2000 });
+    expect(rw!.kind).toBe('rw');
+    expect(rw!.readers).toHaveLength(200);
+    expect(rw!.readers!.every((r) => r.zombie)).toBe(true); // no timeout keys were written
+  });
+});

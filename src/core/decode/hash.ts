@@ -5,9 +5,9 @@ import { hashHolders, holdCountWarnings } from './holders.js';
 import type { RawSnapshot } from './raw.js';
 import { warn } from './warnings.js';
 
-/** Huge hashes come back as a sample: say so instead of presenting it as the whole. */
+/** A lock hash too big to read whole comes back as a sample: say so instead of presenting it as the whole. */
 export function sampledWarning(raw: RawSnapshot, warnings: LockWarning[]): void {
-  if (raw.type === 'hash' && raw.size > raw.cap) {
+  if (raw.type === 'hash' && raw.size > raw.body.length / 2) {
     warnings.push(warn('truncated', 'info', `a hash of ${raw.size} fields: showing a sample of ${raw.body.length / 2}`));
   }
 }

@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import { INSPECT_KINDS, type InspectKind, type LockView, type LockWarning } from '../lock-view.js';
 import { COMPANION_TYPE, companionOf, describeCompanion } from './companions.js';
 import type { KindDecoder, KindFields } from './fields.js';
-import { decodeHashLock, sampledWarning } from './hash.js';
+import { decodeHashLock } from './hash.js';
 import type { RawSnapshot } from './raw.js';
 import { fits, recognize } from './recognize.js';
 import { decodeRw } from './rw.js';
@@ -31,7 +31,6 @@ function notALock(raw: RawSnapshot, warnings: LockWarning[]): KindFields {
   if (companion && COMPANION_TYPE[companion.role] === raw.type) {
     warnings.push(warn('companion-key', 'info', `this is ${describeCompanion(companion)}: inspect "${companion.lock}" to see the lock`));
   }
-  sampledWarning(raw, warnings);
   return { holders: [], size: raw.size, waiters: 0 };
 }
 

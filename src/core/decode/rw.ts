@@ -2,6 +2,7 @@ import { formatDuration } from '../duration.js';
 import type { HolderView, LockWarning, ReaderView, TimeoutKeyView } from '../lock-view.js';
 import { rwTimeoutPrefix } from '../names.js';
 import type { KindFields } from './fields.js';
+import { sampledWarning } from './hash.js';
 import { hashField, hashHolders, holdCountWarnings } from './holders.js';
 import type { RawSnapshot, RawTimeoutProbe } from './raw.js';
 import { warn } from './warnings.js';
@@ -31,6 +32,7 @@ function splitProbe(key: string, probe: RawTimeoutProbe | undefined, count: numb
 export function decodeRw(raw: RawSnapshot, warnings: LockWarning[]): KindFields {
   const mode = hashField(raw.body, 'mode') === 'write' ? 'write' : 'read';
   const holders: HolderView[] = hashHolders(raw.body);
+  sampledWarning(raw, warnings);
   const probes = new Map(raw.readers.map((p) => [p.holder, p]));
   const readers: ReaderView[] = [];
   const orphanTimeoutKeys: TimeoutKeyView[] = [];

@@ -14,8 +14,10 @@
 -- ARGV[4] lock channel   ARGV[5] rw channel   ARGV[6] semaphore channel   ARGV[7] latch channel
 -- Returns {type, pttl, {sec, usec}, size, body, queue, deadlines, counter, readers, permits, subscribers}
 --   size        HLEN / STRLEN / LLEN / ZCARD / SCARD / XLEN of the key, 0 when missing
---   body        hash {field, value, ...} (size > cap: an HSCAN sample, plus `mode` if present);
---               string {value} when STRLEN <= 512; zset {member, score, ...} (first cap); else {}
+--   body        hash {field, value, ...}: all of it, or for a hash of more than 64 fields that
+--               does not look like a lock (or has more than cap) an HSCAN sample plus `mode`;
+--               string {value} when STRLEN <= 512; `semaphore:*` zset {member, score, ...} (first
+--               cap); else {}
 --   queue       {llen, entry, ...}: fair wait queue, first cap entries ({0} when absent)
 --   deadlines   {zcard, member, score, ...}: fair deadline zset, first cap entries ({0} when absent)
 --   counter     {} or {value}: fencing counter
@@ -35,24 +37,36 @@ local function hex(s)
   return (string.gsub(s, '.', function(c) return string.format('%02x', string.byte(c)) end))
 end
 
+-- A Redisson holder field starts with the client's UUID.
+local HOLDER = '^%x%x%x%x%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%x%x%x%x%x%x%x%x:'
+
 local t = type_of(key)
-local size, body = 0, {}
+local size, body, complete = 0, {}, true
 if t == 'hash' then
   size = redis.call('hlen', key)
-  if size <= cap then
+  if size <= 64 then
     body = redis.call('hgetall', key)
   else
-    -- A huge hash is application data far more often than a lock: a sample is enough to tell.
+    -- Lock hashes are small; a big hash is application data far more often, so it is read whole
+    -- only when a sample looks like a lock (ls runs this over every hash it meets).
     body = redis.call('hscan', key, 0, 'COUNT', 16)[2]
     local mode = redis.call('hget', key, 'mode')
-    if mode then body[#body + 1] = 'mode'; body[#body + 1] = mode end
+    if (mode or (body[1] and string.find(body[1], HOLDER))) and size <= cap then
+      body = redis.call('hgetall', key)
+    else
+      complete = false
+      local sampled = false
+      for i = 1, #body, 2 do sampled = sampled or body[i] == 'mode' end
+      if mode and not sampled then body[#body + 1] = 'mode'; body[#body + 1] = mode end
+    end
   end
 elseif t == 'string' then
   size = redis.call('strlen', key)
   if size <= 512 then body = { redis.call('get', key) } end
 elseif t == 'zset' then
   size = redis.call('zcard', key)
-  body = redis.call('zrange', key, 0, cap - 1, 'WITHSCORES')
+  -- Only redis-semaphore's zsets are locks, and it always names them `semaphore:<key>`.
+  if string.sub(key, 1, 10) == 'semaphore:' then body = redis.call('zrange', key, 0, cap - 1, 'WITHSCORES') end
 elseif t == 'list' then size = redis.call('llen', key)
 elseif t == 'set' then size = redis.call('scard', key)
 elseif t == 'stream' then size = redis.call('xlen', key)
@@ -75,7 +89,7 @@ end
 -- Read-hold timeout keys of every holder named in a rw hash. Keys of holders named nowhere
 -- cannot be found without SCAN, which has no place in a script; doctor scans for those.
 local readers = {}
-if companions and t == 'hash' and size <= cap and redis.call('hexists', key, 'mode') == 1 then
+if companions and t == 'hash' and complete and redis.call('hexists', key, 'mode') == 1 then
   local counts, order = {}, {}
   for i = 1, #body, 2 do
     local field, n = body[i], tonumber(body[i + 1]) or 0
