@@ -28,11 +28,12 @@ export const WATCH_CONNECTION_NAME = 'redlock-cli:watch';
 const CLOSE_TIMEOUT_MS = 1000;
 
 export const WATCH_HELP = `
---watch repaints the keys every --interval (default ${DEFAULT_INTERVAL_MS / 1000}s, at least ${MIN_INTERVAL_MS}ms) with
-their TTLs counting down, and logs what changed between reads (acquired, renewed, released,
-expired, joined / left the queue, purged). p pauses, q quits. Each tick is one round trip on its
-own connection (CLIENT SETNAME ${WATCH_CONNECTION_NAME}); if Redis goes away it says so and retries.
-Without a terminal use --once (one snapshot) or --json (one JSON array of keys per tick).`;
+--watch repaints the keys every --interval (default ${DEFAULT_INTERVAL_MS / 1000}s, at least ${MIN_INTERVAL_MS}ms) with their TTLs
+counting down, and logs what changed between reads: acquired, renewed, released, expired,
+joined / left the queue, purged. p pauses, q quits (0), Ctrl-C exits 130. Each tick is one
+round trip on its own connection (CLIENT SETNAME ${WATCH_CONNECTION_NAME}); if Redis goes away the view
+says so, retries, and carries on when it is back. Without a terminal use --once (one snapshot)
+or --json (one JSON array of every key per tick, until interrupted or --count reads).`;
 
 /** --watch, --interval, --once, --count on the inspect command. */
 export function addWatchOptions(cmd: Command): Command {

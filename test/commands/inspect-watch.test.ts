@@ -32,14 +32,11 @@ beforeEach(async () => {
 class Sink extends EventEmitter {
   text = '';
   readonly columns = 100;
-  /** When each stdout line arrived, to check the interval. */
-  readonly lineTimes: number[] = [];
   constructor(readonly isTTY = false) {
     super();
   }
   write(chunk: string): boolean {
     this.text += chunk;
-    for (const _ of chunk.matchAll(/\n/g)) this.lineTimes.push(Date.now());
     return true;
   }
   lines(): string[] {
@@ -97,18 +94,23 @@ describe('inspect --watch --json', () => {
   it('prints one JSON array of every key per tick, --interval apart, and stops after --count', async () => {
     await raw.hset('orders', owner(1), '2');
     await raw.pexpire('orders', 30_000);
-    const w = inspect(['orders', 'reports', '--watch', '--json', '--interval', '200ms', '--count', '3']);
+    const w = inspect(['orders', 'reports', '--watch', '--json', '--interval', '200ms', '--count', '4']);
     expect(await w.done).toBe(0);
     const ticks = w.stdout.lines().map((l) => JSON.parse(l) as LockView[]);
-    expect(ticks).toHaveLength(3);
+    expect(ticks).toHaveLength(4);
     for (const views of ticks) {
       expect(views.map((v) => v.key)).toEqual(['orders', 'reports']);
       expect(views[0]).toMatchObject({ kind: 'reentrant', holders: [{ owner: owner(1), count: 2 }] });
       expect(views[1]).toMatchObject({ kind: 'missing', ttlMs: -2 });
     }
-    const gaps = w.stdout.lineTimes.slice(1).map((t, i) => t - w.stdout.lineTimes[i]!);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(190);
-    for (const gap of gaps) expect(gap).toBeLessThan(600);
+    // readAt is the server's clock when each snapshot ran: ticks are 200 ms apart start to start
+    // (a little jitter from the first read loading its script), not back to back and not 1 s.
+    const readAt = ticks.map((views) => views[0]!.readAt);
+    const gaps = readAt.slice(1).map((t, i) => t - readAt[i]!);
+    for (const gap of gaps) expect(gap).toBeGreaterThan(150);
+    expect(readAt.at(-1)! - readAt[0]!).toBeGreaterThan(3 * 200 - 40);
+    expect(readAt.at(-1)! - readAt[0]!).toBeLessThan(3 * 200 + 300);
+    expect(ticks[1]![0]!.ttlMs).toBeLessThan(ticks[0]![0]!.ttlMs);
     expect(w.stderr.text).toBe('');
   });
 
@@ -124,10 +126,11 @@ describe('inspect --watch --json', () => {
   });
 
   it('raises an interval below the floor and says so', async () => {
-    const w = inspect(['orders', '--watch', '--json', '--interval', '10ms', '--count', '2']);
+    const w = inspect(['orders', '--watch', '--json', '--interval', '10ms', '--count', '3']);
     expect(await w.done).toBe(0);
     expect(w.stderr.text).toBe('--interval 10ms is below the 100 ms floor: reading every 100 ms\n');
-    expect(w.stdout.lineTimes[1]! - w.stdout.lineTimes[0]!).toBeGreaterThanOrEqual(90);
+    const readAt = w.stdout.lines().map((l) => (JSON.parse(l) as LockView[])[0]!.readAt);
+    expect(readAt[2]! - readAt[0]!).toBeGreaterThan(2 * 100 - 30); // 10 ms would be ~20
   });
 });
 
