@@ -47,13 +47,15 @@ async function snapshotBatch(conn: Connection, keys: readonly InspectKey[], cap:
   const client = conn.client;
   prepareScripts(client);
   const pipeline = client.pipeline();
-  const targets = keys.map((key) => scriptTarget(key, conn.topology === 'cluster'));
+  const cluster = conn.topology === 'cluster';
+  const targets = keys.map((key) => scriptTarget(key, cluster));
   for (const t of targets) {
     pipelineScript(pipeline as unknown as Record<string, unknown>, 'inspectSnapshot', t.keys as string[], [
       cap,
       ORPHAN_PROBE,
       t.companionsRead ? '1' : '0',
       ...(t.channels as string[]),
+      cluster ? '1' : '0',
     ]);
   }
   pipeline.info('replication');

@@ -12,6 +12,7 @@
 -- ARGV[2] read-hold indexes probed past each reader's count, to find orphan timeout keys
 -- ARGV[3] '1' read KEYS[2..6]; '0' they are in another Cluster slot (then copies of KEYS[1])
 -- ARGV[4] lock channel   ARGV[5] rw channel   ARGV[6] semaphore channel   ARGV[7] latch channel
+-- ARGV[8] '1' count SSUBSCRIBE subscribers too (Cluster), '0' not
 -- Returns {type, pttl, {sec, usec}, size, body, queue, deadlines, counter, readers, permits, subscribers}
 --   size        HLEN / STRLEN / LLEN / ZCARD / SCARD / XLEN of the key, 0 when missing
 --   body        hash {field, value, ...}: all of it, or for a hash of more than 64 fields that
@@ -25,8 +26,8 @@
 --               with only the timeout keys that exist among indexes 1 .. min(count, cap) + ARGV[2]
 --   permits     {zcard, pttl, hexId, score, ...}: expirable-semaphore zset, ids hex-encoded because
 --               Redisson >= 3.17 stores raw bytes ({0, -2} when absent)
---   subscribers PUBSUB NUMSUB + SHARDNUMSUB of ARGV[4..7], then of each listed queue entry's own
---               channel `<lock channel>:<entry>`
+--   subscribers subscriber counts of ARGV[4..7] (0 where the key's type has no such channel),
+--               then of each listed queue entry's own channel `<lock channel>:<entry>`
 local cap = tonumber(ARGV[1])
 local key = KEYS[1]
 local companions = ARGV[3] == '1'
@@ -89,7 +90,9 @@ end
 -- Read-hold timeout keys of every holder named in a rw hash. Keys of holders named nowhere
 -- cannot be found without SCAN, which has no place in a script; doctor scans for those.
 local readers = {}
-if companions and t == 'hash' and complete and redis.call('hexists', key, 'mode') == 1 then
+local rw = false
+for i = 1, #body, 2 do rw = rw or (t == 'hash' and body[i] == 'mode') end
+if companions and rw and complete then
   local counts, order = {}, {}
   for i = 1, #body, 2 do
     local field, n = body[i], tonumber(body[i + 1]) or 0
@@ -120,16 +123,19 @@ if companions and (t == 'string' or t == 'none') and type_of(KEYS[5]) == 'zset' 
   end
 end
 
--- Waiting clients: Redisson subscribes with SUBSCRIBE, or SSUBSCRIBE on a Redis 7 Cluster.
+-- Waiting clients, only on the channels this type of key can have (a token lock has none):
+-- Redisson subscribes with SUBSCRIBE, or SSUBSCRIBE on a Redis 7 Cluster (ARGV[8] = '1').
 -- Channels go in chunks: Lua's unpack() cannot spread thousands of arguments at once.
-local channels = { ARGV[4], ARGV[5], ARGV[6], ARGV[7] }
-for i = 2, #queue do channels[#channels + 1] = ARGV[4] .. ':' .. queue[i] end
-local subscribers = {}
+local subscribers, channels, slots = { 0, 0, 0, 0 }, {}, {}
+local function want(slot, channel) channels[#channels + 1] = channel; slots[#slots + 1] = slot end
+if t == 'hash' or t == 'none' then want(1, ARGV[4]); want(2, ARGV[5])
+elseif t == 'string' and body[1] and string.find(body[1], '^%-?%d+$') then want(3, ARGV[6]); want(4, ARGV[7]) end
+for i = 2, #queue do want(i + 3, ARGV[4] .. ':' .. queue[i]) end
 for from = 1, #channels, 500 do
   local chunk = { unpack(channels, from, math.min(from + 499, #channels)) }
   local plain = redis.call('pubsub', 'numsub', unpack(chunk))
-  local sharded = redis.call('pubsub', 'shardnumsub', unpack(chunk))
-  for i = 2, #plain, 2 do subscribers[#subscribers + 1] = plain[i] + sharded[i] end
+  local sharded = ARGV[8] == '1' and redis.call('pubsub', 'shardnumsub', unpack(chunk))
+  for j = 1, #chunk do subscribers[slots[from + j - 1]] = plain[2 * j] + (sharded and sharded[2 * j] or 0) end
 end
 
 return { t, redis.call('pttl', key), redis.call('time'), size, body, queue, deadlines, counter, readers, permits, subscribers }
