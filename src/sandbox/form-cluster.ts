@@ -11,7 +11,7 @@ export function slotRanges(n: number): [number, number][] {
 
 /**
  * Forms a cluster from running cluster-enabled nodes: slots to the primaries (ADDSLOTSRANGE), every
- * node introduced with MEET, replicas attached with CLUSTER REPLICATE; then waits until every node
+ * pair introduced with MEET, replicas attached with CLUSTER REPLICATE; then waits until every node
  * reports cluster_state:ok and knows all the others.
  */
 export async function formCluster(
@@ -21,7 +21,8 @@ export async function formCluster(
 ): Promise<void> {
   const all = [...primaries, ...replicas.map((r) => r.node)];
   await Promise.all(primaries.map((p, i) => call(p.port, ['CLUSTER', 'ADDSLOTSRANGE', ...slotRanges(primaries.length)[i]!])));
-  for (const node of all.slice(1)) await call(all[0]!.port, ['CLUSTER', 'MEET', '127.0.0.1', node.port]);
+  // Every pair meets directly: learning a third node through gossip can take seconds.
+  for (const [i, a] of all.entries()) for (const b of all.slice(i + 1)) await call(a.port, ['CLUSTER', 'MEET', '127.0.0.1', b.port]);
   const known = `cluster_known_nodes:${all.length}`;
   await until('every cluster node to know the others', async () => {
     const infos = await Promise.all(all.map((n) => call(n.port, ['CLUSTER', 'INFO'], 500)));
