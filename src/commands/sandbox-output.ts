@@ -60,7 +60,7 @@ export function formatUrls(urls: SandboxUrls): string[] {
   if (urls.cluster) lines.push(`cluster seeds ${urls.cluster.seeds.join(',')}`);
   if (urls.primary) lines.push(`url          ${urls.primary}`);
   if (!urls.primary && !urls.sentinel) for (const [name, url] of Object.entries(urls.nodes)) lines.push(`${name.padEnd(12)} ${url}`);
-  lines.push(`redlock-cli  acquire <key> ${urls.cliArgs.join(' ')}`);
+  lines.push(`try it       redlock-cli acquire <key> ${urls.cliArgs.join(' ')}`);
   return lines;
 }
 

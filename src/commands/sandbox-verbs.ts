@@ -1,7 +1,7 @@
 import { Option } from 'commander';
 import type { ActionResult, ProxyHook, SandboxHandle } from '../sandbox/index.js';
 import { FAILOVER_HOWS, type FailoverHow } from '../sandbox/index.js';
-import type { RunContext } from './context.js';
+import { note, type RunContext } from './context.js';
 import { durationFlag } from './options.js';
 
 /** What a verb did: reported at once, and (pause --for) a later step reported when it happens. */
@@ -76,7 +76,11 @@ export const SANDBOX_VERBS: readonly SandboxVerb[] = [
         .default('kill'),
     ],
     run: async (sandbox, _node, flags, ctx) => ({
-      action: await sandbox.failover({ how: flags.how as FailoverHow, ...(ctx.signal ? { signal: ctx.signal } : {}) }),
+      action: await sandbox.failover({
+        how: flags.how as FailoverHow,
+        signal: ctx.signal,
+        onProgress: ctx.stderr.isTTY ? (line) => note(ctx, line) : undefined,
+      }),
     }),
   },
 ];

@@ -16,6 +16,10 @@ directory per node with its config and log. \`down\` and the fault verbs signal 
 checking it is still that node (its config path in /proc/<pid>/cmdline, its working directory):
 nothing else on the machine is ever touched.
 
+Exit codes here: 2 a bad option, or a verb on a node that is not running; 3 the topology did not
+form or a failover did not complete in time; 4 no such sandbox or node; 130 Ctrl-C (during \`up\`:
+everything already started is stopped first).
+
 Examples:
   redlock-cli sandbox up --topology sentinel
   redlock-cli sandbox status
@@ -73,7 +77,8 @@ function registerUp(sandbox: Command, ctx: CommandContext): void {
       persist: true,
       signal: ctx.signal,
       proxy: flags.proxy && proxyFactory ? await proxyFactory() : undefined,
-      onProgress: flags.json ? undefined : (line) => note(ctx, line),
+      // Progress only for a person watching: a pipe or a script gets the result alone.
+      onProgress: flags.json || !ctx.stderr.isTTY ? undefined : (line) => note(ctx, line),
     });
     const formedMs = Date.now() - started;
     if (flags.json) {
@@ -84,7 +89,8 @@ function registerUp(sandbox: Command, ctx: CommandContext): void {
     for (const line of formatUrls(handle.urls)) print(ctx, line);
     for (const line of formatStatus(await handle.status()).slice(1)) print(ctx, line);
     const named = handle.name === 'default' ? '' : ` --name ${handle.name}`;
-    note(ctx, `break it: redlock-cli sandbox kill|pause|restart|resume <node>${named}, failover${named}; stop it: redlock-cli sandbox down${named}`);
+    const failover = handle.topology === 'sentinel' || handle.topology === 'replicated' ? `, redlock-cli sandbox failover${named}` : '';
+    note(ctx, `break it: redlock-cli sandbox kill|pause|restart|resume <node>${named}${failover}; stop it: redlock-cli sandbox down${named}`);
     return ExitCode.ok;
   }));
 }

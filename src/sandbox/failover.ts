@@ -29,7 +29,7 @@ function act(sup: Supervisor, how: FailoverHow, primary: NodeRecord): Promise<un
 }
 
 /** Kill or pause the primary (or ask for it) and let Sentinel promote; returns once every answering sentinel reports the new master. */
-async function sentinelFailover(sup: Supervisor, how: FailoverHow, signal?: AbortSignal): Promise<{ from: NodeRecord; to: NodeRecord }> {
+async function sentinelFailover(sup: Supervisor, how: FailoverHow, opts: FailoverOptions): Promise<{ from: NodeRecord; to: NodeRecord }> {
   const oldPort = await sentinelMasterPort(sup);
   const from = sup.state.nodes.find((n) => n.port === oldPort);
   if (!from) throw new UsageError('no sentinel answers, so none can promote a replica: restart the sentinels first');
@@ -38,6 +38,7 @@ async function sentinelFailover(sup: Supervisor, how: FailoverHow, signal?: Abor
     const [sentinel] = answering(sup, true);
     await call(sentinel!.port, ['SENTINEL', 'FAILOVER', MASTER_NAME], 1000);
   }
+  opts.onProgress?.(`${how === 'force' ? 'asked Sentinel to fail over' : `${how === 'kill' ? 'killed' : 'paused'} ${from.name}`}; waiting for Sentinel to promote a replica`);
   let to: NodeRecord | undefined;
   await until(
     `Sentinel to promote a replica of ${from.name}`,
@@ -49,7 +50,7 @@ async function sentinelFailover(sup: Supervisor, how: FailoverHow, signal?: Abor
       to = sup.state.nodes.find((n) => n.port === port);
       return to !== undefined && (await roleOf(port)).role === 'master';
     },
-    { signal, timeoutMs: FAILOVER_TIMEOUT_MS, intervalMs: 20 },
+    { signal: opts.signal, timeoutMs: FAILOVER_TIMEOUT_MS, intervalMs: 20 },
   );
   return { from, to: to! };
 }
@@ -75,7 +76,15 @@ async function manualFailover(sup: Supervisor, how: FailoverHow): Promise<{ from
  * leave it so, for the user to restart or resume), `force` asks Sentinel (or, without Sentinel,
  * demotes it by hand) while it keeps running.
  */
-export async function failoverVerb(sup: Supervisor, how: FailoverHow, signal?: AbortSignal): Promise<FailoverResult> {
+export interface FailoverOptions {
+  readonly how?: FailoverHow | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** "killed n1; waiting for Sentinel ..." while the seconds pass. */
+  readonly onProgress?: ((line: string) => void) | undefined;
+}
+
+export async function failoverVerb(sup: Supervisor, opts: FailoverOptions = {}): Promise<FailoverResult> {
+  const how = opts.how ?? 'kill';
   const { topology } = sup.state;
   if (topology !== 'sentinel' && topology !== 'replicated') {
     const hint = topology === 'cluster' ? ': kill a cluster primary that has a replica (--replicas 1) and the cluster promotes it after 2 s' : '';
@@ -85,7 +94,7 @@ export async function failoverVerb(sup: Supervisor, how: FailoverHow, signal?: A
   const settle = (sup.state.settledAt ?? 0) - Date.now();
   if (settle > 0) await sleep(settle);
   const started = Date.now();
-  const { from, to } = topology === 'sentinel' ? await sentinelFailover(sup, how, signal) : await manualFailover(sup, how);
+  const { from, to } = topology === 'sentinel' ? await sentinelFailover(sup, how, opts) : await manualFailover(sup, how);
   const took = formatDuration(Date.now() - started);
   const by = topology === 'sentinel' ? `Sentinel now reports ${to.name} (127.0.0.1:${to.port}) as ${MASTER_NAME}` : `promoted with REPLICAOF NO ONE`;
   const after =

@@ -77,7 +77,7 @@ export async function restartNodeVerb(sup: Supervisor, name: string, opts: Resta
   const keys = node.role === 'sentinel' ? undefined : await call(node.port, ['DBSIZE']);
   const parts = [`restarted ${name} on ${addr(node)} in ${formatDuration(Date.now() - started)} (pid ${fresh.pid})`];
   if (keys !== undefined) parts.push(`${keys} keys: there is no persistence, so a restart always comes back empty${opts.amnesia ? ' (--amnesia also wiped its data directory)' : ''}`);
-  if (replicaOf !== undefined) parts.push(`it replicates ${replicaOf} again and resyncs from it`);
+  if (replicaOf !== undefined) parts.push(`it replicates ${replicaOf}, the primary now, and resyncs from it`);
   if (env && Object.keys(env).length > 0) parts.push(`with ${Object.keys(env).join(', ')} set`);
   return result('restart', fresh, started, parts.join('; '));
 }

@@ -1,7 +1,11 @@
 import { NotFoundError } from '../core/errors.js';
-import { failoverVerb, type FailoverHow, type FailoverResult } from './failover.js';
+import { parseClockChange, type ClockChange } from './clock.js';
+import { clockVerb, type ClockActionResult } from './clock-verb.js';
+import { failoverVerb, type FailoverOptions, type FailoverResult } from './failover.js';
 import { killNodeVerb, pauseNodeVerb, restartNodeVerb, resumeNodeVerb, type ActionResult, type RestartOptions } from './faults.js';
 import { livePrimary } from './primary.js';
+import { healVerb, setProxyMode, type ProxyActionResult } from './proxy-verbs.js';
+import { stallReplicationVerb, type StallActionResult } from './stall-verb.js';
 import { sandboxStatus, type SandboxStatus } from './status.js';
 import type { StopResult, Supervisor } from './supervisor.js';
 import type { NodeRecord, SandboxState, TopologyName } from './types.js';
@@ -29,8 +33,18 @@ export interface SandboxHandle {
   pause(node: string, opts?: { forMs?: number }): Promise<PauseResult>;
   resume(node: string): Promise<ActionResult>;
   /** Lets Sentinel promote a replica (by hand without Sentinel); resolves once the switch is visible. */
-  failover(opts?: { how?: FailoverHow; signal?: AbortSignal }): Promise<FailoverResult>;
+  failover(opts?: FailoverOptions): Promise<FailoverResult>;
   status(): Promise<SandboxStatus>;
+  /** Through the fault proxy (`up --proxy`): `ms` more per round trip for the node's clients. */
+  latency(node: string, ms: number): Promise<ProxyActionResult>;
+  /** Through the fault proxy: resets the node's client connections and refuses new ones (`hold`: keeps them open, silent). */
+  partition(node: string, opts?: { hold?: boolean }): Promise<ProxyActionResult>;
+  /** Ends latency / partition on the node's proxy, and a replication stall on a replica. */
+  heal(node: string): Promise<ProxyActionResult>;
+  /** `+10s` jumps the node's wall clock, `x2` runs it fast: via libfaketime, else by rewriting its TTLs. */
+  clock(node: string, change: string | ClockChange): Promise<ClockActionResult>;
+  /** Writes the primary acknowledges miss this replica for `forMs` (default 5 s), so a failover loses them. */
+  stallReplication(replica: string, opts?: { forMs?: number }): Promise<StallActionResult>;
   /** Kills every process of the sandbox (after checking each pid) and removes its directory. */
   stop(): Promise<StopResult>;
 }
@@ -110,14 +124,34 @@ export class Sandbox implements SandboxHandle {
     return pending.resumed;
   }
 
-  async failover(opts: { how?: FailoverHow; signal?: AbortSignal } = {}): Promise<FailoverResult> {
+  async failover(opts: FailoverOptions = {}): Promise<FailoverResult> {
     this.sup.refresh();
-    return failoverVerb(this.sup, opts.how ?? 'kill', opts.signal);
+    return failoverVerb(this.sup, opts);
   }
 
   async status(): Promise<SandboxStatus> {
     this.sup.refresh();
     return sandboxStatus(this.sup);
+  }
+
+  async latency(node: string, ms: number): Promise<ProxyActionResult> {
+    return setProxyMode(this.sup, (await this.node(node)).name, 'latency', ms === 0 ? { kind: 'pass' } : { kind: 'latency', ms });
+  }
+
+  async partition(node: string, opts: { hold?: boolean } = {}): Promise<ProxyActionResult> {
+    return setProxyMode(this.sup, (await this.node(node)).name, 'partition', { kind: opts.hold ? 'hold' : 'cut' });
+  }
+
+  async heal(node: string): Promise<ProxyActionResult> {
+    return healVerb(this.sup, (await this.node(node)).name);
+  }
+
+  async clock(node: string, change: string | ClockChange): Promise<ClockActionResult> {
+    return clockVerb(this.sup, (await this.node(node)).name, typeof change === 'string' ? parseClockChange(change) : change);
+  }
+
+  async stallReplication(replica: string, opts: { forMs?: number } = {}): Promise<StallActionResult> {
+    return stallReplicationVerb(this.sup, (await this.node(replica)).name, opts.forMs);
   }
 
   async stop(): Promise<StopResult> {

@@ -3,7 +3,7 @@ export { startSandbox } from './start.js';
 export { loadSandbox, listSandboxes, type LoadOptions, type Listing } from './registry.js';
 export type { SandboxHandle, PauseResult } from './handle.js';
 export type { ActionResult, RestartOptions } from './faults.js';
-export { FAILOVER_HOWS, type FailoverHow, type FailoverResult } from './failover.js';
+export { FAILOVER_HOWS, type FailoverHow, type FailoverOptions, type FailoverResult } from './failover.js';
 export type { SandboxStatus, NodeStatus, LiveState, LiveRole } from './status.js';
 export type { SandboxUrls } from './urls.js';
 export type { StopResult } from './supervisor.js';

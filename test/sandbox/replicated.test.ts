@@ -62,7 +62,7 @@ describe('sandbox replicated', () => {
     const newPrimary = await sandbox.node('primary');
     expect(newPrimary.name).not.toBe('n1');
     const restarted = await sandbox.restart('n1');
-    expect(restarted.message).toContain(`it replicates ${newPrimary.name} again`);
+    expect(restarted.message).toContain(`it replicates ${newPrimary.name}, the primary now`);
     await eventually(async () => (await fx.client(restarted.port).get('lock')) === 'a');
     expect((await sandbox.status()).nodes[0]).toMatchObject({ role: 'replica', replicaOf: newPrimary.name });
   });

@@ -62,7 +62,7 @@ describe('sandbox sentinel', () => {
     const { sandbox } = fx;
     const primary = await sandbox.node('primary');
     const restarted = await sandbox.restart('n1');
-    expect(restarted.message).toContain(`it replicates ${primary.name} again`);
+    expect(restarted.message).toContain(`it replicates ${primary.name}, the primary now`);
     await eventually(async () => (await sandbox.status()).nodes[0]!.link === 'up');
   });
 
