@@ -96,7 +96,9 @@ export function pauseNodeVerb(sup: Supervisor, name: string, forMs?: number): Ac
   signalNode(node.pid, confPath(sup.dir, name), nodeDir(sup.dir, name), 'SIGSTOP');
   sup.update((s) => withNode(s, name, { state: 'paused' }));
   const until = forMs !== undefined ? ` for ${formatDuration(forMs)}` : ` until: redlock-cli sandbox resume ${name}`;
-  return result('pause', node, started, `paused ${name} (SIGSTOP to pid ${node.pid})${until}: ${addr(node)} accepts connections but answers nothing`);
+  // Sentinel's down-after is 0.5 s here: a paused primary is failed over long before most --for ends.
+  const sentinel = sup.state.topology === 'sentinel' && node.role !== 'sentinel' ? '; a primary that stays silent 0.5 s is failed over by Sentinel' : '';
+  return result('pause', node, started, `paused ${name} (SIGSTOP to pid ${node.pid})${until}: ${addr(node)} accepts connections but answers nothing${sentinel}`);
 }
 
 /** SIGCONT: the node answers again, including everything queued while it was stopped. */
