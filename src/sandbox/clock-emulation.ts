@@ -1,4 +1,4 @@
-import type { CommandRunner } from './clock-faketime.js';
+import type { CommandRunner } from './clock-runner.js';
 
 /**
  * Emulates a wall-clock jump of ARGV[1] ms on this node without touching its clock: every key

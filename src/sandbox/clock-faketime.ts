@@ -1,11 +1,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CommandRunner } from './clock-runner.js';
 import { buildMallocShim } from './clock-shim.js';
-
-/** The little of a Redis client the clock code needs (an ioredis client fits). */
-export interface CommandRunner {
-  call(command: string, ...args: (string | number)[]): Promise<unknown>;
-}
 
 /** Node wall clock minus real time, and the rate it runs at, as measured on the node. */
 export interface ClockReading {
@@ -69,7 +65,14 @@ export async function shiftFakeClock(
   const rate = change.rate ?? before;
   const spec = rate === 1 ? `${signed((targetMs - realMs) / 1000)} x1` : `@${(targetMs / 1000).toFixed(6)} x${rate}`;
   writeSpec(timestampFile, spec);
-  return verify(client, rate, (probe) => (rate === 1 ? targetMs - realMs : targetMs + (probe.realMs - realMs) * rate - probe.realMs));
+  // Where the node's clock may be when our probe reads it. Rate 1: real time plus the new offset.
+  // `@`: it starts at the target when libfaketime parses the file, at our probe or at any clock
+  // call Redis made since the write, and runs at `rate` from there.
+  return verify(client, rate, (probe) =>
+    rate === 1
+      ? [probe.beforeMs + targetMs - realMs, probe.afterMs + targetMs - realMs]
+      : [targetMs, targetMs + (probe.afterMs - realMs) * rate],
+  );
 }
 
 /** libfaketime leaves its shared memory behind when a node is SIGKILLed: remove it for `pid`. */
@@ -93,22 +96,35 @@ function writeSpec(timestampFile: string, spec: string): void {
   renameSync(partial, timestampFile);
 }
 
-async function readTime(client: CommandRunner): Promise<{ fakeMs: number; realMs: number }> {
-  const before = realNowMs();
-  const reply = await client.call('TIME');
-  const after = realNowMs();
-  if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`unexpected TIME reply: ${JSON.stringify(reply)}`);
-  return { fakeMs: Number(reply[0]) * 1000 + Number(reply[1]) / 1000, realMs: (before + after) / 2 };
+interface TimeProbe {
+  readonly fakeMs: number;
+  /** Real time just before the command was sent and just after its reply arrived. */
+  readonly beforeMs: number;
+  readonly afterMs: number;
+  readonly realMs: number;
 }
 
-/** The node's TIME must now match the new clock; a few retries cover a node busy with a command. */
-async function verify(client: CommandRunner, rate: number, expectedSkew: (probe: { realMs: number }) => number): Promise<ClockReading> {
+async function readTime(client: CommandRunner): Promise<TimeProbe> {
+  const beforeMs = realNowMs();
+  const reply = await client.call('TIME');
+  const afterMs = realNowMs();
+  if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`unexpected TIME reply: ${JSON.stringify(reply)}`);
+  return { fakeMs: Number(reply[0]) * 1000 + Number(reply[1]) / 1000, beforeMs, afterMs, realMs: (beforeMs + afterMs) / 2 };
+}
+
+// Slack for TIME's microsecond rounding and libfaketime's own arithmetic.
+const SLACK_MS = 5;
+
+/** The node's TIME must now fall in the expected range; a few retries cover a node still busy. */
+async function verify(client: CommandRunner, rate: number, expected: (probe: TimeProbe) => readonly [number, number]): Promise<ClockReading> {
   for (let attempt = 0; ; attempt++) {
     const probe = await readTime(client);
-    const skewMs = probe.fakeMs - probe.realMs;
-    const off = skewMs - expectedSkew(probe);
-    if (Math.abs(off) < 20) return { skewMs: Math.round(skewMs), rate };
-    if (attempt >= 20) throw new Error(`the node's clock did not follow the change (off by ${Math.round(off)} ms): is it running under libfaketime?`);
+    const [lo, hi] = expected(probe);
+    if (probe.fakeMs >= lo - SLACK_MS && probe.fakeMs <= hi + SLACK_MS) return { skewMs: Math.round(probe.fakeMs - probe.realMs), rate };
+    if (attempt >= 20) {
+      const off = Math.round(probe.fakeMs < lo ? probe.fakeMs - lo : probe.fakeMs - hi);
+      throw new Error(`the node's clock did not follow the change (off by ${off} ms): is it running under libfaketime?`);
+    }
     await new Promise((r) => setTimeout(r, 10));
   }
 }

@@ -4,10 +4,14 @@ import { UsageError } from '../core/errors.js';
 import { stateDir } from '../state/paths.js';
 import { detectClockSupport, type ClockMethod, type ClockSupport } from './clock-detect.js';
 import { rewriteTtls, type TtlRewrite } from './clock-emulation.js';
-import { fakeClockEnv, shiftFakeClock, type CommandRunner } from './clock-faketime.js';
+import type { CommandRunner } from './clock-runner.js';
+import { fakeClockEnv, shiftFakeClock } from './clock-faketime.js';
+import { planTopology } from './plan.js';
+import type { StartOptions } from './types.js';
 
 export { detectClockSupport, type ClockMethod, type ClockSupport } from './clock-detect.js';
-export { fakeClockEnv, fakeClockFile, removeFaketimeLeftovers, type CommandRunner } from './clock-faketime.js';
+export { fakeClockEnv, fakeClockFile, removeFaketimeLeftovers } from './clock-faketime.js';
+export type { CommandRunner } from './clock-runner.js';
 
 /** `clock <node> +10s` jumps the wall clock; `x2` makes it run at twice real speed from now on. */
 export type ClockChange =
@@ -37,25 +41,26 @@ export function describeClockChange(change: ClockChange): string {
   return `${change.ms < 0 ? '-' : '+'}${formatDuration(Math.abs(change.ms))}`;
 }
 
+/** Where a node's timestamp file is, relative to its working directory (its node dir). */
+export const NODE_CLOCK_FILE = 'faketime';
+
 /**
- * Environment per redis node so `clock` can use libfaketime on any of them: pass it as
- * startSandbox's `nodeEnv`. Each node's timestamp file sits in its own directory and is only
- * written by the first clock change, so until then the node runs on real time. Empty (with the
- * reason) where libfaketime or a C compiler is missing: `clock` then rewrites TTLs instead.
+ * Start options with every redis node under libfaketime, so `clock` can jump any of them. Each
+ * node's timestamp file is relative, so it lands in the node's own directory (its cwd), and is
+ * only written by the first clock change: until then the node runs on real time. Unchanged
+ * (with the reason) where libfaketime or a C compiler is missing: `clock` then rewrites TTLs.
  */
-export async function sandboxClockEnv(
-  sandboxDir: string,
-  nodes: readonly string[],
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): Promise<{ readonly support: ClockSupport; readonly nodeEnv: Record<string, Record<string, string>> }> {
+export async function withFakeClocks(
+  opts: StartOptions,
+  env: Readonly<Record<string, string | undefined>> = opts.env ?? process.env,
+): Promise<{ readonly options: StartOptions; readonly support: ClockSupport }> {
   const support = detectClockSupport({ path: env.PATH ?? '' });
-  if (support.method !== 'faketime') return { support, nodeEnv: {} };
+  if (support.method !== 'faketime') return { options: opts, support };
   // The shim outlives sandboxes: their directories are wiped on start, and restarts need it.
-  const shimDir = join(stateDir(env), 'faketime');
-  const entries = await Promise.all(
-    nodes.map(async (node) => [node, await fakeClockEnv({ timestampFile: join(sandboxDir, node, 'faketime'), shimDir, support })] as const),
-  );
-  return { support, nodeEnv: Object.fromEntries(entries) };
+  const clockEnv = await fakeClockEnv({ timestampFile: NODE_CLOCK_FILE, shimDir: join(stateDir(env), 'faketime'), support });
+  const redisNodes = planTopology(opts.topology, { nodes: opts.nodes, replicas: opts.replicas }).filter((n) => n.role !== 'sentinel');
+  const nodeEnv = Object.fromEntries(redisNodes.map((n) => [n.name, { ...clockEnv, ...opts.nodeEnv?.[n.name] }]));
+  return { options: { ...opts, nodeEnv: { ...opts.nodeEnv, ...nodeEnv } }, support };
 }
 
 /** A node as the clock verb sees it. */

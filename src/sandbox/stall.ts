@@ -1,5 +1,5 @@
 import { UsageError } from '../core/errors.js';
-import type { CommandRunner } from './clock-faketime.js';
+import type { CommandRunner } from './clock-runner.js';
 
 /**
  * Replication stalls: make a write the primary acknowledged miss the replica, so a failover

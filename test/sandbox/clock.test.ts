@@ -10,8 +10,8 @@ import {
   fakeClockFile,
   parseClockChange,
   removeFaketimeLeftovers,
-  sandboxClockEnv,
   shiftClock,
+  withFakeClocks,
   type ClockNode,
 } from '../../src/sandbox/clock.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -103,14 +103,17 @@ describe('clock faults', () => {
     expect(detectClockSupport({ compiler: 'no-such-cc' })).toMatchObject({ method: 'ttl-rewrite', reason: expect.stringMatching(/C compiler/) });
   });
 
-  it('gives every sandbox node its own timestamp file, and no environment where libfaketime is unusable', async () => {
+  it('puts every redis node of a topology under libfaketime, and leaves the options alone where it is unusable', async () => {
     const home = { XDG_STATE_HOME: join(dir, 'state'), PATH: process.env.PATH };
-    const { support: found, nodeEnv } = await sandboxClockEnv('/sandboxes/s', ['n1', 'n2'], home);
+    const { options, support: found } = await withFakeClocks({ topology: 'sentinel', nodeEnv: { n2: { EXTRA: '1' } } }, home);
     expect(found.method).toBe('faketime');
-    expect(fakeClockFile(nodeEnv.n1)).toBe('/sandboxes/s/n1/faketime');
-    expect(fakeClockFile(nodeEnv.n2)).toBe('/sandboxes/s/n2/faketime');
-    expect(nodeEnv.n1!.LD_PRELOAD).toMatch(new RegExp(`^${join(dir, 'state', 'redlock-cli', 'faketime')}/.*\\.so:.*libfaketime`));
-    expect(await sandboxClockEnv('/sandboxes/s', ['n1'], { ...home, PATH: '' })).toMatchObject({ support: { method: 'ttl-rewrite' }, nodeEnv: {} });
+    expect(Object.keys(options.nodeEnv ?? {})).toEqual(['n2', 'n1', 'n3']);
+    expect(fakeClockFile(options.nodeEnv?.n1)).toBe('faketime');
+    expect(options.nodeEnv?.n2).toMatchObject({ EXTRA: '1', FAKETIME_NO_CACHE: '1' });
+    expect(options.nodeEnv?.n1?.LD_PRELOAD).toMatch(new RegExp(`^${join(dir, 'state', 'redlock-cli', 'faketime')}/.*\\.so:.*libfaketime`));
+    const without = await withFakeClocks({ topology: 'single' }, { ...home, PATH: '' });
+    expect(without).toMatchObject({ options: { topology: 'single' }, support: { method: 'ttl-rewrite' } });
+    expect(without.options.nodeEnv).toBeUndefined();
   });
 
   it('parses jumps and rates, and refuses anything else as a usage error', () => {

