@@ -4,9 +4,11 @@ import { CliError } from './core/errors.js';
 import { EXIT_CODE_HELP, ExitCode } from './core/exit-codes.js';
 import { registerAcquire } from './commands/acquire.js';
 import type { CommandContext, RunContext } from './commands/context.js';
+import { registerDoctor } from './commands/doctor.js';
 import { registerForceUnlock } from './commands/force-unlock.js';
 import { registerHold } from './commands/hold.js';
 import { registerInspect } from './commands/inspect.js';
+import { registerLs } from './commands/ls.js';
 import { registerRelease } from './commands/release.js';
 import { registerRenew } from './commands/renew.js';
 import { registerSandbox } from './commands/sandbox.js';
@@ -38,6 +40,8 @@ function buildProgram(ctx: CommandContext): Command {
   registerForceUnlock(program, ctx);
   registerSandbox(program, ctx);
   registerInspect(program, ctx);
+  registerLs(program, ctx);
+  registerDoctor(program, ctx);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

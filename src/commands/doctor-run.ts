@@ -1,0 +1,132 @@
+import type { FixTarget } from '../core/doctor-fix.js';
+import { companionFindings, LOCK_LIKE_NAME, sortFindings, viewFindings, type CompanionFact, type DoctorOptions, type Finding } from '../core/doctor.js';
+import { namedClients, parseReplicationInfo, renewalFindings, replicaFindings, type RenewalSample } from '../core/doctor-server.js';
+import type { LockView } from '../core/lock-view.js';
+import { scanLocks, type FoundCompanion, type FoundLock, type ScanProgress } from '../inspect/scan-locks.js';
+import { scanSources, type ScanSource } from '../inspect/scan.js';
+import { inspectKeys, type InspectKey } from '../inspect/snapshot.js';
+import { companionOf } from '../core/decode/companions.js';
+import type { Connection } from '../redis/connection.js';
+
+// Gathers what doctor's pure checks need: every lock (and lock-like name holding other data)
+// from one scan, the locks behind companion keys the scan met without their lock, INFO
+// replication of every primary, and with --renewals a second look plus CLIENT LIST. Read-only:
+// SCAN inside a probe script, snapshot scripts, INFO and CLIENT LIST.
+
+export interface DoctorRequest extends DoctorOptions {
+  readonly pattern: string;
+  readonly scanCount?: number | undefined;
+  /** Watch Redisson-held locks this long for renewals; undefined: skip that check. */
+  readonly renewalWindowMs?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+  readonly onProgress?: ((p: ScanProgress) => void) | undefined;
+  /** The printed fix commands' connection arguments for one node. */
+  readonly targetFor: (node: string, binaryKeys: ReadonlyMap<string, Uint8Array>) => FixTarget;
+}
+
+export interface DoctorReport {
+  readonly findings: readonly Finding[];
+  readonly locks: number;
+  readonly scanned: number;
+  readonly notes: readonly string[];
+}
+
+/** Inspects lock names in groups, so a keyspace full of orphans still goes in bounded pipelines. */
+async function inspectInGroups(conn: Connection, names: readonly InspectKey[]): Promise<LockView[]> {
+  const views: LockView[] = [];
+  for (let i = 0; i < names.length; i += 1000) views.push(...(await inspectKeys(conn, names.slice(i, i + 1000))));
+  return views;
+}
+
+/**
+ * The lock's name as Redis knows it: a companion whose name is not UTF-8 is parsed through
+ * latin1 (one char per byte), so the lock's bytes come out exact.
+ */
+function lockKeyOf(c: FoundCompanion): InspectKey {
+  if (!c.bytes) return c.companion.lock;
+  return Buffer.from(companionOf(c.bytes.toString('latin1'))?.lock ?? c.companion.lock, 'latin1');
+}
+
+/** The lock behind each companion: already scanned, or read now. */
+async function companionFacts(conn: Connection, companions: readonly FoundCompanion[], byKey: ReadonlyMap<string, LockView>): Promise<CompanionFact[]> {
+  const unread = new Map<string, InspectKey>();
+  for (const c of companions) if (!byKey.has(c.companion.lock)) unread.set(c.companion.lock, lockKeyOf(c));
+  const names = [...unread.keys()];
+  const views = await inspectInGroups(conn, [...unread.values()]);
+  const read = new Map(names.map((name, i) => [name, views[i]!]));
+  return companions.map((c) => ({ key: c.key, node: c.node, companion: c.companion, lock: byKey.get(c.companion.lock) ?? read.get(c.companion.lock)! }));
+}
+
+async function replication(source: ScanSource): Promise<string> {
+  return (await source.client.info('replication')) as string;
+}
+
+/** Redisson-held locks read again after the window; CLIENT LIST of every primary for connection names. */
+async function renewals(conn: Connection, locks: readonly FoundLock[], windowMs: number, signal: AbortSignal | undefined) {
+  const held = locks.filter((f) => f.view.ttlMs > 0 && [...f.view.holders, ...(f.view.readers ?? [])].some((h) => h.client));
+  if (held.length === 0) return { samples: [], clientList: '' };
+  const started = Date.now();
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, windowMs);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+  const after = await inspectInGroups(conn, held.map((f) => f.bytes ?? f.view.key));
+  const elapsedMs = Date.now() - started;
+  const clientList = (await Promise.all(scanSources(conn).map((s) => s.client.client('LIST') as Promise<string>))).join('\n');
+  const samples: RenewalSample[] = [];
+  held.forEach((f, i) => {
+    const now = after[i]!;
+    const holder = [...now.holders, ...(now.readers ?? [])].find((h) => h.client);
+    // Only the same holders: a new holder's fresh TTL is an acquisition, not a renewal.
+    const same = holder && f.view.holders.concat(f.view.readers ?? []).some((h) => h.owner === holder.owner);
+    if (!holder?.client || !same || now.ttlMs < 0) return;
+    const kind = now.kind === 'rw' ? (now.mode === 'write' ? 'write' : 'read') : now.kind;
+    samples.push({ key: f.view.key, node: f.node, kind, client: holder.client, ttlBeforeMs: f.view.ttlMs, ttlAfterMs: now.ttlMs, elapsedMs });
+  });
+  return { samples, clientList };
+}
+
+/** Scans, reads what the checks need, and runs every check. */
+export async function runDoctor(conn: Connection, req: DoctorRequest): Promise<DoctorReport> {
+  const locks: FoundLock[] = [];
+  const companions: FoundCompanion[] = [];
+  let scanned = 0;
+  const scan = scanLocks(conn, {
+    pattern: req.pattern,
+    count: req.scanCount,
+    signal: req.signal,
+    keepNotALock: (key) => LOCK_LIKE_NAME.test(key),
+    onCompanion: (c) => companions.push(c),
+    onProgress: (p) => ((scanned = p.scanned), req.onProgress?.(p)),
+  });
+  for await (const batch of scan) locks.push(...batch);
+
+  const binary = new Map(locks.filter((f) => f.bytes).map((f) => [f.view.key, new Uint8Array(f.bytes!)]));
+  for (const c of companions) if (c.bytes) binary.set(c.key, new Uint8Array(c.bytes));
+  const targetOf = (node: string): FixTarget => req.targetFor(node, binary);
+
+  const findings: Finding[] = [];
+  const notes: string[] = [];
+  for (const f of locks) findings.push(...viewFindings(f.view, f.node, targetOf(f.node), req));
+  const byKey = new Map(locks.map((f) => [f.view.key, f.view]));
+  const facts = await companionFacts(conn, companions, byKey);
+  // A lock seen only through its companions (a free fair lock with a queue) is checked too.
+  for (const fact of facts) {
+    if (byKey.has(fact.lock.key)) continue;
+    byKey.set(fact.lock.key, fact.lock);
+    findings.push(...viewFindings(fact.lock, fact.node, targetOf(fact.node), req));
+  }
+  findings.push(...companionFindings(facts, targetOf));
+
+  for (const source of scanSources(conn)) {
+    findings.push(...replicaFindings(parseReplicationInfo(source.label, await replication(source)), targetOf(source.label)));
+  }
+  if (req.renewalWindowMs !== undefined) {
+    const { samples, clientList } = await renewals(conn, locks, req.renewalWindowMs, req.signal);
+    const result = renewalFindings(samples, namedClients(clientList), targetOf);
+    findings.push(...result.findings);
+    if (result.note) notes.push(result.note);
+  }
+  const lockCount = locks.filter((f) => f.view.kind !== 'not-a-lock').length;
+  return { findings: sortFindings(findings), locks: lockCount, scanned, notes };
+}

@@ -1,0 +1,135 @@
+import type { Command } from 'commander';
+import { printable } from '../core/decode/escape.js';
+import { ExitCode } from '../core/exit-codes.js';
+import type { Finding } from '../core/doctor.js';
+import { REDISSON_THREAD_WAIT_MS } from '../locks/fair.js';
+import { DEFAULT_SCAN_COUNT } from '../inspect/scan.js';
+import { connect } from '../redis/connection.js';
+import { act, note, print, printJson, type CommandContext, type RunContext } from './context.js';
+import { fixTargetFor } from './doctor-target.js';
+import { runDoctor, type DoctorReport } from './doctor-run.js';
+import { scanProgress } from './ls-progress.js';
+import { countFlag } from './ls.js';
+import { addConnectionOptions, durationFlag, targetSpec, type ConnectionFlags } from './options.js';
+
+interface DoctorFlags extends ConnectionFlags {
+  readonly json?: boolean;
+  readonly fairWait?: string;
+  readonly renewals?: string | boolean;
+  readonly scanCount?: string;
+}
+
+/** Redisson's watchdog renews every 10 s: a window a little longer sees one renewal of every watched lock. */
+const DEFAULT_RENEWAL_WINDOW = '11s';
+
+const HELP = `
+Scans like ls (read-only: SCAN inside a probe script, snapshot scripts, INFO, CLIENT LIST) and
+reports what can be seen in the data (scenario numbers from the scenario catalogue):
+  error    no-ttl                  a lock key without TTL never frees if its holder dies (S2)
+  error    queue-entry-without-deadline   a fair waiter Redisson never purges (S10)
+  warning  overdue-waiter          fair waiters past their deadline: dead, purged at the next try (S10)
+  warning  queue-drift             fair deadlines further out than waiters x --fair-wait (S10)
+  warning  zombie-reader           a reader whose timeout keys are gone, still counted (S17)
+  warning  orphan-timeout-key      a read-hold key no counted hold owns (S17)
+  warning  orphan-companion        a queue, read-hold or permit key whose lock is gone (S17)
+  warning  huge-hold-count         more than 100 re-entrant holds: lock() without unlock() (S12)
+  warning  app-data-on-lock-name   a lock-like name (lock, mutex, sema, latch) holding other data (S16)
+  warning  replica-lag / error replica-offline   a failover now would lose recent locks (S6)
+  warning  renewed-without-holder  with --renewals: a lock renewed while no connection is named
+                                   with its holder's client UUID (S5b)
+and every other error or warning the decoder reports (see inspect).
+
+Renewals: doctor cannot see who renews a lock, only that its TTL went back up between two reads
+--renewals apart (default ${DEFAULT_RENEWAL_WINDOW}, past Redisson's 10 s watchdog period). Whether the holder is
+still there is visible only if clients name their connections with their UUID (CLIENT SETNAME,
+Redisson's clientName): without such names doctor says so and reports nothing.
+
+Each finding has a severity, an explanation and the command that would fix it, printed and never
+run. Printed commands carry no password: add --askpass to redis-cli, or set REDIS_URL.
+
+--json prints one array of findings: {severity, code, key (null for server findings), node,
+message, fix}. The summary goes to stderr.
+
+Exit codes for doctor: 0 no findings, 6 findings (any severity printed), 2/3 as usual.`;
+
+export function registerDoctor(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command('doctor')
+    .summary('find stuck and dangerous lock state: no TTL, dead queue heads, zombie readers, app data, lagging replicas')
+    .argument('[pattern]', 'SCAN MATCH glob for key names', '*')
+    .option('--fair-wait <duration>', `a fair waiter's allowance, for queue drift (default ${REDISSON_THREAD_WAIT_MS / 60_000}m, Redisson's threadWaitTime)`)
+    .option('--renewals [duration]', `also watch Redisson-held locks this long for renewals (default ${DEFAULT_RENEWAL_WINDOW})`)
+    .option('--scan-count <n>', `SCAN COUNT hint: keys per round trip (default ${DEFAULT_SCAN_COUNT})`)
+    .option('--json', 'print the findings as one JSON array')
+    .addHelpText('after', HELP);
+  addConnectionOptions(cmd);
+  cmd.action(
+    act(ctx, async (pattern: string, flags: DoctorFlags) => {
+      const spec = targetSpec(flags, ctx);
+      const fairWaitMs = durationFlag(flags.fairWait, '--fair-wait') ?? REDISSON_THREAD_WAIT_MS;
+      const renewal = typeof flags.renewals === 'string' ? flags.renewals : flags.renewals === true ? DEFAULT_RENEWAL_WINDOW : undefined;
+      const renewalWindowMs = durationFlag(renewal, '--renewals');
+      const scanCount = countFlag(flags.scanCount, '--scan-count');
+      const conn = await connect(spec, { mode: 'one-shot', name: 'redlock-cli:doctor' });
+      const progress = scanProgress(ctx, 'locks');
+      try {
+        if (renewalWindowMs !== undefined) note(ctx, `watching renewals for ${renewal}…`);
+        const report = await runDoctor(conn, {
+          pattern,
+          fairWaitMs,
+          renewalWindowMs,
+          scanCount,
+          signal: ctx.signal,
+          onProgress: progress.update,
+          targetFor: fixTargetFor(conn, flags),
+        }).finally(() => progress.done());
+        if (ctx.signal?.aborted) return ExitCode.interrupted;
+        printReport(ctx, report, pattern, flags.json === true, conn.topology === 'cluster');
+        return report.findings.length > 0 ? ExitCode.findings : ExitCode.ok;
+      } finally {
+        await conn.close();
+      }
+    }),
+  );
+}
+
+const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+const INDENT = '         ';
+
+/** Words onto lines of at most `width` (a terminal's); a pipe gets one long line per paragraph. */
+export function wrap(text: string, width: number | undefined): string[] {
+  if (width === undefined) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
+}
+
+function printFinding(ctx: RunContext, f: Finding, showNode: boolean): void {
+  const where = f.key === null ? f.node ?? '' : `${printable(f.key)}${showNode && f.node ? ` (${f.node})` : ''}`;
+  const width = ctx.stdout.isTTY === true ? Math.max(40, (ctx.stdout.columns ?? 80) - INDENT.length) : undefined;
+  print(ctx, `${f.severity.toUpperCase().padEnd(7)}  ${f.code}  ${where}`);
+  for (const line of wrap(f.message, width)) print(ctx, `${INDENT}${line}`);
+  // The fix stays on one line: it is meant to be copied whole.
+  print(ctx, `${INDENT}fix: ${f.fix}`);
+}
+
+function printReport(ctx: RunContext, report: DoctorReport, pattern: string, json: boolean, cluster: boolean): void {
+  const { findings } = report;
+  if (json) printJson(ctx, findings);
+  else findings.forEach((f, i) => (i > 0 && print(ctx, ''), printFinding(ctx, f, cluster)));
+  for (const line of report.notes) note(ctx, `note: ${line}`);
+  const scope = `${plural(report.locks, 'lock')} among ${plural(report.scanned, 'key')} matching ${pattern}`;
+  if (findings.length === 0) {
+    note(ctx, report.scanned === 0 ? `no keys match ${pattern}; no server problems found` : `no problems found in ${scope}`);
+    return;
+  }
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  note(ctx, `${plural(findings.length, 'problem')} (${plural(errors, 'error')}, ${plural(findings.length - errors, 'warning')}) in ${scope}`);
+}

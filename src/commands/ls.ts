@@ -1,0 +1,137 @@
+import type { Command } from 'commander';
+import { parseInspectKind } from '../core/decode/index.js';
+import { UsageError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import type { InspectKind } from '../core/lock-view.js';
+import { collectLocks, LOCK_KINDS, scanLocks, type LockScanOptions } from '../inspect/scan-locks.js';
+import { DEFAULT_SCAN_COUNT } from '../inspect/scan.js';
+import { connect } from '../redis/connection.js';
+import { formatTable, lsRow, sortViews } from '../ui/ls-table.js';
+import { act, note, print, type CommandContext, type RunContext } from './context.js';
+import { scanProgress } from './ls-progress.js';
+import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls-watch.js';
+import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
+
+interface LsFlags extends ConnectionFlags {
+  readonly kind?: string;
+  readonly limit?: string;
+  readonly scanCount?: string;
+  readonly json?: boolean;
+  readonly watch?: boolean;
+  readonly interval?: string;
+}
+
+const HELP = `
+Walks the keyspace with SCAN (never KEYS), on a Cluster every primary, and lists each lock once:
+every key the decoder recognises as a lock kind (${[...LOCK_KINDS].join(', ')}).
+Not listed: application data (kind not-a-lock; list it with --kind not-a-lock), Redisson's
+transient redisson_unlock_latch:* keys, and companion keys that belong to a lock (fair queue and
+deadlines, redisson_lock_token:*, rwlock_timeout keys, {name}:timeout of expirable semaphores):
+their facts are part of their lock's row. Per SCAN batch of about ${DEFAULT_SCAN_COUNT} keys it sends one read-only
+probe script (type, TTL, short values) and one pipeline of snapshots for the keys that can be
+locks; it never writes.
+
+Columns: KEY, KIND (rw:read / rw:write for read-write locks), HOLDER (first holder, +N more;
+a Redisson holder as <first UUID group>…:<thread>, xN for re-entrant holds; permits or count for
+semaphores and latches), TTL, WAITING (fair locks: queue length; others: clients subscribed to
+the unlock channel), WARN (errors and warnings; see them with inspect or doctor). On a terminal
+the table fits its width; piped, nothing is cut.
+
+--json prints NDJSON: one LockView per line (the shape inspect --help describes), streamed as
+batches are read, in scan order. Use jq -s to get an array.
+
+--watch is a top-like live view that re-scans every --interval (default ${LS_WATCH_INTERVAL_MS / 1000}s): t sorts by TTL,
+w by waiting clients, k by key; p pauses, q quits. It needs a terminal.
+
+A pattern that matches no lock prints "no locks match <pattern>" on stderr and exits 0.
+
+Examples:
+  redlock-cli ls
+  redlock-cli ls 'orders:*' --kind fair,rw
+  redlock-cli ls --json | jq 'select(.ttlMs == -1) | .key'
+  redlock-cli ls --watch`;
+
+function parseKinds(text: string | undefined): ReadonlySet<InspectKind> | undefined {
+  if (text === undefined) return undefined;
+  const kinds = new Set(text.split(',').map((k) => k.trim()).filter((k) => k !== '').map(parseInspectKind));
+  if (kinds.has('missing')) throw new UsageError('--kind missing makes no sense for ls: SCAN only finds keys that exist');
+  return kinds;
+}
+
+/** A whole number from 1 up, or undefined when the flag was not given. */
+export function countFlag(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`invalid ${flag} "${text}": use a whole number, 1 or more`);
+  return n;
+}
+
+export function registerLs(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command('ls')
+    .summary('list every lock in Redis (SCAN, all Cluster primaries): holder, TTL, waiting, warnings')
+    .argument('[pattern]', 'SCAN MATCH glob for key names', '*')
+    .option('-k, --kind <kinds>', 'only these kinds, comma-separated (e.g. fair,rw; not-a-lock lists application data)')
+    .option('--limit <n>', 'stop after n locks')
+    .option('--scan-count <n>', `SCAN COUNT hint: keys per round trip (default ${DEFAULT_SCAN_COUNT})`)
+    .option('--json', 'NDJSON: one LockView per line')
+    .option('--watch', 'live, top-like view that re-scans every --interval (needs a terminal)')
+    .option('--interval <duration>', `time between scans with --watch (default ${LS_WATCH_INTERVAL_MS / 1000}s)`)
+    .addHelpText('after', HELP);
+  addConnectionOptions(cmd);
+  cmd.action(
+    act(ctx, async (pattern: string, flags: LsFlags) => {
+      const scan: LockScanOptions = {
+        pattern,
+        kinds: parseKinds(flags.kind),
+        limit: countFlag(flags.limit, '--limit'),
+        count: countFlag(flags.scanCount, '--scan-count'),
+        signal: ctx.signal,
+      };
+      const spec = targetSpec(flags, ctx);
+      if (flags.watch) return runLsWatch(ctx, { spec, scan, json: flags.json === true, interval: flags.interval });
+      if (flags.interval !== undefined) throw new UsageError('--interval goes with --watch');
+      const conn = await connect(spec, { mode: 'one-shot', name: 'redlock-cli:ls' });
+      try {
+        const found = flags.json ? await streamJson(ctx, conn, scan) : await printTable(ctx, conn, scan);
+        if (found === 0) note(ctx, `no locks match ${pattern}`);
+        else if (scan.limit !== undefined && found >= scan.limit) note(ctx, `stopped after ${found} locks (--limit ${scan.limit})`);
+        return ctx.signal?.aborted ? ExitCode.interrupted : ExitCode.ok;
+      } finally {
+        await conn.close();
+      }
+    }),
+  );
+}
+
+type Conn = Parameters<typeof collectLocks>[0];
+
+/** NDJSON as batches arrive: a million-key scan starts printing at once and holds no list. */
+async function streamJson(ctx: RunContext, conn: Conn, scan: LockScanOptions): Promise<number> {
+  const progress = scanProgress(ctx);
+  let found = 0;
+  try {
+    for await (const batch of scanLocks(conn, { ...scan, onProgress: progress.update })) {
+      found += batch.length;
+      ctx.stdout.write(batch.map((f) => `${JSON.stringify(f.view)}\n`).join(''));
+    }
+  } finally {
+    progress.done();
+  }
+  return found;
+}
+
+/** The table needs every row for its widths: collect, sort by key, print. */
+async function printTable(ctx: RunContext, conn: Conn, scan: LockScanOptions): Promise<number> {
+  const progress = scanProgress(ctx);
+  let result;
+  try {
+    result = await collectLocks(conn, { ...scan, onProgress: progress.update });
+  } finally {
+    progress.done();
+  }
+  if (result.views.length === 0) return 0;
+  const width = ctx.stdout.isTTY === true ? (ctx.stdout.columns ?? 80) : undefined;
+  for (const line of formatTable(sortViews(result.views, 'key').map((v) => lsRow(v)), width)) print(ctx, line);
+  return result.views.length;
+}

@@ -1,0 +1,146 @@
+import { formatDuration } from './duration.js';
+import { describeCompanion, type Companion } from './decode/companions.js';
+import { companionWord, fixFor, inspectFix } from './doctor-fixes.js';
+import { keyWord, redisCli, type FixTarget } from './doctor-fix.js';
+import { fairQueueKey, fairTimeoutKey } from './names.js';
+import type { InspectKind, LockView, LockWarning, Severity } from './lock-view.js';
+
+// Doctor's checks over decoded locks (scenarios.md: S2 no TTL, S5b renewals, S6 replicas, S10
+// fair queues, S12 hold counts, S16 application data, S17 read-hold keys). The decoder already
+// warns about most of what it sees in one key; doctor turns those warnings into findings with a
+// fix, and adds what only a whole-keyspace look shows. Pure: the command gathers the facts.
+
+/** One problem, what it means, and the command that would fix it (printed, never run). */
+export interface Finding {
+  readonly severity: Severity;
+  /** Stable machine name: the decoder's warning code, or one of doctor's own. */
+  readonly code: string;
+  /** The key it is about; null for a server-level finding (replicas). */
+  readonly key: string | null;
+  /** host:port of the node the key (or replica) lives on. */
+  readonly node?: string | undefined;
+  readonly message: string;
+  readonly fix: string;
+}
+
+export interface DoctorOptions {
+  /** A fair waiter's allowance (Redisson's threadWaitTime, or the tryLock wait): drift is judged against it. */
+  readonly fairWaitMs: number;
+}
+
+/** Names that say "lock" (scenarios.md S16: such a name holding other data can never be locked). */
+export const LOCK_LIKE_NAME = /lock|mutex|sema|latch/i;
+
+const LOCK_KINDS: ReadonlySet<InspectKind> = new Set(['reentrant', 'fair', 'rw', 'fenced', 'semaphore', 'expirable-semaphore', 'latch', 'token', 'rs-semaphore']);
+
+/** Several warnings of one code on one key read as one finding; the decoder already capped them. */
+function groupByCode(warnings: readonly LockWarning[]): Map<string, LockWarning[]> {
+  const groups = new Map<string, LockWarning[]>();
+  for (const w of warnings) {
+    if (w.severity === 'info') continue;
+    groups.set(w.code, [...(groups.get(w.code) ?? []), w]);
+  }
+  return groups;
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** The decoder's error and warning lines for one lock, each code with its fix. */
+function warningFindings(view: LockView, node: string, target: FixTarget): Finding[] {
+  return [...groupByCode(view.warnings)].map(([code, group]) => ({
+    severity: group.reduce<Severity>((worst, w) => (SEVERITY_RANK[w.severity] < SEVERITY_RANK[worst] ? w.severity : worst), 'info'),
+    code,
+    key: view.key,
+    node,
+    message: group.map((w) => w.message).join('; '),
+    fix: fixFor(code, view, target) ?? inspectFix(view, target),
+  }));
+}
+
+/**
+ * Redisson gives each new waiter the deadline of the one ahead plus its allowance, so with n
+ * waiters no deadline should lie further out than the lease left plus n allowances. Beyond that
+ * the scores were pushed forward (Redisson #1104/#2099, scenario S10) and waiters behind a dead
+ * one wait hours. Deleting both keys is the repair: live waiters queue again at their next try.
+ */
+function queueDrift(view: LockView, node: string, target: FixTarget, opts: DoctorOptions): Finding | undefined {
+  const queue = view.queue ?? [];
+  const deadlines = queue.map((w) => w.deadlineInMs).filter((d): d is number => d !== null);
+  if (deadlines.length === 0) return undefined;
+  const furthest = Math.max(...deadlines);
+  const bound = Math.max(0, view.ttlMs) + queue.length * opts.fairWaitMs;
+  if (furthest <= bound) return undefined;
+  return {
+    severity: 'warning',
+    code: 'queue-drift',
+    key: view.key,
+    node,
+    message: `the last of ${queue.length} waiter(s) has a deadline in ${formatDuration(furthest)}, more than ${queue.length} × ${formatDuration(opts.fairWaitMs)} allowance beyond the lease: deadlines drifted ahead (scenario S10), so a dead waiter blocks everyone behind it that long. Clearing the queue makes live waiters queue again:`,
+    fix: redisCli(target, 'DEL', companionWord(target, view.key, fairQueueKey), companionWord(target, view.key, fairTimeoutKey)),
+  };
+}
+
+/** A lock-like name holding something no lock library writes (scenario S16). */
+function appData(view: LockView, node: string, target: FixTarget): Finding | undefined {
+  if (view.kind !== 'not-a-lock' || !LOCK_LIKE_NAME.test(view.key) || view.warnings.some((w) => w.code === 'companion-key')) return undefined;
+  const what = `a ${view.type}${view.size !== undefined ? ` of size ${view.size}` : ''}`;
+  const string = view.type === 'string' ? ', or a hand-written lock set without an expiry (SETNX whose EXPIRE never ran, scenario S2)' : '';
+  return {
+    severity: 'warning',
+    code: 'app-data-on-lock-name',
+    key: view.key,
+    node,
+    message: `a lock-like name holding ${what} in no lock format: application data${string}. No lock on this name can be taken while it exists (node-redlock never reaches quorum, Redisson gets WRONGTYPE; scenario S16). If it is stale, delete it; otherwise lock another name:`,
+    fix: redisCli(target, 'DEL', keyWord(target, view.key)),
+  };
+}
+
+/** Every finding for one decoded key. */
+export function viewFindings(view: LockView, node: string, target: FixTarget, opts: DoctorOptions): Finding[] {
+  if (!LOCK_KINDS.has(view.kind)) return [appData(view, node, target)].filter((f): f is Finding => f !== undefined);
+  const findings = warningFindings(view, node, target);
+  const drift = view.kind === 'fair' ? queueDrift(view, node, target, opts) : undefined;
+  return drift ? [...findings, drift] : findings;
+}
+
+/** A companion key found by SCAN, with what inspecting its lock's name showed. */
+export interface CompanionFact {
+  readonly key: string;
+  readonly node: string;
+  readonly companion: Companion;
+  /** The lock it belongs to, decoded; `missing` / `not-a-lock` mean it is left over. */
+  readonly lock: LockView;
+}
+
+/**
+ * Companions whose lock is gone (read-hold timeout keys of a deleted hash, permit deadlines of a
+ * deleted semaphore) or does not know them (a read-hold key of a holder the hash does not name).
+ * A fencing counter outliving its lock is by design (tokens must keep increasing), and a fair
+ * queue without a lock still decodes as a free fair lock, whose queue the checks above judge.
+ */
+export function companionFindings(facts: readonly CompanionFact[], targetOf: (node: string) => FixTarget): Finding[] {
+  const findings: Finding[] = [];
+  for (const { key, node, companion, lock } of facts) {
+    if (companion.role === 'fencing-counter' || companion.role === 'unlock-latch') continue;
+    const known =
+      LOCK_KINDS.has(lock.kind) &&
+      (companion.role !== 'read-hold-timeout' ||
+        [...(lock.readers ?? []).flatMap((r) => r.timeoutKeys), ...(lock.orphanTimeoutKeys ?? [])].some((k) => k.key === key));
+    if (known) continue;
+    const state = lock.kind === 'missing' ? 'is gone' : lock.kind === 'not-a-lock' ? `holds a ${lock.type}, not a lock` : 'does not count it';
+    findings.push({
+      severity: 'warning',
+      code: 'orphan-companion',
+      key,
+      node,
+      message: `${describeCompanion(companion)}, but that lock ${state}: left over${companion.role === 'read-hold-timeout' ? ' (a watchdog may still be renewing it, Redisson PR #7098; scenario S17)' : ''}. Delete it:`,
+      fix: redisCli(targetOf(node), 'DEL', keyWord(targetOf(node), key)),
+    });
+  }
+  return findings;
+}
+
+/** Errors first, then warnings, by key: the order doctor prints in. */
+export function sortFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (a.key ?? '').localeCompare(b.key ?? ''));
+}

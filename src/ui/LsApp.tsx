@@ -1,0 +1,83 @@
+import { Box, Text, useInput, useStdin } from 'ink';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { formatDuration } from '../core/duration.js';
+import { formatTable, lsRow, sortViews, type LsSort } from './ls-table.js';
+import type { LsScreen, LsStore } from './ls-store.js';
+
+/** What a key press asks the command to do: `interrupt` is Ctrl-C, which raw mode turns into a key. */
+export type LsAction = 'toggle-pause' | 'quit' | 'interrupt';
+
+export interface LsAppProps {
+  readonly store: LsStore;
+  readonly onAction?: ((action: LsAction) => void) | undefined;
+  /** Terminal size; the table is cut to fit it. */
+  readonly columns?: number;
+  readonly rows?: number;
+  readonly clock?: () => number;
+  readonly tickMs?: number;
+}
+
+// `q` quits as in inspect --watch, so the sort keys avoid it: t TTL, w waiting, k key.
+const SORT_KEYS: Readonly<Record<string, LsSort>> = { t: 'ttl', w: 'waiting', k: 'key' };
+const SORT_TEXT: Readonly<Record<LsSort, string>> = { ttl: 'TTL', waiting: 'waiting', key: 'key' };
+const HELP = 't TTL · w waiting · k key · p pause · q quit';
+/** Lines that are not table rows: header, "more" line, status. */
+const CHROME_LINES = 3;
+
+function statusLine(screen: LsScreen, now: number, sort: LsSort): { text: string; color?: string } {
+  const age = screen.readAt !== undefined ? `read ${formatDuration(Math.max(0, now - screen.readAt))} ago` : 'no scan yet';
+  if (screen.pausedAt !== undefined) return { text: `❚❚ paused: nothing is scanned, TTLs are frozen (${age}) · p resumes · q quit`, color: 'yellow' };
+  if (screen.retry) {
+    const left = formatDuration(Math.max(0, screen.retry.at + screen.retry.retryInMs - now));
+    return { text: `${screen.retry.error}: retrying in ${left} (${age}) · q quit`, color: 'yellow' };
+  }
+  if (!screen.scan) return { text: `scanning ${screen.target} for ${screen.pattern}… · q quit` };
+  const { views, scanned, limited } = screen.scan;
+  const found = `${views.length}${limited ? '+' : ''} lock${views.length === 1 ? '' : 's'} in ${scanned.toLocaleString('en-US')} keys`;
+  return { text: `● ${screen.target} ${screen.pattern}: ${found}, every ${formatDuration(screen.intervalMs)}, ${age} · by ${SORT_TEXT[sort]} · ${HELP}` };
+}
+
+/** `ls --watch`: a top-like table of every lock, re-scanned on the poller's ticks. */
+export function LsApp({ store, onAction, columns = 80, rows = 24, clock = Date.now, tickMs = 200 }: LsAppProps) {
+  const screen = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const [sort, setSort] = useState<LsSort>('ttl');
+  const [now, setNow] = useState(clock);
+  const paused = screen.pausedAt !== undefined;
+  const { isRawModeSupported } = useStdin();
+  useInput(
+    (input, key) => {
+      if (key.ctrl && input === 'c') onAction?.('interrupt');
+      else if (input === 'q') onAction?.('quit');
+      else if (input === 'p') onAction?.('toggle-pause');
+      else if (SORT_KEYS[input]) setSort(SORT_KEYS[input]);
+    },
+    { isActive: isRawModeSupported === true },
+  );
+  useEffect(() => {
+    if (paused) return;
+    const timer = setInterval(() => setNow(clock()), tickMs);
+    return () => clearInterval(timer);
+  }, [paused, clock, tickMs]);
+  const drawnAt = screen.pausedAt ?? now;
+  const elapsed = screen.readAt === undefined ? 0 : Math.max(0, drawnAt - screen.readAt);
+  const views = sortViews(screen.scan?.views ?? [], sort);
+  const room = Math.max(1, rows - CHROME_LINES);
+  const shown = views.length > room ? views.slice(0, room - 1) : views;
+  const [header, ...lines] = formatTable(shown.map((v) => lsRow(v, elapsed)), columns);
+  const status = statusLine(screen, drawnAt, sort);
+  return (
+    <Box flexDirection="column">
+      <Text bold>{header}</Text>
+      {lines.map((line, i) => (
+        <Text key={shown[i]!.key} {...(shown[i]!.warnings.some((w) => w.severity === 'error') ? { color: 'red' } : {})}>
+          {line}
+        </Text>
+      ))}
+      {shown.length < views.length ? <Text dimColor>… {views.length - shown.length} more (sorted by {SORT_TEXT[sort]})</Text> : null}
+      {screen.scan && views.length === 0 ? <Text dimColor>no locks match {screen.pattern}</Text> : null}
+      <Text wrap="truncate-end" {...(status.color ? { color: status.color } : { dimColor: true })}>
+        {status.text}
+      </Text>
+    </Box>
+  );
+}

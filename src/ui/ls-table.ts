@@ -1,0 +1,132 @@
+import { formatDuration } from '../core/duration.js';
+import type { HolderView, LockView } from '../core/lock-view.js';
+import { printable } from '../core/decode/escape.js';
+
+// The `ls` table: one row per lock, the columns a person scans for "who holds what, until when,
+// and who waits". Shared by the one-shot table and the --watch dashboard (no ink here, so the
+// one-shot path can use it without loading the UI framework).
+
+export interface LsRow {
+  readonly key: string;
+  readonly kind: string;
+  readonly holder: string;
+  readonly ttl: string;
+  readonly waiting: string;
+  readonly warnings: string;
+}
+
+export const LS_HEADER: LsRow = { key: 'KEY', kind: 'KIND', holder: 'HOLDER', ttl: 'TTL', waiting: 'WAITING', warnings: 'WARN' };
+
+/** `<uuid>:<thread>` is 38+ characters: the first UUID group identifies the client well enough here. */
+function shortOwner(h: HolderView): string {
+  const who = h.client && h.thread ? `${h.client.slice(0, 8)}…:${h.thread}` : printable(h.owner);
+  return h.count > 1 ? `${who} ×${h.count}` : who;
+}
+
+function holdersText(holders: readonly HolderView[]): string {
+  if (holders.length === 0) return '-';
+  const first = shortOwner(holders[0]!);
+  return holders.length > 1 ? `${first} +${holders.length - 1}` : first;
+}
+
+/** The HOLDER cell: who holds it, or for counters what they count. */
+export function holderCell(v: LockView): string {
+  switch (v.kind) {
+    case 'rw': {
+      const writer = v.holders.find((h) => h.write);
+      const readers = v.readers?.length ?? 0;
+      if (writer) return `${shortOwner(writer)} (w)${readers > 0 ? ` +${readers} r` : ''}`;
+      return readers === 1 ? `${holdersText(v.readers!)} (r)` : `${readers} readers`;
+    }
+    case 'token':
+      return `${printable(v.value ?? '?')}${v.library && v.library !== 'unknown' ? ` (${v.library})` : ''}`;
+    case 'semaphore':
+      return `${v.available ?? '?'} free`;
+    case 'expirable-semaphore':
+      return `${v.available ?? '?'} free, ${v.permits?.length ?? 0} taken`;
+    case 'latch':
+      return `count ${v.count ?? '?'}`;
+    case 'not-a-lock':
+      return `${v.type}${v.size !== undefined ? ` (${v.size})` : ''}`;
+    default:
+      return holdersText(v.holders);
+  }
+}
+
+export function ttlCell(ttlMs: number): string {
+  if (ttlMs === -1) return 'no TTL';
+  if (ttlMs < 0) return '-';
+  return formatDuration(ttlMs);
+}
+
+/** Fair locks: the queue length; every other kind: clients subscribed to its unlock channel. */
+export function waitingCount(v: LockView): number {
+  return v.queue ? v.queue.length : v.waiters;
+}
+
+/** One row; `elapsedMs` since the read makes TTLs count down between scans in --watch. */
+export function lsRow(v: LockView, elapsedMs = 0): LsRow {
+  const waiting = waitingCount(v);
+  const problems = v.warnings.filter((w) => w.severity !== 'info').length;
+  return {
+    // A name that is not UTF-8 arrives already escaped (\xNN): quote it instead of escaping again.
+    key: v.keyHex !== undefined ? `"${v.key}"` : printable(v.key),
+    kind: v.kind === 'rw' && v.mode ? `rw:${v.mode}` : v.kind,
+    holder: holderCell(v),
+    ttl: ttlCell(v.ttlMs < 0 ? v.ttlMs : Math.max(0, v.ttlMs - elapsedMs)),
+    waiting: waiting > 0 ? `${waiting}${v.queue ? ' queued' : ''}` : '-',
+    warnings: problems > 0 ? String(problems) : '-',
+  };
+}
+
+/** Cuts the middle out of a long cell, where key names and tokens differ least. */
+export function fit(text: string, width: number): string {
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  if (width <= 1) return '…'.slice(0, width);
+  const head = Math.ceil((width - 1) / 2);
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (width - 1 - head)).join('')}`;
+}
+
+const COLUMNS = ['key', 'kind', 'holder', 'ttl', 'waiting', 'warnings'] as const;
+const GAP = 2;
+/** KEY and HOLDER give up width first, but never below these. */
+const MIN_KEY = 12;
+const MIN_HOLDER = 10;
+
+/**
+ * Lines of the table. With `width` (a terminal), KEY and HOLDER shrink so every line fits;
+ * without it (a pipe) nothing is cut, so grep and awk see whole names.
+ */
+export function formatTable(rows: readonly LsRow[], width?: number): string[] {
+  const all = [LS_HEADER, ...rows];
+  const widths = Object.fromEntries(COLUMNS.map((c) => [c, Math.max(...all.map((r) => [...r[c]].length))])) as Record<(typeof COLUMNS)[number], number>;
+  if (width !== undefined) {
+    let over = COLUMNS.reduce((sum, c) => sum + widths[c], 0) + GAP * (COLUMNS.length - 1) - width;
+    for (const [col, min] of [['holder', MIN_HOLDER], ['key', MIN_KEY]] as const) {
+      const cut = Math.max(0, Math.min(over, widths[col] - min));
+      widths[col] -= cut;
+      over -= cut;
+    }
+  }
+  return all.map((r) =>
+    COLUMNS.map((c, i) => {
+      const cell = fit(r[c], widths[c]);
+      return i === COLUMNS.length - 1 ? cell : cell.padEnd(widths[c] + GAP + cell.length - [...cell].length);
+    })
+      .join('')
+      .trimEnd(),
+  );
+}
+
+export type LsSort = 'key' | 'ttl' | 'waiting';
+
+/** A TTL that never runs out sorts as the longest: those are the locks that never free. */
+const ttlRank = (v: LockView): number => (v.ttlMs === -1 ? Number.POSITIVE_INFINITY : v.ttlMs);
+
+/** key: A to Z; ttl and waiting: largest first (what will block longest, where most wait). */
+export function sortViews(views: readonly LockView[], by: LsSort): LockView[] {
+  const byKey = (a: LockView, b: LockView): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const rank = by === 'ttl' ? ttlRank : by === 'waiting' ? waitingCount : undefined;
+  return [...views].sort((a, b) => (rank ? rank(b) - rank(a) || byKey(a, b) : byKey(a, b)));
+}

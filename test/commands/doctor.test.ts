@@ -1,0 +1,180 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/core/doctor.js';
+import { fairTimeoutKey, rwTimeoutPrefix } from '../../src/core/names.js';
+import { fairLock } from '../../src/locks/fair.js';
+import { hashLock } from '../../src/locks/hash-lock.js';
+import { newOwner } from '../../src/locks/owners.js';
+import { readLock, writeLock } from '../../src/locks/rw.js';
+import { tokenLock } from '../../src/locks/token.js';
+import { useLockServer } from '../helpers/fixture.js';
+import { owner } from '../helpers/lock-env.js';
+import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+
+const fx = useLockServer();
+let env: Record<string, string | undefined>;
+beforeEach(() => {
+  env = tempStateEnv({ REDIS_URL: fx.server.url });
+});
+
+const req = (key: string, n: number, leaseMs = 30_000) => ({ key, owner: owner(n), leaseMs });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const cli = () => `redis-cli -h 127.0.0.1 -p ${fx.server.port}`;
+
+async function doctor(...args: string[]) {
+  const r = await runCli(['doctor', ...args, '--json'], env);
+  return { ...r, findings: JSON.parse(r.stdout || '[]') as Finding[] };
+}
+
+/** Pastes a printed fix into a shell, as a user would (bash: binary names use $'\xNN'). */
+async function runFix(fix: string): Promise<void> {
+  if (fix.startsWith('redlock-cli ')) {
+    // Our own commands run in-process; their words are plain (owners and names need no quoting here).
+    const r = await runCli(fix.split(' ').slice(1), env);
+    expect(r.code, r.stderr).toBe(0);
+    return;
+  }
+  await promisify(execFile)('bash', ['-c', fix]);
+}
+
+/** Healthy locks of every kind: doctor must find nothing in them. */
+async function healthyLocks(): Promise<void> {
+  await hashLock('reentrant').tryAcquire(fx.env, req('orders', 1));
+  await hashLock('fenced').tryAcquire(fx.env, req('pay', 2));
+  await fairLock().tryAcquire(fx.env, req('fair', 1));
+  await fairLock().queuedAttempt(fx.env, req('fair', 2), 60_000);
+  await readLock().tryAcquire(fx.env, req('rw', 1));
+  await writeLock().tryAcquire(fx.env, req('w', 3));
+  await tokenLock.tryAcquire(fx.env, { key: 'tok', owner: newOwner(tokenLock), leaseMs: 30_000 });
+  await fx.raw.set('sem', '3');
+  await fx.raw.hset('user:1', 'name', 'ada'); // application data under a name that is not lock-like
+}
+
+describe('doctor', () => {
+  it('exits 0 on healthy locks and says what it looked at', async () => {
+    await healthyLocks();
+    const r = await runCli(['doctor'], env);
+    expect([r.code, r.stdout]).toEqual([0, '']);
+    expect(r.stderr).toMatch(/^no problems found in 7 locks among 1\d keys matching \*\n$/);
+  });
+
+  it('a pattern that matches nothing exits 0 and says so', async () => {
+    await healthyLocks();
+    const r = await runCli(['doctor', 'nothing*'], env);
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', 'no keys match nothing*; no server problems found\n']);
+  });
+
+  it('locks without TTL are errors; the printed PEXPIRE gives them a lease', async () => {
+    await fx.raw.hset('stuck', owner(1), '1'); // acquired, then the EXPIRE never ran (scenario S2)
+    await fx.raw.set('tok:nottl', randomBytes(16).toString('hex'));
+    const { code, findings } = await doctor();
+    expect(code).toBe(6);
+    expect(findings.map((f) => [f.severity, f.code, f.key, f.fix])).toEqual([
+      ['error', 'no-ttl', 'stuck', `${cli()} PEXPIRE stuck 30000`],
+      ['error', 'no-ttl', 'tok:nottl', `${cli()} PEXPIRE tok:nottl 30000`],
+    ]);
+    expect(findings[0]!.message).toMatch(/^no TTL: will never expire/);
+    for (const f of findings) await runFix(f.fix);
+    expect(await fx.raw.pttl('stuck')).toBeGreaterThan(29_000);
+    expect((await doctor()).code).toBe(0);
+  });
+
+  it('a fair queue with a dead head: overdue waiters, removed by the printed script', async () => {
+    const fair = fairLock({ threadWaitMs: 50 });
+    await fair.tryAcquire(fx.env, req('fair', 1, 100));
+    await fair.queuedAttempt(fx.env, req('fair', 2), 0); // deadline: lease left + 50 ms; then it dies
+    await fair.queuedAttempt(fx.env, req('fair', 3), 60_000);
+    await fair.renew(fx.env, req('fair', 1)); // the holder's watchdog keeps it: the dead head goes overdue
+    await sleep(250);
+    const { findings } = await doctor();
+    expect(findings.map((f) => [f.severity, f.code, f.key])).toEqual([['warning', 'overdue-waiter', 'fair']]);
+    expect(findings[0]!.message).toContain(`waiter ${owner(2)} (next in line) overdue`);
+    expect(findings[0]!.fix).toMatch(new RegExp(`^${cli()} EVAL '.*' 2 'redisson_lock_queue:\\{fair\\}' 'redisson_lock_timeout:\\{fair\\}' ${owner(2)}$`));
+    await runFix(findings[0]!.fix);
+    expect(await fx.raw.lrange('redisson_lock_queue:{fair}', 0, -1)).toEqual([owner(3)]);
+    expect((await doctor()).code).toBe(0);
+  });
+
+  it('fair deadlines drifted far ahead of waiters x allowance', async () => {
+    await fairLock().tryAcquire(fx.env, req('drift', 1));
+    await fairLock().queuedAttempt(fx.env, req('drift', 2), 1000);
+    await fx.raw.zadd(fairTimeoutKey('drift'), Date.now() + 10 * 3_600_000, owner(2)); // pushed 10 h out (Redisson #1104)
+    const { findings } = await doctor('--fair-wait', '5m');
+    expect(findings.map((f) => [f.code, f.key, f.fix])).toEqual([
+      ['queue-drift', 'drift', `${cli()} DEL 'redisson_lock_queue:{drift}' 'redisson_lock_timeout:{drift}'`],
+    ]);
+    expect(findings[0]!.message).toMatch(/^the last of 1 waiter\(s\) has a deadline in 9 h 59 m, more than 1 × 5 m 00 s allowance/);
+    expect((await doctor('--fair-wait', '11h')).code).toBe(0);
+  });
+
+  it('zombie readers and orphan read-hold keys, each with its fix', async () => {
+    await readLock().tryAcquire(fx.env, req('rw', 1));
+    await readLock().tryAcquire(fx.env, req('rw', 2, 50)); // its timeout key expires: a zombie
+    await fx.raw.set(`${rwTimeoutPrefix('rw', owner(1))}:2`, '1', 'PX', 30_000); // past owner 1's count
+    await fx.raw.set(`${rwTimeoutPrefix('rw', owner(9))}:1`, '1', 'PX', 30_000); // a holder named nowhere
+    await fx.raw.set(`${rwTimeoutPrefix('gone', owner(4))}:1`, '1', 'PX', 30_000); // its lock is gone
+    await sleep(100);
+    const { findings } = await doctor();
+    const byCode = Object.fromEntries(findings.map((f) => [`${f.code} ${f.key}`, f.fix]));
+    expect(byCode).toEqual({
+      'zombie-reader rw': `${cli()} HDEL rw ${owner(2)}`,
+      'orphan-timeout-key rw': `${cli()} DEL '{rw}:${owner(1)}:rwlock_timeout:2'`,
+      [`orphan-companion {rw}:${owner(9)}:rwlock_timeout:1`]: `${cli()} DEL '{rw}:${owner(9)}:rwlock_timeout:1'`,
+      [`orphan-companion {gone}:${owner(4)}:rwlock_timeout:1`]: `${cli()} DEL '{gone}:${owner(4)}:rwlock_timeout:1'`,
+    });
+    for (const fix of Object.values(byCode)) await runFix(fix);
+    expect((await doctor()).findings).toEqual([]);
+  });
+
+  it('a hold count above 100: the fix releases every hold of that owner with our own release', async () => {
+    await fx.raw.hset('deep', owner(1), '150');
+    await fx.raw.pexpire('deep', 30_000);
+    const { findings } = await doctor();
+    expect(findings.map((f) => [f.severity, f.code, f.key, f.fix])).toEqual([
+      ['warning', 'huge-hold-count', 'deep', `redlock-cli release deep --kind reentrant --owner ${owner(1)} --all-holds`],
+    ]);
+    await runFix(findings[0]!.fix);
+    expect(await fx.raw.exists('deep')).toBe(0);
+  });
+
+  it('lock-like names holding application data (scenario S16), and only those', async () => {
+    await fx.raw.hset('cart:lock', 'items', '3');
+    await fx.raw.rpush('jobs:mutex', 'a');
+    await fx.raw.set('report-lock', 'running since 9:00');
+    await fx.raw.hset('cart', 'items', '3'); // not lock-like: nobody's business
+    const { findings } = await doctor();
+    expect(findings.map((f) => [f.code, f.key, f.fix])).toEqual([
+      ['app-data-on-lock-name', 'cart:lock', `${cli()} DEL cart:lock`],
+      ['app-data-on-lock-name', 'jobs:mutex', `${cli()} DEL jobs:mutex`],
+      ['app-data-on-lock-name', 'report-lock', `${cli()} DEL report-lock`],
+    ]);
+    expect(findings[0]!.message).toMatch(/^a lock-like name holding a hash of size 1 in no lock format: application data\. No lock/);
+    expect(findings[2]!.message).toContain('hand-written lock set without an expiry');
+  });
+
+  it('prints each finding as severity, code, key, explanation and fix; --json is one array', async () => {
+    await fx.raw.hset('stuck', owner(1), '1');
+    const text = await runCli(['doctor'], env);
+    expect(text.code).toBe(6);
+    expect(text.stdout).toBe(
+      `ERROR    no-ttl  stuck\n         no TTL: will never expire; if its holder dies it stays locked until someone deletes it\n         fix: ${cli()} PEXPIRE stuck 30000\n`,
+    );
+    expect(text.stderr).toBe('1 problem (1 error, 0 warnings) in 1 lock among 1 key matching *\n');
+    const { findings } = await doctor();
+    expect(findings).toEqual([
+      { severity: 'error', code: 'no-ttl', key: 'stuck', node: fx.server.url.slice('redis://'.length), message: expect.any(String), fix: `${cli()} PEXPIRE stuck 30000` },
+    ]);
+  });
+
+  it('a binary key name: shown escaped, fixed through its exact bytes', async () => {
+    const key = Buffer.from([0xff, 0x00, 0x27, 0x6c, 0x6f, 0x63, 0x6b]); // \xff \0 ' l o c k
+    await fx.raw.hset(key, owner(1), '1');
+    const { findings } = await doctor();
+    expect(findings.map((f) => [f.code, f.key])).toEqual([['no-ttl', "\\xff\\x00'lock"]]);
+    expect(findings[0]!.fix).toBe(`printf '%s\\n' 'PEXPIRE "\\xff\\x00\\x27lock" 30000' | ${cli()}`);
+    await runFix(findings[0]!.fix);
+    expect(await fx.raw.pttl(key)).toBeGreaterThan(29_000);
+  });
+});
