@@ -1,6 +1,9 @@
 import { Option } from 'commander';
 import type { ActionResult, ProxyHook, SandboxHandle } from '../sandbox/index.js';
 import { FAILOVER_HOWS, type FailoverHow } from '../sandbox/index.js';
+import { UsageError } from '../core/errors.js';
+import { parseDuration } from '../core/duration.js';
+import { DEFAULT_STALL_MS } from '../sandbox/stall.js';
 import { note, type RunContext } from './context.js';
 import { durationFlag } from './options.js';
 
@@ -33,6 +36,16 @@ function resumeEarlyOnAbort(sandbox: SandboxHandle, node: string, resumed: Promi
   const onAbort = (): void => void sandbox.resume(node).catch(() => undefined);
   signal.addEventListener('abort', onAbort, { once: true });
   return resumed.finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+/**
+ * `latency n1 200ms`, `clock n1 +10s`: the table has one positional, so these declare it variadic
+ * (`<node> <value>` arrives as an array) and split it here.
+ */
+function nodeAndValue(arg: unknown, what: string, example: string): [string, string] {
+  const words = ([] as unknown[]).concat(arg).map(String);
+  if (words.length !== 2) throw new UsageError(`expected a node and ${what}, e.g. ${example}`);
+  return [words[0]!, words[1]!];
 }
 
 /** The fault verbs; adding one is one entry here (and its library function in src/sandbox). */
@@ -83,10 +96,48 @@ export const SANDBOX_VERBS: readonly SandboxVerb[] = [
       }),
     }),
   },
+  {
+    name: 'latency',
+    summary: 'slow every round trip to a node through its fault proxy (up --proxy), e.g. latency n1 200ms (half each way); heal ends it',
+    argument: { spec: '<node-and-delay...>', description: 'the node (n1, ..., or `primary`), then the delay per round trip, e.g. n1 200ms' },
+    run: async (sandbox, arg) => {
+      const [node, delay] = nodeAndValue(arg, 'a delay', 'latency n1 200ms');
+      return { action: await sandbox.latency(node, parseDuration(delay, 'latency')) };
+    },
+  },
+  {
+    name: 'partition',
+    summary: "cut a node off from its clients through its fault proxy (up --proxy): connections reset, new ones refused; replication and sentinels still reach it",
+    argument: NODE_ARG,
+    options: [new Option('--hold', 'keep connections open but forward nothing (clients time out instead of failing fast)')],
+    run: async (sandbox, node, flags) => ({ action: await sandbox.partition(node!, { hold: flags.hold === true }) }),
+  },
+  {
+    name: 'heal',
+    summary: "undo latency / partition on a node's proxy, and end a replication stall on a replica",
+    argument: NODE_ARG,
+    run: async (sandbox, node) => ({ action: await sandbox.heal(node!) }),
+  },
+  {
+    name: 'clock',
+    summary: "jump a node's wall clock (+10s; -- -2s for back) or run it fast (x2), so its keys expire early: libfaketime, else TTL rewrite",
+    argument: { spec: '<node-and-change...>', description: 'the node, then +10s / -2s (a jump) or x2 / x1 (a rate), e.g. n3 +10s' },
+    run: async (sandbox, arg) => {
+      const [node, change] = nodeAndValue(arg, 'a clock change', 'clock n3 +10s');
+      return { action: await sandbox.clock(node, change) };
+    },
+  },
+  {
+    name: 'stall-replication',
+    summary: 'stop a replica applying its primary\'s writes (CLIENT PAUSE WRITE), so a failover loses what the primary acknowledged meanwhile',
+    argument: { spec: '<replica>', description: 'a replica node (n2, ...)' },
+    options: [new Option('--for <duration>', `how long the stall lasts (default ${DEFAULT_STALL_MS / 1000}s); heal ends it early`)],
+    run: async (sandbox, node, flags) => {
+      const forMs = durationFlag(flags.for as string | undefined, '--for');
+      return { action: await sandbox.stallReplication(node!, forMs !== undefined ? { forMs } : {}) };
+    },
+  },
 ];
 
-/**
- * The TCP fault proxy `up --proxy` puts in front of every node. Undefined until the proxy module
- * exists; it plugs in here, e.g. `() => import('../sandbox/proxy.js').then((m) => m.proxyHook())`.
- */
-export const proxyFactory: (() => Promise<ProxyHook>) | undefined = undefined;
+/** The TCP fault proxy `up --proxy` puts in front of every node: one proxy process per sandbox. */
+export const proxyFactory: (() => Promise<ProxyHook>) | undefined = () => import('../sandbox/proxy-hook.js').then((m) => m.proxyHook());
