@@ -48,7 +48,7 @@ function redisQuote(word: Word): string {
   if (typeof word === 'string' && SAFE.test(word)) return word;
   const bytes = typeof word === 'string' ? new TextEncoder().encode(word) : word;
   let out = '';
-  for (const b of bytes) out += b > 0x20 && b < 0x7f && b !== 0x22 && b !== 0x27 && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`;
+  for (const b of bytes) out += b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x27 && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`;
   return `"${out}"`;
 }
 

@@ -20,21 +20,21 @@ export interface LsAppProps {
 // `q` quits as in inspect --watch, so the sort keys avoid it: t TTL, w waiting, k key.
 const SORT_KEYS: Readonly<Record<string, LsSort>> = { t: 'ttl', w: 'waiting', k: 'key' };
 const SORT_TEXT: Readonly<Record<LsSort, string>> = { ttl: 'TTL', waiting: 'waiting', key: 'key' };
-const HELP = 't TTL · w waiting · k key · p pause · q quit';
-/** Lines that are not table rows: header, "more" line, status. */
-const CHROME_LINES = 3;
+const HELP = 'sort: t TTL · w waiting · k key   p pause · q quit';
+/** Lines that are not table rows: header, "more" line, status, keys. */
+const CHROME_LINES = 4;
 
 function statusLine(screen: LsScreen, now: number, sort: LsSort): { text: string; color?: string } {
   const age = screen.readAt !== undefined ? `read ${formatDuration(Math.max(0, now - screen.readAt))} ago` : 'no scan yet';
-  if (screen.pausedAt !== undefined) return { text: `❚❚ paused: nothing is scanned, TTLs are frozen (${age}) · p resumes · q quit`, color: 'yellow' };
+  if (screen.pausedAt !== undefined) return { text: `❚❚ paused: nothing is scanned, TTLs are frozen (${age}) · p resumes`, color: 'yellow' };
   if (screen.retry) {
     const left = formatDuration(Math.max(0, screen.retry.at + screen.retry.retryInMs - now));
-    return { text: `${screen.retry.error}: retrying in ${left} (${age}) · q quit`, color: 'yellow' };
+    return { text: `${screen.retry.error}: retrying in ${left} (${age})`, color: 'yellow' };
   }
-  if (!screen.scan) return { text: `scanning ${screen.target} for ${screen.pattern}… · q quit` };
+  if (!screen.scan) return { text: `scanning ${screen.target} for ${screen.pattern}…` };
   const { views, scanned, limited } = screen.scan;
   const found = `${views.length}${limited ? '+' : ''} lock${views.length === 1 ? '' : 's'} in ${scanned.toLocaleString('en-US')} keys`;
-  return { text: `● ${screen.target} ${screen.pattern}: ${found}, every ${formatDuration(screen.intervalMs)}, ${age} · by ${SORT_TEXT[sort]} · ${HELP}` };
+  return { text: `● ${screen.target} ${screen.pattern}: ${found} · every ${formatDuration(screen.intervalMs)}, ${age} · by ${SORT_TEXT[sort]}` };
 }
 
 /** `ls --watch`: a top-like table of every lock, re-scanned on the poller's ticks. */
@@ -78,6 +78,7 @@ export function LsApp({ store, onAction, columns = 80, rows = 24, clock = Date.n
       <Text wrap="truncate-end" {...(status.color ? { color: status.color } : { dimColor: true })}>
         {status.text}
       </Text>
+      <Text dimColor>{HELP}</Text>
     </Box>
   );
 }

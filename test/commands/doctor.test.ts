@@ -168,6 +168,16 @@ describe('doctor', () => {
     ]);
   });
 
+  it('an expired permit (raw 16-byte id) goes back to the semaphore through the printed script', async () => {
+    const id = randomBytes(16);
+    await fx.raw.set('pes', '0');
+    await fx.raw.zadd('{pes}:timeout', Date.now() - 1000, id);
+    const { findings } = await doctor();
+    expect(findings.map((f) => [f.code, f.key])).toEqual([['expired-permit', 'pes']]);
+    await runFix(findings[0]!.fix);
+    expect([await fx.raw.get('pes'), await fx.raw.zcard('{pes}:timeout')]).toEqual(['1', 0]);
+  });
+
   it('a binary key name: shown escaped, fixed through its exact bytes', async () => {
     const key = Buffer.from([0xff, 0x00, 0x27, 0x6c, 0x6f, 0x63, 0x6b]); // \xff \0 ' l o c k
     await fx.raw.hset(key, owner(1), '1');

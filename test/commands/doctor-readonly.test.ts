@@ -1,0 +1,80 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { fairTimeoutKey, rwTimeoutPrefix, suffixName } from '../../src/core/names.js';
+import { fairLock } from '../../src/locks/fair.js';
+import { hashLock } from '../../src/locks/hash-lock.js';
+import { readLock, writeLock } from '../../src/locks/rw.js';
+import { useLockServer } from '../helpers/fixture.js';
+import { owner, rawClient } from '../helpers/lock-env.js';
+import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+
+// issue 3: "no command here may write to Redis, ever". MONITOR shows every command ls and
+// doctor send and every command their scripts run; Redis's COMMAND INFO flags say which write.
+
+const fx = useLockServer();
+const req = (key: string, n: number, leaseMs = 30_000) => ({ key, owner: owner(n), leaseMs });
+
+/** Locks of every kind, every problem doctor reports, application data and companions. */
+async function everything(): Promise<void> {
+  await hashLock('fenced').tryAcquire(fx.env, req('pay', 1));
+  await fairLock().tryAcquire(fx.env, req('fair', 1));
+  await fairLock().queuedAttempt(fx.env, req('fair', 2), 60_000);
+  await fx.raw.zadd(fairTimeoutKey('fair'), Date.now() - 1000, owner(2));
+  await readLock().tryAcquire(fx.env, req('rw', 1));
+  await readLock().tryAcquire(fx.env, req('rw', 2, 50));
+  await writeLock().tryAcquire(fx.env, req('w', 3));
+  await fx.raw.set(`${rwTimeoutPrefix('gone', owner(4))}:1`, '1', 'PX', 30_000);
+  await fx.raw.hset('stuck', owner(5), '150');
+  await fx.raw.set('pes', '1');
+  await fx.raw.zadd(suffixName('pes', 'timeout'), Date.now() - 500, randomBytes(16));
+  await fx.raw.zadd('semaphore:jobs', Date.now(), randomUUID());
+  await fx.raw.hset('cart:lock', 'items', '3');
+  await fx.raw.set(Buffer.from([0xff, 0x6c, 0x6f, 0x63, 0x6b]), 'x');
+  await new Promise((r) => setTimeout(r, 100)); // reader 2's hold expires: a zombie
+}
+
+/** Every key's DUMP: equal before and after means nothing changed. */
+async function dumpAll(): Promise<Map<string, string>> {
+  const keys = await fx.raw.keysBuffer('*');
+  const dumps = await Promise.all(keys.map((k) => fx.raw.dumpBuffer(k)));
+  return new Map(keys.map((k, i) => [k.toString('hex'), dumps[i]!.toString('hex')]));
+}
+
+/** A command's flags, or its subcommand's (CLIENT LIST, PUBSUB NUMSUB, ...). */
+async function flagsOf(args: readonly string[]): Promise<string[]> {
+  const [info] = (await fx.raw.call('COMMAND', 'INFO', args[0]!)) as [unknown[]];
+  const name = `${args[0]}|${args[1] ?? ''}`.toLowerCase();
+  const sub = ((info[9] ?? []) as unknown[][]).find((s) => String(s[0]).toLowerCase() === name);
+  return ((sub ?? info)[2] as unknown[]).map(String);
+}
+
+describe('ls and doctor are read-only', () => {
+  it('MONITOR sees no write or publish from ls, ls --json, ls --kind not-a-lock and doctor --renewals', async () => {
+    await everything();
+    const before = await dumpAll();
+    const monitor = await rawClient(fx.server).monitor();
+    const seen: string[][] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => seen.push(args));
+    const env = tempStateEnv({ REDIS_URL: fx.server.url });
+    const codes = [
+      (await runCli(['ls'], env)).code,
+      (await runCli(['ls', '--json'], env)).code,
+      (await runCli(['ls', '--kind', 'not-a-lock'], env)).code,
+      (await runCli(['doctor', '--renewals', '200ms'], env)).code,
+    ];
+    await fx.raw.ping(); // MONITOR lines of the runs above arrive before this PING's reply
+    await new Promise((r) => setTimeout(r, 50));
+    monitor.disconnect();
+
+    expect(codes).toEqual([0, 0, 0, 6]);
+    const names = new Map(seen.filter((a) => !/^(ping|monitor)$/i.test(a[0]!)).map((a) => [`${a[0]} ${a[1] ?? ''}`.toLowerCase(), a]));
+    expect([...names.keys()].some((n) => n.startsWith('scan'))).toBe(true);
+    const offenders: string[] = [];
+    for (const [name, args] of names) {
+      const flags = await flagsOf(args);
+      if (flags.includes('write') || /^s?publish/.test(name) || (flags.includes('may_replicate') && !/^eval/.test(name))) offenders.push(`${name} [${flags}]`);
+    }
+    expect(offenders).toEqual([]);
+    expect(await dumpAll()).toEqual(before);
+  });
+});
