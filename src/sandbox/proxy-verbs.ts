@@ -42,23 +42,21 @@ export async function setProxyMode(sup: Supervisor, name: string, verb: string, 
 }
 
 /**
- * `heal <node>`: undoes this module's faults on a node: its proxy forwards again, and a replica
- * applies its replication stream again (ends a stall-replication early; harmless otherwise).
+ * `heal <node>`: undoes this module's faults on a node: its proxy forwards again, and a pause from
+ * stall-replication ends (CLIENT UNPAUSE, harmless without one). The pause outlives a promotion,
+ * so heal applies it whatever the node's role is now.
  */
 export async function healVerb(sup: Supervisor, name: string): Promise<ProxyActionResult> {
   const node = sup.record(name);
   const started = Date.now();
   const healed = node.proxy ? await setProxyMode(sup, name, 'heal', { kind: 'pass' }) : undefined;
   const parts = healed ? [healed.message] : [];
-  const reachable = node.role !== 'sentinel' && node.state !== 'killed' && sup.owns(node) && !isStopped(node.pid);
-  const runner = respRunner(node.port);
-  const role = reachable ? await runner.call('ROLE').catch(() => undefined) : undefined;
-  if (Array.isArray(role) && role[0] === 'slave') {
-    await resumeReplication(runner);
-    parts.push(`${name} applies its primary's replication stream again (CLIENT UNPAUSE ends a stall)`);
+  if (node.role !== 'sentinel' && node.state !== 'killed' && sup.owns(node) && !isStopped(node.pid)) {
+    await resumeReplication(respRunner(node.port));
+    parts.push(`${name} applies writes again (CLIENT UNPAUSE ends a stall-replication)`);
   }
   if (parts.length === 0) {
-    throw new UsageError(`nothing to heal on ${name}: it has no fault proxy (sandbox up --proxy) and is not a running replica`);
+    throw new UsageError(`nothing to heal on ${name}: it has no fault proxy (sandbox up --proxy) and is not a running redis node`);
   }
   return {
     verb: 'heal',

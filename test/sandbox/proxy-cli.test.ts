@@ -81,7 +81,7 @@ describe('redlock-cli sandbox latency / partition / heal / clock / stall-replica
     await primary.set('lock', 'a');
     expect(await primary.call('WAIT', 1, 100)).toBe(1); // n3 is not stalled
     expect(await client(node('n2').port).exists('lock')).toBe(0);
-    expect((await cli('heal', 'n2')).stdout).toMatch(/n2 applies its primary's replication stream again/);
+    expect((await cli('heal', 'n2')).stdout).toMatch(/n2 applies writes again \(CLIENT UNPAUSE ends a stall-replication\)/);
     await eventually(async () => (await client(node('n2').port).exists('lock')) === 1, 2000);
     const refused = await cli('stall-replication', 'n1');
     expect(refused).toMatchObject({ code: 2, stderr: expect.stringMatching(/n1: stall-replication needs a replica, and this node is a primary/) });

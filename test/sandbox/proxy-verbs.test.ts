@@ -75,7 +75,7 @@ describe('sandbox up --proxy and the latency / partition / heal verbs', () => {
     await eventually(async () => (await fx.client(n2.port).get('during-partition')) === '1');
     const healed = await fx.sandbox.heal('n2');
     expect(healed.message).toMatch(/healed n2/);
-    expect(healed.message).toMatch(/replication stream again/);
+    expect(healed.message).toMatch(/n2 applies writes again/);
     expect(await probe(n2.proxy!.port)).toBe('PONG');
   });
 
