@@ -1,5 +1,4 @@
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { CommandRunner } from './clock-runner.js';
 import { buildMallocShim } from './clock-shim.js';
 
@@ -73,11 +72,6 @@ export async function shiftFakeClock(
       ? [probe.beforeMs + targetMs - realMs, probe.afterMs + targetMs - realMs]
       : [targetMs, targetMs + (probe.afterMs - realMs) * rate],
   );
-}
-
-/** libfaketime leaves its shared memory behind when a node is SIGKILLed: remove it for `pid`. */
-export function removeFaketimeLeftovers(pid: number, shmDir = '/dev/shm'): void {
-  for (const name of [`faketime_shm_${pid}`, `sem.faketime_sem_${pid}`]) rmSync(join(shmDir, name), { force: true });
 }
 
 const signed = (seconds: number): string => `${seconds < 0 ? '-' : '+'}${Math.abs(seconds).toFixed(6)}`;

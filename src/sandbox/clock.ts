@@ -10,7 +10,7 @@ import { planTopology } from './plan.js';
 import type { StartOptions } from './types.js';
 
 export { detectClockSupport, type ClockMethod, type ClockSupport } from './clock-detect.js';
-export { fakeClockEnv, fakeClockFile, removeFaketimeLeftovers } from './clock-faketime.js';
+export { fakeClockEnv, fakeClockFile } from './clock-faketime.js';
 export type { CommandRunner } from './clock-runner.js';
 
 /** `clock <node> +10s` jumps the wall clock; `x2` makes it run at twice real speed from now on. */
