@@ -18,9 +18,11 @@ export interface ProxyActionResult extends ActionResult {
 /** The proxy in front of a node; refuses nodes without one, naming how to get one. */
 export function proxiedNode(sup: Supervisor, name: string, verb: string): NodeRecord & { proxy: { port: number } } {
   const node = sup.record(name);
+  if (node.role === 'sentinel') {
+    throw new UsageError(`${verb} works through a node's fault proxy, and ${name} is a sentinel: sentinels have none, clients reach them directly`);
+  }
   if (!node.proxy) {
-    const why = node.role === 'sentinel' ? 'sentinels are reached directly, not through the proxy' : `sandbox "${sup.state.name}" was started without it`;
-    throw new UsageError(`${verb} works through the fault proxy in front of ${name}, and ${why}: start the sandbox with: redlock-cli sandbox up --proxy`);
+    throw new UsageError(`${verb} works through the fault proxy in front of ${name}, and sandbox "${sup.state.name}" was started without it: start it with: redlock-cli sandbox up --proxy`);
   }
   return node as NodeRecord & { proxy: { port: number } };
 }

@@ -95,3 +95,32 @@ describe('sandbox up --proxy and the latency / partition / heal verbs', () => {
     await expect(fx.sandbox.latency('n9', 10)).rejects.toThrow(/has no node "n9"/);
   });
 });
+
+describe('an in-process proxy (library callers whose sandbox never outlives them)', () => {
+  let socket = '';
+  afterAll(() => {
+    expect(socket).not.toBe('');
+    expect(existsSync(socket)).toBe(false);
+  });
+  const inProcess = useSandbox({ topology: 'single', name: 'inproc', proxy: proxyHook({ mode: 'in-process' }) });
+
+  it('records no pid, answers the verbs, and closes with the sandbox', async () => {
+    const n1 = await inProcess.sandbox.node('n1');
+    socket = controlSocketPath(inProcess.sandbox.dir);
+    expect(n1.proxy).toEqual({ port: expect.any(Number) });
+    await inProcess.sandbox.partition('n1');
+    expect(await probe(n1.proxy!.port)).toBe('refused');
+    await inProcess.sandbox.heal('n1');
+    expect(await probe(n1.proxy!.port)).toBe('PONG');
+  });
+});
+
+describe('a sandbox started without --proxy', () => {
+  const plain = useSandbox({ topology: 'single', name: 'noproxy' });
+
+  it('refuses latency and partition with how to get a proxy; heal still ends a stall', async () => {
+    await expect(plain.sandbox.latency('n1', 10)).rejects.toThrow(/sandbox "noproxy" was started without it: start it with: redlock-cli sandbox up --proxy/);
+    await expect(plain.sandbox.partition('primary')).rejects.toThrow(/up --proxy/);
+    expect((await plain.sandbox.heal('n1')).message).toBe('n1 applies writes again (CLIENT UNPAUSE ends a stall-replication)');
+  });
+});
