@@ -34,7 +34,9 @@ describe('sandbox clock verb on nodes started with fake clocks', () => {
     for (let i = 0; i < 200 && (await n2.exists('fast')) === 1; i++) await new Promise((r) => setTimeout(r, 5));
     const lived = performance.now() - t0;
     expect(lived).toBeGreaterThan(170);
-    expect(lived).toBeLessThan(300);
+    // Never before 200 ms; the upper bound leaves room for a loaded box (the whole suite runs 4
+    // files on 2 cores) and is still far from the 2 s the key lives at real speed.
+    expect(lived).toBeLessThan(600);
     expect((await fx.sandbox.clock('n2', 'x1')).clock.rate).toBe(1);
   });
 

@@ -141,7 +141,9 @@ describe('clock faults', () => {
     expect(Math.abs(fast.skewMs - before)).toBeLessThan(100);
     const lived = await lifetime(jumped.client, 2_000, 2_000);
     expect(lived).toBeGreaterThan(170);
-    expect(lived).toBeLessThan(260);
+    // Never before 200 ms; the upper bound leaves room for a loaded box (the whole suite runs 4
+    // files on 2 cores) and is still far from the 2 s the key lives at real speed.
+    expect(lived).toBeLessThan(600);
     const normal = await shiftClock(jumped, parseClockChange('x1'));
     expect(normal.rate).toBe(1);
     expect(await lifetime(jumped.client, 300, 2_000)).toBeGreaterThan(280);

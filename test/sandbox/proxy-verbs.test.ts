@@ -54,12 +54,13 @@ describe('sandbox up --proxy and the latency / partition / heal verbs', () => {
     const result = await fx.sandbox.latency('n1', 80);
     expect(result.message).toMatch(/n1 is 80 ms slower per round trip/);
     expect(result.proxy?.mode).toEqual({ kind: 'latency', ms: 80 });
+    // Precision is proxy.test.ts's business; here: the proxy's clients pay it, the node's own port does not.
     const slow = await roundTrip(n1.proxy!.port);
     expect(slow).toBeGreaterThanOrEqual(80);
-    expect(slow).toBeLessThan(90);
-    expect(await roundTrip(n1.port)).toBeLessThan(5);
+    expect(slow).toBeLessThan(120);
+    expect(await roundTrip(n1.port)).toBeLessThan(40);
     expect((await fx.sandbox.heal('n1')).message).toMatch(/healed n1/);
-    expect(await roundTrip(n1.proxy!.port)).toBeLessThan(5);
+    expect(await roundTrip(n1.proxy!.port)).toBeLessThan(40);
   });
 
   it('partition n2 fails its clients while the node itself keeps replicating; heal restores', async () => {
