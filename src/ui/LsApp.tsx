@@ -3,6 +3,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { formatDuration } from '../core/duration.js';
 import { formatTable, lsRow, sortViews, type LsSort } from './ls-table.js';
 import type { LsScreen, LsStore } from './ls-store.js';
+import { useTerminalSize } from './use-terminal-size.js';
 
 /** What a key press asks the command to do: `interrupt` is Ctrl-C, which raw mode turns into a key. */
 export type LsAction = 'toggle-pause' | 'quit' | 'interrupt';
@@ -10,7 +11,7 @@ export type LsAction = 'toggle-pause' | 'quit' | 'interrupt';
 export interface LsAppProps {
   readonly store: LsStore;
   readonly onAction?: ((action: LsAction) => void) | undefined;
-  /** Terminal size; the table is cut to fit it. */
+  /** Terminal size (tests); by default the real one, followed on resize. */
   readonly columns?: number;
   readonly rows?: number;
   readonly clock?: () => number;
@@ -38,7 +39,10 @@ function statusLine(screen: LsScreen, now: number, sort: LsSort): { text: string
 }
 
 /** `ls --watch`: a top-like table of every lock, re-scanned on the poller's ticks. */
-export function LsApp({ store, onAction, columns = 80, rows = 24, clock = Date.now, tickMs = 200 }: LsAppProps) {
+export function LsApp({ store, onAction, clock = Date.now, tickMs = 200, ...size }: LsAppProps) {
+  const terminal = useTerminalSize();
+  const columns = size.columns ?? terminal.columns;
+  const rows = size.rows ?? terminal.rows;
   const screen = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const [sort, setSort] = useState<LsSort>('ttl');
   const [now, setNow] = useState(clock);

@@ -6,8 +6,6 @@ import { createLsStore } from './ls-store.js';
 
 interface Stream {
   write(text: string): unknown;
-  readonly columns?: number | undefined;
-  readonly rows?: number | undefined;
 }
 
 export interface MountLsViewOptions {
@@ -29,7 +27,7 @@ export interface LiveLs {
 export function mountLsView(opts: MountLsViewOptions): LiveLs {
   const store = createLsStore(opts);
   const instance = render(
-    <LsApp store={store} onAction={opts.onAction} columns={opts.stdout.columns ?? 80} rows={opts.stdout.rows ?? 24} />,
+    <LsApp store={store} onAction={opts.onAction} />,
     {
       stdout: opts.stdout as NodeJS.WriteStream,
       stderr: opts.stderr as NodeJS.WriteStream,

@@ -38,8 +38,12 @@ export function holderCell(v: LockView): string {
       if (writer) return `${shortOwner(writer)} (w)${readers > 0 ? ` +${readers} r` : ''}`;
       return readers === 1 ? `${holdersText(v.readers!)} (r)` : `${readers} readers`;
     }
-    case 'token':
-      return `${printable(v.value ?? '?')}${v.library && v.library !== 'unknown' ? ` (${v.library})` : ''}`;
+    case 'token': {
+      // Tokens are random: their first characters tell them apart as well as all 32 do.
+      const value = printable(v.value ?? '?');
+      const short = [...value].length > 12 ? `${[...value].slice(0, 8).join('')}…` : value;
+      return `${short}${v.library && v.library !== 'unknown' ? ` (${v.library})` : ''}`;
+    }
     case 'semaphore':
       return `${v.available ?? '?'} free`;
     case 'expirable-semaphore':
@@ -79,20 +83,22 @@ export function lsRow(v: LockView, elapsedMs = 0): LsRow {
   };
 }
 
-/** Cuts the middle out of a long cell, where key names and tokens differ least. */
-export function fit(text: string, width: number): string {
+/**
+ * Shortens a long cell to `width`: key names lose their middle (prefix and suffix tell them
+ * apart), other cells their end (a holder's id comes first, the library in brackets last).
+ */
+export function fit(text: string, width: number, cut: 'middle' | 'end' = 'end'): string {
   const chars = [...text];
   if (chars.length <= width) return text;
   if (width <= 1) return '…'.slice(0, width);
-  const head = Math.ceil((width - 1) / 2);
+  const head = cut === 'middle' ? Math.ceil((width - 1) / 2) : width - 1;
   return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (width - 1 - head)).join('')}`;
 }
 
 const COLUMNS = ['key', 'kind', 'holder', 'ttl', 'waiting', 'warnings'] as const;
 const GAP = 2;
-/** KEY and HOLDER give up width first, but never below these. */
-const MIN_KEY = 12;
-const MIN_HOLDER = 10;
+/** KEY and HOLDER give up width, the wider one first, but never below these. */
+const MIN_WIDTH = { key: 12, holder: 14 } as const;
 
 /**
  * Lines of the table. With `width` (a terminal), KEY and HOLDER shrink so every line fits;
@@ -102,16 +108,17 @@ export function formatTable(rows: readonly LsRow[], width?: number): string[] {
   const all = [LS_HEADER, ...rows];
   const widths = Object.fromEntries(COLUMNS.map((c) => [c, Math.max(...all.map((r) => [...r[c]].length))])) as Record<(typeof COLUMNS)[number], number>;
   if (width !== undefined) {
-    let over = COLUMNS.reduce((sum, c) => sum + widths[c], 0) + GAP * (COLUMNS.length - 1) - width;
-    for (const [col, min] of [['holder', MIN_HOLDER], ['key', MIN_KEY]] as const) {
-      const cut = Math.max(0, Math.min(over, widths[col] - min));
-      widths[col] -= cut;
-      over -= cut;
+    const over = COLUMNS.reduce((sum, c) => sum + widths[c], 0) + GAP * (COLUMNS.length - 1) - width;
+    // One column at a time, always the wider of the two, so both stay as readable as they can.
+    for (let i = 0; i < over; i++) {
+      const col = widths.key - MIN_WIDTH.key >= widths.holder - MIN_WIDTH.holder ? 'key' : 'holder';
+      if (widths[col] <= MIN_WIDTH[col]) break;
+      widths[col] -= 1;
     }
   }
   return all.map((r) =>
     COLUMNS.map((c, i) => {
-      const cell = fit(r[c], widths[c]);
+      const cell = fit(r[c], widths[c], c === 'key' ? 'middle' : 'end');
       return i === COLUMNS.length - 1 ? cell : cell.padEnd(widths[c] + GAP + cell.length - [...cell].length);
     })
       .join('')
