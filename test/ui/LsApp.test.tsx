@@ -4,6 +4,7 @@ import type { LockView } from '../../src/core/lock-view.js';
 import type { LsAction } from '../../src/ui/LsApp.js';
 import { LsApp } from '../../src/ui/LsApp.js';
 import { createLsStore } from '../../src/ui/ls-store.js';
+import { formatTable, lsRow } from '../../src/ui/ls-table.js';
 
 const A = '6f1c2b8e-1f7a-4c1e-9d8e-0a1b2c3d4e5f';
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -120,5 +121,16 @@ describe('ls --watch view', () => {
     const ui = mount();
     ui.scan(0, []);
     expect(await ui.until(/no locks/)).toContain('no locks match orders:*');
+  });
+});
+
+describe('ls table on a narrow terminal', () => {
+  it('every line fits; keys lose their middle, holders their end; piped, nothing is cut', () => {
+    const long = { ...lock('orders:a very long name of a nightly reconciliation job:lock', 5000), holders: [{ owner: 'x'.repeat(40), count: 1 }] };
+    const rows = [lsRow(long), lsRow(lock('orders:b', 1000))];
+    const lines = formatTable(rows, 64);
+    expect(lines.every((l) => [...l].length <= 64)).toBe(true);
+    expect(lines[1]).toMatch(/^orders…b:lock\s+reentrant\s+x{15}…\s+5\.0 s/);
+    expect(formatTable(rows)[1]).toContain('orders:a very long name of a nightly reconciliation job:lock');
   });
 });
