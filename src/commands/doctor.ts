@@ -31,7 +31,8 @@ reports what can be seen in the data (scenario numbers from the scenario catalog
   warning  queue-drift             fair deadlines further out than waiters x --fair-wait (S10)
   warning  zombie-reader           a reader whose timeout keys are gone, still counted (S17)
   warning  orphan-timeout-key      a read-hold key no counted hold owns (S17)
-  warning  orphan-companion        a queue, read-hold or permit key whose lock is gone (S17)
+  warning  orphan-companion        a read-hold key whose lock is gone, or a companion key whose
+                                   lock's name holds other data (S17)
   warning  huge-hold-count         more than 100 re-entrant holds: lock() without unlock() (S12)
   warning  app-data-on-lock-name   a lock-like name (lock, mutex, sema, latch) holding other data (S16)
   warning  replica-lag / error replica-offline   a failover now would lose recent locks (S6)

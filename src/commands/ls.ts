@@ -23,13 +23,14 @@ interface LsFlags extends ConnectionFlags {
 
 const HELP = `
 Walks the keyspace with SCAN (never KEYS), on a Cluster every primary, and lists each lock once:
-every key the decoder recognises as a lock kind (${[...LOCK_KINDS].join(', ')}).
+every key the decoder recognises as a lock kind, that is
+  ${[...LOCK_KINDS].join(', ')}.
 Not listed: application data (kind not-a-lock; list it with --kind not-a-lock), Redisson's
 transient redisson_unlock_latch:* keys, and companion keys that belong to a lock (fair queue and
 deadlines, redisson_lock_token:*, rwlock_timeout keys, {name}:timeout of expirable semaphores):
-their facts are part of their lock's row. Per SCAN batch of about ${DEFAULT_SCAN_COUNT} keys it sends one read-only
-probe script (type, TTL, short values) and one pipeline of snapshots for the keys that can be
-locks; it never writes.
+their facts are part of their lock's row. Per SCAN step of about ${DEFAULT_SCAN_COUNT} keys it sends one
+read-only script (SCAN, then each key's type and short value) and one pipeline of snapshots for
+the keys that can be locks; it never writes.
 
 Columns: KEY, KIND (rw:read / rw:write for read-write locks), HOLDER (first holder, +N more;
 a Redisson holder as <first UUID group>…:<thread>, xN for re-entrant holds; permits or count for

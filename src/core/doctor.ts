@@ -3,7 +3,7 @@ import { describeCompanion, type Companion } from './decode/companions.js';
 import { companionWord, fixFor, inspectFix } from './doctor-fixes.js';
 import { keyWord, redisCli, type FixTarget } from './doctor-fix.js';
 import { fairQueueKey, fairTimeoutKey } from './names.js';
-import type { InspectKind, LockView, LockWarning, Severity } from './lock-view.js';
+import { INSPECT_KINDS, type InspectKind, type LockView, type LockWarning, type Severity } from './lock-view.js';
 
 // Doctor's checks over decoded locks (scenarios.md: S2 no TTL, S5b renewals, S6 replicas, S10
 // fair queues, S12 hold counts, S16 application data, S17 read-hold keys). The decoder already
@@ -31,7 +31,7 @@ export interface DoctorOptions {
 /** Names that say "lock" (scenarios.md S16: such a name holding other data can never be locked). */
 export const LOCK_LIKE_NAME = /lock|mutex|sema|latch/i;
 
-const LOCK_KINDS: ReadonlySet<InspectKind> = new Set(['reentrant', 'fair', 'rw', 'fenced', 'semaphore', 'expirable-semaphore', 'latch', 'token', 'rs-semaphore']);
+const LOCK_KINDS: ReadonlySet<InspectKind> = new Set(INSPECT_KINDS.filter((k) => k !== 'not-a-lock' && k !== 'missing'));
 
 /** Several warnings of one code on one key read as one finding; the decoder already capped them. */
 function groupByCode(warnings: readonly LockWarning[]): Map<string, LockWarning[]> {

@@ -1,6 +1,6 @@
 import type { Companion } from '../core/decode/companions.js';
 import { bytesToText } from '../core/decode/escape.js';
-import type { InspectKind, LockView } from '../core/lock-view.js';
+import { INSPECT_KINDS, type InspectKind, type LockView } from '../core/lock-view.js';
 import type { Connection } from '../redis/connection.js';
 import { keyFate } from './scan-filter.js';
 import { scanBatches } from './scan.js';
@@ -11,9 +11,7 @@ import { inspectKeys, type InspectKey } from './snapshot.js';
 // Redisson's unlock latches are set aside by name, so each lock is listed once.
 
 /** The kinds ls lists by default: everything the decoder recognises as a lock. */
-export const LOCK_KINDS: ReadonlySet<InspectKind> = new Set([
-  'reentrant', 'fair', 'rw', 'fenced', 'semaphore', 'expirable-semaphore', 'latch', 'token', 'rs-semaphore',
-]);
+export const LOCK_KINDS: ReadonlySet<InspectKind> = new Set(INSPECT_KINDS.filter((k) => k !== 'not-a-lock' && k !== 'missing'));
 
 /** A lock found, and where: doctor prints fixes against the node that holds it. */
 export interface FoundLock {
