@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import Redlock from 'redlock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { suffixName } from '../../src/core/names.js';
 import { fairLock } from '../../src/locks/fair.js';
@@ -36,12 +37,13 @@ async function mixedKeyspace(): Promise<string[]> {
   await fx.raw.zadd(suffixName('pes', 'timeout'), Date.now() + 60_000, randomBytes(16));
   await fx.raw.zadd('semaphore:jobs', Date.now(), randomUUID());
   await fx.raw.set(BINARY, randomBytes(16).toString('hex'), 'PX', 30_000);
+  await new Redlock([fx.raw], { retryCount: 0 }).acquire(['nr'], 30_000); // node-redlock itself
   // Not locks: application data, and the transient unlock latch Redisson writes while unlocking.
   await fx.raw.hset('user:1', 'name', 'ada');
   await fx.raw.set('cache:home', '<html>');
   await fx.raw.rpush('jobs', 'a', 'b');
   await fx.raw.set(`redisson_unlock_latch:{orders}:${randomBytes(16).toString('hex')}`, '1', 'PX', 30_000);
-  return ['\\xff\\xfe:lock', 'fair', 'orders', 'pay', 'pes', 'rw', 'sem', 'semaphore:jobs', 'tok', 'w'];
+  return ['\\xff\\xfe:lock', 'fair', 'nr', 'orders', 'pay', 'pes', 'rw', 'sem', 'semaphore:jobs', 'tok', 'w'];
 }
 
 const lsJson = async (...args: string[]) => {
@@ -60,6 +62,7 @@ describe('ls', () => {
     expect(Object.fromEntries(views.map((v) => [v.key, v.kind]))).toEqual({
       '\\xff\\xfe:lock': 'token',
       fair: 'fair',
+      nr: 'token',
       orders: 'reentrant',
       pay: 'fenced',
       pes: 'expirable-semaphore',
@@ -77,7 +80,7 @@ describe('ls', () => {
     const r = await runCli(['ls'], env);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^KEY\s+KIND\s+HOLDER\s+TTL\s+WAITING\s+WARN$/);
-    expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(['KEY', '"\\xff\\xfe:lock"', 'fair', 'orders', 'pay', 'pes', 'rw', 'sem', 'semaphore:jobs', 'tok', 'w']);
+    expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(['KEY', '"\\xff\\xfe:lock"', 'fair', 'nr', 'orders', 'pay', 'pes', 'rw', 'sem', 'semaphore:jobs', 'tok', 'w']);
     expect(lines.find((l) => l.startsWith('fair'))).toMatch(/^fair\s+fair\s+00000000…:1\s+\d+\.\d s\s+1 queued\s+-$/);
     expect(lines.find((l) => l.startsWith('rw '))).toMatch(/^rw\s+rw:read\s+2 readers\s/);
     expect(lines.find((l) => l.startsWith('w '))).toMatch(/^w\s+rw:write\s+00000000…:1 \(w\)\s/);
