@@ -7,6 +7,8 @@ export const MASTER_NAME = 'mymaster';
 // Short Sentinel timers so a failover completes in about two seconds (fault-recipes.md).
 const DOWN_AFTER_MS = 500;
 const FAILOVER_TIMEOUT_MS = 2000;
+/** Sentinel will not fail the same master over again within twice its failover-timeout. */
+export const SENTINEL_REFAILOVER_MS = 2 * FAILOVER_TIMEOUT_MS;
 const CLUSTER_NODE_TIMEOUT_MS = 2000;
 
 function common(sandboxDir: string, node: string, port: number): string[] {

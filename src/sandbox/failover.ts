@@ -1,10 +1,10 @@
 import { formatDuration } from '../core/duration.js';
-import { UsageError } from '../core/errors.js';
-import { MASTER_NAME } from './config.js';
+import { UnreachableError, UsageError } from '../core/errors.js';
+import { MASTER_NAME, SENTINEL_REFAILOVER_MS } from './config.js';
 import { killNodeVerb, pauseNodeVerb, type ActionResult } from './faults.js';
 import { roleOf } from './form-replication.js';
 import { answering, livePrimary, sentinelMasterPort } from './primary.js';
-import { call } from './resp.js';
+import { call, pairs } from './resp.js';
 import { sentinelView } from './form-sentinel.js';
 import type { Supervisor } from './supervisor.js';
 import type { NodeRecord } from './types.js';
@@ -26,6 +26,42 @@ function act(sup: Supervisor, how: FailoverHow, primary: NodeRecord): Promise<un
   if (how === 'kill') return killNodeVerb(sup, primary.name);
   if (how === 'pause') return Promise.resolve(pauseNodeVerb(sup, primary.name));
   return Promise.resolve();
+}
+
+/** What each answering sentinel thinks of the master, for an error that says why no failover came. */
+async function sentinelsSay(sup: Supervisor): Promise<string> {
+  const byPort = new Map(sup.state.nodes.map((n) => [String(n.port), n.name]));
+  const views = await Promise.all(
+    answering(sup, true).map(async (s) => {
+      const m = pairs(await call(s.port, ['SENTINEL', 'master', MASTER_NAME], 500).catch(() => null));
+      const failover = m['failover-state'] ? `, failover ${m['failover-state']}` : '';
+      return `${s.name}: master ${byPort.get(m.port ?? '') ?? m.port ?? '?'} (${m.flags ?? 'no answer'}${failover})`;
+    }),
+  );
+  const nodes = await Promise.all(
+    answering(sup, false).map(async (n) => {
+      const r = await roleOf(n.port).catch(() => undefined);
+      const of = r?.masterPort !== undefined ? ` of ${byPort.get(String(r.masterPort)) ?? r.masterPort} (link ${r.link})` : '';
+      return `${n.name}: ${r ? `${r.role}${of}` : 'no answer'}`;
+    }),
+  );
+  return `${views.join('; ') || 'none answers'}; the nodes say: ${nodes.join('; ')}`;
+}
+
+/**
+ * Waits until Sentinel would act on a fault at once: fresh sentinels flap briefly after start, and
+ * after a failover they refuse another for the same master for 2 x failover-timeout (4 s); a fault
+ * injected earlier would be judged on that wait, not on the failover.
+ */
+async function sentinelReady(sup: Supervisor, onProgress: ((line: string) => void) | undefined): Promise<void> {
+  if (sup.state.topology !== 'sentinel') return;
+  const settle = (sup.state.settledAt ?? 0) - Date.now();
+  const refailover = (sup.state.lastFailoverAt ?? 0) + SENTINEL_REFAILOVER_MS - Date.now();
+  if (refailover > 0 && refailover >= settle) {
+    onProgress?.(`Sentinel does not fail a master over again within ${formatDuration(SENTINEL_REFAILOVER_MS)} of the last failover: waiting ${formatDuration(refailover)}`);
+  }
+  const wait = Math.max(settle, refailover);
+  if (wait > 0) await sleep(wait);
 }
 
 /** Kill or pause the primary (or ask for it) and let Sentinel promote; returns once every answering sentinel reports the new master. */
@@ -51,7 +87,10 @@ async function sentinelFailover(sup: Supervisor, how: FailoverHow, opts: Failove
       return to !== undefined && (await roleOf(port)).role === 'master';
     },
     { signal: opts.signal, timeoutMs: FAILOVER_TIMEOUT_MS, intervalMs: 20 },
-  );
+  ).catch(async (err: unknown) => {
+    if (err instanceof UnreachableError) throw new UnreachableError(`${err.message}; the sentinels say: ${await sentinelsSay(sup)}`);
+    throw err;
+  });
   return { from, to: to! };
 }
 
@@ -90,11 +129,10 @@ export async function failoverVerb(sup: Supervisor, opts: FailoverOptions = {}):
     const hint = topology === 'cluster' ? ': kill a cluster primary that has a replica (--replicas 1) and the cluster promotes it after 2 s' : '';
     throw new UsageError(`failover needs a sentinel or replicated sandbox, this one is ${topology}${hint}`);
   }
-  // Fresh sentinels flap briefly after start; a fault injected then would be judged on noise.
-  const settle = (sup.state.settledAt ?? 0) - Date.now();
-  if (settle > 0) await sleep(settle);
+  await sentinelReady(sup, opts.onProgress);
   const started = Date.now();
   const { from, to } = topology === 'sentinel' ? await sentinelFailover(sup, how, opts) : await manualFailover(sup, how);
+  if (topology === 'sentinel') sup.update((s) => ({ ...s, lastFailoverAt: Date.now() }));
   const took = formatDuration(Date.now() - started);
   const by = topology === 'sentinel' ? `Sentinel now reports ${to.name} (127.0.0.1:${to.port}) as ${MASTER_NAME}` : `promoted with REPLICAOF NO ONE`;
   const after =

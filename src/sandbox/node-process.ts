@@ -5,8 +5,8 @@ import { call } from './resp.js';
 import { isAlive, leadsGroup, ownedBy } from './procfs.js';
 import { checkAborted, sleep } from './wait.js';
 
-/** A free loopback port (never 6379, the port a system Redis would be on). */
-export function freePort(): Promise<number> {
+/** A port from listen(0), for systems whose ephemeral range leaves no room below it. */
+function kernelPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -14,9 +14,49 @@ export function freePort(): Promise<number> {
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port === 6379 || port === 0 ? freePort().then(resolve, reject) : resolve(port)));
+      server.close(() => (port === 6379 || port === 0 ? kernelPort().then(resolve, reject) : resolve(port)));
     });
   });
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** The kernel's range for outgoing connections' local ports (ip_local_port_range). */
+function ephemeralRange(): [number, number] {
+  try {
+    const [lo, hi] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (lo && hi) return [lo, hi];
+  } catch {
+    // not Linux: assume the IANA range
+  }
+  return [49152, 65535];
+}
+
+const CLUSTER_BUS_OFFSET = 10_000;
+const LOWEST_PORT = 10_000;
+
+/**
+ * A free loopback port below the ephemeral range, with its cluster bus port (+10000) free too.
+ * A port the kernel hands out for listen(0) comes from the range outgoing connections use: once
+ * a node is killed, any client socket may take its port as a local port, and the restart "on the
+ * same port" fails with EADDRINUSE. Never 6379 (below the range we pick from).
+ */
+export async function freePort(): Promise<number> {
+  const [ephemeralLow] = ephemeralRange();
+  const top = ephemeralLow - CLUSTER_BUS_OFFSET;
+  if (top - LOWEST_PORT < 1000) return kernelPort();
+  for (let i = 0; i < 50; i++) {
+    const port = LOWEST_PORT + Math.floor(Math.random() * (top - LOWEST_PORT));
+    if ((await canListen(port)) && (await canListen(port + CLUSTER_BUS_OFFSET))) return port;
+  }
+  throw new Error(`no free loopback port between ${LOWEST_PORT} and ${top} (below the ephemeral range from ${ephemeralLow})`);
 }
 
 export interface SpawnSpec {
@@ -94,7 +134,7 @@ export async function killNode(pid: number, conf: string, cwd: string): Promise<
   if (!ownedBy(pid, conf, cwd)) return false;
   // The whole group: a disk-based replication sync forks an RDB writer that would outlive its parent.
   process.kill(leadsGroup(pid) ? -pid : pid, 'SIGKILL');
-  for (let i = 0; i < 200 && isAlive(pid); i++) await sleep(5);
+  for (let i = 0; i < 400 && isAlive(pid); i++) await sleep(5);
   return true;
 }
 

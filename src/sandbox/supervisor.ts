@@ -10,6 +10,7 @@ import { sleep } from './wait.js';
 // so a failing test or a thrown error never leaves one behind; `up` opts out with `persist`.
 const onExit = new Map<number, { conf: string; cwd: string }>();
 const dirsOnExit = new Set<string>();
+const PORT_RETRIES = 5;
 let exitHooked = false;
 
 function killOnExit(pid: number, conf: string, cwd: string, dir: string): void {
@@ -81,8 +82,22 @@ export class Supervisor {
     return ownedBy(node.pid, confPath(this.dir, node.name), nodeDir(this.dir, node.name));
   }
 
-  /** Starts a node in the foreground on its port, records its pid, waits for PING. */
+  /**
+   * Starts a node in the foreground on its port, records its pid, waits for PING. A port still
+   * held for a moment (a killed node's socket, a racing bind) is retried briefly, not given up.
+   */
   async launch(spec: LaunchSpec, signal?: AbortSignal): Promise<NodeRecord> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.launchOnce(spec, signal);
+      } catch (err) {
+        if (attempt >= PORT_RETRIES || !/Address already in use/.test(String(err))) throw err;
+        await sleep(100 * attempt);
+      }
+    }
+  }
+
+  private async launchOnce(spec: LaunchSpec, signal?: AbortSignal): Promise<NodeRecord> {
     const cwd = nodeDir(this.dir, spec.name);
     const conf = confPath(this.dir, spec.name);
     const log = logPath(this.dir, spec.name);

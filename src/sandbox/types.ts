@@ -47,6 +47,8 @@ export interface SandboxState {
   readonly masterName?: string;
   /** Sentinel topology: faults before this time (epoch ms) would race the sentinels' own start-up flapping. */
   readonly settledAt?: number;
+  /** Sentinel topology: when the last failover by this tool completed (epoch ms). */
+  readonly lastFailoverAt?: number;
   readonly nodes: readonly NodeRecord[];
 }
 
