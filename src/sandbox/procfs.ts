@@ -1,4 +1,4 @@
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 // Everything here reads /proc for one pid. A pid is only ever signalled after ownedBy() proved it is
 // the sandbox's own server: pids are reused, and a stale state file must never hurt a stranger.
@@ -60,4 +60,24 @@ export function rssKb(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Live processes that run inside `dir` and name it in their command line: a node spawned by an
+ * `up` that was killed before it could record the pid is still found, and nothing else is.
+ */
+export function processesUnder(dir: string): number[] {
+  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) continue;
+    if (!cmdline(pid).includes(prefix) || !isAlive(pid)) continue;
+    try {
+      if (`${readlinkSync(`/proc/${pid}/cwd`)}/`.startsWith(prefix)) found.push(pid);
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
 }

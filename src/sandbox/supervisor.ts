@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { NotFoundError } from '../core/errors.js';
 import { killNode, spawnNode, waitForPing } from './node-process.js';
-import { isAlive, leadsGroup, ownedBy } from './procfs.js';
+import { isAlive, leadsGroup, ownedBy, processesUnder } from './procfs.js';
 import { confPath, logPath, nodeDir, readState, writeState } from './state.js';
 import type { NodeRecord, NodeRole, ProxyHook, SandboxState } from './types.js';
 import { sleep } from './wait.js';
@@ -140,10 +140,19 @@ export class Supervisor {
     return killed;
   }
 
-  /** Kills every node and proxy it can prove is ours, then removes the sandbox directory. */
+  /**
+   * Kills every node and proxy it can prove is ours, then removes the sandbox directory. Besides the
+   * recorded pids it sweeps for servers running in the directory that no state file names (an `up`
+   * killed between spawning a node and recording it).
+   */
   async stopAll(): Promise<StopResult> {
     let stopped = 0;
     for (const node of this.state.nodes) if (await this.killProcess(node)) stopped++;
+    for (const pid of processesUnder(this.dir)) {
+      process.kill(pid, 'SIGKILL');
+      for (let i = 0; i < 200 && isAlive(pid); i++) await sleep(5);
+      stopped++;
+    }
     for (const node of this.state.nodes) {
       if (!node.proxy) continue;
       const target = { sandbox: this.state.name, dir: this.dir, node: node.name, port: node.port };
@@ -155,6 +164,6 @@ export class Supervisor {
     }
     rmSync(this.dir, { recursive: true, force: true });
     dirsOnExit.delete(this.dir);
-    return { stopped, gone: this.state.nodes.length - stopped };
+    return { stopped, gone: Math.max(0, this.state.nodes.length - stopped) };
   }
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type SandboxHandle, type StartOptions } from '../../src/sandbox/index.js';
-import { isAlive } from '../../src/sandbox/procfs.js';
+import { isAlive, processesUnder } from '../../src/sandbox/procfs.js';
 
 export { isAlive };
 
@@ -43,8 +43,8 @@ export function useSandbox(opts: Omit<StartOptions, 'dir' | 'persist'>, timeoutM
       for (const n of fx.sandbox.nodes) pids.add(n.pid);
       await fx.sandbox.stop();
     }
+    const left = [...[...pids].filter(isAlive), ...(dir ? processesUnder(dir) : [])];
     rmSync(dir, { recursive: true, force: true });
-    const left = [...pids].filter(isAlive);
     if (left.length > 0) throw new Error(`redis-server pids still running after stop(): ${left.join(', ')}`);
   }, timeoutMs);
   return fx;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { processesUnder } from '../../src/sandbox/procfs.js';
 import { readState } from '../../src/sandbox/state.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { isAlive, probe } from '../helpers/sandbox.js';
@@ -18,6 +19,7 @@ const pidsOf = (name: string): number[] => {
 afterAll(async () => {
   await cli('down', '--all');
   expect([...seen].filter(isAlive)).toEqual([]);
+  expect(processesUnder(env.XDG_STATE_HOME!)).toEqual([]);
 });
 
 describe('redlock-cli sandbox (through run)', () => {
@@ -128,6 +130,7 @@ describe('redlock-cli sandbox (through run)', () => {
     expect(result.code).toBe(130);
     expect(result.stderr).toMatch(/interrupted: stopped the \d process\(es\) already started/);
     expect(pids.filter(isAlive)).toEqual([]);
+    expect(processesUnder(dir)).toEqual([]);
     expect(existsSync(dir)).toBe(false);
   });
 

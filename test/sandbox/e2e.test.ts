@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processesUnder } from '../../src/sandbox/procfs.js';
 import { readState } from '../../src/sandbox/state.js';
 import { BIN, ensureBuilt } from '../helpers/build.js';
 import { tempStateEnv } from '../helpers/run-cli.js';
@@ -37,6 +38,8 @@ beforeAll(() => ensureBuilt(), 120_000);
 afterAll(() => {
   cli('down', '--all');
   expect([...seen].filter(isAlive)).toEqual([]);
+  // Also servers no state file named (spawned by an `up` killed before it could record them).
+  expect(processesUnder(stateEnv.XDG_STATE_HOME!)).toEqual([]);
 });
 
 describe('redlock-cli sandbox (built, real processes)', () => {
@@ -68,8 +71,10 @@ describe('redlock-cli sandbox (built, real processes)', () => {
     expect(pids.some(isAlive)).toBe(true);
     const status = cli('status');
     expect(status.stderr).toMatch(/cleaned up stale sandbox "crashed": its `up` stopped before the topology was formed/);
-    // ...until the next invocation cleans them up, by checked pid.
+    // ...until the next invocation cleans them up, by checked pid, including any it had spawned
+    // but not yet recorded when it died.
     expect(pids.filter(isAlive)).toEqual([]);
+    expect(processesUnder(join(root, 'crashed'))).toEqual([]);
     expect(existsSync(join(root, 'crashed'))).toBe(false);
   });
 });
