@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import { Sandbox, type SandboxHandle } from './handle.js';
-import { cmdline, isAlive } from './procfs.js';
+import { cmdline, isAlive, processesUnder } from './procfs.js';
 import { checkName, DEFAULT_SANDBOX, readState, sandboxesRoot, sandboxNames } from './state.js';
 import { Supervisor } from './supervisor.js';
 import type { ProxyHook, SandboxState } from './types.js';
@@ -31,8 +31,13 @@ export function staleReason(state: SandboxState, sup: Supervisor): string | unde
 /** Kills whatever of a stale sandbox still runs (checked pid by pid) and removes its directory. */
 export async function cleanSandboxDir(dir: string): Promise<void> {
   const state = readState(dir);
-  if (state) await new Supervisor({ ...state, dir }, false).stopAll();
-  else rmSync(dir, { recursive: true, force: true });
+  if (state) {
+    await new Supervisor({ ...state, dir }, false).stopAll();
+    return;
+  }
+  // No readable state: only servers running inside the directory and naming it can be ours.
+  for (const pid of processesUnder(dir)) process.kill(pid, 'SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
 }
 
 export interface Listing {
