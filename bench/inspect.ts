@@ -7,6 +7,7 @@
 //       INFO commandstats) and round trips per tick (a counting TCP proxy in front of Redis).
 //   npx tsx bench/inspect.ts      (BENCH_RUNS=15, BENCH_LS_RUNS=3, BENCH_WATCH_SECONDS=5)
 import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer, Socket, type Server } from 'node:net';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
@@ -18,6 +19,9 @@ const LS_RUNS = Number(process.env.BENCH_LS_RUNS ?? 3);
 const WATCH_SECONDS = Number(process.env.BENCH_WATCH_SECONDS ?? 5);
 const TOTAL_KEYS = 1_000_000;
 const BIN = 'bin/redlock-cli.js';
+// Other test runs on this machine reconnect to whatever now listens on their old ports: a
+// password keeps their writes out of the keyspace we measure.
+const PASSWORD = randomBytes(12).toString('hex');
 const sh = promisify(execFile);
 
 const median = (xs: readonly number[]): number => {
@@ -40,7 +44,10 @@ async function alternate(runs: number, commands: Record<string, string>): Promis
 }
 
 async function oneKey(server: RedisServer): Promise<void> {
-  const raw = new Redis({ port: server.port });
+  const raw = new Redis({ port: server.port, password: PASSWORD });
+  // startRedis runs in /tmp, where a replica of some earlier test may have left a dump.rdb that
+  // every new server loads: start from an empty keyspace.
+  await raw.flushall();
   await raw.hset('orders', '6f1c2b8e-1f7a-4c1e-9d8e-0a1b2c3d4e5f:1', '1');
   await raw.pexpire('orders', 600_000);
   raw.disconnect();
@@ -56,8 +63,9 @@ async function oneKey(server: RedisServer): Promise<void> {
 
 /** 10,000 locks of five kinds (plus their companion keys), the rest DEBUG POPULATE strings. */
 async function bigKeyspace(server: RedisServer): Promise<number> {
-  const raw = new Redis({ port: server.port });
+  const raw = new Redis({ port: server.port, password: PASSWORD });
   const owner = (i: number) => `6f1c2b8e-1f7a-4c1e-9d8e-${String(i).padStart(12, '0')}:1`;
+  await raw.flushall(); // see oneKey
   const p = raw.pipeline();
   for (let i = 0; i < 10_000; i++) {
     const kind = i % 5;
@@ -79,7 +87,7 @@ async function bigKeyspace(server: RedisServer): Promise<number> {
 async function lsBig(server: RedisServer): Promise<void> {
   const total = await bigKeyspace(server);
   const m = await alternate(LS_RUNS, {
-    scan: `redis-cli -p ${server.port} --scan`,
+    scan: `redis-cli -p ${server.port} -a ${PASSWORD} --no-auth-warning --scan`,
     ls: `node ${BIN} ls -u ${server.url} --json`,
     table: `node ${BIN} ls -u ${server.url}`,
   });
@@ -124,14 +132,14 @@ async function commandStats(raw: Redis): Promise<Map<string, number>> {
 }
 
 async function watch100(server: RedisServer): Promise<void> {
-  const raw = new Redis({ port: server.port });
+  const raw = new Redis({ port: server.port, password: PASSWORD });
   const keys = Array.from({ length: 100 }, (_, i) => `w${i}`);
   const p = raw.pipeline();
   for (const key of keys) p.hset(key, '6f1c2b8e-1f7a-4c1e-9d8e-0a1b2c3d4e5f:1', '1').pexpire(key, 600_000);
   await p.exec();
   const proxy = await countingProxy(server.port);
   const before = await commandStats(raw);
-  const child = spawn('node', [BIN, 'inspect', ...keys, '--watch', '--json', '--interval', '1s', '-u', `redis://127.0.0.1:${proxy.port}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('node', [BIN, 'inspect', ...keys, '--watch', '--json', '--interval', '1s', '-u', `redis://:${PASSWORD}@127.0.0.1:${proxy.port}`], { stdio: ['ignore', 'pipe', 'inherit'] });
   let ticks = 0;
   let tripsAtFirstTick = 0;
   child.stdout.on('data', (d: Buffer) => {
@@ -155,9 +163,9 @@ async function main(): Promise<void> {
   ensureBuilt();
   const servers: RedisServer[] = [];
   try {
-    const small = await startRedis();
+    const small = await startRedis({ password: PASSWORD });
     servers.push(small);
-    const big = await startRedis({ args: ['--enable-debug-command', 'yes'] });
+    const big = await startRedis({ password: PASSWORD, args: ['--enable-debug-command', 'yes'] });
     servers.push(big);
     console.log(`redis-server ${servers.map((s) => s.port).join(', ')}; node ${process.version}`);
     await oneKey(small);
