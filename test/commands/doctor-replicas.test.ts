@@ -30,6 +30,7 @@ beforeAll(async () => {
   primary = await startRedis();
   replica = await startRedis({ args: ['--replicaof', '127.0.0.1', String(primary.port)] });
   raw = rawClient(primary);
+  await raw.flushall(); // startRedis runs in /tmp: a dump.rdb left there by another test would load here
   await until('the replica to catch up', replicaAcked);
 });
 afterAll(async () => {
