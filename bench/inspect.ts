@@ -5,7 +5,8 @@
 //       keyspace in the same run (alternating, median of BENCH_LS_RUNS);
 //   (c) what `inspect --watch --json` of 100 locks at 1 s sends: commands per second (server
 //       INFO commandstats) and round trips per tick (a counting TCP proxy in front of Redis).
-//   npx tsx bench/inspect.ts      (BENCH_RUNS=15, BENCH_LS_RUNS=3, BENCH_WATCH_SECONDS=5)
+//   npx tsx bench/inspect.ts      (BENCH_RUNS=15, BENCH_LS_RUNS=3, BENCH_WATCH_SECONDS=5;
+//   BENCH_LS_FULL=1 also times `ls --kind not-a-lock`: a full snapshot of every key, no probe)
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, Socket, type Server } from 'node:net';
@@ -90,6 +91,7 @@ async function lsBig(server: RedisServer): Promise<void> {
     scan: `redis-cli -p ${server.port} -a ${PASSWORD} --no-auth-warning --scan`,
     ls: `node ${BIN} ls -u ${server.url} --json`,
     table: `node ${BIN} ls -u ${server.url}`,
+    ...(process.env.BENCH_LS_FULL ? { full: `node ${BIN} ls -u ${server.url} --kind not-a-lock --json` } : {}),
   });
   const { stdout } = await sh('node', [BIN, 'ls', '-u', server.url, '--json'], { maxBuffer: 1 << 30 });
   const kinds = new Map<string, number>();
@@ -101,6 +103,7 @@ async function lsBig(server: RedisServer): Promise<void> {
   const listed = [...kinds.values()].reduce((a, b) => a + b, 0);
   console.log(`(b) ${total.toLocaleString('en-US')} keys, ${listed} locks listed (${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}); median of ${LS_RUNS}:`);
   console.log(`    redis-cli --scan ${(m.scan! / 1000).toFixed(2)} s; ls --json ${(m.ls! / 1000).toFixed(2)} s (${(m.ls! / m.scan!).toFixed(2)}x); ls table ${(m.table! / 1000).toFixed(2)} s (${(m.table! / m.scan!).toFixed(2)}x)`);
+  if (m.full !== undefined) console.log(`    a snapshot of every key (ls --kind not-a-lock): ${(m.full / 1000).toFixed(2)} s (${(m.full / m.scan!).toFixed(2)}x)`);
 }
 
 /** A TCP proxy that counts round trips: client writes with no server reply in between are one. */
