@@ -61,17 +61,25 @@ async function replication(source: ScanSource): Promise<string> {
   return (await source.client.info('replication')) as string;
 }
 
+/** Waits `ms`, or less if the signal aborts first; leaves no listener behind. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 /** Redisson-held locks read again after the window; CLIENT LIST of every primary for connection names. */
 async function renewals(conn: Connection, locks: readonly FoundLock[], windowMs: number, signal: AbortSignal | undefined) {
   const held = locks.filter((f) => f.view.ttlMs > 0 && [...f.view.holders, ...(f.view.readers ?? [])].some((h) => h.client));
   if (held.length === 0) return { samples: [], clientList: '' };
-  const started = Date.now();
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, windowMs);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
+  await sleep(windowMs, signal);
   const after = await inspectInGroups(conn, held.map((f) => f.bytes ?? f.view.key));
-  const elapsedMs = Date.now() - started;
   const clientList = (await Promise.all(scanSources(conn).map((s) => s.client.client('LIST') as Promise<string>))).join('\n');
   const samples: RenewalSample[] = [];
   held.forEach((f, i) => {
@@ -81,6 +89,8 @@ async function renewals(conn: Connection, locks: readonly FoundLock[], windowMs:
     const same = holder && f.view.holders.concat(f.view.readers ?? []).some((h) => h.owner === holder.owner);
     if (!holder?.client || !same || now.ttlMs < 0) return;
     const kind = now.kind === 'rw' ? (now.mode === 'write' ? 'write' : 'read') : now.kind;
+    // Both reads carry the server's clock: a lock read early in a long scan waited longer.
+    const elapsedMs = now.readAt - f.view.readAt;
     samples.push({ key: f.view.key, node: f.node, kind, client: holder.client, ttlBeforeMs: f.view.ttlMs, ttlAfterMs: now.ttlMs, elapsedMs });
   });
   return { samples, clientList };

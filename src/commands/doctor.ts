@@ -99,7 +99,7 @@ const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')
 const INDENT = '         ';
 
 /** Words onto lines of at most `width` (a terminal's); a pipe gets one long line per paragraph. */
-export function wrap(text: string, width: number | undefined): string[] {
+function wrap(text: string, width: number | undefined): string[] {
   if (width === undefined) return [text];
   const lines: string[] = [];
   let line = '';

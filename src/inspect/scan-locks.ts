@@ -6,9 +6,10 @@ import { keyFate } from './scan-filter.js';
 import { scanBatches } from './scan.js';
 import { inspectKeys, type InspectKey } from './snapshot.js';
 
-// ls and doctor: every lock in a keyspace. Per SCAN batch one probe script (type, TTL, short
-// values) and one pipeline of full snapshots for the keys that can be locks; companions and
-// Redisson's unlock latches are set aside by name, so each lock is listed once.
+// ls and doctor: every lock in a keyspace. Per SCAN step one script (the SCAN itself, then each
+// key's type and short value) and one pipeline of full snapshots for the keys that can be locks;
+// companions and Redisson's unlock latches are set aside by name and type, so each lock is
+// listed once.
 
 /** The kinds ls lists by default: everything the decoder recognises as a lock. */
 export const LOCK_KINDS: ReadonlySet<InspectKind> = new Set(INSPECT_KINDS.filter((k) => k !== 'not-a-lock' && k !== 'missing'));
@@ -53,7 +54,7 @@ export interface LockScan {
   readonly views: readonly LockView[];
   /** Keys SCAN returned, on every primary. */
   readonly scanned: number;
-  /** --limit stopped the scan before the keyspace ended. */
+  /** --limit was reached: there may be more locks than listed. */
   readonly limited: boolean;
 }
 
