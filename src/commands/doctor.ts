@@ -27,6 +27,8 @@ Scans like ls (read-only: SCAN inside a probe script, snapshot scripts, INFO, CL
 reports what can be seen in the data (scenario numbers from the scenario catalogue):
   error    no-ttl                  a lock key without TTL never frees if its holder dies (S2)
   error    queue-entry-without-deadline   a fair waiter Redisson never purges (S10)
+  warning  silent-queue-head       the next fair waiter does not listen on its wake-up channel:
+                                   gone, and everyone behind it waits until its deadline (S10)
   warning  overdue-waiter          fair waiters past their deadline: dead, purged at the next try (S10)
   warning  queue-drift             fair deadlines further out than waiters x --fair-wait (S10)
   warning  zombie-reader           a reader whose timeout keys are gone, still counted (S17)

@@ -1,6 +1,6 @@
 import { formatDuration } from './duration.js';
 import { describeCompanion, type Companion } from './decode/companions.js';
-import { companionWord, fixFor, inspectFix } from './doctor-fixes.js';
+import { companionWord, fixFor, inspectFix, removeWaitersFix } from './doctor-fixes.js';
 import { keyWord, redisCli, type FixTarget } from './doctor-fix.js';
 import { fairQueueKey, fairTimeoutKey } from './names.js';
 import { INSPECT_KINDS, type InspectKind, type LockView, type LockWarning, type Severity } from './lock-view.js';
@@ -80,6 +80,26 @@ function queueDrift(view: LockView, node: string, target: FixTarget, opts: Docto
   };
 }
 
+/**
+ * A queued waiter listens on its own wake-up channel while it waits (Redisson does, and so does
+ * our fair lock). A head nobody listens for has most likely died, and everyone behind it waits
+ * until its deadline (scenario S10): seen here before that deadline passes, when it still matters.
+ * Overdue heads are the decoder's `overdue-waiter`.
+ */
+function silentHead(view: LockView, node: string, target: FixTarget): Finding | undefined {
+  const queue = view.queue ?? [];
+  const head = queue[0];
+  if (!head || head.subscribers !== 0 || head.deadlineInMs === null || head.deadlineInMs <= 0) return undefined;
+  return {
+    severity: 'warning',
+    code: 'silent-queue-head',
+    key: view.key,
+    node,
+    message: `the next waiter ${head.owner} does not listen on its wake-up channel, so its client is most likely gone, and the ${queue.length - 1} waiter(s) behind it wait until its deadline in ${formatDuration(head.deadlineInMs)} (scenario S10). A client that polls instead of subscribing looks the same; if it is gone, remove it:`,
+    fix: removeWaitersFix(view, target, [head]),
+  };
+}
+
 /** A lock-like name holding something no lock library writes (scenario S16). */
 function appData(view: LockView, node: string, target: FixTarget): Finding | undefined {
   if (view.kind !== 'not-a-lock' || !LOCK_LIKE_NAME.test(view.key) || view.warnings.some((w) => w.code === 'companion-key')) return undefined;
@@ -98,9 +118,8 @@ function appData(view: LockView, node: string, target: FixTarget): Finding | und
 /** Every finding for one decoded key. */
 export function viewFindings(view: LockView, node: string, target: FixTarget, opts: DoctorOptions): Finding[] {
   if (!LOCK_KINDS.has(view.kind)) return [appData(view, node, target)].filter((f): f is Finding => f !== undefined);
-  const findings = warningFindings(view, node, target);
-  const drift = view.kind === 'fair' ? queueDrift(view, node, target, opts) : undefined;
-  return drift ? [...findings, drift] : findings;
+  const fair = view.kind === 'fair' ? [queueDrift(view, node, target, opts), silentHead(view, node, target)] : [];
+  return [...warningFindings(view, node, target), ...fair.filter((f): f is Finding => f !== undefined)];
 }
 
 /** A companion key found by SCAN, with what inspecting its lock's name showed. */

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/doctor.js';
-import { fairTimeoutKey, rwTimeoutPrefix } from '../../src/core/names.js';
+import { fairTimeoutKey, fairWaiterChannel, rwTimeoutPrefix } from '../../src/core/names.js';
 import { fairLock } from '../../src/locks/fair.js';
 import { hashLock } from '../../src/locks/hash-lock.js';
 import { newOwner } from '../../src/locks/owners.js';
@@ -15,8 +15,12 @@ import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
 const fx = useLockServer();
 let env: Record<string, string | undefined>;
+const waiters: (() => Promise<void>)[] = [];
 beforeEach(() => {
   env = tempStateEnv({ REDIS_URL: fx.server.url });
+});
+afterEach(async () => {
+  await Promise.all(waiters.splice(0).map((stop) => stop()));
 });
 
 const req = (key: string, n: number, leaseMs = 30_000) => ({ key, owner: owner(n), leaseMs });
@@ -26,6 +30,19 @@ const cli = () => `redis-cli -h 127.0.0.1 -p ${fx.server.port}`;
 async function doctor(...args: string[]) {
   const r = await runCli(['doctor', ...args, '--json'], env);
   return { ...r, findings: JSON.parse(r.stdout || '[]') as Finding[] };
+}
+
+/** A fair waiter that is alive: queued, and listening on its own wake-up channel like Redisson's. */
+async function liveWaiter(key: string, n: number): Promise<void> {
+  const stop = new AbortController();
+  const waiting = fairLock().acquire(fx.env, req(key, n), { waitMs: 60_000, signal: stop.signal }).catch(() => undefined);
+  waiters.push(async () => (stop.abort(), void (await waiting)));
+  for (let i = 0; i < 100; i++) {
+    const [, listeners] = (await fx.raw.call('PUBSUB', 'NUMSUB', fairWaiterChannel(key, owner(n)))) as [string, number];
+    if (listeners === 1) return;
+    await sleep(20);
+  }
+  throw new Error('the waiter never subscribed');
 }
 
 /** Pastes a printed fix into a shell, as a user would (bash: binary names use $'\xNN'). */
@@ -44,7 +61,7 @@ async function healthyLocks(): Promise<void> {
   await hashLock('reentrant').tryAcquire(fx.env, req('orders', 1));
   await hashLock('fenced').tryAcquire(fx.env, req('pay', 2));
   await fairLock().tryAcquire(fx.env, req('fair', 1));
-  await fairLock().queuedAttempt(fx.env, req('fair', 2), 60_000);
+  await liveWaiter('fair', 2);
   await readLock().tryAcquire(fx.env, req('rw', 1));
   await writeLock().tryAcquire(fx.env, req('w', 3));
   await tokenLock.tryAcquire(fx.env, { key: 'tok', owner: newOwner(tokenLock), leaseMs: 30_000 });
@@ -85,8 +102,8 @@ describe('doctor', () => {
     const fair = fairLock({ threadWaitMs: 50 });
     await fair.tryAcquire(fx.env, req('fair', 1, 100));
     await fair.queuedAttempt(fx.env, req('fair', 2), 0); // deadline: lease left + 50 ms; then it dies
-    await fair.queuedAttempt(fx.env, req('fair', 3), 60_000);
     await fair.renew(fx.env, req('fair', 1)); // the holder's watchdog keeps it: the dead head goes overdue
+    await liveWaiter('fair', 3);
     await sleep(250);
     const { findings } = await doctor();
     expect(findings.map((f) => [f.severity, f.code, f.key])).toEqual([['warning', 'overdue-waiter', 'fair']]);
@@ -97,9 +114,21 @@ describe('doctor', () => {
     expect((await doctor()).code).toBe(0);
   });
 
+  it('a fair queue head that no longer listens is gone before its deadline passes: removed by the printed script', async () => {
+    await fairLock().tryAcquire(fx.env, req('fair', 1));
+    await fairLock().queuedAttempt(fx.env, req('fair', 2), 60_000); // queued, then its client died
+    await liveWaiter('fair', 3);
+    const { findings } = await doctor();
+    expect(findings.map((f) => [f.severity, f.code, f.key])).toEqual([['warning', 'silent-queue-head', 'fair']]);
+    expect(findings[0]!.message).toMatch(new RegExp(`^the next waiter ${owner(2)} does not listen on its wake-up channel, .* the 1 waiter\\(s\\) behind it wait until its deadline in 1 m \\d\\d s`));
+    await runFix(findings[0]!.fix);
+    expect(await fx.raw.lrange('redisson_lock_queue:{fair}', 0, -1)).toEqual([owner(3)]);
+    expect((await doctor()).code).toBe(0);
+  });
+
   it('fair deadlines drifted far ahead of waiters x allowance', async () => {
     await fairLock().tryAcquire(fx.env, req('drift', 1));
-    await fairLock().queuedAttempt(fx.env, req('drift', 2), 1000);
+    await liveWaiter('drift', 2);
     await fx.raw.zadd(fairTimeoutKey('drift'), Date.now() + 10 * 3_600_000, owner(2)); // pushed 10 h out (Redisson #1104)
     const { findings } = await doctor('--fair-wait', '5m');
     expect(findings.map((f) => [f.code, f.key, f.fix])).toEqual([

@@ -65,6 +65,15 @@ describe('queue drift (scenario S10)', () => {
   });
 });
 
+describe('silent queue head (scenario S10)', () => {
+  const head = (subscribers: number | undefined, deadlineInMs: number | null) =>
+    view({ kind: 'fair', queue: [{ ...waiter(0, deadlineInMs), ...(subscribers !== undefined ? { subscribers } : {}) }, waiter(1, 90_000)] });
+  const silent = (v: LockView) => viewFindings(v, 'n', T, { fairWaitMs: 300_000 }).filter((f) => f.code === 'silent-queue-head').length;
+  it('only a head nobody listens for, with its deadline still ahead; unknown counts are no evidence', () => {
+    expect([silent(head(0, 30_000)), silent(head(1, 30_000)), silent(head(undefined, 30_000)), silent(head(0, -5)), silent(head(0, null))]).toEqual([1, 0, 0, 0, 0]);
+  });
+});
+
 describe('companions', () => {
   const lock = (kind: LockView['kind']) => view({ key: 'L', kind });
   it('a fencing counter without its lock is by design; a read-hold key without it is left over', () => {
