@@ -109,7 +109,7 @@ type Conn = Parameters<typeof collectLocks>[0];
 
 /** NDJSON as batches arrive: a million-key scan starts printing at once and holds no list. */
 async function streamJson(ctx: RunContext, conn: Conn, scan: LockScanOptions): Promise<number> {
-  const progress = scanProgress(ctx);
+  const progress = scanProgress(ctx, scan.kinds?.has('not-a-lock') ? 'listed' : 'locks');
   let found = 0;
   try {
     for await (const batch of scanLocks(conn, { ...scan, onProgress: progress.update })) {
@@ -124,7 +124,7 @@ async function streamJson(ctx: RunContext, conn: Conn, scan: LockScanOptions): P
 
 /** The table needs every row for its widths: collect, sort by key, print. */
 async function printTable(ctx: RunContext, conn: Conn, scan: LockScanOptions): Promise<number> {
-  const progress = scanProgress(ctx);
+  const progress = scanProgress(ctx, scan.kinds?.has('not-a-lock') ? 'listed' : 'locks');
   let result;
   try {
     result = await collectLocks(conn, { ...scan, onProgress: progress.update });
