@@ -7,6 +7,8 @@ export const ExitCode = {
   notFound: 4,
   notAcquired: 5,
   findings: 6,
+  /** A scenario variant or a race did not reach its expected verdict (race: violations found). */
+  verdictMismatch: 7,
   interrupted: 130,
 } as const;
 
@@ -20,4 +22,5 @@ export const EXIT_CODE_HELP = `Exit codes:
   4    key not found
   5    lock not acquired, or not owned by the caller
   6    doctor found problems
+  7    scenario: a variant missed its expected verdict; race: safety violations found
   130  interrupted (Ctrl-C)`;
