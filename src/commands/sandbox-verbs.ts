@@ -140,4 +140,4 @@ export const SANDBOX_VERBS: readonly SandboxVerb[] = [
 ];
 
 /** The TCP fault proxy `up --proxy` puts in front of every node: one proxy process per sandbox. */
-export const proxyFactory: (() => Promise<ProxyHook>) | undefined = () => import('../sandbox/proxy-hook.js').then((m) => m.proxyHook());
+export const proxyFactory: () => Promise<ProxyHook> = () => import('../sandbox/proxy-hook.js').then((m) => m.proxyHook());

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { formatDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { listSandboxes, loadSandbox, startSandbox, TOPOLOGIES, type SandboxHandle, type TopologyName } from '../sandbox/index.js';
+import { listSandboxes, loadSandbox, startSandbox, TOPOLOGIES, withFakeClocks, type SandboxHandle, type StartOptions, type TopologyName } from '../sandbox/index.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { formatStatus, formatUrls, sandboxJson } from './sandbox-output.js';
 import { proxyFactory, SANDBOX_VERBS, type SandboxVerb } from './sandbox-verbs.js';
@@ -34,6 +34,7 @@ interface UpFlags {
   readonly replicas?: string;
   readonly redisServer?: string;
   readonly proxy?: boolean;
+  readonly fakeClock?: boolean;
   readonly json?: boolean;
 }
 
@@ -47,6 +48,13 @@ function count(value: string | undefined, flag: string): number | undefined {
 function nameArg(arg: string | undefined, flag: string | undefined): string | undefined {
   if (arg !== undefined && flag !== undefined && arg !== flag) throw new UsageError(`two sandbox names given: "${arg}" and --name ${flag}`);
   return arg ?? flag;
+}
+
+/** --fake-clock: libfaketime where it works, otherwise say why `clock` will rewrite TTLs instead. */
+async function fakeClockOptions(ctx: CommandContext, options: StartOptions): Promise<StartOptions> {
+  const { options: withClocks, support } = await withFakeClocks(options, ctx.env);
+  if (support.method !== 'faketime') note(ctx, `--fake-clock: ${support.reason}; clock will rewrite TTLs instead`);
+  return withClocks;
 }
 
 function inherit(parent: Command, cmd: Command): Command {
@@ -63,11 +71,11 @@ function registerUp(sandbox: Command, ctx: CommandContext): void {
     .option('--replicas <n>', 'cluster: replicas per primary, 0 or 1 (default 0)')
     .option('--redis-server <path>', 'the redis-server binary (default: the one on PATH)')
     .option('--proxy', 'put a TCP fault proxy in front of every node (for latency / partition)')
+    .option('--fake-clock', 'run every redis node under libfaketime, so `clock` moves its real clock (costs throughput; without it `clock` rewrites TTLs)')
     .option('--json', 'print the nodes and connection URLs as JSON');
   inherit(sandbox, cmd).action(act(ctx, async (flags: UpFlags) => {
-    if (flags.proxy && !proxyFactory) throw new UsageError('--proxy: the TCP fault proxy is not part of this build yet');
     const started = Date.now();
-    const handle = await startSandbox({
+    const options: StartOptions = {
       topology: flags.topology,
       name: flags.name,
       nodes: count(flags.nodes, '--nodes'),
@@ -76,10 +84,11 @@ function registerUp(sandbox: Command, ctx: CommandContext): void {
       env: ctx.env,
       persist: true,
       signal: ctx.signal,
-      proxy: flags.proxy && proxyFactory ? await proxyFactory() : undefined,
+      proxy: flags.proxy ? await proxyFactory() : undefined,
       // Progress only for a person watching: a pipe or a script gets the result alone.
       onProgress: flags.json || !ctx.stderr.isTTY ? undefined : (line) => note(ctx, line),
-    });
+    };
+    const handle = await startSandbox(flags.fakeClock ? await fakeClockOptions(ctx, options) : options);
     const formedMs = Date.now() - started;
     if (flags.json) {
       printJson(ctx, sandboxJson(handle, formedMs));

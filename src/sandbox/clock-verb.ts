@@ -32,7 +32,7 @@ export async function clockVerb(sup: Supervisor, name: string, change: ClockChan
       // Relative files live in the node's directory, its working directory.
       fakeClock: file ? resolve(nodeDir(sup.dir, name), file) : undefined,
       fallbackReason:
-        support?.method === 'ttl-rewrite' ? support.reason : `${name} runs without libfaketime: the sandbox was started without fake clocks`,
+        support?.method === 'ttl-rewrite' ? support.reason : `${name} runs without libfaketime: the sandbox was started without fake clocks (sandbox up --fake-clock)`,
     },
     change,
   );

@@ -11,3 +11,4 @@ export { MASTER_NAME } from './config.js';
 export { DEFAULT_REDLOCK_NODES } from './plan.js';
 export { DEFAULT_SANDBOX } from './state.js';
 export * from './types.js';
+export { withFakeClocks, detectClockSupport, parseClockChange, type ClockChange, type ClockSupport } from './clock.js';

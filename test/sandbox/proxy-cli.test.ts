@@ -67,7 +67,7 @@ describe('redlock-cli sandbox latency / partition / heal / clock / stall-replica
     await n1.set('lease', 'a', 'PX', 10_000);
     const clock = await cli('clock', 'n1', '+10s');
     expect(clock.code).toBe(0);
-    expect(clock.stdout).toMatch(/^clock \+10\.0 s on n1 emulated by rewriting TTLs \(n1 runs without libfaketime: the sandbox was started without fake clocks\): 1 key\(s\) with a TTL moved, 1 expired now/);
+    expect(clock.stdout).toMatch(/^clock \+10\.0 s on n1 emulated by rewriting TTLs \(n1 runs without libfaketime: the sandbox was started without fake clocks \(sandbox up --fake-clock\)\): 1 key\(s\) with a TTL moved, 1 expired now/);
     expect(await n1.exists('lease')).toBe(0);
     const bad = await cli('clock', 'n1', 'soon');
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringMatching(/invalid clock change "soon"/) });
