@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** A redis-server this test started on a free loopback port; stop() kills it by pid. */
 export interface RedisServer {
@@ -63,16 +66,22 @@ export interface StartOptions {
 export async function startRedis(options: StartOptions = {}): Promise<RedisServer> {
   for (let tries = 0; ; tries++) {
     const port = options.port ?? (await freePort());
+    // Its own empty directory: a dump.rdb some other server left in a shared /tmp would be loaded at start.
+    const dir = mkdtempSync(join(tmpdir(), 'redlock-cli-test-redis-'));
+    const removeDir = (): void => rmSync(dir, { recursive: true, force: true });
     const args = [
       '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-      '--daemonize', 'no', '--loglevel', 'warning', '--dir', '/tmp',
+      '--daemonize', 'no', '--loglevel', 'warning', '--dir', dir,
       ...(options.password ? ['--requirepass', options.password] : []),
       ...(options.args ?? []),
     ];
     const child = spawn('redis-server', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     running.add(child);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.once('exit', () => running.delete(child));
+    child.once('exit', () => {
+      running.delete(child);
+      removeDir();
+    });
     const ready = waitForPong(port, 5000, options.password).then(() => 'ready' as const);
     const outcome = await Promise.race([ready, exited.then(() => 'exited' as const)]);
     if (outcome === 'ready' && child.pid !== undefined) {
