@@ -35,6 +35,12 @@ export interface OpEvent {
    * (an out-of-band read by the runner, not something the client knew).
    */
   readonly held?: boolean;
+  /**
+   * acquire invoke / ok: true when the lock taken is shared (a read lock). Critical sections entered
+   * while holding a shared lock do not conflict with each other, only with exclusive ones; absent
+   * means exclusive. (`detail` is free text, so the checker cannot read the mode from it.)
+   */
+  readonly shared?: boolean;
 }
 
 /** A sandbox fault: kill, restart, pause, failover, clock, partition, ... on a node. */
