@@ -1,0 +1,168 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+
+// What a stranger gets: `npm pack` (prepack builds and prunes dist/), a global install of the
+// tarball into a throwaway prefix, and the installed bin run from outside the repository, so it
+// can only use what the tarball and its declared dependencies bring. Dependencies come from the
+// npm cache `npm ci` filled (--prefer-offline), the registry only for what the cache lacks.
+
+const exec = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+};
+
+interface PackInfo {
+  readonly filename: string;
+  readonly size: number;
+  readonly unpackedSize: number;
+  readonly files: readonly { readonly path: string }[];
+}
+
+// npm run sets npm_config_prefix & co. for its children; they would steer the nested npm calls.
+const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
+  NO_COLOR: '1',
+  ...extra,
+});
+
+let work: string;
+let prefix: string;
+let info: PackInfo;
+let installed: string;
+let server: RedisServer | undefined;
+const npxDirs: string[] = [];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'redlock-cli-pack-'));
+  prefix = join(work, 'prefix');
+  const packed = await exec('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, env: cleanEnv(), maxBuffer: 16 << 20 });
+  info = (JSON.parse(packed.stdout) as PackInfo[])[0]!;
+  const kB = (n: number): string => `${(n / 1000).toFixed(1)} kB`;
+  console.log(`npm pack: ${info.filename} ${kB(info.size)} packed, ${kB(info.unpackedSize)} unpacked, ${info.files.length} files`);
+  await exec('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(work, info.filename)], {
+    cwd: work,
+    env: cleanEnv(),
+  });
+  installed = join(prefix, 'lib', 'node_modules', 'redlock-cli');
+  server = await startRedis();
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  for (const dir of npxDirs) rmSync(dir, { recursive: true, force: true });
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** Runs the globally installed bin from a directory outside the repository. */
+async function installedCli(args: string[], extra: Record<string, string> = {}) {
+  const state = join(work, 'state');
+  mkdirSync(state, { recursive: true });
+  const env = cleanEnv({ XDG_STATE_HOME: state, XDG_CONFIG_HOME: join(work, 'config'), ...extra });
+  return exec(join(prefix, 'bin', 'redlock-cli'), args, { cwd: work, env });
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
+  );
+}
+
+describe('npm pack', () => {
+  it('holds only what runs: bin, built dist with its Lua scripts, scenarios, README, LICENSE', () => {
+    const paths = info.files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(['bin/redlock-cli.js', 'dist/main.js', 'package.json', 'README.md', 'LICENSE']));
+    const lua = readdirSync(join(ROOT, 'src', 'redis', 'lua')).map((f) => `dist/redis/lua/${f}`);
+    expect(paths).toEqual(expect.arrayContaining(lua));
+    const shipped = existsSync(join(ROOT, 'scenarios')) ? filesUnder(join(ROOT, 'scenarios')) : [];
+    expect(paths).toEqual(expect.arrayContaining(shipped.map((f) => relative(ROOT, f).split(sep).join('/'))));
+    const outside = paths.filter((p) => !/^(bin\/|dist\/|scenarios\/|README\.md$|LICENSE$|package\.json$)/.test(p));
+    expect(outside).toEqual([]);
+    expect(paths.filter((p) => /\.map$|\.test\.|(^|\/)(fixtures?|__tests__)\//.test(p))).toEqual([]);
+    // Every compiled file has a source: nothing a renamed or deleted module left behind ships.
+    const orphans = paths
+      .filter((p) => p.startsWith('dist/') && p.endsWith('.js'))
+      .filter((p) => !['.ts', '.tsx'].some((ext) => existsSync(join(ROOT, 'src', p.slice(5, -3) + ext))));
+    expect(orphans).toEqual([]);
+    expect(info.size).toBeLessThan(1_000_000);
+  });
+
+  it('dist imports only its declared dependencies and reads files only inside the package', () => {
+    const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+    const deps = new Set(Object.keys(pkg.dependencies));
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    for (const file of filesUnder(join(installed, 'dist')).filter((f) => f.endsWith('.js'))) {
+      const text = readFileSync(file, 'utf8');
+      for (const [, a, b, c] of text.matchAll(/(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm)) {
+        const spec = a ?? b ?? c;
+        if (spec === undefined || spec.startsWith('.')) continue;
+        seen.add(spec);
+        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+        if (!builtins.has(spec) && !builtins.has(name) && !deps.has(name)) problems.push(`${relative(installed, file)} imports ${spec}`);
+      }
+      // Files found through import.meta.url (package.json, lua/, scenarios/) must resolve inside the package.
+      for (const [, target] of text.matchAll(/new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g)) {
+        const at = resolve(dirname(file), target!);
+        seen.add(relative(installed, at));
+        if (!at.startsWith(installed + sep) && at !== installed) problems.push(`${relative(installed, file)} reads ${target} outside the package`);
+        else if (!target!.endsWith('/') && !existsSync(at)) problems.push(`${relative(installed, file)} reads ${target}, which the tarball lacks`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // The scan saw what it must see, or it proves nothing.
+    expect([...seen]).toEqual(expect.arrayContaining(['commander', 'ioredis', 'ink', 'node:fs', 'package.json', join('dist', 'redis', 'lua')]));
+  });
+});
+
+describe('the installed package', () => {
+  it('--version prints the package version', async () => {
+    const { stdout } = await installedCli(['--version']);
+    expect(stdout.trim()).toBe(pkg.version);
+  });
+
+  it('--help lists the commands and the exit codes', async () => {
+    const { stdout } = await installedCli(['--help']);
+    expect(stdout).toMatch(/^Usage: redlock-cli /);
+    expect(stdout).toMatch(/\n\s+inspect /);
+    expect(stdout).toContain('Exit codes:');
+  });
+
+  it('acquire and inspect work against a real redis-server (Lua scripts ship in the tarball)', async () => {
+    const url = server!.url;
+    const taken = await installedCli(['acquire', 'packed-lock', '--lease', '30s', '--json', '-u', url]);
+    const owner = (JSON.parse(taken.stdout) as { owner: string }).owner;
+    const { stdout } = await installedCli(['inspect', 'packed-lock', '-u', url]);
+    expect(stdout).toMatch(/^packed-lock\s+Redisson lock, expires in (29|30)\.\d s/);
+    expect(stdout).toContain(`holder    ${owner.replace(/:1$/, '')} thread 1`);
+  });
+
+  it('npx redlock-cli finds the global install offline', async () => {
+    const { stdout } = await exec('npx', ['--offline', 'redlock-cli', '--version'], { cwd: work, env: cleanEnv({ npm_config_prefix: prefix }) });
+    expect(stdout.trim()).toBe(pkg.version);
+  });
+
+  it('npx --package <tarball> installs it with its dependencies and runs it', async () => {
+    const cache = (await exec('npm', ['config', 'get', 'cache'], { env: cleanEnv() })).stdout.trim();
+    const before = new Set(existsSync(join(cache, '_npx')) ? readdirSync(join(cache, '_npx')) : []);
+    try {
+      const tgz = join(work, info.filename);
+      const { stdout } = await exec('npx', ['--yes', '--prefer-offline', '--package', tgz, 'redlock-cli', '--version'], { cwd: work, env: cleanEnv() });
+      expect(stdout.trim()).toBe(pkg.version);
+    } finally {
+      // npx keeps what it installed under <cache>/_npx/<hash>: remove only the dir naming our tarball.
+      for (const dir of existsSync(join(cache, '_npx')) ? readdirSync(join(cache, '_npx')) : []) {
+        const manifest = join(cache, '_npx', dir, 'package.json');
+        if (!before.has(dir) && existsSync(manifest) && readFileSync(manifest, 'utf8').includes(work)) npxDirs.push(join(cache, '_npx', dir));
+      }
+    }
+  });
+});
