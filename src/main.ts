@@ -12,6 +12,8 @@ import { registerLs } from './commands/ls.js';
 import { registerRelease } from './commands/release.js';
 import { registerRenew } from './commands/renew.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerTarget } from './commands/target.js';
+import { applyTargetOption } from './commands/target-use.js';
 
 export type { RunContext } from './commands/context.js';
 
@@ -42,6 +44,8 @@ function buildProgram(ctx: CommandContext): Command {
   registerInspect(program, ctx);
   registerLs(program, ctx);
   registerDoctor(program, ctx);
+  registerTarget(program, ctx);
+  program.hook('preAction', (_program, actionCommand) => applyTargetOption(actionCommand, ctx)); // --target <name>
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

@@ -14,6 +14,7 @@ function connectedAddress(conn: Connection): { host: string; port: number } {
 
 /** The flags that point redlock-cli at the same target, minus credentials. */
 function redlockFlags(conn: Connection, flags: ConnectionFlags): string[] {
+  if (flags.target) return ['--target', flags.target]; // its password comes from the env or a prompt again
   if (flags.cluster) return ['--cluster', flags.cluster];
   if (flags.sentinel) return ['--sentinel', flags.sentinel, '--master-name', flags.masterName ?? ''];
   if (!flags.url) return []; // REDIS_URL or the default: the same environment finds it again

@@ -7,6 +7,8 @@ import { DEFAULT_URL, parseHostList, type TargetSpec } from '../redis/target.js'
 import type { RunContext } from './context.js';
 
 export interface ConnectionFlags {
+  /** A saved target; commands/target-use.ts turns it into the flags below before the action runs. */
+  readonly target?: string;
   readonly url?: string;
   readonly sentinel?: string;
   readonly masterName?: string;
@@ -15,9 +17,10 @@ export interface ConnectionFlags {
   readonly nodes?: string;
 }
 
-/** -u/--url, --sentinel, --master-name, --cluster, --pubsub: the same on every command that talks to Redis. */
+/** -u/--url, --sentinel, --master-name, --cluster, --target, --pubsub: the same on every command that talks to Redis. */
 export function addConnectionOptions(cmd: Command): Command {
   return cmd
+    .option('--target <name>', 'a connection saved with `redlock-cli target add` (instead of --url/--sentinel/--cluster)')
     .option('-u, --url <url>', `Redis URL, redis://[user:password@]host:port[/db] or rediss:// (env REDIS_URL, default ${DEFAULT_URL})`)
     .option('--sentinel <host:port,...>', 'connect through Redis Sentinel (needs --master-name)')
     .option('--master-name <name>', 'the master monitored by Sentinel')

@@ -1,0 +1,176 @@
+import type { Command } from 'commander';
+import { UsageError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import {
+  checkTargetName,
+  describeAuth,
+  describeTopology,
+  maskUrl,
+  splitPassword,
+  targetPasswordEnv,
+  type StoredTarget,
+} from '../core/targets.js';
+import { formatHostPort, parseHostList, parseRedisUrl } from '../redis/target.js';
+import { loadTargets, saveTargets, targetsFile } from '../state/targets.js';
+import { act, note, print, printJson, type CommandContext } from './context.js';
+import { findTarget } from './target-use.js';
+
+const HELP = `
+Targets live in $XDG_CONFIG_HOME/redlock-cli/targets.json (default ~/.config), readable by you
+only (mode 0600). A password in the URL is NOT saved unless you pass --save-password; when a
+command uses the target it takes the password from REDLOCK_PASSWORD_<NAME> (the name upper-cased,
+- as _), else REDISCLI_AUTH, else asks on the terminal without echo. Nothing here prints a password.
+
+Examples:
+  redlock-cli target add local redis://127.0.0.1:6379
+  redlock-cli target add prod rediss://app:secret@10.0.0.5:6380 --sentinel 10.0.0.5:26379,10.0.0.6:26379 --master-name main
+  REDLOCK_PASSWORD_PROD=secret redlock-cli ls --target prod
+  redlock-cli target list --json
+
+Exit codes here: 2 a bad name, URL or host list, or an existing name without --force; 4 no such target.`;
+
+interface AddFlags {
+  readonly sentinel?: string;
+  readonly masterName?: string;
+  readonly cluster?: string;
+  readonly savePassword?: boolean;
+  readonly force?: boolean;
+}
+
+const hostList = (text: string, flag: string): string => parseHostList(text, flag).map(formatHostPort).join(',');
+
+/** Checks an add the way targetSpec checks the flags, so a saved target always connects the same way. */
+function buildTarget(url: string, flags: AddFlags): { target: StoredTarget; dropped: boolean } {
+  parseRedisUrl(url);
+  if (flags.sentinel && flags.cluster) throw new UsageError('use either --sentinel or --cluster, not both');
+  if (flags.masterName && !flags.sentinel) throw new UsageError('--master-name goes with --sentinel <host:port,...>');
+  if (flags.sentinel && !flags.masterName) throw new UsageError('--sentinel needs --master-name <name> (the master the sentinels monitor)');
+  const split = splitPassword(url);
+  const hasPassword = split.password !== undefined;
+  const target: StoredTarget = {
+    url: flags.savePassword ? url : split.url,
+    ...(flags.sentinel ? { sentinel: hostList(flags.sentinel, '--sentinel'), masterName: flags.masterName } : {}),
+    ...(flags.cluster ? { cluster: hostList(flags.cluster, '--cluster') } : {}),
+    auth: !hasPassword ? 'none' : flags.savePassword ? 'saved' : 'ask',
+  };
+  return { target, dropped: hasPassword && !flags.savePassword };
+}
+
+/** The JSON shape of list and show: never the password, only where it comes from. */
+function targetJson(name: string, t: StoredTarget) {
+  return {
+    name,
+    url: maskUrl(t.url),
+    topology: t.cluster ? 'cluster' : t.sentinel ? 'sentinel' : 'standalone',
+    sentinel: t.sentinel ?? null,
+    masterName: t.masterName ?? null,
+    cluster: t.cluster ?? null,
+    password: t.auth,
+    passwordEnv: targetPasswordEnv(name),
+  };
+}
+
+function pad(rows: readonly (readonly string[])[]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
+}
+
+function registerAdd(target: Command, ctx: CommandContext): void {
+  target
+    .command('add')
+    .summary('save a named connection: URL plus optional Sentinel or Cluster seeds')
+    .argument('<name>', 'what you will pass to --target')
+    .argument('<url>', 'redis://[user[:password]@]host:port[/db] or rediss://... (for Sentinel/Cluster: credentials, TLS, db)')
+    .option('--sentinel <host:port,...>', 'connect through these sentinels (needs --master-name)')
+    .option('--master-name <name>', 'the master monitored by Sentinel')
+    .option('--cluster <host:port,...>', 'a Redis Cluster reached through these seed nodes')
+    .option('--save-password', 'keep the password from the URL in the file (plain text, mode 0600)')
+    .option('-f, --force', 'replace a target of the same name')
+    .action(
+      act(ctx, async (name: string, url: string, flags: AddFlags) => {
+        checkTargetName(name);
+        const { target: stored, dropped } = buildTarget(url, flags);
+        const targets = loadTargets(ctx.env);
+        if (targets[name] && !flags.force) throw new UsageError(`target "${name}" exists: pass --force to replace it`);
+        saveTargets(ctx.env, { ...targets, [name]: stored });
+        print(ctx, `saved target "${name}": ${maskUrl(stored.url)} (${describeTopology(stored)})`);
+        if (dropped) note(ctx, `password not saved: set ${targetPasswordEnv(name)} or REDISCLI_AUTH, or type it when asked`);
+        if (stored.auth === 'saved') note(ctx, `password saved in plain text in ${targetsFile(ctx.env)} (mode 0600)`);
+        return ExitCode.ok;
+      }),
+    );
+}
+
+function registerList(target: Command, ctx: CommandContext): void {
+  target
+    .command('list')
+    .alias('ls')
+    .summary('list saved targets (passwords masked)')
+    .option('--json', 'print a JSON array: name, url (masked), topology, sentinel, masterName, cluster, password, passwordEnv')
+    .action(
+      act(ctx, async (flags: { json?: boolean }) => {
+        const entries = Object.entries(loadTargets(ctx.env));
+        if (flags.json) printJson(ctx, entries.map(([name, t]) => targetJson(name, t)));
+        else if (entries.length === 0) note(ctx, 'no targets saved yet: redlock-cli target add <name> <url>');
+        else {
+          const rows = entries.map(([name, t]) => [name, maskUrl(t.url), describeTopology(t), describeAuth(name, t.auth)]);
+          for (const line of pad([['NAME', 'URL', 'TOPOLOGY', 'PASSWORD'], ...rows])) print(ctx, line);
+        }
+        return ExitCode.ok;
+      }),
+    );
+}
+
+function registerShow(target: Command, ctx: CommandContext): void {
+  target
+    .command('show')
+    .summary('show one saved target (password masked)')
+    .argument('<name>', 'target name')
+    .option('--json', 'print one JSON object (the shape of target list --json)')
+    .action(
+      act(ctx, async (name: string, flags: { json?: boolean }) => {
+        const t = findTarget(ctx, name);
+        if (flags.json) printJson(ctx, targetJson(name, t));
+        else {
+          print(ctx, name);
+          const rows = [
+            ['url', maskUrl(t.url)],
+            ['topology', describeTopology(t)],
+            ['password', describeAuth(name, t.auth)],
+            ['file', targetsFile(ctx.env)],
+          ];
+          for (const line of pad(rows)) print(ctx, `  ${line}`);
+        }
+        return ExitCode.ok;
+      }),
+    );
+}
+
+function registerRemove(target: Command, ctx: CommandContext): void {
+  target
+    .command('remove')
+    .alias('rm')
+    .summary('forget a saved target')
+    .argument('<name>', 'target name')
+    .action(
+      act(ctx, async (name: string) => {
+        findTarget(ctx, name);
+        saveTargets(ctx.env, Object.fromEntries(Object.entries(loadTargets(ctx.env)).filter(([n]) => n !== name)));
+        print(ctx, `removed target "${name}"`);
+        return ExitCode.ok;
+      }),
+    );
+}
+
+/** `target add|list|show|remove`: named connections for `--target <name>`. */
+export function registerTarget(program: Command, ctx: CommandContext): void {
+  const target = program
+    .command('target')
+    .summary('save Redis deployments by name, then use --target <name> on any command')
+    .addHelpText('after', HELP);
+  registerAdd(target, ctx);
+  registerList(target, ctx);
+  registerShow(target, ctx);
+  registerRemove(target, ctx);
+  for (const cmd of target.commands) cmd.exitOverride().configureOutput(program.configureOutput());
+}
