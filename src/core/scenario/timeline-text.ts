@@ -1,0 +1,209 @@
+// The plain text timeline `scenario run` prints when stdout is not a terminal: a lane chart at
+// most 80 columns wide, the events in time order and the verdict, without colour, so it reads the
+// same in a pipe, a CI log or a bug report.
+
+import type { History } from './history.js';
+import type { ScenarioRun, VariantRun } from './run.js';
+import { eventLines, seconds } from './timeline-events.js';
+import { rasterize, type ClientCell, type NodeCell, type Raster } from './timeline-raster.js';
+import { deriveLanes, type ClientState, type Lanes, type MarkKind, type NodeFault } from './timeline.js';
+import { VIOLATION_KINDS, violationKinds, type ViolationKind } from './verdict.js';
+
+export const TEXT_WIDTH = 80;
+
+const STATE_GLYPH: Readonly<Record<ClientState, string>> = { idle: ' ', waiting: '.', holding: '=', 'in-section': '#', paused: 'z', crashed: 'x' };
+const FAULT_GLYPH: Readonly<Record<NodeFault, string>> = { killed: 'x', paused: 'z', partitioned: '~' };
+const MARK_GLYPH: Readonly<Partial<Record<MarkKind, string>>> = {
+  'write-ok': 'w',
+  'write-rejected': 'r',
+  incr: '+',
+  lost: 'L',
+  'release-fail': 'f',
+  'acquire-fail': 'n',
+  'renew-ok': '^',
+  'renew-fail': 'v',
+  fault: '*',
+  'fault-fail': '*',
+};
+// Legend entries in display order; only the glyphs a chart uses are explained under it.
+const LEGEND: readonly (readonly [string, string])[] = [
+  ['.', 'waiting'],
+  ['=', 'holding'],
+  ['#', 'in section'],
+  ['z', 'paused'],
+  ['x', 'crashed/killed'],
+  ['~', 'partitioned'],
+  ['&', 'several holders'],
+  ['?', 'unknown holder'],
+  ['w', 'write accepted'],
+  ['r', 'write rejected'],
+  ['+', 'incr'],
+  ['^', 'renewed'],
+  ['v', 'renewal failed'],
+  ['L', 'lock lost'],
+  ['f', 'release failed'],
+  ['n', 'acquire failed'],
+  ['*', 'fault'],
+  ['!', 'violation'],
+];
+
+/** One character per client for the node lanes: the name itself, its initial, or its position. */
+export function clientCodes(clients: readonly string[]): Map<string, string> {
+  const initials = clients.map((c) => (c.length === 1 ? c : c.charAt(0).toUpperCase()));
+  const unique = new Set(initials).size === initials.length;
+  return new Map(clients.map((c, i) => [c, unique ? initials[i]! : String((i + 1) % 10)]));
+}
+
+/** The letter a mark is drawn with on a lane, if it is drawn at all. */
+export function markGlyph(kind: MarkKind | undefined): string | undefined {
+  return kind === undefined ? undefined : MARK_GLYPH[kind];
+}
+
+/** The glyph of a client cell (a mark wins over the state under it). */
+export function clientGlyph(cell: ClientCell | undefined): string {
+  if (!cell) return ' ';
+  return (cell.mark && MARK_GLYPH[cell.mark]) ?? STATE_GLYPH[cell.state];
+}
+
+/** The glyph of a node cell: a lasting fault, else a mark, else who holds the lock there. */
+export function nodeGlyph(cell: NodeCell | undefined, codes: ReadonlyMap<string, string>): string {
+  if (!cell) return ' ';
+  if (cell.fault) return FAULT_GLYPH[cell.fault];
+  if (cell.mark && MARK_GLYPH[cell.mark]) return MARK_GLYPH[cell.mark]!;
+  if (cell.holders.length > 1) return '&';
+  if (cell.holders.length === 1) return codes.get(cell.holders[0]!) ?? '?';
+  return ' ';
+}
+
+/** Axis, one row per lane, the violation row and a legend, no line wider than `width`. */
+export function chartLines(lanes: Lanes, width = TEXT_WIDTH): string[] {
+  const names = [...lanes.clients.map((l) => l.name), ...lanes.nodes.map((l) => l.name)];
+  const labelWidth = Math.min(8, Math.max(3, ...names.map((n) => n.length))) + 1;
+  const raster = rasterize(lanes, Math.max(10, width - labelWidth));
+  const codes = clientCodes(lanes.clients.map((l) => l.name));
+  const label = (text: string) => text.slice(0, labelWidth - 1).padEnd(labelWidth);
+  const rows = [
+    ...raster.clients.map((l) => label(l.name) + l.cells.map(clientGlyph).join('')),
+    ...raster.nodes.map((l) => label(l.name) + l.cells.map((c) => nodeGlyph(c, codes)).join('')),
+  ];
+  if (raster.violations.some((v) => v !== undefined)) rows.push(label('!') + raster.violations.map((v) => (v ? '!' : ' ')).join(''));
+  const used = new Set(rows.flatMap((r) => [...r.slice(labelWidth)]));
+  const legend = LEGEND.filter(([g]) => used.has(g)).map(([g, text]) => `${g} ${text}`);
+  const named = [...codes].filter(([name, code]) => name !== code && used.has(code)).map(([name, code]) => `${code} ${name}`);
+  return [
+    label('sec') + axisText(raster),
+    ...rows.map((r) => r.trimEnd()),
+    ...wrapItems('legend: ', [...legend, ...named], width),
+  ];
+}
+
+function axisText(raster: Raster): string {
+  const chars = Array.from({ length: raster.width }, () => ' ');
+  for (const { col, label } of raster.ticks) [...label].forEach((ch, i) => (chars[col + i] = ch));
+  return chars.join('').trimEnd();
+}
+
+/** Joins items with two spaces after `head`, starting a new indented line before one would pass `width`. */
+export function wrapItems(head: string, items: readonly string[], width: number): string[] {
+  const indent = ' '.repeat(head.length);
+  const lines: string[] = [];
+  let line = head;
+  let empty = true;
+  for (const item of items) {
+    if (!empty && line.length + 2 + item.length > width) {
+      lines.push(line);
+      [line, empty] = [indent, true];
+    }
+    line += (empty ? '' : '  ') + item;
+    empty = false;
+  }
+  if (!empty) lines.push(line);
+  return lines;
+}
+
+/** Breaks `text` into lines no wider than `width`, the first after `head`, the rest after `indent`. */
+export function wrapText(head: string, text: string, width: number, indent = ' '.repeat(head.length)): string[] {
+  // A unit stays with its number: `0.50 s`, never `0.50` at the end of a line and `s` on the next.
+  const words = text.split(/\s+/).filter((w) => w !== '').reduce<string[]>((out, w) => {
+    const prev = out[out.length - 1];
+    if (prev !== undefined && /\d$/.test(prev) && /^(s|ms)\b/.test(w)) out[out.length - 1] = `${prev} ${w}`;
+    else out.push(w);
+    return out;
+  }, []);
+  const lines: string[] = [];
+  let line = head;
+  let prefix = head;
+  for (const word of words) {
+    const room = width - line.length - (line === prefix ? 0 : 1);
+    if (word.length > room && line !== prefix) {
+      lines.push(line);
+      line = prefix = indent;
+    }
+    line += (line === prefix ? '' : ' ') + word;
+    // A single word longer than the line (a key, an owner id) is cut into pieces.
+    while (line.length > width) {
+      lines.push(line.slice(0, width));
+      line = prefix = indent + line.slice(width);
+    }
+  }
+  lines.push(line);
+  return lines.map((l) => l.trimEnd());
+}
+
+/** The events of a history, one per line (wrapped under their text): `  0.41 s  B  acquire ok`. */
+export function eventListLines(history: History, width = TEXT_WIDTH): string[] {
+  const lines = eventLines(history);
+  const laneWidth = Math.min(8, Math.max(1, ...lines.map((l) => l.lane.length)));
+  return lines.flatMap((l) => wrapText(`${seconds(l.t).padStart(8)}  ${l.lane.slice(0, laneWidth).padEnd(laneWidth)}  `, l.text, width));
+}
+
+/** `safe`, or the kinds joined in catalogue order: `stale-holder, stale-write`. */
+export function kindsText(kinds: readonly ViolationKind[]): string {
+  return kinds.length === 0 ? 'safe' : VIOLATION_KINDS.filter((k) => kinds.includes(k)).join(', ');
+}
+
+/** `at 1.62 s`, or `1.10-1.70 s`. */
+export function windowText(from: number, to: number): string {
+  return to <= from ? `at ${seconds(from)}` : `${seconds(from).replace(' s', '')}-${seconds(to)}`;
+}
+
+/** Expected against found, then each violation's window and message. */
+export function verdictLines(run: VariantRun, width = TEXT_WIDTH): string[] {
+  const found = kindsText(violationKinds(run.verdict));
+  const head = `verdict: expected ${kindsText(run.expected)}, found ${found}: ${run.matched ? 'as expected' : 'NOT AS EXPECTED'}`;
+  return [
+    ...wrapText('', head, width, '  '),
+    ...run.verdict.violations.flatMap((v) => {
+      const who = v.clients.length > 0 ? ` (${v.clients.join(', ')})` : '';
+      return wrapText(`  ! ${v.kind} ${windowText(v.from, v.to)}${who}: `, v.message, width, '    ');
+    }),
+  ];
+}
+
+/** One variant: a header, its chart, its events and its verdict. */
+export function variantTextLines(run: VariantRun, width = TEXT_WIDTH): string[] {
+  const lanes = deriveLanes(run.history, { violations: run.verdict.violations });
+  return [
+    ...wrapText(`variant ${run.variant}: `, `${run.description} (expect ${kindsText(run.expected)}, ran ${seconds(run.durationMs)})`, width, '  '),
+    '',
+    ...chartLines(lanes, width),
+    '',
+    ...eventListLines(run.history, width),
+    '',
+    ...verdictLines(run, width),
+  ];
+}
+
+/** The whole run for a pipe: title, every variant, and one line per variant at the end. */
+export function scenarioRunText(run: ScenarioRun, width = TEXT_WIDTH): string {
+  const nameWidth = Math.max(...run.variants.map((v) => v.variant.length));
+  const lines = [
+    ...wrapText(`${run.name}: `, run.title, width, '  '),
+    ...run.variants.flatMap((v) => ['', ...variantTextLines(v, width)]),
+    '',
+    ...run.variants.flatMap((v) =>
+      wrapText(`${v.matched ? 'ok  ' : 'FAIL'}  ${v.variant.padEnd(nameWidth)}  `, `expected ${kindsText(v.expected)}, found ${kindsText(violationKinds(v.verdict))}`, width),
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}

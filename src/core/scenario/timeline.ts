@@ -1,0 +1,277 @@
+// The lanes a scenario run is drawn from: per client what it was doing at every moment, per node
+// the faults it suffered and who the server said held the lock there, and the checker's violation
+// windows. The text timeline and the ink swimlane both draw from this, so they never disagree.
+// Works on a partial history too (a live run): whatever is still open runs to `now`.
+
+import type { FaultEvent, History, NoteEvent, OpEvent } from './history.js';
+import { faultText, opText } from './timeline-events.js';
+import type { Violation, ViolationKind } from './verdict.js';
+
+/** What a client is doing; when several apply the later one in this list wins (crashed beats all). */
+export const CLIENT_STATES = ['idle', 'waiting', 'holding', 'in-section', 'paused', 'crashed'] as const;
+export type ClientState = (typeof CLIENT_STATES)[number];
+
+/** A stretch of one client's time in one state. */
+export interface ClientSegment {
+  readonly from: number;
+  readonly to: number;
+  readonly state: ClientState;
+  /** The client believed it held the lock (a paused holder, or a section entered without the lock). */
+  readonly holds: boolean;
+}
+
+/** Point events worth a glyph or a log line. */
+export type MarkKind =
+  | 'acquire-fail'
+  | 'release-ok'
+  | 'release-fail'
+  | 'renew-ok'
+  | 'renew-fail'
+  | 'write-ok'
+  | 'write-rejected'
+  | 'incr'
+  | 'lost'
+  | 'fault'
+  | 'fault-fail'
+  | 'note';
+
+export interface Mark {
+  readonly t: number;
+  readonly kind: MarkKind;
+  readonly text: string;
+}
+
+export interface ClientLane {
+  readonly name: string;
+  /** Contiguous, ordered, covering [0, end]. */
+  readonly segments: readonly ClientSegment[];
+  readonly marks: readonly Mark[];
+}
+
+/** A fault that lasts: killed until restart, paused until resume, partitioned until heal. */
+export type NodeFault = 'killed' | 'paused' | 'partitioned';
+
+export interface FaultPeriod {
+  readonly from: number;
+  readonly to: number;
+  readonly fault: NodeFault;
+  /** Not ended by the time the history ends. */
+  readonly open: boolean;
+}
+
+/** Who the server said held the lock on one node from `from` to `to` (never empty). */
+export interface HolderSegment {
+  readonly from: number;
+  readonly to: number;
+  readonly holders: readonly string[];
+  /** PTTL when read: -1 is a lock with no TTL. */
+  readonly ttlMs: number;
+}
+
+export interface NodeLane {
+  readonly name: string;
+  readonly faults: readonly FaultPeriod[];
+  readonly holders: readonly HolderSegment[];
+  /** Faults that do not last (failover, clock, latency, flush) and failed fault verbs. */
+  readonly marks: readonly Mark[];
+}
+
+export interface ViolationWindow {
+  readonly kind: ViolationKind;
+  readonly from: number;
+  readonly to: number;
+  readonly clients: readonly string[];
+  readonly message: string;
+}
+
+export interface Lanes {
+  /** ms since the run started: `now` while live, else the end event (or the last event). */
+  readonly end: number;
+  readonly clients: readonly ClientLane[];
+  /** Only nodes something happened on (a fault or a server read), in topology order. */
+  readonly nodes: readonly NodeLane[];
+  readonly violations: readonly ViolationWindow[];
+}
+
+/** Notes on a client's lane that say its lock is gone ("lock lost", "watchdog: lost the lock"). */
+export const LOST_NOTE = /\blost\b/i;
+/** Notes on a client's lane that report a renewal ("watchdog renewed", "renewed 3"). */
+export const RENEWED_NOTE = /\brenewed\b/i;
+
+// A lasting fault starts with one verb and ends with another.
+const FAULT_PERIODS: Readonly<Record<string, { readonly fault: NodeFault; readonly endedBy: string }>> = {
+  kill: { fault: 'killed', endedBy: 'restart' },
+  pause: { fault: 'paused', endedBy: 'resume' },
+  partition: { fault: 'partitioned', endedBy: 'heal' },
+};
+const FAULT_ENDS = new Set(Object.values(FAULT_PERIODS).map((p) => p.endedBy));
+
+export interface LanesOptions {
+  readonly violations?: readonly Violation[];
+  /** Live: draw up to here (ms since the run started) even if the last event is earlier. */
+  readonly now?: number;
+}
+
+/** Derives every lane of a (possibly partial) history. */
+export function deriveLanes(history: History, opts: LanesOptions = {}): Lanes {
+  const endEvent = history.events.find((e) => e.kind === 'end');
+  const last = history.events.reduce((max, e) => Math.max(max, e.t), 0);
+  const end = endEvent?.t ?? Math.max(last, opts.now ?? 0);
+  const clientNames = [...history.clients];
+  for (const e of history.events) if (e.kind === 'op' && !clientNames.includes(e.client)) clientNames.push(e.client);
+  return {
+    end,
+    clients: clientNames.map((name) => clientLane(history, name, end)),
+    nodes: nodeLanes(history, clientNames, end),
+    violations: (opts.violations ?? []).map((v) => ({ kind: v.kind, from: v.from, to: Math.max(v.from, v.to), clients: v.clients, message: v.message })),
+  };
+}
+
+interface Span {
+  readonly from: number;
+  readonly to: number;
+  readonly state: ClientState;
+}
+
+function clientLane(history: History, name: string, end: number): ClientLane {
+  const ops = history.events.filter((e): e is OpEvent => e.kind === 'op' && e.client === name);
+  const notes = history.events.filter((e): e is NoteEvent => e.kind === 'note' && e.lane === name);
+  const faults = history.events.filter((e): e is FaultEvent => e.kind === 'fault' && e.node === name);
+  const completion = new Map<number, OpEvent>();
+  for (const e of ops) if (e.phase !== 'invoke' && !completion.has(e.id)) completion.set(e.id, e);
+  const invoked = new Set(ops.filter((e) => e.phase === 'invoke').map((e) => e.id));
+  const crashAt = ops.find((e) => e.op === 'crash')?.t;
+  const stop = crashAt ?? end;
+
+  const spans: Span[] = [];
+  const marks: Mark[] = [];
+  let holdFrom: number | undefined;
+  let sectionFrom: number | undefined;
+  const endHold = (t: number): void => {
+    if (holdFrom !== undefined) spans.push({ from: holdFrom, to: t, state: 'holding' });
+    holdFrom = undefined;
+  };
+  // Ops and notes in time order (ties: ops first, as recorded); a "lost" note ends the hold.
+  const timeline: (OpEvent | NoteEvent)[] = [...ops, ...notes].sort((a, b) => a.t - b.t);
+  for (const e of timeline) {
+    // Nothing a dead client "does" afterwards counts (a completion arriving after its crash).
+    if (e.t > stop || (e.t === crashAt && !(e.kind === 'op' && e.op === 'crash'))) continue;
+    if (e.kind === 'note') {
+      if (LOST_NOTE.test(e.text)) {
+        endHold(e.t);
+        marks.push({ t: e.t, kind: 'lost', text: e.text });
+      } else marks.push({ t: e.t, kind: RENEWED_NOTE.test(e.text) ? 'renew-ok' : 'note', text: e.text });
+      continue;
+    }
+    const done = completion.get(e.id);
+    switch (e.op) {
+      case 'acquire':
+        if (e.phase === 'invoke') spans.push({ from: e.t, to: Math.min(done?.t ?? stop, stop), state: 'waiting' });
+        else if (e.phase === 'ok') holdFrom ??= e.t;
+        else marks.push({ t: e.t, kind: 'acquire-fail', text: opText(e) });
+        break;
+      case 'release':
+        // The client stops counting on the lock when it asks to give it back.
+        if (e.phase === 'invoke' || !invoked.has(e.id)) endHold(e.t);
+        if (e.phase !== 'invoke') marks.push({ t: e.t, kind: e.phase === 'ok' ? 'release-ok' : 'release-fail', text: opText(e) });
+        break;
+      case 'renew':
+        if (e.phase !== 'invoke') marks.push({ t: e.t, kind: e.phase === 'ok' ? 'renew-ok' : 'renew-fail', text: opText(e) });
+        break;
+      case 'enter':
+        if (e.phase === 'ok' || (e.phase === 'invoke' && done === undefined)) sectionFrom ??= e.t;
+        break;
+      case 'leave':
+        if (e.phase === 'ok' && sectionFrom !== undefined) {
+          spans.push({ from: sectionFrom, to: e.t, state: 'in-section' });
+          sectionFrom = undefined;
+        }
+        break;
+      case 'write':
+      case 'incr':
+        if (e.phase === 'ok') {
+          const kind = e.accepted === false ? 'write-rejected' : e.op === 'incr' ? 'incr' : 'write-ok';
+          marks.push({ t: e.t, kind, text: opText(e) });
+        }
+        break;
+      case 'pause':
+        if (e.phase === 'invoke') spans.push({ from: e.t, to: Math.min(done?.t ?? stop, stop), state: 'paused' });
+        break;
+      case 'crash':
+        break;
+    }
+  }
+  endHold(stop);
+  if (sectionFrom !== undefined) spans.push({ from: sectionFrom, to: stop, state: 'in-section' });
+  if (crashAt !== undefined) spans.push({ from: crashAt, to: end, state: 'crashed' });
+  for (const f of faults) {
+    if (f.phase === 'invoke') marks.push({ t: f.t, kind: 'fault', text: faultText(f) });
+    else if (f.phase === 'fail') marks.push({ t: f.t, kind: 'fault-fail', text: faultText(f) });
+  }
+  return { name, segments: flatten(spans, end), marks: marks.sort((a, b) => a.t - b.t) };
+}
+
+const rank = (s: ClientState): number => CLIENT_STATES.indexOf(s);
+
+/** Overlapping spans to contiguous segments, the highest-ranked state winning at each instant. */
+function flatten(spans: readonly Span[], end: number): ClientSegment[] {
+  const cuts = [...new Set([0, end, ...spans.flatMap((s) => [s.from, s.to])])].filter((t) => t >= 0 && t <= end).sort((a, b) => a - b);
+  const out: ClientSegment[] = [];
+  for (let i = 0; i + 1 < cuts.length || (i === 0 && cuts.length === 1); i++) {
+    const from = cuts[i]!;
+    const to = cuts[i + 1] ?? from;
+    const active = spans.filter((s) => s.from <= from && (s.to > from || (s.from === s.to && s.from === from)));
+    const state = active.reduce<ClientState>((best, s) => (rank(s.state) > rank(best) ? s.state : best), 'idle');
+    const holds = active.some((s) => s.state === 'holding');
+    const prev = out[out.length - 1];
+    if (prev && prev.state === state && prev.holds === holds) out[out.length - 1] = { ...prev, to };
+    else out.push({ from, to, state, holds });
+  }
+  return out;
+}
+
+function nodeLanes(history: History, clients: readonly string[], end: number): NodeLane[] {
+  const names = [...history.nodes];
+  for (const e of history.events) {
+    const node = e.kind === 'fault' || e.kind === 'server' ? e.node : undefined;
+    if (node !== undefined && !names.includes(node) && !clients.includes(node)) names.push(node);
+  }
+  return names.map((name) => nodeLane(history, name, end)).filter((l) => l.faults.length + l.holders.length + l.marks.length > 0);
+}
+
+function nodeLane(history: History, name: string, end: number): NodeLane {
+  const faults: FaultPeriod[] = [];
+  const marks: Mark[] = [];
+  const open = new Map<NodeFault, number>();
+  const holders: HolderSegment[] = [];
+  let reading: { from: number; holders: readonly string[]; ttlMs: number } | undefined;
+  const closeReading = (t: number): void => {
+    if (reading && reading.holders.length > 0) holders.push({ from: reading.from, to: t, holders: reading.holders, ttlMs: reading.ttlMs });
+    reading = undefined;
+  };
+  for (const e of history.events) {
+    if (e.kind === 'server' && e.node === name) {
+      closeReading(e.t);
+      reading = { from: e.t, holders: e.holders, ttlMs: e.ttlMs };
+    }
+    if (e.kind !== 'fault' || e.node !== name) continue;
+    if (e.phase === 'fail') {
+      marks.push({ t: e.t, kind: 'fault-fail', text: faultText(e) });
+      continue;
+    }
+    if (e.phase !== 'invoke') continue;
+    const period = FAULT_PERIODS[e.verb];
+    if (period) {
+      if (!open.has(period.fault)) open.set(period.fault, e.t);
+    } else if (FAULT_ENDS.has(e.verb)) {
+      const fault = Object.values(FAULT_PERIODS).find((p) => p.endedBy === e.verb)!.fault;
+      const from = open.get(fault);
+      if (from !== undefined) faults.push({ from, to: e.t, fault, open: false });
+      open.delete(fault);
+      if (e.detail !== undefined) marks.push({ t: e.t, kind: 'fault', text: faultText(e) });
+    } else marks.push({ t: e.t, kind: 'fault', text: faultText(e) });
+  }
+  closeReading(end);
+  for (const [fault, from] of open) faults.push({ from, to: end, fault, open: true });
+  return { name, faults: faults.sort((a, b) => a.from - b.from), holders, marks };
+}
