@@ -1,0 +1,57 @@
+import type { LostReason } from '../core/hold-events.js';
+import { checkHeld, startWatchdog, type Watchdog, type WatchdogEnd } from '../locks/watchdog.js';
+import type { ClientRuntime, HeldLock } from './client.js';
+
+const LOST_TEXT: Record<LostReason, string> = {
+  'renewal-refused': 'lock lost: the renewal was refused',
+  gone: 'lock lost: the server no longer has it',
+  'lease-ran-out': 'lock lost: no renewal got through before the lease ran out',
+};
+
+/**
+ * The client's watchdog (renewing every lease/3) or, for a fixed lease of a client that reacts to
+ * loss, the check-only loop. It runs on the client's time: a paused client sends no renewal and
+ * hears about a lost lock only once it runs again. `maxRenewals` stops renewing after that many
+ * (the bounded hold); the lease then runs out unless the client releases first.
+ */
+export function startClientWatchdog(c: ClientRuntime, lock: HeldLock, mode: 'watchdog' | 'fixed', leaseStartedAt: number, maxRenewals?: number): Watchdog {
+  const onTime = async (): Promise<void> => {
+    await c.gate.wait();
+    c.gate.check();
+  };
+  let failing = false;
+  const watchdog = startWatchdog({
+    env: lock.env,
+    req: lock.req,
+    mode,
+    leaseStartedAt,
+    protocol: { renew: async (env, req) => (await onTime(), lock.protocol.renew(env, req)) },
+    check: async (env, req) => (await onTime(), checkHeld(env, req)),
+    onEvent: (e) => {
+      if (e.type === 'renewed') {
+        failing = false;
+        c.note(`watchdog renewed (${e.renewals})`);
+        if (maxRenewals !== undefined && e.renewals >= maxRenewals) {
+          watchdog.stop();
+          c.note(`watchdog stops after ${e.renewals} renewals (max)`);
+          // A client that reacts to loss still learns when this last lease runs out.
+          if (c.def.stopOnLost && c.lock === lock) lock.watchdog = startClientWatchdog(c, lock, 'fixed', e.at);
+        }
+      } else if (e.type === 'retrying' && !failing) {
+        failing = true;
+        c.note(`renewal failed (${e.error}), retrying`);
+      }
+    },
+  });
+  void watchdog.ended.then((end) => reportEnd(c, lock, end));
+  return watchdog;
+}
+
+async function reportEnd(c: ClientRuntime, lock: HeldLock, end: WatchdogEnd): Promise<void> {
+  if (end.type === 'stopped') return;
+  // The client hears about it when it runs: after a pause, not during it.
+  await c.gate.wait();
+  if (c.gate.dead || c.lock !== lock) return;
+  c.lost = true;
+  c.note(end.type === 'expired' ? 'lease ran out' : LOST_TEXT[end.reason]);
+}

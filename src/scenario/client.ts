@@ -1,0 +1,268 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { formatDuration } from '../core/duration.js';
+import { UnreachableError, UsageError } from '../core/errors.js';
+import { formatOwner } from '../core/owner.js';
+import type { ClientOp } from '../core/scenario/history.js';
+import { protocolFor } from '../locks/registry.js';
+import type { LockEnv, LockKind, LockProtocol, LockRequest } from '../locks/types.js';
+import type { Watchdog } from '../locks/watchdog.js';
+import { connect, offlineConnection, type Connection } from '../redis/connection.js';
+import { SCRIPTS } from '../redis/scripts.js';
+import { startProxy, type FaultProxy } from '../sandbox/proxy.js';
+import type { RunClock } from './clock.js';
+import { CrashedError, Gate } from './gate.js';
+import { gatedConnection } from './gated-client.js';
+import type { ClientStep, ScenarioClient } from './model.js';
+import { serverSaysHeld } from './observer.js';
+import type { LockReader } from './reader.js';
+import type { OpRecord, Recorder } from './recorder.js';
+import type { DemoResource } from './resource.js';
+import type { ClientTargets } from './targets.js';
+
+// Scenario clients reconnect quickly (after a partition heals, a node restarts, Sentinel fails
+// over): ioredis's default back-off would add up to seconds the scenario did not ask for.
+const RECONNECT_EVERY_MS = 25;
+const SCRIPT_NAMES: ReadonlySet<string> = new Set(Object.keys(SCRIPTS));
+
+/** What every client of a run shares. */
+export interface ClientContext {
+  readonly clock: RunClock;
+  readonly recorder: Recorder;
+  readonly resource: DemoResource;
+  /** The runner's own connections, for `held` (what the server says at the moment of an op). */
+  readonly readers: readonly LockReader[];
+  readonly key: string;
+  /** The scenario's lock kind after the variant's override. */
+  readonly kind: LockKind;
+  /** Put a proxy between this client and each node (the scenario has client partitions). */
+  readonly clientProxies: boolean;
+  readonly names: (owner: string) => string;
+}
+
+/** The lock a client believes it holds, with what it needs to release, renew and watch it. */
+export interface HeldLock {
+  readonly kind: LockKind;
+  readonly protocol: LockProtocol;
+  readonly env: LockEnv;
+  readonly req: LockRequest;
+  /** The lease in scenario ms. */
+  readonly leaseMs: number;
+  watchdog?: Watchdog;
+}
+
+interface Link {
+  readonly node: string;
+  readonly raw: Connection;
+  readonly gated: Connection;
+  readonly proxy?: FaultProxy;
+}
+
+/**
+ * One scenario client: its own connections and identity (a Redisson UUID and thread id, and a
+ * random token for token locks), its steps run strictly in order, and the faults that hit it
+ * (pause, crash, partition) applied the moment they are due.
+ */
+export class ClientRuntime {
+  readonly abort = new AbortController();
+  readonly uuid = randomUUID();
+  readonly thread: string;
+  readonly token = randomBytes(10).toString('hex');
+  lock: HeldLock | undefined;
+  /** The fencing token of the client's latest acquisition (fenced locks). */
+  fence: number | undefined;
+  /** The client's watchdog or a renewal reported the lock lost. */
+  lost = false;
+  private chain: Promise<void> = Promise.resolve();
+  private readonly pending = new Set<Promise<unknown>>();
+  private finished = false;
+
+  private constructor(
+    readonly def: ScenarioClient,
+    readonly ctx: ClientContext,
+    private readonly links: readonly Link[],
+    readonly gate: Gate,
+    index: number,
+    private readonly onFatal: (err: unknown) => void,
+    private readonly act: (c: ClientRuntime, step: ClientStep) => Promise<void>,
+  ) {
+    this.thread = String(index + 1);
+  }
+
+  get name(): string {
+    return this.def.name;
+  }
+
+  /** Connects the client (through its own proxies when the scenario partitions clients). */
+  static async open(
+    def: ScenarioClient,
+    index: number,
+    ctx: ClientContext,
+    targets: ClientTargets,
+    onFatal: (err: unknown) => void,
+    act: (c: ClientRuntime, step: ClientStep) => Promise<void>,
+  ): Promise<ClientRuntime> {
+    const gate = new Gate(def.name);
+    const wanted =
+      targets.kind === 'single' ? [{ node: targets.node?.name ?? 'primary', spec: targets.spec }] : targets.nodes.map((n) => ({ node: n.node.name, spec: n.spec }));
+    const links: Link[] = [];
+    try {
+      for (const w of wanted) {
+        if (targets.kind === 'nodes' && def.reach && !def.reach.includes(w.node)) {
+          const raw = offlineConnection(w.spec, new UnreachableError(`${def.name} cannot reach ${w.node}`));
+          links.push({ node: w.node, raw, gated: raw });
+          continue;
+        }
+        let spec = w.spec;
+        let proxy: FaultProxy | undefined;
+        if (ctx.clientProxies) {
+          proxy = await startProxy({ port: Number(new URL(w.spec.url).port) });
+          spec = { url: `redis://127.0.0.1:${proxy.port}` };
+        }
+        const raw = await connect(spec, { mode: 'long-lived', name: `redlock-cli:scenario:${def.name}` }).catch(async (err: unknown) => {
+          await proxy?.close();
+          throw err;
+        });
+        const options = (raw.client as { options?: { retryStrategy?: unknown } }).options;
+        if (options && 'retryStrategy' in options) options.retryStrategy = () => RECONNECT_EVERY_MS;
+        links.push({ node: w.node, raw, gated: gatedConnection(raw, gate, SCRIPT_NAMES), ...(proxy ? { proxy } : {}) });
+      }
+    } catch (err) {
+      await Promise.all(links.map((l) => closeLink(l)));
+      throw err;
+    }
+    return new ClientRuntime(def, ctx, links, gate, index, onFatal, act);
+  }
+
+  /** The lock env for a kind: every node for Redlock, the (first reachable) single target otherwise. */
+  envFor(kind: LockKind): LockEnv {
+    const reachable = this.links.find((l) => !l.raw.offline) ?? this.links[0]!;
+    const nodes = kind === 'redlock' ? this.links.map((l) => l.gated) : [];
+    return { conn: reachable.gated, nodes, pubsub: 'plain', now: Date.now };
+  }
+
+  /** This client's owner in a kind's format: `<uuid>:<thread>` for Redisson kinds, its token otherwise. */
+  ownerFor(kind: LockKind): string {
+    return protocolFor(kind).ownerFormat === 'redisson' ? formatOwner({ client: this.uuid, thread: this.thread }) : this.token;
+  }
+
+  /** The kind a step uses: its own, the client's, or the scenario's (after the variant's override). */
+  kindOf(step: { readonly kind?: LockKind }): LockKind {
+    return step.kind ?? this.def.kind ?? this.ctx.kind;
+  }
+
+  /** What the server says right now: does this client hold the lock? (the runner's read, not the client's) */
+  held(): Promise<boolean | undefined> {
+    const kind = this.lock?.kind ?? this.kindOf({});
+    return serverSaysHeld(this.ctx.readers, this.ctx.key, this.ownerFor(kind));
+  }
+
+  /** Scenario ms on the wall clock. */
+  real(ms: number): number {
+    return this.ctx.clock.real(ms);
+  }
+
+  note(text: string): void {
+    this.ctx.recorder.note(this.name, text);
+  }
+
+  /**
+   * Records an op and runs it: errors become a `fail` with the message; a crash mid-op records no
+   * completion (a dead client finishes nothing); a UsageError means the scenario is broken.
+   */
+  async op(op: ClientOp, extra: Parameters<Recorder['op']>[2], body: (rec: OpRecord) => Promise<void>): Promise<void> {
+    const rec = this.ctx.recorder.op(this.name, op, extra);
+    try {
+      await body(rec);
+    } catch (err) {
+      if (err instanceof CrashedError || this.gate.dead || this.finished) return;
+      if (err instanceof UsageError) throw err;
+      rec.fail({ detail: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  /** Queues a step behind the client's earlier ones; it runs once the client is free and not paused. */
+  enqueue(step: ClientStep): void {
+    this.chain = this.chain.then(() => this.runStep(step));
+  }
+
+  /** Resolves once every queued step has run. */
+  idle(): Promise<void> {
+    return this.chain;
+  }
+
+  /** Work started outside the queue (pauses) that the run must wait for. */
+  track(work: Promise<unknown>): void {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+  }
+
+  /** Queued steps and pauses still to complete. */
+  async settled(): Promise<void> {
+    await Promise.all([this.chain, ...this.pending]);
+  }
+
+  /** Freezes the client now for `forMs` (scenario ms). */
+  pause(forMs: number): void {
+    if (this.gate.dead) return this.note('skipped pause: crashed before');
+    const rec = this.ctx.recorder.op(this.name, 'pause', { detail: `frozen for ${formatDuration(forMs)}` });
+    this.track(
+      this.gate.pause(this.real(forMs)).then(() => {
+        if (!this.gate.dead && !this.finished) rec.ok();
+      }),
+    );
+  }
+
+  /** Dies now: aborts what it is doing, stops renewing, drops its connections abruptly, never releases. */
+  crash(): void {
+    if (this.gate.dead) return;
+    const rec = this.ctx.recorder.op(this.name, 'crash', {});
+    this.gate.kill();
+    this.abort.abort();
+    this.lock?.watchdog?.stop();
+    for (const l of this.links) if (!l.raw.offline) l.raw.client.disconnect();
+    rec.ok();
+  }
+
+  /** Cuts the client off from `nodes` (default: all) until heal(). */
+  partition(nodes?: readonly string[]): void {
+    const cut = this.links.filter((l) => l.proxy && (!nodes || nodes.includes(l.node)));
+    for (const l of cut) l.proxy!.cut();
+    this.note(`cut off from ${cut.map((l) => l.node).join(', ') || 'nothing'}`);
+  }
+
+  heal(): void {
+    for (const l of this.links) l.proxy?.heal();
+    this.note('network healed');
+  }
+
+  /** End of the run: no more steps or renewals; recorded state is final. */
+  finish(): void {
+    this.finished = true;
+    this.lock?.watchdog?.stop();
+    this.gate.open();
+  }
+
+  async close(): Promise<void> {
+    this.finish();
+    this.abort.abort();
+    await Promise.all(this.links.map((l) => closeLink(l)));
+  }
+
+  private async runStep(step: ClientStep): Promise<void> {
+    await this.gate.wait();
+    if (this.finished) return;
+    if (this.gate.dead) return this.note(`skipped ${step.do}: ${this.name} crashed`);
+    try {
+      await this.act(this, step);
+    } catch (err) {
+      if (err instanceof CrashedError || this.gate.dead || this.finished) return;
+      this.onFatal(err);
+    }
+  }
+}
+
+async function closeLink(l: Link): Promise<void> {
+  if (!l.raw.offline) l.raw.client.disconnect();
+  await l.raw.close().catch(() => undefined);
+  await l.proxy?.close();
+}

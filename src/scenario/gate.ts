@@ -1,0 +1,95 @@
+// A client's pause and death. A paused client (GC pause, SIGSTOP) runs none of its own code:
+// its steps wait, its watchdog sends nothing, and replies that arrive meanwhile are handled only
+// once the pause ends. Implemented by gating the client's promise chain, never the event loop, so
+// the other clients, the observer and the faults keep running.
+
+/** Thrown into a crashed client's code wherever it next resumes. */
+export class CrashedError extends Error {
+  constructor(client: string) {
+    super(`${client} crashed`);
+  }
+}
+
+export class Gate {
+  private openAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private waiters: (() => void)[] = [];
+  private deadFlag = false;
+
+  constructor(private readonly client: string) {}
+
+  get paused(): boolean {
+    return this.timer !== undefined;
+  }
+
+  get dead(): boolean {
+    return this.deadFlag;
+  }
+
+  /** Closes the gate for `realMs` from now (a pause inside a pause extends it); resolves when it reopens. */
+  pause(realMs: number): Promise<void> {
+    const until = performance.now() + realMs;
+    if (until > this.openAt) {
+      this.openAt = until;
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.open(), realMs);
+    }
+    return this.wait();
+  }
+
+  /** Resolves when the gate is open (at once if it is); a crash resolves it too. */
+  wait(): Promise<void> {
+    if (this.timer === undefined || this.deadFlag) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** The client's view of `work`: settled, then held until the gate is open; throws once the client is dead. */
+  async after<T>(work: Promise<T>): Promise<T> {
+    let value: T;
+    try {
+      value = await work;
+    } catch (err) {
+      await this.wait();
+      this.check();
+      throw err;
+    }
+    await this.wait();
+    this.check();
+    return value;
+  }
+
+  /** Throws CrashedError when the client is dead. */
+  check(): void {
+    if (this.deadFlag) throw new CrashedError(this.client);
+  }
+
+  /** Client-time sleep: the wall-clock sleep, then whatever is left of a pause (Thread.sleep under a GC pause). */
+  async sleep(realMs: number, signal?: AbortSignal): Promise<void> {
+    await new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve();
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, realMs));
+      signal?.addEventListener('abort', done, { once: true });
+    });
+    await this.wait();
+    this.check();
+  }
+
+  /** The client died: every waiter wakes (and then throws through check()). */
+  kill(): void {
+    this.deadFlag = true;
+    this.open();
+  }
+
+  /** Opens the gate now and forgets pending timers (end of run). */
+  open(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.openAt = 0;
+    for (const w of this.waiters.splice(0)) w();
+  }
+}

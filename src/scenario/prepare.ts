@@ -1,0 +1,65 @@
+import { UsageError } from '../core/errors.js';
+import { connect } from '../redis/connection.js';
+import { waitReplicationLive } from '../sandbox/form-replication.js';
+import type { SandboxHandle } from '../sandbox/handle.js';
+import { call } from '../sandbox/resp.js';
+import { sleepReal } from './clock.js';
+import { applyConfig, desiredConfig } from './config.js';
+import { isFaultStep, type Scenario, type Variant } from './model.js';
+import { clientTargets, redisNodes } from './targets.js';
+
+/**
+ * Puts the sandbox in the state a variant starts from, before its clock starts: nodes an earlier
+ * variant killed or paused are back, proxies and replication stalls healed, the variant's
+ * settings applied, every primary flushed, the seed written, and on replicated topologies a probe
+ * write acknowledged by every replica (a fresh link can carry nothing for a while, and a lock
+ * written then is "lost" with no fault at all).
+ */
+export async function prepareSandbox(sandbox: SandboxHandle, scenario: Scenario, variant: Variant, signal?: AbortSignal): Promise<void> {
+  await revive(sandbox);
+  await applyConfig(sandbox, desiredConfig(scenario, variant));
+  const status = await sandbox.status();
+  const primaries = status.nodes.filter((n) => n.role === 'primary');
+  if (primaries.length === 0) throw new UsageError(`sandbox "${sandbox.name}" has no node answering as primary`);
+  for (const p of primaries) await call(p.port, ['FLUSHALL'], 2000);
+  await seed(sandbox, scenario);
+  if (sandbox.topology === 'replicated' || sandbox.topology === 'sentinel') {
+    const primary = await sandbox.node('primary');
+    const replicas = status.nodes.filter((n) => n.role === 'replica' || (n.role === 'primary' && n.name !== primary.name));
+    await waitReplicationLive(primary.port, replicas.map((r) => r.port), signal);
+  }
+  // Fresh sentinels flap once after start; a fault injected before they settle races that.
+  const settledAt = sandbox.state.settledAt ?? 0;
+  if (scenario.steps.some(isFaultStep) && settledAt > Date.now()) await sleepReal(settledAt - Date.now(), signal);
+}
+
+async function revive(sandbox: SandboxHandle): Promise<void> {
+  const status = await sandbox.status();
+  for (const node of status.nodes) {
+    if (node.state === 'killed' || node.state === 'exited') await sandbox.restart(node.name);
+    else if (node.state === 'paused') await sandbox.resume(node.name);
+  }
+  for (const node of redisNodes(sandbox)) {
+    // heal resets the node's proxy and ends a replication stall; without a proxy only the stall.
+    if (node.proxy) await sandbox.heal(node.name);
+    else await call(node.port, ['CLIENT', 'UNPAUSE'], 1000);
+  }
+}
+
+/** Writes the scenario's seed where clients will look for it (every Redlock node, or the primary). */
+async function seed(sandbox: SandboxHandle, scenario: Scenario): Promise<void> {
+  if (scenario.seed.length === 0) return;
+  const targets = await clientTargets(sandbox);
+  const specs = targets.kind === 'single' ? [targets.spec] : targets.nodes.map((n) => n.spec);
+  for (const spec of specs) {
+    const conn = await connect(spec, { mode: 'one-shot', name: 'redlock-cli:scenario-seed' });
+    try {
+      for (const entry of scenario.seed) {
+        if (entry.type === 'string') await conn.client.set(entry.key, entry.value);
+        else await conn.client.hset(entry.key, entry.fields);
+      }
+    } finally {
+      await conn.close();
+    }
+  }
+}

@@ -1,0 +1,179 @@
+import { InterruptedError, UsageError } from '../core/errors.js';
+import type { EndEvent, History, HistoryEvent } from '../core/scenario/history.js';
+import type { SandboxHandle } from '../sandbox/handle.js';
+import { ClientRuntime, type ClientContext } from './client.js';
+import { runClientAction } from './client-ops.js';
+import { RunClock, sleepReal } from './clock.js';
+import { desiredConfig } from './config.js';
+import { runFault } from './faults.js';
+import { isClientStep, isFaultStep, stepsOf, type ClientStep, type Scenario, type Variant } from './model.js';
+import { Observer } from './observer.js';
+import { prepareSandbox } from './prepare.js';
+import { LockReader } from './reader.js';
+import { Recorder } from './recorder.js';
+import { DemoResource } from './resource.js';
+import { startScenarioSandbox } from './sandbox.js';
+import { checkClientPartitions, clientTargets, readTargets, redisNodes } from './targets.js';
+
+export interface RunVariantOptions {
+  /** Reuse this sandbox (every variant of a run can share one); otherwise one is started and stopped. */
+  readonly sandbox?: SandboxHandle | undefined;
+  /**
+   * Time scale: real ms = scenario ms / speed (2 = twice as fast, 0.5 = half speed), for every
+   * `at`, lease, wait, gap, pause and fault duration. The history is recorded in scenario ms.
+   */
+  readonly speed?: number | undefined;
+  /** Every event as it is recorded (live views). */
+  readonly onEvent?: ((e: HistoryEvent) => void) | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface VariantResult {
+  readonly history: History;
+  /** Wall-clock ms the variant took, preparation included. */
+  readonly durationMs: number;
+}
+
+// A step that hangs (a client cut off and never healed) must not hold the run forever.
+const HANG_CAP_MS = 15_000;
+
+/**
+ * Runs one variant of a scenario on a real sandbox: prepares it, starts every client, runs each
+ * step at its time, records the history, and ends settleMs after the last step completed with the
+ * demo resource's final state. Every connection, timer and proxy it started is gone when it
+ * returns or throws. A fault the sandbox refuses, or a step the scenario cannot mean, throws.
+ */
+export async function runVariant(scenario: Scenario, variantRef: Variant | string, opts: RunVariantOptions = {}): Promise<VariantResult> {
+  const started = performance.now();
+  const variant = typeof variantRef === 'string' ? scenario.variants.find((v) => v.name === variantRef) : variantRef;
+  if (!variant) throw new UsageError(`scenario ${scenario.name} has no variant "${String(variantRef)}": ${scenario.variants.map((v) => v.name).join(', ')}`);
+  const steps = stepsOf(scenario, variant.name);
+  checkClients(scenario, steps);
+
+  const failure = new AbortController();
+  let fatal: unknown;
+  const fail = (err: unknown): void => {
+    fatal ??= err;
+    failure.abort();
+  };
+  const signal = opts.signal ? AbortSignal.any([opts.signal, failure.signal]) : failure.signal;
+  const ownSandbox = opts.sandbox === undefined;
+  const sandbox = opts.sandbox ?? (await startScenarioSandbox(scenario, { signal }));
+  const clock = new RunClock(opts.speed ?? 1);
+  const recorder = new Recorder(clock, opts.onEvent);
+  const clients: ClientRuntime[] = [];
+  const readers: LockReader[] = [];
+  let observer: Observer | undefined;
+  try {
+    await prepareSandbox(sandbox, scenario, variant, signal);
+    if (steps.some((s) => isClientStep(s) && s.do === 'partition')) checkClientPartitions(sandbox);
+    const key = scenario.lock.key;
+    const eyes = readTargets(sandbox).map((t) => new LockReader(t, sandbox, 'redlock-cli:scenario-runner'));
+    const watching = readTargets(sandbox).map((t) => new LockReader(t, sandbox, 'redlock-cli:scenario-observer'));
+    readers.push(...eyes, ...watching);
+    const owners = new Map<string, string>();
+    const names = (owner: string): string => owners.get(owner.replace(/:write$/, '')) ?? owner;
+    const ctx: ClientContext = {
+      clock,
+      recorder,
+      resource: new DemoResource(variant.resource ?? scenario.resource),
+      readers: eyes,
+      key,
+      kind: variant.lock?.kind ?? scenario.lock.kind,
+      clientProxies: steps.some((s) => isClientStep(s) && (s.do === 'partition' || s.do === 'heal')),
+      names,
+    };
+    const targets = await clientTargets(sandbox);
+    for (const [i, def] of scenario.clients.entries()) {
+      const client = await ClientRuntime.open(def, i, ctx, targets, fail, runClientAction);
+      clients.push(client);
+      owners.set(client.ownerFor('reentrant'), def.name);
+      owners.set(client.token, def.name);
+    }
+    // Connect the readers now, so the first poll after the start is one round trip.
+    await Promise.all(readers.map((r) => r.peek(key).catch(() => undefined)));
+    observer = new Observer(watching, key, recorder, names);
+
+    clock.start();
+    observer.start();
+    const tracked = new Set<Promise<unknown>>();
+    const track = (work: Promise<unknown>): void => {
+      const settled = work.catch(() => undefined);
+      tracked.add(settled);
+    };
+    let faults: Promise<void> = Promise.resolve();
+    const faultCtx = {
+      sandbox,
+      clock,
+      recorder,
+      config: desiredConfig(scenario, variant),
+      track,
+      onFailover: () => readers.forEach((r) => r.drop()),
+    };
+    const byName = new Map(clients.map((c) => [c.name, c]));
+    for (const step of steps) {
+      await sleepReal(clock.untilReal(step.at), signal);
+      if (signal.aborted) break;
+      if (isFaultStep(step)) faults = faults.then(() => (signal.aborted ? undefined : runFault(step, faultCtx))).catch(fail);
+      else if (isClientStep(step)) dispatch(byName.get(step.client)!, step);
+      else recorder.note('scenario', step.note);
+    }
+    // A fault can leave work behind it (a paused node's resume): wait until nothing new appears.
+    const everything = (async () => {
+      for (let seen = -1; seen !== tracked.size; ) {
+        seen = tracked.size;
+        await Promise.all([faults, ...clients.map((c) => c.settled()), ...tracked]);
+      }
+    })();
+    const hung = await Promise.race([everything.then(() => false), sleepReal(HANG_CAP_MS, signal).then(() => true)]);
+    if (hung && !signal.aborted) recorder.note('scenario', `steps still running after ${HANG_CAP_MS / 1000} s were abandoned`);
+    if (!signal.aborted) await sleepReal(clock.real(scenario.settleMs), signal);
+    if (signal.aborted) throw fatal ?? new InterruptedError('scenario run interrupted');
+
+    for (const c of clients) c.finish();
+    await observer.stop();
+    recorder.push<EndEvent>({ kind: 'end', ...ctx.resource.snapshot() });
+    recorder.close();
+    return { history: historyOf(scenario, sandbox, recorder.events), durationMs: Math.round(performance.now() - started) };
+  } finally {
+    recorder.close();
+    for (const c of clients) c.finish();
+    await observer?.stop().catch(() => undefined);
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await Promise.all(readers.map((r) => r.close()));
+    if (ownSandbox) await sandbox.stop().catch(() => undefined);
+  }
+}
+
+/** Pause, crash and the client's network happen to it whatever it is doing; the rest waits its turn. */
+function dispatch(client: ClientRuntime, step: ClientStep): void {
+  switch (step.do) {
+    case 'pause':
+      return client.pause(step.forMs);
+    case 'crash':
+      return client.crash();
+    case 'partition':
+      return client.partition(step.nodes);
+    case 'heal':
+      return client.heal();
+    default:
+      return client.enqueue(step);
+  }
+}
+
+function checkClients(scenario: Scenario, steps: readonly ReturnType<typeof stepsOf>[number][]): void {
+  const known = new Set(scenario.clients.map((c) => c.name));
+  for (const s of steps) {
+    if (isClientStep(s) && !known.has(s.client)) throw new UsageError(`step at ${s.at} ms names client "${s.client}", which the scenario does not declare`);
+  }
+}
+
+/** Lanes: the topology's redis nodes, then any other node an event names (a sentinel, `sandbox`). */
+function historyOf(scenario: Scenario, sandbox: SandboxHandle, events: readonly HistoryEvent[]): History {
+  const nodes = redisNodes(sandbox).map((n) => n.name);
+  for (const e of events) {
+    const node = e.kind === 'fault' || e.kind === 'server' ? e.node : undefined;
+    if (node !== undefined && !nodes.includes(node)) nodes.push(node);
+  }
+  return { clients: scenario.clients.map((c) => c.name), nodes, events: [...events] };
+}

@@ -1,0 +1,64 @@
+import type { HistoryEvent, History, OpEvent, ServerEvent } from '../../src/core/scenario/history.js';
+import type { ClientAction, Scenario, ScenarioClient, Step, Variant } from '../../src/scenario/model.js';
+
+// Scenarios built directly in TypeScript (no YAML), with the loader's defaults filled in.
+
+type Acquire = Extract<ClientAction, { do: 'acquire' }>;
+
+/** An acquire step's fields with the loader's defaults. */
+export function acquire(client: string, at: number, fields: Partial<Omit<Acquire, 'do'>> & { only?: readonly string[] } = {}): Step {
+  return { client, at, do: 'acquire', watchdogLeaseMs: 900, waitMs: 0, mode: 'atomic', checkValidity: true, ...fields } as Step;
+}
+
+/** Any other client step. */
+export function step(client: string, at: number, action: Exclude<ClientAction, Acquire>, only?: readonly string[]): Step {
+  return { client, at, ...action, ...(only ? { only } : {}) } as Step;
+}
+
+export function scenario(fields: Omit<Partial<Scenario>, 'clients' | 'steps'> & { steps: readonly Step[]; clients?: readonly (string | ScenarioClient)[] }): Scenario {
+  const clients = (fields.clients ?? ['A', 'B']).map((c) => (typeof c === 'string' ? { name: c, stopOnLost: false } : c));
+  const variants: readonly Variant[] = fields.variants ?? [{ name: 'unsafe', description: 'as written', expect: [] }];
+  return {
+    name: 'test',
+    file: 'test.yaml',
+    title: 'test',
+    summary: '',
+    narration: '',
+    sources: [],
+    lookFor: [],
+    sandbox: { topology: 'single', fakeClock: false, config: {} },
+    lock: { kind: 'token', key: 'orders' },
+    resource: { fencing: 'off' },
+    seed: [],
+    starvationMs: 5000,
+    settleMs: 50,
+    ...fields,
+    clients,
+    variants,
+    steps: [...fields.steps].sort((a, b) => a.at - b.at),
+  };
+}
+
+export const ops = (h: History): OpEvent[] => h.events.filter((e): e is OpEvent => e.kind === 'op');
+
+/** The completion (ok / fail) of the n-th `op` of `client` (0-based). */
+export function done(h: History, client: string, op: OpEvent['op'], n = 0): OpEvent {
+  const found = ops(h).filter((e) => e.client === client && e.op === op && e.phase !== 'invoke')[n];
+  if (!found) throw new Error(`no completed ${op} #${n} of ${client} in:\n${dump(h)}`);
+  return found;
+}
+
+export function invoke(h: History, client: string, op: OpEvent['op'], n = 0): OpEvent {
+  const found = ops(h).filter((e) => e.client === client && e.op === op && e.phase === 'invoke')[n];
+  if (!found) throw new Error(`no ${op} #${n} of ${client} in:\n${dump(h)}`);
+  return found;
+}
+
+export const servers = (h: History): ServerEvent[] => h.events.filter((e): e is ServerEvent => e.kind === 'server');
+export const notes = (h: History, lane?: string): string[] =>
+  h.events.flatMap((e) => (e.kind === 'note' && (lane === undefined || e.lane === lane) ? [e.text] : []));
+
+/** The history as lines, for failure messages. */
+export function dump(h: History): string {
+  return h.events.map((e: HistoryEvent) => `${e.t.toFixed(1).padStart(7)} ${JSON.stringify({ ...e, t: undefined })}`).join('\n');
+}
