@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { CliError } from './core/errors.js';
 import { EXIT_CODE_HELP, ExitCode } from './core/exit-codes.js';
 import { registerAcquire } from './commands/acquire.js';
+import { registerCompletion } from './commands/completion.js';
 import type { CommandContext, RunContext } from './commands/context.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerForceUnlock } from './commands/force-unlock.js';
@@ -45,6 +46,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerLs(program, ctx);
   registerDoctor(program, ctx);
   registerTarget(program, ctx);
+  registerCompletion(program, ctx);
   program.hook('preAction', (_program, actionCommand) => applyTargetOption(actionCommand, ctx)); // --target <name>
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;

@@ -1,0 +1,104 @@
+import { readdirSync } from 'node:fs';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Help, type Argument, type Command, type Option } from 'commander';
+import type { ArgNode, Candidate, CommandNode, OptionNode, Sources, ValueSource } from '../core/completion.js';
+import { INSPECT_KINDS } from '../core/lock-view.js';
+import { describeTopology, maskUrl } from '../core/targets.js';
+import { LOCK_KINDS } from '../locks/types.js';
+import { loadTargets } from '../state/targets.js';
+import type { RunContext } from './context.js';
+
+// The commander program as a plain tree for core/completion.ts, read at completion time so every
+// command registered in main.ts completes. What commander cannot say (where a free-text value
+// comes from) is decided here by name, so new commands that reuse these names complete for free.
+
+const help = new Help();
+const firstLine = (text: string): string => text.split('\n', 1)[0]!.trim();
+
+/** `--kind` without fixed choices: inspect and ls read every kind they decode, lock commands take LOCK_KINDS. */
+function kinds(path: readonly string[]): readonly string[] {
+  const leaf = path[path.length - 1];
+  return leaf === 'inspect' || leaf === 'ls' ? INSPECT_KINDS.filter((k) => k !== 'missing') : LOCK_KINDS;
+}
+
+function optionNode(option: Option, path: readonly string[]): OptionNode {
+  const choices = option.argChoices ?? (option.long === '--kind' ? kinds(path) : undefined);
+  const source: ValueSource | undefined = option.long === '--target' ? 'target' : option.long === '--scenario' ? 'scenario' : undefined;
+  return {
+    flags: [option.short, option.long].filter((f): f is string => f !== undefined),
+    description: firstLine(option.description),
+    value: option.required ? 'required' : option.optional ? 'optional' : 'none',
+    choices,
+    source,
+  };
+}
+
+/** Scenario names for `scenario run <name>` and anything named like one; saved targets for `target show|remove <name>`. */
+function argSource(path: readonly string[], name: string): ValueSource | undefined {
+  if (path[0] === 'target' && path.length === 2 && path[1] !== 'add' && name === 'name') return 'target';
+  if (/scenario/i.test(name) || (path[0] === 'scenario' && /^(name|file|path)/i.test(name))) return 'scenario';
+  return undefined;
+}
+
+function argNode(arg: Argument, path: readonly string[]): ArgNode {
+  return { name: arg.name(), variadic: arg.variadic, choices: arg.argChoices, source: argSource(path, arg.name()) };
+}
+
+/** Describes `cmd` and everything below it; hidden commands are walked but never offered. */
+export function commandTree(cmd: Command, path: readonly string[] = []): CommandNode {
+  const visible = help.visibleCommands(cmd);
+  const subcommands = cmd.commands.map((sub) => ({ ...commandTree(sub, [...path, sub.name()]), hidden: !visible.includes(sub) }));
+  // commander's implicit `help [command]` is not in cmd.commands: offer it, completing the siblings.
+  const helpCommand = visible.find((c) => !cmd.commands.includes(c));
+  if (helpCommand) {
+    const names = subcommands.filter((c) => !c.hidden).map((c) => c.name);
+    subcommands.push({
+      name: helpCommand.name(),
+      aliases: [],
+      description: firstLine(helpCommand.description()),
+      hidden: false,
+      options: [],
+      args: [{ name: 'command', variadic: false, choices: names }],
+      subcommands: [],
+    });
+  }
+  return {
+    name: cmd.name(),
+    aliases: cmd.aliases(),
+    description: firstLine(cmd.summary() || cmd.description()),
+    hidden: false,
+    options: help.visibleOptions(cmd).map((o) => optionNode(o, path)),
+    args: cmd.registeredArguments.map((a) => argNode(a, path)),
+    subcommands,
+  };
+}
+
+// The package's own scenarios/ (this module is in <root>/{src,dist}/commands/).
+const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+
+/** Scenario names: the .yaml / .yml files of the shipped catalogue, listed without parsing them (Tab must be quick). */
+export function shippedScenarios(dir = SCENARIOS_DIR): Candidate[] {
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
+      .map((f) => ({ value: f.slice(0, -extname(f).length) }))
+      .sort((a, b) => a.value.localeCompare(b.value));
+  } catch {
+    return [];
+  }
+}
+
+/** Saved targets and shipped scenarios, read only when a word needs them; a damaged file completes nothing. */
+export function completionSources(ctx: RunContext): Sources {
+  return {
+    target: () => {
+      try {
+        return Object.entries(loadTargets(ctx.env)).map(([value, t]) => ({ value, description: `${maskUrl(t.url)} ${describeTopology(t)}` }));
+      } catch {
+        return [];
+      }
+    },
+    scenario: () => shippedScenarios(),
+  };
+}

@@ -1,0 +1,162 @@
+// Shell completion, the pure part: given the words typed so far, what can come next. The command
+// tree is a plain description of the commander program (commands/completion-tree.ts builds it),
+// so every command, subcommand and option completes without being listed here; values that live
+// outside the program (saved targets, shipped scenarios) come from named sources read on demand.
+
+/** Where an option's or argument's values come from when they are not a fixed list. */
+export type ValueSource = 'target' | 'scenario';
+
+export interface Candidate {
+  readonly value: string;
+  readonly description?: string | undefined;
+}
+
+export interface ValueSpec {
+  readonly choices?: readonly string[] | undefined;
+  readonly source?: ValueSource | undefined;
+}
+
+export interface OptionNode extends ValueSpec {
+  /** Every spelling: `-k`, `--kind`. */
+  readonly flags: readonly string[];
+  readonly description: string;
+  /** `<value>`: always takes the next word; `[value]`: only when it does not look like an option. */
+  readonly value: 'none' | 'required' | 'optional';
+}
+
+export interface ArgNode extends ValueSpec {
+  readonly name: string;
+  readonly variadic: boolean;
+}
+
+export interface CommandNode {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly description: string;
+  readonly hidden: boolean;
+  readonly options: readonly OptionNode[];
+  readonly args: readonly ArgNode[];
+  readonly subcommands: readonly CommandNode[];
+}
+
+export type Sources = Readonly<Record<ValueSource, () => readonly Candidate[]>>;
+
+const isOptionWord = (word: string): boolean => word.startsWith('-') && word.length > 1 && word !== '--';
+
+function findOption(path: readonly CommandNode[], flag: string): OptionNode | undefined {
+  // The leaf's own options first, then its parents' (commander accepts program options anywhere).
+  for (let i = path.length - 1; i >= 0; i--) {
+    const option = path[i]!.options.find((o) => o.flags.includes(flag));
+    if (option) return option;
+  }
+  return undefined;
+}
+
+function values(spec: ValueSpec, sources: Sources): Candidate[] {
+  if (spec.choices) return spec.choices.map((value) => ({ value }));
+  return spec.source ? [...sources[spec.source]()] : [];
+}
+
+interface Walk {
+  readonly path: readonly CommandNode[];
+  readonly positionals: number;
+  readonly given: ReadonlySet<string>;
+  /** The last word was an option waiting for its value: the current word is that value. */
+  readonly pending?: OptionNode | undefined;
+  /** Past `--`: the words belong to another program (`hold key -- ./job.sh`). */
+  readonly passthrough: boolean;
+}
+
+/** Follows the words like commander would: subcommands, options and their values, positionals. */
+function walk(root: CommandNode, words: readonly string[]): Walk {
+  const path = [root];
+  let positionals = 0;
+  const given = new Set<string>();
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === '--') return { path, positionals, given, passthrough: true };
+    if (isOptionWord(word)) {
+      const flag = word.split('=', 1)[0]!;
+      const option = findOption(path, flag);
+      if (option) for (const f of option.flags) given.add(f);
+      if (!option || word.includes('=') || option.value === 'none') continue;
+      const next = words[i + 1];
+      if (next === undefined) return { path, positionals, given, pending: option, passthrough: false };
+      if (option.value === 'required' || !isOptionWord(next)) i += 1;
+      continue;
+    }
+    const leaf = path[path.length - 1]!;
+    const sub = positionals === 0 ? leaf.subcommands.find((c) => c.name === word || c.aliases.includes(word)) : undefined;
+    if (sub) path.push(sub);
+    else positionals += 1;
+  }
+  return { path, positionals, given, passthrough: false };
+}
+
+/** The candidates for the last word of `words` (the one being typed, possibly empty). */
+export function completeWords(root: CommandNode, words: readonly string[], sources: Sources): Candidate[] {
+  const current = words[words.length - 1] ?? '';
+  const state = walk(root, words.slice(0, -1));
+  const matching = (all: readonly Candidate[]): Candidate[] => {
+    const seen = new Set<string>();
+    return all.filter((c) => c.value.startsWith(current) && !seen.has(c.value) && seen.add(c.value));
+  };
+  if (state.passthrough) return [];
+  if (state.pending) return matching(values(state.pending, sources));
+
+  if (isOptionWord(current) && current.includes('=')) {
+    const flag = current.slice(0, current.indexOf('='));
+    const option = findOption(state.path, flag);
+    if (!option || option.value === 'none') return [];
+    return matching(values(option, sources).map((c) => ({ ...c, value: `${flag}=${c.value}` })));
+  }
+  const leaf = state.path[state.path.length - 1]!;
+  if (current.startsWith('-')) {
+    // The leaf's options, then its parents' (global ones such as --debug); each only once.
+    const options = [...state.path].reverse().flatMap((node) => node.options);
+    return matching(
+      options
+        .filter((o) => !o.flags.some((f) => state.given.has(f)))
+        .map((o) => ({ value: o.flags.find((f) => f.startsWith('--')) ?? o.flags[0]!, description: o.description })),
+    );
+  }
+  const subcommands = leaf.subcommands.filter((c) => !c.hidden);
+  if (state.positionals === 0 && subcommands.length > 0) {
+    return matching(subcommands.map((c) => ({ value: c.name, description: c.description })));
+  }
+  const arg = leaf.args[Math.min(state.positionals, leaf.args.length - 1)];
+  if (!arg || (state.positionals >= leaf.args.length && !arg.variadic)) return [];
+  return matching(values(arg, sources));
+}
+
+/** The COMP_WORDBREAKS characters that can sit inside a word (`=`, `:`); the rest are shell syntax. */
+function breakChars(wordbreaks: string): Set<string> {
+  return new Set([...wordbreaks].filter((ch) => !/\s/.test(ch) && !'"\'|&;()<>'.includes(ch)));
+}
+
+/**
+ * What bash puts in place of the word: readline replaces only the text after the last of
+ * COMP_WORDBREAKS (`=` and `:` by default) in the word, so candidates must drop what precedes it.
+ */
+export function forBash(candidates: readonly Candidate[], current: string, wordbreaks: string): string[] {
+  let cut = -1;
+  for (const ch of breakChars(wordbreaks)) cut = Math.max(cut, current.lastIndexOf(ch));
+  return candidates.map((c) => c.value.slice(cut + 1));
+}
+
+/**
+ * bash splits `--kind=fair` and `redis://h:1` at COMP_WORDBREAKS into `--kind` `=` `fair`: glue
+ * a word made only of break characters to its neighbours again, so the walk sees what was typed.
+ */
+export function joinBashWords(words: readonly string[], wordbreaks: string): string[] {
+  const breaks = breakChars(wordbreaks);
+  const out: string[] = [];
+  let glue = false;
+  for (const word of words) {
+    const isBreak = word !== '' && [...word].every((ch) => breaks.has(ch));
+    if ((isBreak || glue) && out.length > 0) out[out.length - 1] += word;
+    else out.push(word);
+    glue = isBreak;
+  }
+  return out;
+}
