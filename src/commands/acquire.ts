@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import { formatDuration } from '../core/duration.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { openLockEnv, parseNodeUrls, type OpenLockEnv } from '../locks/env.js';
-import { newOwner, parseOwner } from '../locks/owners.js';
+import { identityOwner, newOwner, parseOwner } from '../locks/owners.js';
 import { protocolFor } from '../locks/registry.js';
 import type { Attempt, LockKind, PubSubMode } from '../locks/types.js';
-import type { ConnectMode } from '../redis/connection.js';
+import type { ConnectionProvider, ConnectMode } from '../redis/connection.js';
+import type { RedissonOwner } from '../core/owner.js';
 import { rememberOwner } from '../state/owners.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { describeRefusal, formatVotes } from './lock-output.js';
@@ -23,23 +24,31 @@ export interface LockSetup {
   readonly waitMs: number;
 }
 
-export function lockSetup(key: string, flags: LockFlags, defaultLeaseMs = DEFAULT_LEASE_MS): LockSetup {
+/** `identity`: the REPL client acting, whose owner is used when no --owner is given. */
+export function lockSetup(key: string, flags: LockFlags, defaultLeaseMs = DEFAULT_LEASE_MS, identity?: RedissonOwner): LockSetup {
   const kind = kindFlag(flags);
   const protocol = protocolFor(kind);
   return {
     kind,
     key,
-    owner: flags.owner !== undefined ? parseOwner(protocol, flags.owner) : newOwner(protocol),
+    owner:
+      flags.owner !== undefined ? parseOwner(protocol, flags.owner) : identity ? identityOwner(protocol, identity) : newOwner(protocol),
     leaseMs: durationFlag(flags.lease, '--lease') ?? defaultLeaseMs,
     waitMs: durationFlag(flags.wait, '--wait') ?? 0,
   };
 }
 
 /** Connects for a lock command: the target, or every --nodes primary for Redlock. */
-export function openEnvFor(kind: LockKind, spec: TargetSpec, flags: LockFlags, mode: ConnectMode): Promise<OpenLockEnv> {
+export function openEnvFor(
+  kind: LockKind,
+  spec: TargetSpec,
+  flags: LockFlags,
+  mode: ConnectMode,
+  connections?: ConnectionProvider,
+): Promise<OpenLockEnv> {
   const nodes = kind === 'redlock' ? parseNodeUrls(flags.nodes) : undefined;
   const pubsub = (flags.pubsub ?? 'auto') as 'auto' | PubSubMode;
-  return openLockEnv(spec, { mode, name: 'redlock-cli', pubsub, nodes });
+  return openLockEnv(spec, { mode, name: 'redlock-cli', pubsub, nodes, connections });
 }
 
 /** The password-free name under which a lock is remembered: the target, or the Redlock node set. */
@@ -72,10 +81,10 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
   addLockOptions(cmd);
   addConnectionOptions(cmd);
   cmd.action(act(ctx, async (key: string, flags: LockFlags) => {
-    const setup = lockSetup(key, flags);
+    const setup = lockSetup(key, flags, DEFAULT_LEASE_MS, ctx.identity);
     const spec = targetSpec(flags, ctx);
     const target = lockTarget(setup.kind, spec, flags);
-    const env = await openEnvFor(setup.kind, spec, flags, 'one-shot');
+    const env = await openEnvFor(setup.kind, spec, flags, 'one-shot', ctx.connections);
     try {
       const protocol = protocolFor(setup.kind);
       const req = { key, owner: setup.owner, leaseMs: setup.leaseMs };

@@ -1,3 +1,6 @@
+import type { RedissonOwner } from '../core/owner.js';
+import type { ConnectionProvider } from '../redis/connection.js';
+
 /** Streams and environment a command runs with: the real process, a test, or the REPL. */
 export interface OutputStream {
   write(text: string): unknown;
@@ -12,6 +15,10 @@ export interface RunContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Aborted on Ctrl-C / SIGTERM: waiting stops, held locks are released. */
   readonly signal?: AbortSignal | undefined;
+  /** Where lock commands get their connections (the REPL's per-client pool); default: connect anew. */
+  readonly connections?: ConnectionProvider | undefined;
+  /** The client lock commands act as when no --owner is given (a REPL client); default: a fresh owner. */
+  readonly identity?: RedissonOwner | undefined;
 }
 
 export const print = (ctx: RunContext, line: string): void => void ctx.stdout.write(`${line}\n`);

@@ -26,7 +26,7 @@ export function registerForceUnlock(program: Command, ctx: CommandContext): void
     act(ctx, async (key: string, flags: ForceFlags) => {
       const spec = targetSpec(flags, ctx);
       const explicitKind = cmd.getOptionValueSource('kind') === 'cli' ? parseKind(flags.kind) : undefined;
-      const env = await openEnvFor(explicitKind ?? 'reentrant', spec, flags, 'one-shot');
+      const env = await openEnvFor(explicitKind ?? 'reentrant', spec, flags, 'one-shot', ctx.connections);
       try {
         const peek = await peekLock(env, key);
         if (peek.type === 'none') throw new NotFoundError(`nothing to unlock: "${key}" does not exist`);

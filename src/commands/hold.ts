@@ -63,7 +63,7 @@ export function registerHold(program: Command, ctx: CommandContext): void {
       }
       const watchdogMs = durationFlag(flags.watchdog, '--watchdog') ?? WATCHDOG_LEASE_MS;
       const plan: HoldPlan = {
-        setup: lockSetup(key, flags, watchdogMs),
+        setup: lockSetup(key, flags, watchdogMs, ctx.identity),
         mode: flags.lease !== undefined ? 'fixed' : 'watchdog',
         forMs: durationFlag(flags.for, '--for'),
         killGraceMs: durationFlag(flags.killGrace, '--kill-grace') ?? DEFAULT_KILL_GRACE_MS,
@@ -72,7 +72,7 @@ export function registerHold(program: Command, ctx: CommandContext): void {
       const spec = targetSpec(flags, ctx);
       const lines = { key, kind: plan.setup.kind, owner: plan.setup.owner, mode: plan.mode };
       const json = flags.json === true;
-      const env = await openEnvFor(plan.setup.kind, spec, flags, 'long-lived');
+      const env = await openEnvFor(plan.setup.kind, spec, flags, 'long-lived', ctx.connections);
       let out: HoldOutput | undefined;
       let unresponsive = false;
       try {

@@ -31,7 +31,7 @@ export function registerRelease(program: Command, ctx: CommandContext): void {
       const spec = targetSpec(flags, ctx);
       const hold = resolveHold(cmd, key, flags, (kind) => lockTarget(kind, spec, flags), ctx);
       const target = lockTarget(hold.kind, spec, flags);
-      const env = await openEnvFor(hold.kind, spec, flags, 'one-shot');
+      const env = await openEnvFor(hold.kind, spec, flags, 'one-shot', ctx.connections);
       try {
         const req: LockRequest = { key, owner: hold.owner, leaseMs: hold.leaseMs };
         const { outcome, released } = await releaseHolds(env, hold.kind, req, flags.allHolds === true);

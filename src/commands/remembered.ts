@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import { parseOwner } from '../locks/owners.js';
+import { identityOwner, parseOwner } from '../locks/owners.js';
 import { parseKind, protocolFor } from '../locks/registry.js';
 import { LOCK_KINDS, type LockKind } from '../locks/types.js';
 import { ownersOf, type RememberedLock } from '../state/owners.js';
@@ -35,6 +35,14 @@ export function resolveHold(
     const owner = parseOwner(protocolFor(kind), flags.owner);
     const remembered = candidates.find((e) => e.owner === owner && e.kind === kind);
     return { kind, owner, leaseMs: remembered?.leaseMs ?? DEFAULT_LEASE_MS, remembered };
+  }
+  if (ctx.identity) {
+    // A REPL client releases its own holds: its owner is fixed, so the memory only says which kind.
+    const identity = ctx.identity;
+    const mine = candidates.filter((e) => e.owner === identityOwner(protocolFor(e.kind), identity));
+    const kind = kindGiven || mine.length !== 1 ? parseKind(flags.kind) : mine[0]!.kind;
+    const remembered = mine.find((e) => e.kind === kind);
+    return { kind, owner: identityOwner(protocolFor(kind), identity), leaseMs: remembered?.leaseMs ?? DEFAULT_LEASE_MS, remembered };
   }
   if (candidates.length === 0) {
     throw new UsageError(`no owner of "${key}" remembered on this machine for ${safeTarget(targetOf, kindGiven ? parseKind(flags.kind) : 'reentrant')}: pass --owner (acquire prints it)`);

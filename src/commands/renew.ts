@@ -26,7 +26,7 @@ export function registerRenew(program: Command, ctx: CommandContext): void {
       if (leaseMs === undefined) throw new UsageError('renew needs --lease <duration>');
       const spec = targetSpec(flags, ctx);
       const hold = resolveHold(cmd, key, flags, (kind) => lockTarget(kind, spec, flags), ctx);
-      const env = await openEnvFor(hold.kind, spec, flags, 'one-shot');
+      const env = await openEnvFor(hold.kind, spec, flags, 'one-shot', ctx.connections);
       try {
         const renewed = await protocolFor(hold.kind).renew(env, { key, owner: hold.owner, leaseMs });
         if (flags.json) printJson(ctx, { key, kind: hold.kind, owner: hold.owner, renewed, leaseMs });

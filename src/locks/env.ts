@@ -1,5 +1,5 @@
 import { CliError, UsageError } from '../core/errors.js';
-import { connect, offlineConnection, type Connection, type ConnectMode } from '../redis/connection.js';
+import { connect, offlineConnection, type Connection, type ConnectionProvider, type ConnectMode } from '../redis/connection.js';
 import { toCliError } from '../redis/errors.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';
 import { quorumOf } from './redlock-nodes.js';
@@ -11,6 +11,8 @@ export interface OpenLockEnvOptions {
   readonly pubsub: 'auto' | PubSubMode;
   /** Redlock: one target per independent primary. */
   readonly nodes?: readonly TargetSpec[] | undefined;
+  /** Pooled connections (the REPL); closing the env then leaves them open. */
+  readonly connections?: ConnectionProvider | undefined;
 }
 
 export interface OpenLockEnv extends LockEnv {
@@ -36,7 +38,7 @@ export async function resolvePubSub(conn: Connection, wanted: 'auto' | PubSubMod
 export async function openLockEnv(spec: TargetSpec, opts: OpenLockEnvOptions): Promise<OpenLockEnv> {
   const connectOpts = { mode: opts.mode, ...(opts.name ? { name: opts.name } : {}) };
   if (opts.nodes && opts.nodes.length > 0) return openRedlockEnv(opts.nodes, opts, connectOpts);
-  const conn = await connect(spec, connectOpts);
+  const conn = await openWith(opts, spec, connectOpts);
   try {
     const pubsub = await resolvePubSub(conn, opts.pubsub);
     return { conn, nodes: [], pubsub, now: Date.now, close: () => conn.close() };
@@ -45,6 +47,9 @@ export async function openLockEnv(spec: TargetSpec, opts: OpenLockEnvOptions): P
     throw err;
   }
 }
+
+const openWith = (opts: OpenLockEnvOptions, spec: TargetSpec, connectOpts: { mode: ConnectMode; name?: string }): Promise<Connection> =>
+  opts.connections ? opts.connections.open(spec, connectOpts) : connect(spec, connectOpts);
 
 /**
  * Connects every Redlock node at once. A node that does not answer becomes an offline stand-in
@@ -56,7 +61,7 @@ async function openRedlockEnv(
   opts: OpenLockEnvOptions,
   connectOpts: { mode: ConnectMode; name?: string },
 ): Promise<OpenLockEnv> {
-  const settled = await Promise.allSettled(specs.map((spec) => connect(spec, connectOpts)));
+  const settled = await Promise.allSettled(specs.map((spec) => openWith(opts, spec, connectOpts)));
   const nodes = settled.map((result, i) =>
     result.status === 'fulfilled' ? result.value : offlineConnection(specs[i]!, toCliError(result.reason, describeTarget(specs[i]!))),
   );

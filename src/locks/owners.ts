@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
-import { formatOwner, parseRedissonOwner } from '../core/owner.js';
+import { formatOwner, parseRedissonOwner, type RedissonOwner } from '../core/owner.js';
 import type { LockProtocol } from './types.js';
 
 /** A fresh identity: Redisson `<uuid>:1`, or node-redlock's 16 random bytes as 32 hex chars. */
@@ -13,4 +13,12 @@ export function parseOwner(protocol: Pick<LockProtocol, 'ownerFormat'>, text: st
   if (protocol.ownerFormat === 'redisson') return formatOwner(parseRedissonOwner(text));
   if (text === '' || /\s/.test(text)) throw new UsageError(`invalid token "${text}": expected the lock value, e.g. 32 hex characters`);
   return text;
+}
+
+/**
+ * The owner a long-lived client (a REPL client) uses every time: `<uuid>:<thread>` for Redisson
+ * kinds like one Redisson thread, and the UUID's 32 hex digits as a token for token/redlock.
+ */
+export function identityOwner(protocol: Pick<LockProtocol, 'ownerFormat'>, identity: RedissonOwner): string {
+  return protocol.ownerFormat === 'redisson' ? formatOwner(identity) : identity.client.replace(/-/g, '');
 }

@@ -39,6 +39,15 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+/**
+ * Hands out connections instead of connect(): the REPL passes a per-client pool through
+ * RunContext.connections, so every command of one client shares one long-lived connection.
+ * Closing a pooled connection is a no-op; the pool closes them when the REPL ends.
+ */
+export interface ConnectionProvider {
+  open(spec: TargetSpec, opts: ConnectOptions): Promise<Connection>;
+}
+
 const ONE_SHOT_TIMEOUT_MS = 3000;
 
 /** SNI only for host names: Node warns (and will stop sending) when the server name is an IP. */
