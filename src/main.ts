@@ -12,6 +12,7 @@ import { registerInspect } from './commands/inspect.js';
 import { registerLs } from './commands/ls.js';
 import { registerRelease } from './commands/release.js';
 import { registerRenew } from './commands/renew.js';
+import { registerRepl } from './commands/repl.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerTarget } from './commands/target.js';
 import { applyTargetOption } from './commands/target-use.js';
@@ -21,7 +22,7 @@ export type { RunContext } from './commands/context.js';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** Builds a fresh program per call, so the CLI and the REPL can run commands side by side. */
-function buildProgram(ctx: CommandContext): Command {
+export function buildProgram(ctx: CommandContext): Command {
   const program = new Command('redlock-cli')
     .description('Inspect, hold, break and torture Redis distributed locks (Redisson, Redlock, token locks)')
     .version(pkg.version, '-V, --version')
@@ -45,6 +46,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerInspect(program, ctx);
   registerLs(program, ctx);
   registerDoctor(program, ctx);
+  registerRepl(program, ctx);
   registerTarget(program, ctx);
   registerCompletion(program, ctx);
   program.hook('preAction', (_program, actionCommand) => applyTargetOption(actionCommand, ctx)); // --target <name>
@@ -56,8 +58,10 @@ function buildProgram(ctx: CommandContext): Command {
 export async function run(argv: readonly string[], runCtx: RunContext): Promise<number> {
   const ctx: CommandContext = { ...runCtx, exitCode: ExitCode.ok };
   const program = buildProgram(ctx);
+  // No arguments on a terminal: the interactive home. Piped or scripted, it stays the help.
+  const args = argv.length === 0 && runCtx.stdin?.isTTY === true && runCtx.stdout.isTTY === true ? ['repl'] : argv;
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync([...args], { from: 'user' });
     return ctx.exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import { UsageError } from '../core/errors.js';
+import { formatOwner, type RedissonOwner } from '../core/owner.js';
+import { createConnectionPool, type ConnectionPool } from '../redis/pool.js';
+
+/** A named client of the REPL: one Redisson-style identity and its own connections, like one service. */
+export interface ReplClient {
+  readonly name: string;
+  /** UUID and thread id: `acquire` as this client always uses `<uuid>:<thread>` (or the UUID's hex as a token). */
+  readonly identity: RedissonOwner;
+  /** One long-lived connection per target, named `redlock-cli:repl:<name>` in CLIENT LIST. */
+  readonly pool: ConnectionPool;
+}
+
+const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,15}$/;
+
+export function createClient(name: string): ReplClient {
+  if (!NAME.test(name)) throw new UsageError(`invalid client name "${name}": a letter, then up to 15 letters, digits, - or _`);
+  return { name, identity: { client: randomUUID(), thread: '1' }, pool: createConnectionPool(`redlock-cli:repl:${name}`) };
+}
+
+export const describeIdentity = (client: ReplClient): string => formatOwner(client.identity);

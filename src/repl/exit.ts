@@ -1,0 +1,70 @@
+// Leaving the REPL: nothing it started may outlive it unless the user says so. Locks the clients
+// hold are released (after asking), background commands are cancelled, and sandboxes started
+// here are stopped only if the user answers yes.
+
+import { loadSandbox } from '../sandbox/index.js';
+import { parseLine } from './command-tree.js';
+import type { HeldLock } from './held.js';
+import type { ReplSession } from './session.js';
+import { withTarget } from './target.js';
+
+const yes = (answer: string): boolean => /^y(es)?$/i.test(answer);
+
+const describe = (lock: HeldLock): string => `${lock.client} holds "${lock.key}"${lock.jobId !== undefined ? ` (hold %${lock.jobId})` : ''}`;
+
+/** Runs the exit dialogue; returns without leaving if the user wants to stay. */
+export async function exitRepl(session: ReplSession): Promise<void> {
+  const held = heldEverywhere(session);
+  if (held.length > 0) {
+    const answer = await session.ask(`${held.map(describe).join(', ')}: release and leave? [y/N]`);
+    if (!yes(answer)) {
+      session.print('staying: nothing was released');
+      return;
+    }
+    await releaseAll(session, held);
+  }
+  for (const name of [...session.startedSandboxes]) {
+    if (!(await isUp(session, name))) continue;
+    const answer = await session.ask(`stop sandbox "${name}", started in this REPL? [y/N]`);
+    if (!yes(answer)) {
+      session.print(`sandbox "${name}" keeps running: redlock-cli sandbox down${name === 'default' ? '' : ` ${name}`} stops it`);
+      continue;
+    }
+    const client = session.client(session.current);
+    const argv = ['sandbox', 'down', name];
+    await session.runForeground(client, argv, argv.join(' '), parseLine(session.tree, argv));
+  }
+  await session.close(0);
+}
+
+/** Holds of background jobs, and what `acquire` took on any target used in this session. */
+function heldEverywhere(session: ReplSession): HeldLock[] {
+  const { held } = session.locks();
+  const elsewhere = session.acquired.filter((l) => l.target !== undefined && !session.targetNames(session.target).includes(l.target));
+  return [...held, ...elsewhere];
+}
+
+async function releaseAll(session: ReplSession, held: readonly HeldLock[]): Promise<void> {
+  const jobs = new Set(held.map((l) => l.jobId).filter((id): id is number => id !== undefined));
+  await Promise.all([...jobs].map((id) => session.jobs.get(id)).map((job) => (job ? session.stopJob(job) : undefined)));
+  for (const lock of held.filter((l) => l.jobId === undefined)) {
+    const target = (lock.target !== undefined ? session.knownTargets.get(lock.target) : undefined) ?? session.target;
+    const argv = withTarget(session.tree, ['release', lock.key, '--kind', lock.kind, '--all-holds'], target);
+    await session.runForeground(session.client(lock.client), argv, `as ${lock.client} release ${lock.key}`, parseLine(session.tree, argv));
+  }
+}
+
+async function isUp(session: ReplSession, name: string): Promise<boolean> {
+  try {
+    await loadSandbox(name, { env: session.env });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM / SIGHUP (the terminal went away): release without asking, leave sandboxes running, close. */
+export async function shutdownRepl(session: ReplSession): Promise<void> {
+  await releaseAll(session, heldEverywhere(session)).catch(() => undefined);
+  await session.close(130);
+}

@@ -1,0 +1,59 @@
+// What the REPL's panel shows of Redis, folded from the poller's states: the latest view of every
+// key it reads, when that read was sent, and what changed since the previous read (the lock events
+// the output area logs, like `inspect --watch` does).
+
+import { deriveLockEvents, describeLockEvent } from '../core/lock-events.js';
+import type { LockView } from '../core/lock-view.js';
+import type { PollState } from '../core/poller.js';
+
+export interface PanelScreen {
+  /** Keys the user watches, in the order given (held keys are read too, but shown apart). */
+  readonly watched: readonly string[];
+  readonly views: Readonly<Record<string, LockView>>;
+  /** Local time the read behind `views` was sent: countdowns run from here. */
+  readonly readAt?: number | undefined;
+  /** Full length of each key's TTL bar: the largest TTL seen for the same holders. */
+  readonly scales: Readonly<Record<string, number>>;
+  readonly retry?: { readonly at: number; readonly retryInMs: number; readonly error: string } | undefined;
+  readonly reconnecting?: boolean | undefined;
+  readonly paused?: boolean | undefined;
+  readonly intervalMs: number;
+}
+
+export const emptyPanel = (intervalMs: number): PanelScreen => ({ watched: [], views: {}, scales: {}, intervalMs });
+
+const holdersOf = (view: LockView): string => [...view.holders.map((h) => h.owner), ...(view.readers ?? []).map((r) => r.owner)].sort().join('\n');
+
+/** The next panel after a poller state, and the lines to log about what changed. */
+export function foldPoll(panel: PanelScreen, state: PollState<readonly LockView[]>): { panel: PanelScreen; lines: string[] } {
+  switch (state.type) {
+    case 'ok': {
+      const views: Record<string, LockView> = {};
+      const scales: Record<string, number> = {};
+      const lines: string[] = [];
+      for (const view of state.snapshot) {
+        views[view.key] = view;
+        const prev = panel.views[view.key];
+        const prevScale = panel.scales[view.key];
+        if (view.ttlMs >= 0) {
+          const same = prev !== undefined && prevScale !== undefined && holdersOf(prev) === holdersOf(view);
+          scales[view.key] = same ? Math.max(prevScale, view.ttlMs) : view.ttlMs;
+        }
+        if (!prev) continue;
+        // Warnings stay on the key's block and renewals show as its TTL bar filling up: as log
+        // lines they would bury the commands' output (a watchdog renews every few seconds).
+        for (const e of deriveLockEvents(prev, view)) if (e.type !== 'warning' && e.type !== 'renewed') lines.push(`${e.key}: ${describeLockEvent(e)}`);
+      }
+      if (panel.retry) lines.unshift('panel: reading again');
+      return { panel: { ...panel, views, scales, readAt: state.at, retry: undefined }, lines };
+    }
+    case 'retrying': {
+      const lines = panel.retry || panel.reconnecting ? [] : [`panel: read failed: ${state.error}`];
+      return { panel: { ...panel, retry: { at: state.at, retryInMs: state.retryInMs, error: state.error } }, lines };
+    }
+    case 'paused':
+      return { panel: { ...panel, paused: true }, lines: [] };
+    case 'resumed':
+      return { panel: { ...panel, paused: false }, lines: [] };
+  }
+}

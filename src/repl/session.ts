@@ -1,0 +1,434 @@
+// The REPL without its screen: clients, target, the line queue, foreground and background commands,
+// the panel's reads and what the clients hold. The ink view subscribes to its snapshot and feeds
+// it key presses as lines, Ctrl-C and Ctrl-D; tests can drive it the same way.
+
+import type { RunContext } from '../commands/context.js';
+import { UsageError } from '../core/errors.js';
+import { formatOwner } from '../core/owner.js';
+import type { CommandNode } from '../core/repl/complete.js';
+import { identityOwner } from '../locks/owners.js';
+import { describeTarget } from '../redis/target.js';
+import type { SandboxHandle } from '../sandbox/index.js';
+import { createClient, type ReplClient } from './clients.js';
+import type { ParsedLine } from './command-tree.js';
+import { completeLine } from './completion.js';
+import { execute } from './execute.js';
+import { acquiredLocks, stillHeld, type HeldLock, type Waiting } from './held.js';
+import { holdLine, jobLocks, type Job } from './jobs.js';
+import { LivePanel } from './live-panel.js';
+import { lineStream, type OutputLine, type OutputTone } from './output.js';
+import type { ReplScreen, RunningView } from './screen.js';
+import { sandboxTarget, type ReplTarget } from './target.js';
+
+export type { ReplScreen } from './screen.js';
+
+export interface ReplOptions {
+  /** The CLI's own run(argv, ctx): every command is dispatched through it. */
+  readonly run: (argv: readonly string[], ctx: RunContext) => Promise<number>;
+  readonly tree: CommandNode;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly target: ReplTarget;
+  /** Clients that exist from the start (default A and B); the first is current. */
+  readonly clients?: readonly string[] | undefined;
+  readonly intervalMs?: number | undefined;
+  readonly columns?: (() => number) | undefined;
+  /** Lines typed in earlier sessions, oldest first. */
+  readonly history?: readonly string[] | undefined;
+  /** Called with every line worth keeping, to persist it. */
+  readonly onHistory?: ((line: string) => void) | undefined;
+}
+
+export const DEFAULT_CLIENTS = ['A', 'B'] as const;
+
+const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+export class ReplSession {
+  readonly clients = new Map<string, ReplClient>();
+  readonly jobs = new Map<number, Job>();
+  readonly tree: CommandNode;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Resolves with the exit code once the REPL has ended and closed everything. */
+  readonly finished: Promise<number>;
+  current: string;
+  target: ReplTarget;
+  watched: string[] = [];
+  /** Sandboxes `sandbox up` started in this session: `exit` offers to stop them. */
+  readonly startedSandboxes = new Set<string>();
+  /** Targets used in this session by the name the owner memory gives them, to release there at exit. */
+  readonly knownTargets = new Map<string, ReplTarget>();
+  history: string[];
+  acquired: HeldLock[] = [];
+  /** The target before a sandbox was attached: where commands go again once it is down. */
+  beforeAttach: ReplTarget | undefined;
+
+  private readonly listeners = new Set<() => void>();
+  private output: OutputLine[] = [];
+  private nextLineId = 0;
+  private nextJobId = 1;
+  private pending: string[] = [];
+  private busy = false;
+  private foreground: { controller: AbortController; detach: () => void; view: RunningView; waitKey?: string | undefined } | undefined;
+  private readonly live: LivePanel;
+  private question: { text: string; resolve: (answer: string) => void } | undefined;
+  private ended = false;
+  private screen: ReplScreen;
+  private publishScheduled = false;
+  private finish!: (code: number) => void;
+
+  constructor(private readonly options: ReplOptions) {
+    this.tree = options.tree;
+    this.env = options.env;
+    this.target = options.target;
+    this.history = [...(options.history ?? [])];
+    for (const name of options.clients ?? DEFAULT_CLIENTS) this.clients.set(name, createClient(name));
+    this.current = [...this.clients.keys()][0]!;
+    this.live = new LivePanel({
+      intervalMs: options.intervalMs ?? 1000,
+      keys: () => this.panelKeys(),
+      onChange: () => this.publish(),
+      onLine: (text) => this.print(this.nameOwners(text), 'event'),
+    });
+    this.finished = new Promise((resolve) => (this.finish = resolve));
+    this.rememberTarget(this.target);
+    this.screen = this.build();
+  }
+
+  /** Starts the panel (reading only once there is something to read) and loads what the clients hold. */
+  start(): void {
+    this.live.retarget(this.target.spec, this.target.label);
+    this.reloadAcquired();
+  }
+
+  // ---- the screen ----
+
+  getSnapshot = (): ReplScreen => this.screen;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Rebuilds the snapshot soon: many lines printed in one go cost one repaint. */
+  publish(): void {
+    if (this.publishScheduled) return;
+    this.publishScheduled = true;
+    setImmediate(() => {
+      this.publishScheduled = false;
+      this.screen = this.build();
+      for (const listener of this.listeners) listener();
+    });
+  }
+
+  prompt(): string {
+    return `${this.current}@${this.target.label}> `;
+  }
+
+  print(text: string, tone: OutputTone = 'repl'): void {
+    this.output = [...this.output, { id: this.nextLineId++, text, tone }];
+    this.publish();
+  }
+
+  /** Adds the client's name after an owner id of ours, so event lines say who did it. */
+  private nameOwners(text: string): string {
+    let out = text;
+    for (const client of this.clients.values()) {
+      // Owner ids are hex, dashes and colons: nothing a regular expression treats specially.
+      const ids = [formatOwner(client.identity), identityOwner({ ownerFormat: 'token' }, client.identity)];
+      for (const id of ids) out = out.replace(new RegExp(`${id}(:write)?`, 'g'), `$& (${client.name})`);
+    }
+    return out;
+  }
+
+  private build(): ReplScreen {
+    const { held, waiting } = this.locks();
+    return {
+      output: this.output,
+      prompt: this.prompt(),
+      client: this.current,
+      clients: [...this.clients.keys()],
+      target: this.target.label,
+      running: this.foreground?.view,
+      queued: this.pending.length,
+      question: this.question?.text,
+      panel: this.live.state,
+      held,
+      waiting,
+      jobs: [...this.jobs.values()].map(({ id, client, line, since }) => ({ id, client, line, since })),
+      sandbox: this.live.sandboxView,
+      ended: this.ended,
+    };
+  }
+
+  /** What the clients hold on the current target as far as Redis last said, and who waits. */
+  locks(): { held: HeldLock[]; waiting: Waiting[] } {
+    const fromJobs = jobLocks(this.jobs.values());
+    const here = this.targetNames(this.target);
+    const acquired = this.acquired.filter((l) => l.target === undefined || here.includes(l.target));
+    const held = [...stillHeld(acquired, this.live.state.views, this.live.state.readAt), ...fromJobs.held];
+    const fg = this.foreground;
+    const waiting = fg?.waitKey !== undefined ? [...fromJobs.waiting, { client: fg.view.client, key: fg.waitKey }] : fromJobs.waiting;
+    return { held, waiting };
+  }
+
+  /** Keys the panel reads each tick: watched ones first, then held and waited-for ones. */
+  panelKeys(): string[] {
+    const { held, waiting } = this.locks();
+    return [...new Set([...this.watched, ...held.map((h) => h.key), ...waiting.map((w) => w.key)])];
+  }
+
+  // ---- input ----
+
+  /** Tab: the candidates for the word before the cursor. */
+  complete(beforeCursor: string): string[] {
+    return completeLine(this, beforeCursor);
+  }
+
+  /** A line typed at the prompt (or the answer to a question). Lines typed while a command runs wait their turn. */
+  submit(line: string): void {
+    if (this.ended) return;
+    if (this.question) {
+      const q = this.question;
+      this.question = undefined;
+      this.print(`${q.text} ${line}`, 'echo');
+      q.resolve(line.trim());
+      return;
+    }
+    if (line.trim() !== '') {
+      const last = this.history[this.history.length - 1];
+      if (last !== line.trim()) {
+        this.history = [...this.history, line.trim()].slice(-500);
+        this.options.onHistory?.(line.trim());
+      }
+    }
+    this.pending.push(line);
+    this.publish();
+    if (!this.busy) void this.drain();
+  }
+
+  /**
+   * Ctrl-C: answers a question with "no", cancels the running command (a second Ctrl-C stops
+   * waiting for it), or returns false when there is nothing to interrupt (the prompt clears its line).
+   */
+  interrupt(): boolean {
+    if (this.question) {
+      const q = this.question;
+      this.question = undefined;
+      this.print(`${q.text} ^C`, 'echo');
+      q.resolve('');
+      return true;
+    }
+    const fg = this.foreground;
+    if (!fg) return false;
+    if (fg.view.cancelling) {
+      fg.detach();
+      return true;
+    }
+    fg.controller.abort();
+    fg.view = { ...fg.view, cancelling: true };
+    if (this.pending.length > 0) this.print(`^C: dropped ${this.pending.length} line(s) typed ahead`);
+    this.pending = [];
+    this.publish();
+    return true;
+  }
+
+  /** Ctrl-D on an empty line: leave like `exit`. */
+  eof(): void {
+    if (this.question) return void this.interrupt();
+    this.submit('exit');
+  }
+
+  /** Asks a question on the prompt line; resolves with the answer ('' for Ctrl-C). */
+  ask(text: string): Promise<string> {
+    return new Promise((resolve) => {
+      this.question = { text, resolve };
+      this.publish();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.busy = true;
+    while (this.pending.length > 0 && !this.ended) {
+      const line = this.pending.shift()!;
+      this.publish();
+      try {
+        await execute(this, line);
+      } catch (err) {
+        this.print(errorText(err), 'error');
+      }
+    }
+    this.busy = false;
+    this.publish();
+  }
+
+  // ---- running commands ----
+
+  client(name: string): ReplClient {
+    const client = this.clients.get(name);
+    if (!client) {
+      throw new UsageError(`no client "${name}": clients are ${[...this.clients.keys()].join(', ')}; create one with: use ${name}`);
+    }
+    return client;
+  }
+
+  /** A RunContext for one command of one client; its output goes to the output area with `prefix`. */
+  io(client: ReplClient, signal: AbortSignal, onLine: (text: string, stream: 'stdout' | 'stderr') => void) {
+    const columns = this.options.columns ?? (() => 80);
+    const stdout = lineStream((t) => onLine(t, 'stdout'), columns);
+    const stderr = lineStream((t) => onLine(t, 'stderr'), columns);
+    const ctx: RunContext = { stdout, stderr, env: this.env, signal, connections: client.pool, identity: client.identity };
+    return { ctx, flush: () => (stdout.flush(), stderr.flush()) };
+  }
+
+  /** Runs argv in the foreground: the prompt waits, Ctrl-C aborts it. Returns the exit code, or undefined if left running. */
+  async runForeground(client: ReplClient, argv: readonly string[], line: string, parsed: ParsedLine): Promise<number | undefined> {
+    const controller = new AbortController();
+    const io = this.io(client, controller.signal, (text, stream) => this.print(text, toneOf(text, stream)));
+    let detach!: () => void;
+    const detached = new Promise<'detached'>((resolve) => (detach = () => resolve('detached')));
+    const waits = parsed.path[0]?.name === 'acquire' && parsed.flags.has('--wait');
+    this.foreground = { controller, detach, view: { line, client: client.name, since: Date.now(), cancelling: false }, waitKey: waits ? parsed.positionals[0] : undefined };
+    this.publish();
+    if (waits) this.live.refresh();
+    const done = this.options.run(argv, io.ctx).finally(io.flush);
+    const outcome = await Promise.race([done, detached]);
+    this.foreground = undefined;
+    this.publish();
+    if (outcome === 'detached') {
+      const job = this.addJob(client.name, line, controller, done);
+      this.print(`still running: left in the background as %${job.id}; its output keeps coming here`);
+      return undefined;
+    }
+    if (outcome !== 0) this.print(`exit ${outcome}`);
+    return outcome;
+  }
+
+  /** Starts argv in the background; `onLine` may rewrite or swallow each line. */
+  startJob(client: ReplClient, argv: readonly string[], line: string, hold?: Job['hold']): Job {
+    const controller = new AbortController();
+    const id = this.nextJobId;
+    const job: Job = { id, client: client.name, line, since: Date.now(), controller, done: Promise.resolve(0), hold };
+    const io = this.io(client, controller.signal, (text, stream) => {
+      const shown = job.hold ? holdLine(job as Job & { hold: NonNullable<Job['hold']> }, text) : text;
+      if (job.hold) {
+        this.publish();
+        this.live.refresh();
+      }
+      if (shown !== undefined) this.print(`[%${id} ${client.name}] ${shown}`, toneOf(text, stream));
+    });
+    const done = this.options.run(argv, io.ctx).finally(io.flush);
+    this.addJob(client.name, line, controller, done, job);
+    this.print(`[%${id}] ${client.name}: ${line} (in the background: cancel %${id} stops it)`);
+    return job;
+  }
+
+  private addJob(client: string, line: string, controller: AbortController, done: Promise<number>, job?: Job): Job {
+    const id = job?.id ?? this.nextJobId;
+    this.nextJobId = Math.max(this.nextJobId, id + 1);
+    const entry: Job = job ?? { id, client, line, since: Date.now(), controller, done };
+    entry.done = done.then(
+      (code) => {
+        this.jobs.delete(id);
+        this.print(`[%${id}] done${code !== 0 ? `, exit ${code}` : ''}: ${line}`);
+        this.afterLocksChanged();
+        return code;
+      },
+      (err: unknown) => {
+        this.jobs.delete(id);
+        this.print(`[%${id}] failed: ${errorText(err)}`, 'error');
+        return 1;
+      },
+    );
+    this.jobs.set(id, entry);
+    this.publish();
+    return entry;
+  }
+
+  /** Aborts a job like Ctrl-C would (a hold releases) and waits for it, at most `ms`. */
+  async stopJob(job: Job, ms = 5000): Promise<void> {
+    job.controller.abort();
+    await Promise.race([job.done, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+  }
+
+  // ---- what is held, the panel, the target ----
+
+  /** Reloads what `acquire` left held by our clients (the owner memory) and reads the panel now. */
+  afterLocksChanged(): void {
+    this.reloadAcquired();
+    this.live.refresh();
+    this.publish();
+  }
+
+  private reloadAcquired(): void {
+    const identities = new Map([...this.clients].map(([name, c]) => [name, c.identity]));
+    this.acquired = acquiredLocks(this.env, identities);
+  }
+
+  /** The names the owner memory gives locks taken on this target. */
+  targetNames(target: ReplTarget): string[] {
+    const names = [describeTarget(target.spec)];
+    if (target.redlockNodes) names.push(`redlock ${target.redlockNodes.split(',').map((url) => describeTarget({ url })).join(',')}`);
+    return names;
+  }
+
+  private rememberTarget(target: ReplTarget): void {
+    for (const name of this.targetNames(target)) this.knownTargets.set(name, target);
+  }
+
+  setTarget(target: ReplTarget): void {
+    this.target = target;
+    this.rememberTarget(target);
+    this.live.retarget(target.spec, target.label);
+    this.publish();
+  }
+
+  /** Attaches a sandbox: its nodes join the panel and commands go to it. */
+  attach(handle: SandboxHandle): void {
+    this.live.attach(handle);
+    this.setTarget(sandboxTarget(handle));
+  }
+
+  /** Stops showing the sandbox (it keeps running); the target is left to the caller. */
+  detachSandbox(): void {
+    this.live.detach();
+  }
+
+  get attachedSandbox(): SandboxHandle | undefined {
+    return this.live.attached;
+  }
+
+  watch(keys: readonly string[]): void {
+    this.watched = [...new Set([...this.watched, ...keys])];
+    this.live.setWatched(this.watched);
+  }
+
+  unwatch(keys: readonly string[]): void {
+    this.watched = keys.length === 0 ? [] : this.watched.filter((k) => !keys.includes(k));
+    this.live.setWatched(this.watched);
+  }
+
+  refreshPanel(): void {
+    this.live.refresh();
+  }
+
+  // ---- the end ----
+
+  /** Closes everything the session opened and resolves `finished`. */
+  async close(code = 0): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    this.pending = [];
+    for (const job of this.jobs.values()) job.controller.abort();
+    await Promise.race([Promise.all([...this.jobs.values()].map((j) => j.done)), new Promise((r) => setTimeout(r, 3000).unref())]);
+    await this.live.close();
+    await Promise.all([...this.clients.values()].map((c) => c.pool.closeAll()));
+    this.screen = this.build();
+    for (const listener of this.listeners) listener();
+    this.finish(code);
+  }
+}
+
+/** stderr lines that are our errors read as errors; other stderr lines are messages (hints, progress). */
+function toneOf(text: string, stream: 'stdout' | 'stderr'): OutputTone {
+  if (stream === 'stdout') return 'result';
+  return text.startsWith('redlock-cli: ') ? 'error' : 'message';
+}

@@ -1,0 +1,88 @@
+import { parseRedisUrl, describeTarget, parseHostList, type TargetSpec } from '../redis/target.js';
+import type { SandboxHandle } from '../sandbox/index.js';
+import { hasOption, parseLine, takesOption, type ParsedLine } from './command-tree.js';
+import type { CommandNode } from '../core/repl/complete.js';
+
+/** Where the REPL's commands go unless they say otherwise: a URL, or an attached sandbox. */
+export interface ReplTarget {
+  /** What the prompt shows: `127.0.0.1:6379` or `sandbox:single`. */
+  readonly label: string;
+  /** The panel's connection. */
+  readonly spec: TargetSpec;
+  /** Connection options given to every command that takes them and has none of its own. */
+  readonly args: readonly string[];
+  /** A Redlock sandbox: lock commands without --kind become `--kind redlock --nodes ...`. */
+  readonly redlockNodes?: string | undefined;
+  /** The attached sandbox's name. */
+  readonly sandbox?: string | undefined;
+}
+
+/** A plain URL target (`connect <url>`); a bare host:port gets redis:// in front. */
+export function urlTarget(text: string): ReplTarget {
+  const url = text.includes('://') ? text : `redis://${text}`;
+  parseRedisUrl(url); // throws a usage error naming what is wrong
+  const spec = { url };
+  return { label: describeTarget(spec), spec, args: ['--url', url] };
+}
+
+/** The target of an attached sandbox: its primary, its sentinels, its cluster seeds or its Redlock nodes. */
+export function sandboxTarget(handle: SandboxHandle): ReplTarget {
+  const label = `sandbox:${handle.name === 'default' ? handle.topology : handle.name}`;
+  const { urls } = handle;
+  const base = { label, sandbox: handle.name };
+  if (urls.sentinel) {
+    const hosts = urls.sentinel.hosts.join(',');
+    const spec = { url: 'redis://127.0.0.1:6379', sentinels: parseHostList(hosts, '--sentinel'), masterName: urls.sentinel.masterName };
+    return { ...base, spec, args: ['--sentinel', hosts, '--master-name', urls.sentinel.masterName] };
+  }
+  if (urls.cluster) {
+    const seeds = urls.cluster.seeds.join(',');
+    return { ...base, spec: { url: 'redis://127.0.0.1:6379', clusterNodes: parseHostList(seeds, '--cluster') }, args: ['--cluster', seeds] };
+  }
+  const nodeUrls = Object.values(urls.nodes);
+  const primary = urls.primary ?? nodeUrls[0] ?? 'redis://127.0.0.1:6379';
+  // A Redlock sandbox has no primary: the panel reads the first node, lock commands use them all.
+  const redlockNodes = handle.topology === 'redlock' ? nodeUrls.join(',') : undefined;
+  return { ...base, spec: { url: primary }, args: ['--url', primary], redlockNodes };
+}
+
+const CONNECTION_FLAGS = ['--url', '--sentinel', '--cluster'];
+
+/**
+ * argv with the target's connection options inserted right after the command path (so they
+ * never land after `--`, among a held command's own arguments), unless the command takes no
+ * connection options or was given its own.
+ */
+export function withTarget(tree: CommandNode, argv: readonly string[], target: ReplTarget): string[] {
+  const line = parseLine(tree, argv);
+  if (!takesOption(line, '--url')) return [...argv];
+  const extra: string[] = [];
+  if (!CONNECTION_FLAGS.some((f) => hasOption(line, f))) extra.push(...target.args);
+  if (target.redlockNodes !== undefined && takesOption(line, '--nodes') && !hasOption(line, '--nodes')) {
+    const kind = kindGiven(line, argv);
+    if (kind === undefined) extra.push('--kind', 'redlock', '--nodes', target.redlockNodes);
+    else if (kind === 'redlock') extra.push('--nodes', target.redlockNodes);
+  }
+  return [...argv.slice(0, line.afterPath), ...extra, ...argv.slice(line.afterPath)];
+}
+
+/** The --kind value given, if any (`--kind x`, `--kind=x`, `-k x`). */
+function kindGiven(line: ParsedLine, argv: readonly string[]): string | undefined {
+  if (!hasOption(line, '--kind')) return undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') break;
+    if (word.startsWith('--kind=')) return word.slice('--kind='.length);
+    if (word === '--kind' || word === '-k') return argv[i + 1];
+  }
+  return undefined;
+}
+
+/** The REPL's first target from its own connection options (`repl --url ...`, `--sentinel`, `--cluster`), else REDIS_URL or the default. */
+export function flagsTarget(spec: TargetSpec, flags: { readonly sentinel?: string; readonly masterName?: string; readonly cluster?: string }): ReplTarget {
+  if (flags.sentinel !== undefined) {
+    return { label: describeTarget(spec), spec, args: ['--sentinel', flags.sentinel, ...(flags.masterName ? ['--master-name', flags.masterName] : [])] };
+  }
+  if (flags.cluster !== undefined) return { label: describeTarget(spec), spec, args: ['--cluster', flags.cluster] };
+  return urlTarget(spec.url);
+}

@@ -1,0 +1,137 @@
+import { Box, Static, Text, useApp, useInput, type Key } from 'ink';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import * as edit from '../core/repl/line-editor.js';
+import { commonPrefix } from '../core/repl/complete.js';
+import { completionPoint, quoteWord } from '../core/repl/tokenize.js';
+import type { OutputLine, OutputTone } from '../repl/output.js';
+import type { ReplScreen } from '../repl/screen.js';
+import { ReplPanel } from './ReplPanel.js';
+import { ReplPrompt } from './ReplPrompt.js';
+
+/** What the view needs of the session (src/repl/session.ts): its snapshot and where key presses go. */
+export interface ReplController {
+  subscribe(listener: () => void): () => void;
+  getSnapshot(): ReplScreen;
+  submit(line: string): void;
+  /** Ctrl-C; false when nothing was running (the line is cleared instead). */
+  interrupt(): boolean;
+  eof(): void;
+  complete(beforeCursor: string): string[];
+  readonly history: readonly string[];
+}
+
+export interface ReplAppProps {
+  readonly session: ReplController;
+  readonly clock?: () => number;
+  readonly tickMs?: number;
+}
+
+const TONE: Record<OutputTone, { color?: string; dimColor?: boolean }> = {
+  result: {},
+  message: { dimColor: true },
+  error: { color: 'red' },
+  repl: { color: 'blue' },
+  echo: { dimColor: true },
+  event: { color: 'magenta' },
+};
+
+function Output({ line }: { readonly line: OutputLine }) {
+  return <Text {...TONE[line.tone]}>{line.text === '' ? ' ' : line.text}</Text>;
+}
+
+/** The REPL: command output scrolls above (<Static>), the live panel and the prompt repaint below. */
+export function ReplApp({ session, clock = Date.now, tickMs = 200 }: ReplAppProps) {
+  const screen = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const lineRef = useRef<edit.LineState>(edit.EMPTY_LINE);
+  const [line, setLineState] = useState<edit.LineState>(edit.EMPTY_LINE);
+  const [candidates, setCandidates] = useState<readonly string[] | undefined>();
+  const [hint, setHint] = useState<string | undefined>();
+  const [now, setNow] = useState(clock);
+  const { exit } = useApp();
+
+  useEffect(() => {
+    if (screen.ended) exit();
+  }, [screen.ended, exit]);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(clock()), tickMs);
+    return () => clearInterval(timer);
+  }, [clock, tickMs]);
+
+  // Several key events can arrive before React re-renders (a paste): edit through a ref.
+  const setLine = (next: edit.LineState): void => {
+    lineRef.current = next;
+    setLineState(next);
+  };
+
+  const submit = (): void => {
+    session.submit(lineRef.current.text);
+    setLine(edit.EMPTY_LINE);
+  };
+
+  const completeWord = (): void => {
+    const current = lineRef.current;
+    const before = current.text.slice(0, current.cursor);
+    const found = session.complete(before);
+    const point = completionPoint(before);
+    if (found.length === 0) return;
+    const replaceWith = (word: string): void => {
+      const text = current.text.slice(0, point.partialStart) + word + current.text.slice(current.cursor);
+      setLine({ text, cursor: point.partialStart + word.length });
+    };
+    if (found.length === 1) {
+      setCandidates(undefined);
+      return replaceWith(`${quoteWord(found[0]!)} `);
+    }
+    const prefix = commonPrefix(found);
+    // A longer common prefix fills in; otherwise show what fits (a prefix needing quotes waits for more typing).
+    if (prefix.length > point.partial.length && quoteWord(prefix) === prefix) replaceWith(prefix);
+    else setCandidates(found);
+  };
+
+  const onKey = (input: string, key: Key): void => {
+    setHint(undefined);
+    if (!key.tab) setCandidates(undefined);
+    const current = lineRef.current;
+    if (key.ctrl && input === 'c') {
+      if (!session.interrupt()) {
+        if (current.text === '') setHint('(exit or Ctrl-D leaves)');
+        setLine(edit.EMPTY_LINE);
+      }
+      return;
+    }
+    if (key.ctrl && input === 'd') {
+      if (current.text === '') session.eof();
+      else setLine(edit.deleteForward(current));
+      return;
+    }
+    if (key.return) return submit();
+    if (key.tab) return completeWord();
+    if (key.upArrow) return setLine(edit.historyUp(current, session.history));
+    if (key.downArrow) return setLine(edit.historyDown(current, session.history));
+    if (key.leftArrow) return setLine(edit.left(current));
+    if (key.rightArrow) return setLine(edit.right(current));
+    if (key.home || (key.ctrl && input === 'a')) return setLine(edit.home(current));
+    if (key.end || (key.ctrl && input === 'e')) return setLine(edit.end(current));
+    if (key.ctrl && input === 'u') return setLine(edit.killToStart(current));
+    if (key.ctrl && input === 'w') return setLine(edit.killWord(current));
+    // Terminals send DEL (0x7f) for Backspace, which ink calls `delete`.
+    if (key.backspace || key.delete) return setLine(edit.backspace(current));
+    if (key.ctrl || key.meta || input === '') return;
+    // Typed text, or a paste: Enter and Tab inside it act as they would typed one by one.
+    for (const part of input.split(/(\r\n|\r|\n|\t)/)) {
+      if (part === '\t') completeWord();
+      else if (part === '\r' || part === '\n' || part === '\r\n') submit();
+      // Other control characters in a paste (a stray Ctrl-U, an escape) would corrupt the line.
+      else if (part !== '') setLine(edit.insert(lineRef.current, part.replace(/[\u0000-\u001f\u007f]/g, '')));
+    }
+  };
+  useInput(onKey, { isActive: !screen.ended });
+
+  return (
+    <Box flexDirection="column">
+      <Static items={[...screen.output]}>{(l) => <Output key={l.id} line={l} />}</Static>
+      {!screen.ended && <ReplPanel screen={screen} now={now} />}
+      {!screen.ended && <ReplPrompt screen={screen} line={line} candidates={candidates} hint={hint} now={now} />}
+    </Box>
+  );
+}
