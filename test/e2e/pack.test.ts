@@ -10,8 +10,9 @@ import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
 // What a stranger gets: `npm pack` (prepack builds and prunes dist/), a global install of the
 // tarball into a throwaway prefix, and the installed bin run from outside the repository, so it
-// can only use what the tarball and its declared dependencies bring. Dependencies come from the
-// npm cache `npm ci` filled (--prefer-offline), the registry only for what the cache lacks.
+// can only use what the tarball and its declared dependencies bring. Dependencies install with
+// --prefer-offline: `npm ci` leaves their tarballs in the npm cache but not the registry's metadata,
+// so --offline fails on a fresh CI machine while --prefer-offline fetches only that metadata.
 
 const exec = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,9 +28,11 @@ interface PackInfo {
   readonly files: readonly { readonly path: string }[];
 }
 
-// npm run sets npm_config_prefix & co. for its children; they would steer the nested npm calls.
+// `npm test` hands its children npm_config_prefix, npm_package_* & co.: they would steer the nested
+// npm calls at this repository. Other npm settings (cache, registry, userconfig) pass through.
+const NPM_RUN_VARS = /^npm_(config_(prefix|global_prefix|local_prefix|global)|package_.*|lifecycle_.*|command|execpath|node_execpath)$/i;
 const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !NPM_RUN_VARS.test(k))),
   NO_COLOR: '1',
   ...extra,
 });
