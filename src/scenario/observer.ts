@@ -68,12 +68,19 @@ export class Observer {
 
 /**
  * Whether the server says `owner` holds the lock right now (majority of nodes for Redlock), read
- * on the runner's connections. Undefined when no node could be read.
+ * on the runner's connections. When no node answers (a failover is under way) the read is tried
+ * again a few times; undefined when none ever does.
  */
 export async function serverSaysHeld(readers: readonly LockReader[], key: string, owner: string): Promise<boolean | undefined> {
-  const peeks = await Promise.all(readers.map((r) => r.peek(key).then((p) => p.holders, () => undefined)));
-  const answered = peeks.filter((h): h is readonly Holder[] => h !== undefined);
-  if (answered.length === 0) return undefined;
-  const ours = answered.filter((h) => holdsIn(h, owner)).length;
-  return ours > readers.length / 2;
+  for (let attempt = 0; attempt < HELD_ATTEMPTS; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, OBSERVE_EVERY_MS));
+    const peeks = await Promise.all(readers.map((r) => r.peek(key).then((p) => p.holders, () => undefined)));
+    const answered = peeks.filter((h): h is readonly Holder[] => h !== undefined);
+    if (answered.length === 0) continue;
+    const ours = answered.filter((h) => holdsIn(h, owner)).length;
+    return ours > readers.length / 2;
+  }
+  return undefined;
 }
+
+const HELD_ATTEMPTS = 4;
