@@ -46,7 +46,7 @@ export function sandboxTarget(handle: SandboxHandle): ReplTarget {
   return { ...base, spec: { url: primary }, args: ['--url', primary], redlockNodes };
 }
 
-const CONNECTION_FLAGS = ['--url', '--sentinel', '--cluster'];
+const CONNECTION_FLAGS = ['--url', '--sentinel', '--cluster', '--target'];
 
 /**
  * argv with the target's connection options inserted right after the command path (so they
