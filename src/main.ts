@@ -10,6 +10,7 @@ import { registerForceUnlock } from './commands/force-unlock.js';
 import { registerHold } from './commands/hold.js';
 import { registerInspect } from './commands/inspect.js';
 import { registerLs } from './commands/ls.js';
+import { registerRace } from './commands/race.js';
 import { registerRelease } from './commands/release.js';
 import { registerRenew } from './commands/renew.js';
 import { registerRepl } from './commands/repl.js';
@@ -46,6 +47,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerInspect(program, ctx);
   registerLs(program, ctx);
   registerDoctor(program, ctx);
+  registerRace(program, ctx);
   registerRepl(program, ctx);
   registerTarget(program, ctx);
   registerCompletion(program, ctx);

@@ -1,0 +1,95 @@
+// The end of a race on stdout: a summary table for people, or one JSON object with every figure
+// and the recorded history of each key.
+
+import { formatDuration } from '../core/duration.js';
+import { describePlan } from '../core/race/plan.js';
+import { formatWait, sparkline } from '../core/race/stats.js';
+import { violationKinds } from '../core/scenario/verdict.js';
+import type { RaceResult } from '../race/run.js';
+
+/** Violations listed in the text summary; --json has them all. */
+const SHOWN_VIOLATIONS = 5;
+
+const ms = formatWait;
+const pct = (share: number): string => `${(share * 100).toFixed(1)}%`;
+
+/** Lines of the summary table (label, then its figures). */
+export function raceSummary(r: RaceResult): string[] {
+  const s = r.stats;
+  const row = (label: string, text: string): string => `  ${label.padEnd(14)} ${text}`;
+  const busiest = s.shares[0];
+  const quietest = s.shares.at(-1);
+  const lines = [
+    `race ${r.plan.keys.join(', ')} against ${r.target}${r.interrupted ? ' (interrupted)' : ''}`,
+    `  ${describePlan(r.plan).join(' · ')}`,
+    '',
+    row('duration', formatDuration(r.elapsedMs)),
+    row('acquisitions', `${s.acquisitions} (${s.ratePerSec.toFixed(1)}/s)  ${sparkline(s.series, 60)}`),
+    row('wait', `p50 ${ms(s.waits.p50)} · p95 ${ms(s.waits.p95)} · p99 ${ms(s.waits.p99)} · max ${ms(s.waits.max)}`),
+    row('timeouts', `${s.timeouts} waits of ${formatDuration(r.plan.waitMs)} ran out · ${s.errors} errors`),
+    row(
+      'fairness',
+      `${s.fairness.toFixed(2)} (Jain's index, 1 = even)${busiest && quietest ? ` · busiest ${busiest.client} ${pct(busiest.share)} · quietest ${quietest.client} ${pct(quietest.share)}` : ''}`,
+    ),
+    row(
+      'lost locks',
+      `${s.lostLocks} · releases refused (not owner) ${s.notOwner}` +
+        `${r.plan.release === 'naive-del' ? ` · naive DELs of another client's lock ${s.foreignDeletes}` : ''}` +
+        `${s.crashed > 0 ? ` · clients crashed ${s.crashed}` : ''}`,
+    ),
+    ...r.keys.map((k) =>
+      row(
+        r.keys.length > 1 ? `counter ${k.key}` : 'counter',
+        `${k.counter} after ${k.increments} increments${k.counter === k.increments ? ' (none lost)' : ` (${k.increments - k.counter} lost)`}` +
+          ` · ${k.acquisitions} acquisitions${k.rejectedWrites > 0 ? ` · ${k.rejectedWrites} stale writes fenced off` : ''}`,
+      ),
+    ),
+    row('faults', s.faults.length === 0 ? 'none' : `${s.faults.length}: ${s.faults.slice(0, 3).join('; ')}${s.faults.length > 3 ? '; ...' : ''}`),
+    row('harness', harnessLine(r)),
+    row('verdict', verdictLine(r)),
+  ];
+  for (const v of r.violations.slice(0, SHOWN_VIOLATIONS)) lines.push(row('', `${v.kind}${r.keys.length > 1 ? ` on ${v.key}` : ''}: ${v.message}`));
+  if (r.violations.length > SHOWN_VIOLATIONS) lines.push(row('', `... ${r.violations.length - SHOWN_VIOLATIONS} more (--json lists them all)`));
+  return lines;
+}
+
+function harnessLine(r: RaceResult): string {
+  const h = r.harness;
+  const workers = h.workers > 0 ? `; ${h.workers} workers, busiest ${h.workerCpuPctMax.toFixed(0)}% of a core, timers late p99 ${ms(h.workerLoopDelayP99Ms)}` : '';
+  const server = h.serverCpuPct !== undefined ? `; Redis ${h.serverCpuPct.toFixed(0)}% of a core` : '';
+  const verdict = h.keptUp ? 'kept up' : (h.reason ?? 'may have been the bottleneck');
+  return `race process ${h.cpuPct.toFixed(0)}% of a core, timers late p99 ${ms(h.loopDelayP99Ms)} (max ${ms(h.loopDelayMaxMs)})${workers}${server}: ${verdict}`;
+}
+
+function verdictLine(r: RaceResult): string {
+  if (r.violations.length === 0) return 'SAFE: no violation found (mutual exclusion, stale holders and writes, lost updates)';
+  const kinds = violationKinds({ violations: r.violations }).map((k) => `${k} ${r.violations.filter((v) => v.kind === k).length}`);
+  return `UNSAFE: ${r.violations.length} violation${r.violations.length === 1 ? '' : 's'} (${kinds.join(', ')})`;
+}
+
+/** Every figure, each key's verdict and its history, as one JSON value. */
+export function raceJson(r: RaceResult): unknown {
+  const { shares, keys: _liveKeys, elapsedMs: _snapshotAt, ...stats } = r.stats;
+  return {
+    plan: r.plan,
+    target: r.target,
+    elapsedMs: r.elapsedMs,
+    interrupted: r.interrupted,
+    safe: r.violations.length === 0,
+    ...stats,
+    shares,
+    harness: r.harness,
+    violations: r.violations,
+    keys: r.keys.map((k) => ({
+      key: k.key,
+      clients: k.clients,
+      acquisitions: k.acquisitions,
+      increments: k.increments,
+      counter: k.counter,
+      register: k.register,
+      rejectedWrites: k.rejectedWrites,
+      violations: k.verdict.violations,
+      history: k.history,
+    })),
+  };
+}

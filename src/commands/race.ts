@@ -1,0 +1,154 @@
+import type { Command } from 'commander';
+import { UsageError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { checkRacePlan, CHAOS_VERBS, HOLD_DISTS, RACE_KINDS, RELEASE_MODES, type RacePlan, type RaceTarget } from '../core/race/plan.js';
+import { runRace, type RaceMonitor } from '../race/run.js';
+import { act, note, print, printJson, type CommandContext } from './context.js';
+import { raceJson, raceSummary } from './race-output.js';
+import { durationFlag } from './options.js';
+
+interface RaceFlags {
+  readonly kind: string;
+  readonly clients: string;
+  readonly procs: string;
+  readonly duration: string;
+  readonly lease: string;
+  readonly hold: string;
+  readonly holdDist: string;
+  readonly wait: string;
+  readonly release: string;
+  readonly renew: boolean;
+  readonly chaos?: string;
+  readonly chaosEvery?: string;
+  readonly chaosFor?: string;
+  readonly url?: string;
+  readonly nodes?: string;
+  readonly sandbox?: string;
+  readonly json?: boolean;
+}
+
+const HELP = `
+Every client has its own connection and owner and loops: acquire (waiting up to --wait), enter
+the critical section, read the demo counter, hold, write it back + 1, write a fenced register,
+leave, release. The demo resource lives in this process (not in the Redis under test), so no
+fault can roll it back: with a safe lock the counter equals the acquisitions. The history of
+every step goes through the same checker as the scenarios (mutual exclusion, stale holders,
+stale writes, lost updates).
+
+Without --url or --sandbox the race starts a sandbox of the topology it needs (single; sentinel
+for failover; three primaries for redlock; with the fault proxy for latency and partition) and
+stops it afterwards. Against --url only the clients run: no --chaos.
+
+Chaos: pause freezes a client holding the lock (with --procs: SIGSTOP of its worker process),
+kill-holder crashes it (its sockets drop, a new client takes its place), failover promotes a
+replica, latency slows the node by a lease per round trip, clock jumps its clock by two leases,
+partition cuts its clients off.
+
+Unsafe on purpose: --release naive-del (DEL whoever holds it), --no-renew with a --lease shorter
+than --hold, or an --hold-dist exp whose tail outlives the lease.
+
+Exit codes for race: 0 safe, 7 violations found, 2 bad input (before anything starts), 3 Redis
+unreachable, 130 interrupted (the summary is still printed).
+
+Examples:
+  redlock-cli race orders --kind fair --clients 32 --duration 20s --lease 200ms --hold 20ms --chaos pause
+  redlock-cli race orders --kind token --clients 1000 --duration 10s --procs 4
+  redlock-cli race orders --release naive-del --no-renew --lease 50ms --hold 80ms --json`;
+
+function count(value: string, flag: string): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
+function required(value: string, flag: string): number {
+  return durationFlag(value, flag)!;
+}
+
+function target(flags: RaceFlags): RaceTarget {
+  if (flags.url !== undefined && flags.sandbox !== undefined) throw new UsageError('use either --url or --sandbox, not both');
+  if (flags.nodes !== undefined && flags.url === undefined) throw new UsageError('--nodes goes with --url (a sandbox knows its own nodes)');
+  if (flags.url !== undefined) {
+    const nodes = flags.nodes?.split(',').map((s) => s.trim()).filter((s) => s !== '').map((u) => (u.includes('://') ? u : `redis://${u}`));
+    return { type: 'url', url: flags.url, nodes };
+  }
+  return flags.sandbox !== undefined ? { type: 'sandbox', name: flags.sandbox } : { type: 'fresh' };
+}
+
+/** Every flag checked and combined; nothing has started yet. */
+export function racePlanFromFlags(keys: readonly string[], flags: RaceFlags): RacePlan {
+  return checkRacePlan({
+    keys,
+    kind: flags.kind,
+    clients: count(flags.clients, '--clients'),
+    procs: count(flags.procs, '--procs'),
+    durationMs: required(flags.duration, '--duration'),
+    leaseMs: required(flags.lease, '--lease'),
+    holdMs: required(flags.hold, '--hold'),
+    holdDist: flags.holdDist,
+    waitMs: required(flags.wait, '--wait'),
+    release: flags.release,
+    renew: flags.renew,
+    chaos: flags.chaos,
+    chaosEveryMs: durationFlag(flags.chaosEvery, '--chaos-every'),
+    chaosForMs: durationFlag(flags.chaosFor, '--chaos-for'),
+    target: target(flags),
+  });
+}
+
+export function registerRace(program: Command, ctx: CommandContext): void {
+  program
+    .command('race')
+    .summary('many clients contend for a lock under load and faults: throughput, waits, fairness, and a safety verdict')
+    .argument('<key...>', 'lock names; clients are dealt over them round-robin')
+    .option('-k, --kind <kind>', `lock protocol: ${RACE_KINDS.join(', ')}`, 'reentrant')
+    .option('-c, --clients <n>', 'logical clients, each with its own connection and owner', '8')
+    .option('--procs <n>', 'spread the clients over this many worker processes (0: all in this one)', '0')
+    .option('-d, --duration <duration>', 'how long the race runs', '10s')
+    .option('--lease <duration>', 'lock lease (renewed every third of it unless --no-renew)', '200ms')
+    .option('--hold <duration>', 'time inside the critical section (the mean, for --hold-dist uniform and exp)', '20ms')
+    .option('--hold-dist <dist>', `hold time distribution: ${HOLD_DISTS.join(', ')}`, 'fixed')
+    .option('--wait <duration>', 'how long one acquisition waits before giving up and trying again', '1s')
+    .option('--release <mode>', `${RELEASE_MODES.join(' or ')}: safe is the owner-checked release, naive-del a plain DEL`, 'safe')
+    .option('--no-renew', 'no watchdog renewals: the lease is all a holder gets')
+    .option('--chaos <verb>', `inject faults: ${CHAOS_VERBS.join(', ')}`)
+    .option('--chaos-every <duration>', 'time between faults (default 2s)')
+    .option('--chaos-for <duration>', 'how long a pause, latency or partition lasts (default 2 x lease + hold)')
+    .option('-u, --url <url>', 'race on this Redis instead of a sandbox (no --chaos)')
+    .option('--nodes <url,url,...>', '--kind redlock with --url: the independent primaries')
+    .option('--sandbox <name>', 'race on a sandbox that is already up (see `sandbox up`)')
+    .option('--json', 'print every figure and the recorded history as JSON instead of the summary')
+    .addHelpText('after', HELP)
+    .action(
+      act(ctx, async (keys: string[], flags: RaceFlags) => {
+        const plan = racePlanFromFlags(keys, flags);
+        const json = flags.json === true;
+        const live = ctx.stdout.isTTY === true && !json;
+        let view: { close(): Promise<void> } | undefined;
+        try {
+          const result = await runRace(plan, {
+            env: ctx.env,
+            signal: ctx.signal,
+            onProgress: json || !ctx.stderr.isTTY ? undefined : (line) => note(ctx, line),
+            onStart: live ? (monitor) => void (view = mountLive(ctx, monitor)) : undefined,
+          });
+          await view?.close();
+          view = undefined;
+          if (json) printJson(ctx, raceJson(result));
+          else for (const line of raceSummary(result)) print(ctx, line);
+          if (result.violations.length > 0) return ExitCode.verdictMismatch;
+          return result.interrupted ? ExitCode.interrupted : ExitCode.ok;
+        } finally {
+          await view?.close();
+        }
+      }),
+    );
+}
+
+/** The live view loads ink and react only now; until they are loaded the race just runs. */
+function mountLive(ctx: CommandContext, monitor: RaceMonitor): { close(): Promise<void> } {
+  const mounted = import('../race/live-source.js').then(async ({ liveSource }) => {
+    const { mountRaceView } = await import('../ui/race-live.js');
+    return mountRaceView({ stdout: ctx.stdout, stderr: ctx.stderr, source: liveSource(monitor) });
+  });
+  return { close: async () => (await mounted.catch(() => undefined))?.close() };
+}

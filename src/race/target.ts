@@ -1,0 +1,98 @@
+// Where a race's clients connect: a sandbox started for this race (the topology its kind and
+// chaos need, stopped afterwards), a sandbox already running (--sandbox), or a plain URL.
+
+import { UsageError } from '../core/errors.js';
+import type { ChaosVerb, RacePlan } from '../core/race/plan.js';
+import type { TargetSpec } from '../redis/target.js';
+import { loadSandbox, startSandbox, type SandboxHandle, type TopologyName } from '../sandbox/index.js';
+
+export interface RaceTargetHandle {
+  /** "sandbox race-1234 (single, started for this race)" or "127.0.0.1:6379". */
+  readonly label: string;
+  readonly spec: TargetSpec;
+  /** Redlock: every independent primary. */
+  readonly nodes?: readonly TargetSpec[] | undefined;
+  /** Node names for the history's lanes. */
+  readonly nodeNames: readonly string[];
+  readonly sandbox?: SandboxHandle | undefined;
+  /** The node chaos verbs act on (`primary` is resolved by the sandbox at the time). */
+  readonly chaosNode: string;
+  /** Stops the sandbox when this race started it; leaves anything else running. */
+  close(): Promise<void>;
+}
+
+export interface TargetOptions {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly signal?: AbortSignal | undefined;
+  readonly onProgress?: ((line: string) => void) | undefined;
+}
+
+/** Redlock nodes for a race: three independent primaries make a majority of two. */
+export const RACE_REDLOCK_NODES = 3;
+const NEEDS_PROXY: readonly ChaosVerb[] = ['latency', 'partition'];
+
+/** The sandbox topology a fresh race needs for its kind and chaos verb. */
+export function topologyFor(plan: Pick<RacePlan, 'kind' | 'chaos'>): TopologyName {
+  if (plan.kind === 'redlock') return 'redlock';
+  return plan.chaos === 'failover' ? 'sentinel' : 'single';
+}
+
+let started = 0;
+
+/** Opens the plan's target; a fresh sandbox is stopped again if anything after its start fails. */
+export async function openTarget(plan: RacePlan, opts: TargetOptions): Promise<RaceTargetHandle> {
+  const t = plan.target;
+  if (t.type === 'url') {
+    const nodes = plan.kind === 'redlock' ? t.nodes?.map((url) => ({ url })) : undefined;
+    return { label: t.url.replace(/\/\/[^@/]*@/, '//'), spec: { url: t.url }, nodes, nodeNames: [], chaosNode: '', close: async () => {} };
+  }
+  if (t.type === 'sandbox') {
+    const sandbox = await loadSandbox(t.name, { env: opts.env });
+    checkSandbox(sandbox, plan);
+    return fromSandbox(sandbox, plan, `sandbox ${sandbox.name} (${sandbox.topology})`, async () => {});
+  }
+  const topology = topologyFor(plan);
+  const proxy = plan.chaos !== undefined && NEEDS_PROXY.includes(plan.chaos) ? await import('../sandbox/proxy-hook.js').then((m) => m.proxyHook()) : undefined;
+  const sandbox = await startSandbox({
+    topology,
+    name: `race-${process.pid}-${++started}`,
+    ...(topology === 'redlock' ? { nodes: RACE_REDLOCK_NODES } : {}),
+    env: opts.env,
+    proxy,
+    signal: opts.signal,
+    onProgress: opts.onProgress,
+  });
+  return fromSandbox(sandbox, plan, `sandbox ${sandbox.name} (${topology}, started for this race)`, async () => {
+    await sandbox.stop();
+  });
+}
+
+/** A running sandbox must fit the kind and the chaos verb; said before any client starts. */
+function checkSandbox(sandbox: SandboxHandle, plan: RacePlan): void {
+  const topo = sandbox.topology;
+  if (plan.kind === 'redlock' && topo !== 'redlock') throw new UsageError(`--kind redlock needs a redlock sandbox, and ${sandbox.name} is ${topo}`);
+  if (plan.chaos === 'failover' && topo !== 'sentinel' && topo !== 'replicated') {
+    throw new UsageError(`--chaos failover needs a sentinel or replicated sandbox, and ${sandbox.name} is ${topo}`);
+  }
+  if (plan.chaos !== undefined && NEEDS_PROXY.includes(plan.chaos) && !sandbox.nodes.some((n) => n.proxy)) {
+    throw new UsageError(`--chaos ${plan.chaos} goes through the fault proxy: start the sandbox with sandbox up --proxy`);
+  }
+}
+
+function fromSandbox(sandbox: SandboxHandle, plan: RacePlan, label: string, close: () => Promise<void>): RaceTargetHandle {
+  const urls = sandbox.urls;
+  const names = Object.keys(urls.nodes);
+  const first = Object.values(urls.nodes)[0] ?? '';
+  const multi = sandbox.topology === 'redlock' || sandbox.topology === 'cluster';
+  const common = { label, sandbox, nodeNames: names, chaosNode: multi ? (names[0] ?? 'n1') : 'primary', close };
+  if (plan.kind === 'redlock') return { ...common, spec: { url: first }, nodes: Object.values(urls.nodes).map((url) => ({ url })) };
+  if (urls.sentinel) {
+    const sentinels = urls.sentinel.hosts.map((h) => ({ host: '127.0.0.1', port: Number(h.split(':')[1]) }));
+    return { ...common, spec: { url: first, sentinels, masterName: urls.sentinel.masterName } };
+  }
+  if (urls.cluster) {
+    const clusterNodes = urls.cluster.seeds.map((h) => ({ host: '127.0.0.1', port: Number(h.split(':')[1]) }));
+    return { ...common, spec: { url: first, clusterNodes } };
+  }
+  return { ...common, spec: { url: urls.primary ?? first } };
+}
