@@ -2,7 +2,9 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { shippedScenarios } from '../../src/commands/completion-tree.js';
+import { Command } from 'commander';
+import { commandTree, shippedScenarios } from '../../src/commands/completion-tree.js';
+import { completeWords } from '../../src/core/completion.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
 let env: Record<string, string | undefined>;
@@ -75,5 +77,24 @@ describe('shipped scenario names', () => {
   it("default to the package's own scenarios/", () => {
     const shipped = readdirSync('scenarios').filter((f) => /\.ya?ml$/.test(f)).map((f) => f.replace(/\.ya?ml$/, '')).sort();
     expect(shippedScenarios().map((c) => c.value)).toEqual(shipped);
+  });
+});
+
+describe('commandTree', () => {
+  it('marks scenario arguments (by name) and target show/remove names as completing from their sources', () => {
+    const program = new Command('redlock-cli');
+    const scenario = program.command('scenario');
+    scenario.command('run').argument('[scenario]').option('--variant <name>');
+    scenario.command('show').argument('<name>');
+    const target = program.command('target');
+    target.command('show').argument('<name>');
+    target.command('add').argument('<name>').argument('<url>');
+    const sources = { scenario: () => [{ value: 'failover-lost-lock' }], target: () => [{ value: 'prod' }] };
+    const tab = (...words: string[]) => completeWords(commandTree(program), words, sources).map((c) => c.value);
+    expect(tab('scenario', 'run', '')).toEqual(['failover-lost-lock']);
+    expect(tab('scenario', 'show', '')).toEqual(['failover-lost-lock']);
+    expect(tab('scenario', 'run', '--variant', '')).toEqual([]);
+    expect(tab('target', 'show', '')).toEqual(['prod']);
+    expect(tab('target', 'add', '')).toEqual([]);
   });
 });
