@@ -30,6 +30,7 @@ export async function acquireStep(c: ClientRuntime, step: Acquire): Promise<void
   if (step.mode !== 'atomic') parts.push(step.mode);
   await c.op('acquire', { detail: parts.join(', '), ...(shared ? { shared } : {}) }, async (rec) => {
     const sentAt = Date.now();
+    c.refused = true;
     const attempt = await take(c, step, protocol, env, req);
     if (!attempt.acquired) return rec.fail({ detail: refusal(c, attempt) });
     if (step.waitReplicas !== undefined) {
@@ -43,6 +44,7 @@ export async function acquireStep(c: ClientRuntime, step: Acquire): Promise<void
     const lock: HeldLock = already ?? { kind, protocol, env, req, leaseMs };
     c.lock = lock;
     c.lost = false;
+    c.refused = false;
     c.fence = attempt.token;
     if (!lock.watchdog && (watchdog || c.def.stopOnLost)) {
       lock.watchdog = startClientWatchdog(c, lock, watchdog ? 'watchdog' : 'fixed', sentAt, step.maxRenewals);

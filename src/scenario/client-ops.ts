@@ -11,6 +11,8 @@ type Action<D extends ClientAction['do']> = Extract<ClientAction, { do: D }>;
 
 /** Runs one queued client step (pause, crash, partition and heal never queue: the runner applies them at once). */
 export async function runClientAction(c: ClientRuntime, step: ClientStep): Promise<void> {
+  // Code that asked for the lock and was refused does not go on as if it had it (tryLock() == false).
+  if (c.refused && step.do !== 'acquire') return c.note(`skipped ${step.do}: ${c.name} did not get the lock`);
   switch (step.do) {
     case 'acquire':
       return acquireStep(c, step);
@@ -90,6 +92,7 @@ async function release(c: ClientRuntime, step: Action<'release'>): Promise<void>
       done();
       return rec.fail({ detail: 'NOT OWNER: GET saw another token' });
     }
+    c.note(`GET saw its own token; DEL follows in ${formatDuration(step.gapMs ?? 0)}`);
     await c.gate.sleep(c.real(step.gapMs ?? 0), c.abort.signal);
     const victim = await whoHolds(c);
     const deleted = await Promise.all(matching.map((cl) => cl.call('DEL', lock.req.key)));

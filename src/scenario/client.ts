@@ -72,6 +72,8 @@ export class ClientRuntime {
   fence: number | undefined;
   /** The client's watchdog or a renewal reported the lock lost. */
   lost = false;
+  /** Its latest acquire failed: its section steps are skipped until an acquire succeeds. */
+  refused = false;
   private chain: Promise<void> = Promise.resolve();
   private readonly pending = new Set<Promise<unknown>>();
   private finished = false;
