@@ -15,6 +15,7 @@ import { registerRelease } from './commands/release.js';
 import { registerRenew } from './commands/renew.js';
 import { registerRepl } from './commands/repl.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerScenario } from './commands/scenario.js';
 import { registerTarget } from './commands/target.js';
 import { applyTargetOption } from './commands/target-use.js';
 
@@ -44,6 +45,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerRelease(program, ctx);
   registerForceUnlock(program, ctx);
   registerSandbox(program, ctx);
+  registerScenario(program, ctx);
   registerInspect(program, ctx);
   registerLs(program, ctx);
   registerDoctor(program, ctx);

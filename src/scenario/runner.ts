@@ -125,7 +125,11 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
         await Promise.all([faults, ...clients.map((c) => c.settled()), ...tracked]);
       }
     })();
-    const hung = await Promise.race([everything.then(() => false), sleepReal(HANG_CAP_MS, signal).then(() => true)]);
+    // The cap's timer is cancelled once the steps are done: a pending 15 s timer would keep the process alive.
+    const capDone = new AbortController();
+    const cap = sleepReal(HANG_CAP_MS, AbortSignal.any([signal, capDone.signal])).then(() => !capDone.signal.aborted);
+    const hung = await Promise.race([everything.then(() => false), cap]);
+    capDone.abort();
     if (hung && !signal.aborted) recorder.note('scenario', `steps still running after ${HANG_CAP_MS / 1000} s were abandoned`);
     if (!signal.aborted) await sleepReal(clock.real(scenario.settleMs), signal);
     if (signal.aborted) throw fatal ?? new InterruptedError('scenario run interrupted');

@@ -16,6 +16,8 @@ export interface ScenarioSandboxOptions {
   readonly name?: string | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly onProgress?: ((line: string) => void) | undefined;
+  /** Keep the nodes running after this process exits (`scenario run --keep-sandbox`). */
+  readonly persist?: boolean | undefined;
 }
 
 /**
@@ -32,6 +34,7 @@ export async function startScenarioSandbox(scenario: Scenario, opts: ScenarioSan
     ...(opts.dir !== undefined ? { dir: opts.dir } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    ...(opts.persist ? { persist: true } : {}),
   };
   if (scenario.sandbox.fakeClock) options = (await withFakeClocks(options)).options;
   return startSandbox(options);

@@ -1,0 +1,139 @@
+import { UsageError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import type { ScenarioRun, VariantRun } from '../core/scenario/run.js';
+import { allMatched } from '../core/scenario/run.js';
+import { summaryTable, type SummaryRow } from '../core/scenario/scenario-summary.js';
+import { scenarioRunText } from '../core/scenario/timeline-text.js';
+import { violationKinds } from '../core/scenario/verdict.js';
+import { listScenarios, resolveScenario } from '../scenario/load.js';
+import type { Scenario } from '../scenario/model.js';
+import { laneNodes, plannedMs, runScenario, type RunScenarioOptions } from '../scenario/run-scenario.js';
+import type { SandboxHandle } from '../sandbox/handle.js';
+import { note, print, printJson, type CommandContext } from './context.js';
+
+export interface RunFlags {
+  readonly all?: boolean;
+  readonly variant: string;
+  readonly speed: string;
+  readonly json?: boolean;
+  readonly keepSandbox?: boolean;
+}
+
+// Slower than a tenth or faster than 10x either takes minutes or leaves leases of a few ms.
+function parseSpeed(text: string): number {
+  const speed = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(speed >= 0.1 && speed <= 10)) {
+    throw new UsageError(`invalid --speed "${text}": a factor from 0.1 to 10 (0.5 = half speed, 2 = twice as fast)`);
+  }
+  return speed;
+}
+
+function chooseVariants(scenario: Scenario, wanted: string): string[] | undefined {
+  if (wanted === 'all') return undefined;
+  if (!scenario.variants.some((v) => v.name === wanted)) {
+    throw new UsageError(`scenario ${scenario.name} has no variant "${wanted}": use one of ${scenario.variants.map((v) => v.name).join(', ')}, or all`);
+  }
+  return [wanted];
+}
+
+/** The JSON of a run: the verdict in words and kinds next to the whole history. */
+function runJson(run: ScenarioRun): unknown {
+  return {
+    name: run.name,
+    title: run.title,
+    matched: allMatched(run),
+    variants: run.variants.map((v: VariantRun) => ({
+      variant: v.variant,
+      description: v.description,
+      expected: v.expected,
+      found: violationKinds(v.verdict),
+      matched: v.matched,
+      violations: v.verdict.violations,
+      durationMs: v.durationMs,
+      history: v.history,
+    })),
+  };
+}
+
+const live = (ctx: CommandContext, flags: RunFlags): boolean => flags.json !== true && ctx.stdout.isTTY === true;
+
+function keptNote(ctx: CommandContext, sandbox: SandboxHandle | undefined): void {
+  if (sandbox) note(ctx, `sandbox "${sandbox.name}" kept running: redlock-cli sandbox status ${sandbox.name}; remove it with redlock-cli sandbox down ${sandbox.name}`);
+}
+
+async function runOne(ctx: CommandContext, scenario: Scenario, flags: RunFlags, speed: number): Promise<number> {
+  const variants = chooseVariants(scenario, flags.variant);
+  let sandbox: SandboxHandle | undefined;
+  const base: RunScenarioOptions = { variants, speed, signal: ctx.signal, keepSandbox: flags.keepSandbox, onSandbox: (s) => (sandbox = s) };
+  let run: ScenarioRun;
+  if (live(ctx, flags)) {
+    const { mountScenarioRunView } = await import('../ui/scenario-live.js');
+    const view = mountScenarioRunView({ stdout: ctx.stdout, stderr: ctx.stderr, name: scenario.name, title: scenario.title, variantCount: variants?.length ?? scenario.variants.length });
+    try {
+      run = await runScenario(scenario, {
+        ...base,
+        onVariantStart: (v) =>
+          view.startVariant({
+            variant: v.name,
+            description: v.description,
+            expected: v.expect,
+            clients: scenario.clients.map((c) => c.name),
+            nodes: sandbox ? laneNodes(sandbox) : [],
+            expectedMs: plannedMs(scenario, v.name),
+          }),
+        onEvent: view.event,
+        onVariantEnd: view.finishVariant,
+      });
+    } finally {
+      await view.close();
+    }
+  } else {
+    if (!flags.json) note(ctx, `running ${scenario.name} on a ${scenario.sandbox.topology} sandbox...`);
+    run = await runScenario(scenario, base);
+    if (flags.json) printJson(ctx, runJson(run));
+    else ctx.stdout.write(scenarioRunText(run, Math.max(60, Math.min(ctx.stdout.columns ?? 80, 120))));
+  }
+  if (flags.keepSandbox) keptNote(ctx, sandbox);
+  return allMatched(run) ? ExitCode.ok : ExitCode.verdictMismatch;
+}
+
+async function runAll(ctx: CommandContext, flags: RunFlags, speed: number): Promise<number> {
+  if (flags.variant !== 'all') throw new UsageError('--variant picks a variant of one scenario; --all runs every variant of every scenario');
+  if (flags.keepSandbox) throw new UsageError('--keep-sandbox keeps the sandbox of one scenario; it does not go with --all');
+  const scenarios = await listScenarios();
+  const rows: SummaryRow[] = [];
+  const runs: ScenarioRun[] = [];
+  const view = live(ctx, flags) ? (await import('../ui/scenario-live.js')).mountScenarioAllView({ stdout: ctx.stdout, stderr: ctx.stderr, names: scenarios.map((s) => s.name) }) : undefined;
+  try {
+    for (const scenario of scenarios) {
+      const started = performance.now();
+      view?.startScenario(scenario.name, scenario.variants.length);
+      try {
+        const run = await runScenario(scenario, { speed, signal: ctx.signal, onVariantStart: (v, i) => view?.startVariant(scenario.name, v.name, i) });
+        const durationMs = Math.round(performance.now() - started);
+        runs.push(run);
+        rows.push({ name: run.name, variants: run.variants.map((v) => ({ variant: v.variant, matched: v.matched })), durationMs });
+        view?.finishScenario(run, durationMs);
+        if (!view && !flags.json) note(ctx, `${allMatched(run) ? 'ok  ' : 'FAIL'}  ${scenario.name} (${(durationMs / 1000).toFixed(1)} s)`);
+      } catch (err) {
+        if (ctx.signal?.aborted) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        rows.push({ name: scenario.name, error: message });
+        view?.failScenario(scenario.name, message);
+        if (!view) note(ctx, `FAIL  ${scenario.name}: ${message}`);
+      }
+    }
+  } finally {
+    await view?.close();
+  }
+  if (flags.json) printJson(ctx, runs.map(runJson));
+  else if (!view) for (const line of summaryTable(rows, Math.min(ctx.stdout.columns ?? 80, 120))) print(ctx, line);
+  return rows.every((r) => r.error === undefined && r.variants!.every((v) => v.matched)) ? ExitCode.ok : ExitCode.verdictMismatch;
+}
+
+/** `scenario run <name|file>` or `scenario run --all`: the exit code says whether every verdict was as expected. */
+export async function runScenarioCommand(ctx: CommandContext, nameOrPath: string | undefined, flags: RunFlags): Promise<number> {
+  const speed = parseSpeed(flags.speed);
+  if (flags.all) return runAll(ctx, flags, speed);
+  return runOne(ctx, await resolveScenario(nameOrPath!), flags, speed);
+}

@@ -1,0 +1,117 @@
+import { Option, type Command } from 'commander';
+import { UsageError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { kindsText } from '../core/scenario/timeline-text.js';
+import { setupText, stepText } from '../scenario/describe.js';
+import { listScenarios, resolveScenario } from '../scenario/load.js';
+import { act, print, printJson, type CommandContext } from './context.js';
+import { runScenarioCommand, type RunFlags } from './scenario-run.js';
+
+const HELP = `
+Each scenario replays a known lock race on real redis-server processes (a sandbox started for
+the run and stopped after), with real clients going through the lock engine, records every
+operation with its time, and checks the history for mutual exclusion, stale holders, stale
+writes, lost updates, deadlock and starvation. Every scenario has an unsafe variant that shows
+the race and a fixed one that shows the fix working; the file says which verdict each must reach.
+
+Scenario files are YAML (scenarios/README.md in the package documents the format); copy a shipped
+one (scenario show <name> prints its path) and run yours with: redlock-cli scenario run ./my-race.yaml
+
+Exit codes here: 0 every variant reached its expected verdict; 7 one did not; 2 a bad scenario
+file (file:line:col and the field are named) or option; 4 no such scenario; 3 the sandbox did not
+start; 130 Ctrl-C (the sandbox is stopped first).
+
+Examples:
+  redlock-cli scenario list
+  redlock-cli scenario show gc-pause-no-fencing
+  redlock-cli scenario run expired-lease-misdeletion
+  redlock-cli scenario run master-failover-lock-loss --variant fixed --speed 0.5
+  redlock-cli scenario run --all`;
+
+function inherit(parent: Command, cmd: Command): Command {
+  return cmd.exitOverride().configureOutput(parent.configureOutput());
+}
+
+function registerList(scenario: Command, ctx: CommandContext): void {
+  const cmd = scenario
+    .command('list')
+    .summary('the shipped scenarios: name, topology, variants and a line on each')
+    .option('--json', 'print a JSON array: name, title, summary, topology, lockKind, variants[] {name, expect[]}');
+  inherit(scenario, cmd).action(act(ctx, async (flags: { json?: boolean }) => {
+    const all = await listScenarios();
+    if (flags.json) {
+      printJson(ctx, all.map((s) => ({
+        name: s.name,
+        title: s.title,
+        summary: s.summary,
+        topology: s.sandbox.topology,
+        lockKind: s.lock.kind,
+        variants: s.variants.map((v) => ({ name: v.name, expect: v.expect })),
+      })));
+      return ExitCode.ok;
+    }
+    const width = Math.max(4, ...all.map((s) => s.name.length));
+    const topo = Math.max(8, ...all.map((s) => s.sandbox.topology.length));
+    print(ctx, `${'NAME'.padEnd(width)}  ${'TOPOLOGY'.padEnd(topo)}  SUMMARY`);
+    for (const s of all) print(ctx, `${s.name.padEnd(width)}  ${s.sandbox.topology.padEnd(topo)}  ${s.summary}`);
+    return ExitCode.ok;
+  }));
+}
+
+function registerShow(scenario: Command, ctx: CommandContext): void {
+  const cmd = scenario
+    .command('show')
+    .summary('narration, sources, set-up, steps and variants of one scenario')
+    .argument('<scenario>', 'a shipped scenario name or a path to a .yaml file');
+  inherit(scenario, cmd).action(act(ctx, async (nameOrPath: string) => {
+    const s = await resolveScenario(nameOrPath);
+    const lines = [
+      `${s.name}: ${s.title}`,
+      `file      ${s.file}`,
+      ...setupText(s),
+      '',
+      ...s.narration.trimEnd().split('\n'),
+      '',
+      'steps',
+      ...s.steps.map((step) => {
+        const { at, lane, text } = stepText(step);
+        return `  ${at.padStart(8)}  ${lane.padEnd(8)}  ${text}`;
+      }),
+      '',
+      'variants',
+      ...s.variants.map((v) => `  ${v.name}: ${v.description} (expect ${kindsText(v.expect)})`),
+      ...(s.lookFor.length > 0 ? ['', 'what to look at', ...s.lookFor.map((l) => `  - ${l}`)] : []),
+      ...(s.sources.length > 0 ? ['', 'sources', ...s.sources.map((l) => `  - ${l}`)] : []),
+    ];
+    for (const line of lines) print(ctx, line);
+    return ExitCode.ok;
+  }));
+}
+
+function registerRun(scenario: Command, ctx: CommandContext): void {
+  const cmd = scenario
+    .command('run')
+    .summary('replay a scenario on a fresh sandbox, draw its timeline and give a verdict per variant')
+    .argument('[scenario]', 'a shipped scenario name or a path to a .yaml file')
+    .option('--all', 'run every shipped scenario, with a progress view and a summary table')
+    .option('--variant <name>', 'run one variant (unsafe, fixed, ...) or all', 'all')
+    .addOption(new Option('--speed <factor>', 'time scale: 0.5 runs at half speed, 2 twice as fast (leases scale too)').default('1'))
+    .option('--json', 'print the history and verdict of every variant as JSON instead of the timeline')
+    .option('--keep-sandbox', 'leave the sandbox running afterwards, to look at it (sandbox down removes it)');
+  inherit(scenario, cmd).action(act(ctx, async (nameOrPath: string | undefined, flags: RunFlags) => {
+    if (flags.all && nameOrPath !== undefined) throw new UsageError('give a scenario or --all, not both');
+    if (!flags.all && nameOrPath === undefined) throw new UsageError('name a scenario to run (redlock-cli scenario list shows them), or use --all');
+    return runScenarioCommand(ctx, nameOrPath, flags);
+  }));
+}
+
+/** `scenario list|show|run`. */
+export function registerScenario(program: Command, ctx: CommandContext): void {
+  const scenario = program
+    .command('scenario')
+    .summary('replay known lock races (lease misdeletion, failover lock loss, GC pause, clock jump, ...) with a verdict')
+    .addHelpText('after', HELP);
+  registerList(scenario, ctx);
+  registerShow(scenario, ctx);
+  registerRun(scenario, ctx);
+}
