@@ -68,19 +68,23 @@ export class Observer {
 
 /**
  * Whether the server says `owner` holds the lock right now (majority of nodes for Redlock), read
- * on the runner's connections. When no node answers (a failover is under way) the read is tried
- * again a few times; undefined when none ever does.
+ * on the runner's connections. A node whose read fails is asked once more at once (its reader has
+ * reconnected: a restarted node); when no node answers at all (a failover under way) the read is
+ * tried again a few times. Undefined when none ever does.
  */
 export async function serverSaysHeld(readers: readonly LockReader[], key: string, owner: string): Promise<boolean | undefined> {
-  for (let attempt = 0; attempt < HELD_ATTEMPTS; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, OBSERVE_EVERY_MS));
-    const peeks = await Promise.all(readers.map((r) => r.peek(key).then((p) => p.holders, () => undefined)));
-    const answered = peeks.filter((h): h is readonly Holder[] => h !== undefined);
-    if (answered.length === 0) continue;
-    const ours = answered.filter((h) => holdsIn(h, owner)).length;
-    return ours > readers.length / 2;
+  const seen: (readonly Holder[] | undefined)[] = readers.map(() => undefined);
+  const read = (): Promise<unknown> =>
+    Promise.all(readers.map(async (r, i) => (seen[i] ??= await r.peek(key).then((p) => p.holders, () => undefined))));
+  await read();
+  if (seen.includes(undefined)) await read();
+  for (let attempt = 0; attempt < HELD_RETRIES && seen.every((h) => h === undefined); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, OBSERVE_EVERY_MS));
+    await read();
   }
-  return undefined;
+  const answered = seen.filter((h): h is readonly Holder[] => h !== undefined);
+  if (answered.length === 0) return undefined;
+  return answered.filter((h) => holdsIn(h, owner)).length > readers.length / 2;
 }
 
-const HELD_ATTEMPTS = 4;
+const HELD_RETRIES = 3;

@@ -59,4 +59,38 @@ describe('runVariant on a Redlock sandbox', () => {
     expect(done(fixed, 'A', 'acquire'), info).toMatchObject({ phase: 'fail', detail: expect.stringMatching(/validity -\d+ ms$/) });
     expect(done(fixed, 'B', 'acquire').phase, info).toBe('ok');
   });
+
+  it('S7 / S8: a clock jump or an empty restart on one node gives B a second majority', async () => {
+    const s = scenario({
+      sandbox,
+      lock: { kind: 'redlock', key: 'orders' },
+      clients: [
+        { name: 'A', reach: ['n1', 'n2'], stopOnLost: false },
+        { name: 'B', reach: ['n2', 'n3'], stopOnLost: false },
+      ],
+      variants: [
+        { name: 'clock', description: 'n2 jumps ahead', expect: [] },
+        { name: 'amnesia', description: 'n2 restarts empty', expect: [] },
+      ],
+      steps: [
+        acquire('A', 0, { leaseMs: 2000 }),
+        step('A', 20, { do: 'enter' }),
+        { at: 100, fault: 'clock', node: 'n2', value: '+5s', only: ['clock'] },
+        { at: 100, fault: 'restart', node: 'n2', amnesia: true, only: ['amnesia'] },
+        acquire('B', 300, { leaseMs: 2000 }),
+        step('B', 320, { do: 'enter' }),
+      ],
+    });
+    for (const variant of ['clock', 'amnesia']) {
+      const { history } = await runVariant(s, variant, { sandbox: fx.sandbox });
+      const info = dump(history);
+      const fault = history.events.filter((e) => e.kind === 'fault').map((e) => (e.kind === 'fault' ? `${e.node} ${e.verb} ${e.phase}` : ''));
+      expect(fault, info).toEqual([`n2 ${variant === 'clock' ? 'clock' : 'restart'} invoke`, `n2 ${variant === 'clock' ? 'clock' : 'restart'} ok`]);
+      expect(done(history, 'B', 'acquire').phase, info).toBe('ok');
+      expect(done(history, 'A', 'enter').held, info).toBe(true);
+      expect(done(history, 'B', 'enter').held, info).toBe(true);
+      const last = new Map(servers(history).map((e) => [e.node, e.holders.join()]));
+      expect(Object.fromEntries(last), info).toEqual({ n1: 'A', n2: 'B', n3: 'B' });
+    }
+  });
 });
