@@ -6,6 +6,7 @@ import { registerAcquire } from './commands/acquire.js';
 import { registerCompletion } from './commands/completion.js';
 import type { CommandContext, RunContext } from './commands/context.js';
 import { registerDoctor } from './commands/doctor.js';
+import { addExamples } from './commands/help-examples.js';
 import { registerForceUnlock } from './commands/force-unlock.js';
 import { registerHold } from './commands/hold.js';
 import { registerInspect } from './commands/inspect.js';
@@ -54,6 +55,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerTarget(program, ctx);
   registerCompletion(program, ctx);
   program.hook('preAction', (_program, actionCommand) => applyTargetOption(actionCommand, ctx)); // --target <name>
+  addExamples(program);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { commandPath } from '../../src/commands/help-examples.js';
+import { buildProgram } from '../../src/main.js';
+import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+
+// Every command a user can reach, walked from the live tree: its --help has a summary, at least
+// two examples that name the command and only options it has, and the exit codes.
+const quiet = { write: () => undefined };
+const program = buildProgram({ stdout: quiet, stderr: quiet, env: {}, exitCode: 0 });
+const env = tempStateEnv();
+
+function commands(cmd: Command): Command[] {
+  return cmd.commands.filter((c) => !c.name().startsWith('__')).flatMap((c) => [c, ...commands(c)]);
+}
+
+function ownOptions(cmd: Command): Set<string> {
+  const flags = new Set(['--help', '-h']);
+  for (let c: Command | null = cmd; c; c = c.parent) for (const o of c.options) [o.long, o.short].forEach((f) => f && flags.add(f));
+  return flags;
+}
+
+const all = commands(program).map((c) => [commandPath(c), c] as const);
+
+describe('help on every command', () => {
+  it('the tree holds every command family', () => {
+    const top = program.commands.map((c) => c.name());
+    expect(top).toEqual(expect.arrayContaining(['acquire', 'hold', 'renew', 'release', 'force-unlock', 'inspect', 'ls', 'doctor', 'sandbox', 'scenario', 'race', 'repl', 'target', 'completion']));
+  });
+
+  it.each(all)('%s --help: summary, two or more examples of itself with real options, exit codes', async (path, cmd) => {
+    const r = await runCli([...path.split(' '), '--help'], env);
+    expect(r.code).toBe(0);
+    expect(cmd.summary() || cmd.description()).not.toBe('');
+    const block = /\nExamples:\n((?: {2}.*\n?)+)/.exec(r.stdout);
+    expect(block, `${path} --help has no Examples: block`).not.toBeNull();
+    const examples = block![1]!.trimEnd().split('\n').map((l) => l.trim()).filter((l) => l.includes(`redlock-cli ${path}`));
+    expect(examples.length, `${path}: examples naming the command`).toBeGreaterThanOrEqual(2);
+    for (const example of examples) {
+      const rest = example.slice(example.indexOf(`redlock-cli ${path}`) + `redlock-cli ${path}`.length).split(' -- ')[0]!;
+      // A group's examples run its subcommands: their options count.
+      const sub = cmd.commands.find((c) => c.name() === rest.trim().split(' ')[0]);
+      const known = ownOptions(sub ?? cmd);
+      for (const flag of rest.match(/(?<=^|\s)--?[a-zA-Z][\w-]*/g) ?? []) expect(known.has(flag), `${path}: example uses ${flag}`).toBe(true);
+    }
+    expect(r.stdout).toMatch(/Exit codes/);
+    expect(r.stdout).toMatch(/^ {2}0 {4}success$/m);
+  });
+
+  it('help <command> prints the same as <command> --help, and an unknown command suggests the nearest', async () => {
+    const viaHelp = await runCli(['help', 'acquire'], env);
+    const viaFlag = await runCli(['acquire', '--help'], env);
+    expect(viaHelp.stdout).toBe(viaFlag.stdout);
+    const typo = await runCli(['inspcet', 'orders'], env);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/unknown command 'inspcet'.*Did you mean inspect\?/);
+  });
+});
