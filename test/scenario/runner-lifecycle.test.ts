@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import { runVariant } from '../../src/scenario/runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -26,13 +27,36 @@ describe('runVariant: lifecycle', () => {
   });
 
   it('an abort interrupts the run and leaves nothing running', async () => {
-    const s = scenario({ clients: ['A'], steps: [acquire('A', 0, { watchdogLeaseMs: 300 }), step('A', 5000, { do: 'release', mode: 'safe' })] });
+    const s = scenario({
+      clients: ['A', 'B'],
+      steps: [
+        acquire('A', 0, { watchdogLeaseMs: 300 }),
+        step('B', 0, { do: 'pause', forMs: 5000 }),
+        acquire('B', 10, { leaseMs: 300, waitMs: 5000 }),
+        step('A', 5000, { do: 'release', mode: 'safe' }),
+      ],
+    });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
+    // Every timer the run creates must be cleared (or have fired) by the time it returns.
+    const live = new Set<number>();
+    const stacks = new Map<number, string>();
+    const hook = createHook({
+      init: (id, type) => {
+        if (type !== 'Timeout') return;
+        live.add(id);
+        stacks.set(id, new Error().stack!.split('\n').slice(5, 9).join('\n'));
+      },
+      destroy: (id) => void live.delete(id),
+    }).enable();
     const started = performance.now();
     await expect(runVariant(s, 'unsafe', { sandbox: fx.sandbox, signal: controller.signal })).rejects.toThrow(/interrupted/);
     expect(performance.now() - started).toBeLessThan(2000);
     expect(await scenarioClients()).toEqual([]);
+    // No schedule, pause, watchdog or poll timer is left.
+    await new Promise((r) => setImmediate(r));
+    hook.disable();
+    expect([...live].map((id) => stacks.get(id))).toEqual([]);
     // The watchdog is gone too: nobody renews the lock, which runs out.
     await new Promise((r) => setTimeout(r, 400));
     expect(await fx.client(fx.sandbox.nodes[0]!.port).exists('orders')).toBe(0);
@@ -52,5 +76,36 @@ describe('runVariant: lifecycle', () => {
     expect(done(history, 'B', 'acquire').phase, info).toBe('ok');
     expect(done(history, 'B', 'enter').t, info).toBeGreaterThanOrEqual(799);
     expect(history.events.at(-1)!.t, info).toBeGreaterThanOrEqual(899);
+  });
+
+  it("seeds keys before the clock starts and puts a variant's settings back for the next one", async () => {
+    const s = scenario({
+      clients: ['A'],
+      seed: [
+        { type: 'string', key: 'orders', value: 'application data' },
+        { type: 'hash', key: 'orders:meta', fields: { owner: 'billing' } },
+      ],
+      sandbox: { topology: 'single', fakeClock: false, config: { 'slowlog-log-slower-than': '5000' } },
+      variants: [
+        { name: 'tuned', description: 'its own setting', expect: [], sandbox: { config: { 'slowlog-log-slower-than': '7000' } } },
+        { name: 'plain', description: 'the scenario setting', expect: [] },
+      ],
+      steps: [acquire('A', 0, { leaseMs: 300 })],
+    });
+    const node = fx.client(fx.sandbox.nodes[0]!.port);
+    const setting = async (): Promise<unknown> => (await node.config('GET', 'slowlog-log-slower-than'))[1];
+    const before = await setting();
+
+    const tuned = (await runVariant(s, 'tuned', { sandbox: fx.sandbox })).history;
+    expect(done(tuned, 'A', 'acquire'), dump(tuned)).toMatchObject({ phase: 'fail', detail: 'held by application data (no TTL)' });
+    expect(await setting()).toBe('7000');
+    expect(await node.hgetall('orders:meta')).toEqual({ owner: 'billing' });
+
+    await runVariant(s, 'plain', { sandbox: fx.sandbox });
+    expect(await setting()).toBe('5000');
+    // A scenario without the setting gets the node's own value back.
+    await runVariant(scenario({ clients: ['A'], steps: [acquire('A', 0, { leaseMs: 300 })] }), 'unsafe', { sandbox: fx.sandbox });
+    expect(await setting()).toBe(before);
+    expect(await node.exists('orders:meta')).toBe(0);
   });
 });
