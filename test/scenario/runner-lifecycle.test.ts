@@ -93,7 +93,7 @@ describe('runVariant: lifecycle', () => {
       steps: [acquire('A', 0, { leaseMs: 300 })],
     });
     const node = fx.client(fx.sandbox.nodes[0]!.port);
-    const setting = async (): Promise<unknown> => (await node.config('GET', 'slowlog-log-slower-than'))[1];
+    const setting = async (): Promise<unknown> => ((await node.config('GET', 'slowlog-log-slower-than')) as string[])[1];
     const before = await setting();
 
     const tuned = (await runVariant(s, 'tuned', { sandbox: fx.sandbox })).history;
