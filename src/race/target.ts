@@ -3,7 +3,7 @@
 
 import { UsageError } from '../core/errors.js';
 import type { ChaosVerb, RacePlan } from '../core/race/plan.js';
-import type { TargetSpec } from '../redis/target.js';
+import { describeTarget, type TargetSpec } from '../redis/target.js';
 import { loadSandbox, startSandbox, type SandboxHandle, type TopologyName } from '../sandbox/index.js';
 
 export interface RaceTargetHandle {
@@ -44,7 +44,9 @@ export async function openTarget(plan: RacePlan, opts: TargetOptions): Promise<R
   const t = plan.target;
   if (t.type === 'url') {
     const nodes = plan.kind === 'redlock' ? t.nodes?.map((url) => ({ url })) : undefined;
-    return { label: t.url.replace(/\/\/[^@/]*@/, '//'), spec: { url: t.url }, nodes, nodeNames: [], chaosNode: '', close: async () => {} };
+    // Never the URL itself: it may carry a password.
+    const label = nodes ? `Redlock nodes ${nodes.map(describeTarget).join(', ')}` : describeTarget({ url: t.url });
+    return { label, spec: { url: t.url }, nodes, nodeNames: [], chaosNode: '', close: async () => {} };
   }
   if (t.type === 'sandbox') {
     const sandbox = await loadSandbox(t.name, { env: opts.env });

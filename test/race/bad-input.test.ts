@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt } from '../helpers/build.js';
+import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+
+// Everything here is refused before a server, a sandbox or a client starts: the state dir
+// stays empty (no sandbox was created) and nothing listens on the URL given.
+const env = tempStateEnv();
+const sandboxes = join(env.XDG_STATE_HOME!, 'redlock-cli', 'sandboxes');
+const URL = 'redis://127.0.0.1:1';
+
+const race = (...args: string[]) => runCli(['race', 'orders', ...args], env);
+
+describe('race refuses bad input with exit 2 before starting', () => {
+  it.each([
+    [['--clients', '0'], '--clients must be a whole number of at least 1'],
+    [['--clients', 'many'], '--clients must be a whole number, got "many"'],
+    [['--hold', '5s', '--duration', '5s'], '--hold must be shorter than --duration'],
+    [['--hold', '20 ms'], 'invalid --hold duration "20 ms"'],
+    [['--duration', '10'], 'invalid --duration duration "10"'],
+    [['--kind', 'mutex'], 'unknown lock kind "mutex"'],
+    [['--kind', 'read'], 'read locks are shared by design'],
+    [['--hold-dist', 'normal'], 'unknown --hold-dist "normal"'],
+    [['--procs', '9'], '--procs 9 is more than --clients 8'],
+    [['--chaos', 'flood'], 'unknown --chaos verb "flood"'],
+    [['--url', URL, '--chaos', 'pause'], '--chaos pause needs a sandbox'],
+    [['--url', URL, '--chaos', 'failover'], '--chaos failover needs a sandbox'],
+    [['--url', URL, '--sandbox', 'x'], 'use either --url or --sandbox'],
+    [['--kind', 'redlock', '--chaos', 'failover'], 'Redlock nodes are independent primaries'],
+  ])('%j', async (args, message) => {
+    const started = Date.now();
+    const r = await race(...args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(existsSync(sandboxes) ? readdirSync(sandboxes) : []).toEqual([]);
+  });
+
+  it('an unknown sandbox is not found (exit 4), and none is started', async () => {
+    const r = await race('--sandbox', 'nope');
+    expect(r.code).toBe(4);
+    expect(existsSync(sandboxes) ? readdirSync(sandboxes) : []).toEqual([]);
+  });
+});
+
+describe('race checks the open-files limit first', () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+
+  it('too many clients for ulimit -n: one line naming the fix, exit 2', async () => {
+    const run = promisify(execFile);
+    const script = `ulimit -n 256; exec node ${BIN} race orders --clients 500 --url ${URL}`;
+    const err = await run('bash', ['-c', script], { env: { ...process.env, ...env } }).then(
+      () => undefined,
+      (e: { code: number; stderr: string; stdout: string }) => e,
+    );
+    expect(err?.code).toBe(2);
+    expect(err?.stdout).toBe('');
+    expect(err?.stderr.trim()).toBe(
+      'redlock-cli: 500 clients in one process need about 1064 open files, and ulimit -n is 256: raise it for this shell (ulimit -n 1064) or spread the clients over processes with --procs',
+    );
+  });
+});
