@@ -9,6 +9,7 @@ import { identityOwner } from '../locks/owners.js';
 import { protocolFor } from '../locks/registry.js';
 import type { LockKind } from '../locks/types.js';
 import { loadOwners } from '../state/owners.js';
+import { viewShows } from './held-view.js';
 
 export interface HeldLock {
   readonly client: string;
@@ -55,11 +56,6 @@ export function acquiredLocks(env: Readonly<Record<string, string | undefined>>,
     }
   }
   return out;
-}
-
-/** Does this view show the owner holding the key (as holder, writer or reader)? */
-export function viewShows(view: LockView, owner: string): boolean {
-  return view.holders.some((h) => h.owner === owner || h.owner === `${owner}:write`) || (view.readers ?? []).some((r) => r.owner === owner);
 }
 
 /** Locks still held as far as the last read knows: a read sent after the lock was taken and not showing it means it is gone. */

@@ -52,10 +52,14 @@ export function ReplApp({ session, clock = Date.now, tickMs = 200 }: ReplAppProp
   useEffect(() => {
     if (screen.ended) exit();
   }, [screen.ended, exit]);
+  // Countdowns move only while something is timed; an idle prompt repaints nothing.
+  const ticking = screen.running !== undefined || screen.held.length > 0 || screen.waiting.length > 0 || screen.panel.watched.length > 0 || screen.sandbox !== undefined;
   useEffect(() => {
+    if (!ticking) return;
+    setNow(clock());
     const timer = setInterval(() => setNow(clock()), tickMs);
     return () => clearInterval(timer);
-  }, [clock, tickMs]);
+  }, [clock, tickMs, ticking]);
 
   // Several key events can arrive before React re-renders (a paste): edit through a ref.
   const setLine = (next: edit.LineState): void => {

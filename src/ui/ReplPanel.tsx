@@ -3,6 +3,7 @@ import { formatDuration } from '../core/duration.js';
 import type { LockView } from '../core/lock-view.js';
 import type { NodeStatus } from '../sandbox/status.js';
 import type { HeldLock, Waiting } from '../repl/held.js';
+import { viewShows } from '../repl/held-view.js';
 import type { ReplScreen, SandboxPanel } from '../repl/screen.js';
 import { InspectKey } from './InspectKey.js';
 import { LeaseBar } from './LeaseBar.js';
@@ -48,9 +49,10 @@ function SandboxNodes({ sandbox }: { readonly sandbox: SandboxPanel }) {
   );
 }
 
-/** Who of this REPL holds or waits for a key, under its inspect block. */
-function clientsOn(key: string, held: readonly HeldLock[], waiting: readonly Waiting[]): string {
-  const holds = held.filter((h) => h.key === key).map((h) => `${h.client} holds it`);
+/** Who of this REPL holds (as this very read shows) or waits for a key, under its inspect block. */
+function clientsOn(view: LockView, held: readonly HeldLock[], waiting: readonly Waiting[]): string {
+  const key = view.key;
+  const holds = held.filter((h) => h.key === key && viewShows(view, h.owner)).map((h) => `${h.client} holds it`);
   const waits = waiting.filter((w) => w.key === key).map((w) => `${w.client} waits`);
   return [...holds, ...waits].join(' · ');
 }
@@ -133,7 +135,7 @@ export function ReplPanel({ screen, now }: ReplPanelProps) {
     <Box flexDirection="column" borderStyle="single" borderDimColor paddingX={1}>
       {screen.sandbox && <SandboxNodes sandbox={screen.sandbox} />}
       {watchedViews.map((view) => {
-        const who = clientsOn(view.key, held, waiting);
+        const who = clientsOn(view, held, waiting);
         return full ? (
           <Box key={view.key} flexDirection="column">
             <InspectKey view={view} scaleMs={panel.scales[view.key]} elapsedMs={elapsedMs} />

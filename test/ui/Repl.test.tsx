@@ -141,7 +141,7 @@ describe('the REPL at the keyboard', () => {
     r.enter('clients');
     await r.until((f) => /^ {2}A {2}\S+ {2}holds contended \(reentrant\)$/m.test(f), 'clients listing A as holder');
     // The panel counts down: two frames a few hundred ms apart show less lease left.
-    const left = () => Number(/contended reentrant \S+ ([\d.]+) s/.exec(r.frame())?.[1]);
+    const left = () => Number(/contended reentrant [█░]+ ([\d.]+) s/.exec(r.frame())?.[1]);
     const first = left();
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(left()).toBeLessThan(first);

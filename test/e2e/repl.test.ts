@@ -1,0 +1,157 @@
+// The real REPL (`node bin/redlock-cli.js repl` from the build) in a pseudo-terminal under tmux,
+// against a real redis-server: two clients contend, the panel shows holder and countdown, the
+// holder's release lets the waiter in, and `exit` leaves no process and no lock behind.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt } from '../helpers/build.js';
+import { rawClient } from '../helpers/lock-env.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { tempStateEnv } from '../helpers/run-cli.js';
+
+// A private tmux server: nothing of the user's (or another test's) sessions is touched.
+const SOCKET = `redlock-repl-e2e-${process.pid}`;
+const stateEnv = tempStateEnv();
+let server: RedisServer;
+let raw: Redis;
+const pids: number[] = [];
+
+const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+
+beforeAll(async () => {
+  ensureBuilt();
+  server = await startRedis();
+  raw = rawClient(server);
+}, 60_000);
+
+afterAll(async () => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // already gone
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // exited, as it should have
+    }
+  }
+  raw?.disconnect();
+  await server?.stop();
+});
+
+/** The node process the pane's shell started (it appears a moment after the session). */
+async function childOf(parent: number): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      const children = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+      if (children.length > 0) return Number(children[0]);
+    } catch {
+      // not there yet
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no child process of pid ${parent}`);
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Starts the launcher in a new tmux session under a shell that reaps it and prints its exit code
+ * (the pane's own process would stay a zombie of the tmux server, looking alive to a pid check).
+ */
+async function start(session: string, env: Record<string, string>, ...args: string[]) {
+  const vars = Object.entries({ XDG_STATE_HOME: stateEnv.XDG_STATE_HOME!, FORCE_COLOR: '0', ...env }).map(([k, v]) => `${k}=${v}`);
+  const command = `env ${vars.join(' ')} ${process.execPath} ${BIN} ${args.join(' ')}; echo REPL-EXIT=$?; sleep 600`;
+  tmux('new-session', '-d', '-s', session, '-x', '110', '-y', '45', command);
+  const shell = Number(tmux('display-message', '-p', '-t', session, '#{pane_pid}').trim());
+  pids.push(shell);
+  const pid = await childOf(shell);
+  pids.push(pid);
+  const screen = (): string => tmux('capture-pane', '-p', '-t', session);
+  const until = async (check: (s: string) => boolean, what: string, ms = 10_000): Promise<string> => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const s = screen();
+      if (check(s)) return s;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  return {
+    pid,
+    screen,
+    until,
+    shows: (text: string, ms?: number) => until((s) => s.includes(text), JSON.stringify(text), ms),
+    /** Types a line and presses Enter, as a person would. */
+    line: (text: string): void => {
+      tmux('send-keys', '-t', session, '-l', text);
+      tmux('send-keys', '-t', session, 'Enter');
+    },
+    keys: (...keys: string[]) => void tmux('send-keys', '-t', session, ...keys),
+    /** The launcher's exit code once it has exited, else undefined. */
+    exitCode: () => /REPL-EXIT=(\d+)/.exec(screen())?.[1],
+  };
+}
+
+describe('redlock-cli repl in a terminal', () => {
+  it('two clients contend for one key; release lets the waiter in; exit leaves nothing behind', async () => {
+    const repl = await start('contend', {}, 'repl', '--url', server.url, '--interval', '200ms');
+    const prompt = `A@127.0.0.1:${server.port}>`;
+    await repl.shows(prompt);
+
+    repl.line('watch k');
+    repl.line('as A acquire k --lease 30s');
+    const acquired = await repl.until((s) => /A holds k reentrant [█░]+ [\d.]+ s acquire/.test(s) && s.includes('A holds it'), 'the panel showing A with a countdown');
+    const ownerA = /acquired "k" \(reentrant\) as (\S+:1)/.exec(acquired)![1]!;
+    expect(acquired).toContain(`holder   ${ownerA}`);
+    const left = (s: string): number => Number(/A holds k reentrant [█░]+ ([\d.]+) s/.exec(s)?.[1]);
+    const before = left(acquired);
+    const later = await repl.until((s) => left(s) < before, 'the countdown moving');
+    expect(left(later)).toBeGreaterThan(25);
+
+    repl.line('as B hold k --wait 30s');
+    await repl.shows('B waits for k (hold %1');
+    repl.line('as B acquire k');
+    await repl.shows('exit 5');
+    expect(await raw.hgetall('k')).toEqual({ [ownerA]: '1' });
+
+    repl.line('as A release k');
+    await repl.until((s) => /B holds k reentrant [█░]+ [\d.]+ s watchdog, 0 renewals \(hold %1\)/.test(s) && s.includes('B holds it'), 'B holding k');
+    const fields = Object.keys(await raw.hgetall('k'));
+    expect(fields).toHaveLength(1);
+    expect(fields[0]).not.toBe(ownerA);
+
+    repl.line('exit');
+    await repl.shows('B holds "k" (hold %1): release and leave? [y/N]');
+    repl.line('y');
+    await repl.until(() => repl.exitCode() !== undefined, 'the REPL to exit');
+    expect(repl.exitCode()).toBe('0');
+    expect(alive(repl.pid)).toBe(false);
+    expect(await raw.exists('k')).toBe(0);
+    expect((await raw.call('CLIENT', 'LIST')) as string).not.toMatch(/name=redlock-cli/);
+  }, 60_000);
+
+  it('starts with no arguments on a terminal, keeps the session on bad input, and leaves on Ctrl-D', async () => {
+    // No arguments means no options either: the target comes from REDIS_URL.
+    const bare = await start('bare', { REDIS_URL: server.url });
+    await bare.shows(`A@127.0.0.1:${server.port}>`);
+    bare.line('frobnicate');
+    await bare.shows("unknown command 'frobnicate'");
+    bare.line(`as B acquire 'unbalanced`);
+    await bare.shows('unbalanced single quote');
+    bare.keys('C-d');
+    await bare.until(() => bare.exitCode() !== undefined, 'the REPL to exit');
+    expect(bare.exitCode()).toBe('0');
+    expect(alive(bare.pid)).toBe(false);
+  }, 30_000);
+});
