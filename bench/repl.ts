@@ -1,0 +1,84 @@
+// REPL start-up as a user sees it: the built launcher in a pseudo-terminal (`script`), timed from
+// spawn to the first prompt on screen, next to `--version` in the same pseudo-terminal (node and
+// the launcher alone) and the time to import ink and react in a bare node. Alternating rounds,
+// median of BENCH_RUNS; a redis-server on a free port is the target and is always stopped.
+//   npx tsx bench/repl.ts      (BENCH_RUNS=15)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBuilt } from '../test/helpers/build.js';
+import { startRedis } from '../test/helpers/redis-server.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const BIN = 'bin/redlock-cli.js';
+const TIMEOUT_MS = 10_000;
+// History and remembered owners go to a throw-away state dir, never the user's.
+const state = mkdtempSync(join(tmpdir(), 'redlock-bench-repl-'));
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/**
+ * Runs `command` in a pseudo-terminal and resolves with the ms until `marker` appears in its
+ * output; then types `leave` (if any) and waits for it to exit.
+ */
+function inPty(command: string, marker: string, leave?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    // A real terminal's size: at 0 rows (script's default without one) ink would clear the screen on every frame.
+    const child = spawn('script', ['-qfec', `stty rows 30 cols 100; ${command}`, '/dev/null'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, XDG_STATE_HOME: state, FORCE_COLOR: '0', COLUMNS: '100', LINES: '30' },
+    });
+    let out = '';
+    let seenAt: number | undefined;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(seenAt === undefined ? `no "${marker}" within ${TIMEOUT_MS} ms; output: ${out}` : `did not exit within ${TIMEOUT_MS} ms`));
+    }, TIMEOUT_MS);
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (seenAt === undefined && out.includes(marker)) {
+        seenAt = performance.now() - started;
+        // Once ink has the terminal in raw mode (just after its first frame), keys reach the prompt.
+        if (leave !== undefined) setTimeout(() => child.stdin.write(leave), 300);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (seenAt === undefined) reject(new Error(`exited (${code}) before "${marker}": ${out}`));
+      else resolve(seenAt);
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  ensureBuilt();
+  const server = await startRedis();
+  try {
+    const prompt = `A@127.0.0.1:${server.port}>`;
+    const contenders = {
+      repl: () => inPty(`node ${BIN} repl --url ${server.url}`, prompt, 'exit\r'),
+      version: () => inPty(`node ${BIN} --version`, '0.'),
+      ink: () => inPty(`node -e "await Promise.all([import('ink'), import('react')]); console.log('loaded')" --input-type=module`, 'loaded'),
+    };
+    const times: Record<keyof typeof contenders, number[]> = { repl: [], version: [], ink: [] };
+    await contenders.repl(); // warm the file cache once, uncounted
+    for (let i = 0; i < RUNS; i++) {
+      for (const [name, run] of Object.entries(contenders) as [keyof typeof contenders, () => Promise<number>][]) times[name].push(await run());
+    }
+    const fmt = (xs: number[]): string => `${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
+    console.log(`REPL start-up in a pseudo-terminal, median of ${RUNS}:`);
+    console.log(`  redlock-cli repl to the first prompt: ${fmt(times.repl)}`);
+    console.log(`  redlock-cli --version:                ${fmt(times.version)}`);
+    console.log(`  node importing ink and react:         ${fmt(times.ink)}`);
+  } finally {
+    await server.stop();
+    rmSync(state, { recursive: true, force: true });
+  }
+}
+
+await main();
