@@ -6,13 +6,13 @@ import { runClientAction } from './client-ops.js';
 import { RunClock, sleepReal } from './clock.js';
 import { desiredConfig } from './config.js';
 import { runFault } from './faults.js';
-import { isClientStep, isFaultStep, stepsOf, type ClientStep, type Scenario, type Variant } from './model.js';
+import { isClientStep, isFaultStep, stepsOf, type ClientStep, type Scenario, type Step, type Variant } from './model.js';
 import { Observer } from './observer.js';
 import { prepareSandbox } from './prepare.js';
 import { LockReader } from './reader.js';
 import { Recorder } from './recorder.js';
 import { DemoResource } from './resource.js';
-import { startScenarioSandbox } from './sandbox.js';
+import { needsProxy, startScenarioSandbox } from './sandbox.js';
 import { checkClientPartitions, clientTargets, readTargets, redisNodes } from './targets.js';
 
 export interface RunVariantOptions {
@@ -49,6 +49,7 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
   if (!variant) throw new UsageError(`scenario ${scenario.name} has no variant "${String(variantRef)}": ${scenario.variants.map((v) => v.name).join(', ')}`);
   const steps = stepsOf(scenario, variant.name);
   checkClients(scenario, steps);
+  if (opts.sandbox) checkSandbox(scenario, opts.sandbox);
 
   const failure = new AbortController();
   let fatal: unknown;
@@ -165,10 +166,23 @@ function dispatch(client: ClientRuntime, step: ClientStep): void {
   }
 }
 
-function checkClients(scenario: Scenario, steps: readonly ReturnType<typeof stepsOf>[number][]): void {
+function checkClients(scenario: Scenario, steps: readonly Step[]): void {
   const known = new Set(scenario.clients.map((c) => c.name));
   for (const s of steps) {
     if (isClientStep(s) && !known.has(s.client)) throw new UsageError(`step at ${s.at} ms names client "${s.client}", which the scenario does not declare`);
+  }
+}
+
+/** A sandbox handed in must be the one the scenario describes, or its steps name nodes it lacks. */
+function checkSandbox(scenario: Scenario, sandbox: SandboxHandle): void {
+  const wanted = scenario.sandbox;
+  const nodes = redisNodes(sandbox);
+  if (sandbox.topology !== wanted.topology || (wanted.nodes !== undefined && wanted.topology === 'redlock' && nodes.length !== wanted.nodes)) {
+    const size = wanted.nodes !== undefined ? ` with ${wanted.nodes} nodes` : '';
+    throw new UsageError(`scenario ${scenario.name} runs on a ${wanted.topology} sandbox${size}; sandbox "${sandbox.name}" is ${sandbox.topology} with ${nodes.length} redis nodes`);
+  }
+  if (needsProxy(scenario) && nodes.some((n) => !n.proxy)) {
+    throw new UsageError(`scenario ${scenario.name} has latency / partition faults, which need the fault proxy: sandbox "${sandbox.name}" was started without it`);
   }
 }
 

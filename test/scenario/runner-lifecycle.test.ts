@@ -16,14 +16,23 @@ describe('runVariant: lifecycle', () => {
   it('a fault the sandbox refuses fails the run with the step named, and closes every connection', async () => {
     const s = scenario({
       clients: ['A'],
-      steps: [acquire('A', 0, { watchdogLeaseMs: 300 }), { at: 50, fault: 'latency', node: 'n1', value: '100ms' }, step('A', 400, { do: 'enter' })],
+      steps: [acquire('A', 0, { watchdogLeaseMs: 300 }), { at: 50, fault: 'stall-replication', node: 'n1' }, step('A', 400, { do: 'enter' })],
     });
     const events: string[] = [];
     await expect(runVariant(s, 'unsafe', { sandbox: fx.sandbox, onEvent: (e) => events.push(e.kind === 'fault' ? `fault ${e.phase}` : e.kind) })).rejects.toThrow(
-      /^fault "latency n1" at 50 ms failed: latency works through the fault proxy in front of n1/,
+      /^fault "stall-replication n1" at 50 ms failed: n1: stall-replication needs a replica, and this node is a primary/,
     );
     expect(events).toContain('fault fail');
     expect(await scenarioClients()).toEqual([]);
+  });
+
+  it('refuses a sandbox the scenario does not describe before starting anything', async () => {
+    const onRedlock = scenario({ sandbox: { topology: 'redlock', nodes: 3, fakeClock: false, config: {} }, steps: [acquire('A', 0, { leaseMs: 300 })] });
+    await expect(runVariant(onRedlock, 'unsafe', { sandbox: fx.sandbox })).rejects.toThrow(
+      'scenario test runs on a redlock sandbox with 3 nodes; sandbox "lifecycle" is single with 1 redis nodes',
+    );
+    const slow = scenario({ steps: [{ at: 0, fault: 'latency', node: 'n1', value: '100ms' }] });
+    await expect(runVariant(slow, 'unsafe', { sandbox: fx.sandbox })).rejects.toThrow(/need the fault proxy: sandbox "lifecycle" was started without it/);
   });
 
   it('an abort interrupts the run and leaves nothing running', async () => {
