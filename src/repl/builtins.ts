@@ -1,6 +1,8 @@
 // The REPL's own commands (everything else is a CLI command run through run(argv, ctx)).
 
+import { parseInspectKind } from '../core/decode/index.js';
 import { formatDuration } from '../core/duration.js';
+import type { InspectKind } from '../core/lock-view.js';
 import { UsageError } from '../core/errors.js';
 import type { BuiltinSpec } from '../core/repl/complete.js';
 import { createClient, describeIdentity, type ReplClient } from './clients.js';
@@ -9,6 +11,7 @@ import { attachSandbox } from './attach.js';
 import { replHelp } from './help.js';
 import { parseJobId } from './jobs.js';
 import type { ReplSession } from './session.js';
+import { DEFAULT_STEP_SPEED, startStep, STEP_USAGE } from './step.js';
 import { urlTarget } from './target.js';
 
 export interface Builtin extends BuiltinSpec {
@@ -65,14 +68,21 @@ export const BUILTINS: readonly Builtin[] = [
   {
     name: 'watch',
     args: 'key',
-    usage: 'watch <key...>',
-    summary: 'show keys on the panel (one round trip per tick for all of them)',
+    usage: 'watch <key...> [--kind k]',
+    summary: 'show keys on the panel (one round trip per tick for all of them); --kind reads them as that kind, like inspect --kind',
     run(session, _client, args) {
-      if (args.length === 0) {
+      const keys: string[] = [];
+      let kind: InspectKind | undefined;
+      for (let i = 0; i < args.length; i++) {
+        if (args[i] === '--kind' || args[i] === '-k') kind = parseInspectKind(args[++i] ?? '');
+        else keys.push(args[i]!);
+      }
+      if (keys.length === 0) {
         session.print(session.watched.length ? `watching ${session.watched.join(', ')}` : 'watching nothing: watch <key...>');
         return;
       }
-      session.watch(args);
+      if (kind) for (const key of keys) session.kindHints.set(key, kind);
+      session.watch(keys);
     },
   },
   {
@@ -129,6 +139,24 @@ export const BUILTINS: readonly Builtin[] = [
         return job;
       });
       await Promise.all(jobs.map((job) => session.stopJob(job)));
+    },
+  },
+  {
+    name: 'step',
+    args: 'none',
+    usage: STEP_USAGE,
+    summary: `run a scenario one step per Enter on its own sandbox (at ${DEFAULT_STEP_SPEED}x speed unless --speed), the panel showing Redis after each step`,
+    run: (session, _client, args) => startStep(session, args),
+  },
+  {
+    name: 'continue',
+    args: 'none',
+    usage: 'continue',
+    summary: 'run the rest of the scenario being stepped through without stopping',
+    run(session, _client, args) {
+      none('continue', args);
+      if (!session.stepRun) throw new UsageError('no scenario is being stepped through: step <scenario> starts one');
+      session.stepRun.continueAll();
     },
   },
   {

@@ -1,6 +1,7 @@
 // The session's live half: the panel poller on the current target (restarted when the target
 // changes), its folded state, and the attached sandbox's status poller.
 
+import type { InspectKind } from '../core/lock-view.js';
 import type { Poller } from '../core/poller.js';
 import type { TargetSpec } from '../redis/target.js';
 import type { SandboxHandle, SandboxStatus } from '../sandbox/index.js';
@@ -12,6 +13,7 @@ export interface LivePanelOptions {
   readonly intervalMs: number;
   /** The keys to read each tick. */
   readonly keys: () => readonly string[];
+  readonly kindOf: (key: string) => InspectKind | undefined;
   /** Something on the panel changed: repaint. */
   readonly onChange: () => void;
   /** A line for the output area (what changed on a key, the connection coming and going). */
@@ -35,6 +37,7 @@ export class LivePanel {
       spec,
       intervalMs: this.opts.intervalMs,
       keys: this.opts.keys,
+      kindOf: this.opts.kindOf,
       onState: (poll) => {
         if (this.panel !== panel) return; // a read of the previous target
         const { panel: next, lines } = foldPoll(this.state, poll);

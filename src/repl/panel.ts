@@ -2,9 +2,10 @@
 // panel's own connection (CLIENT SETNAME redlock-cli:repl-watch), and the attached sandbox's node
 // status on a slower timer of its own (those are other servers, probed by the sandbox library).
 
-import type { LockView } from '../core/lock-view.js';
+import { decodeSnapshot } from '../core/decode/index.js';
+import type { InspectKind, LockView } from '../core/lock-view.js';
 import { createPoller, type PollState, type Poller } from '../core/poller.js';
-import { inspectKeys } from '../inspect/snapshot.js';
+import { snapshotKeys } from '../inspect/snapshot.js';
 import { watchConnection } from '../locks/watchdog.js';
 import { connect, type Connection } from '../redis/connection.js';
 import type { TargetSpec } from '../redis/target.js';
@@ -19,6 +20,8 @@ export interface PanelOptions {
   readonly intervalMs: number;
   /** The keys to read this tick (watched first, then held). */
   readonly keys: () => readonly string[];
+  /** How to read a key whose data alone does not say (a token lock's plain value): `inspect --kind`, per key. */
+  readonly kindOf?: ((key: string) => InspectKind | undefined) | undefined;
   readonly onState: (state: PollState<readonly LockView[]>) => void;
   readonly onConnection: (down: boolean) => void;
 }
@@ -58,7 +61,12 @@ export function startPanel(opts: PanelOptions): Panel {
       const c = await connection();
       // While ioredis reconnects it would queue the read: fail now so the panel says "retrying".
       if (c.client.status !== 'ready') throw new Error(`not connected to ${c.label}`);
-      return inspectKeys(c, keys);
+      // inspectKeys with a kind per key: still one snapshot pipeline, decoded here.
+      const snapshots = await snapshotKeys(c, keys);
+      return snapshots.map(({ raw, replicas }, i) => {
+        const view = decodeSnapshot(raw, { kind: opts.kindOf?.(keys[i]!) });
+        return replicas && view.kind !== 'missing' ? { ...view, replicas } : view;
+      });
     },
     onState: opts.onState,
   });

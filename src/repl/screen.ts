@@ -4,6 +4,7 @@ import type { SandboxStatus } from '../sandbox/index.js';
 import type { HeldLock, Waiting } from './held.js';
 import type { OutputLine } from './output.js';
 import type { PanelScreen } from './panel-state.js';
+import type { StepView } from './step.js';
 
 /** The command the prompt waits for. */
 export interface RunningView {
@@ -43,5 +44,6 @@ export interface ReplScreen {
   readonly waiting: readonly Waiting[];
   readonly jobs: readonly JobView[];
   readonly sandbox?: SandboxPanel | undefined;
+  readonly stepping?: StepView | undefined;
   readonly ended: boolean;
 }

@@ -4,6 +4,8 @@
 
 import type { RunContext } from '../commands/context.js';
 import { UsageError } from '../core/errors.js';
+import { parseInspectKind } from '../core/decode/index.js';
+import type { InspectKind } from '../core/lock-view.js';
 import { formatOwner } from '../core/owner.js';
 import type { CommandNode } from '../core/repl/complete.js';
 import { identityOwner } from '../locks/owners.js';
@@ -18,6 +20,7 @@ import { holdLine, jobLocks, type Job } from './jobs.js';
 import { LivePanel } from './live-panel.js';
 import { lineStream, type OutputLine, type OutputTone } from './output.js';
 import type { ReplScreen, RunningView } from './screen.js';
+import type { StepRun } from './step.js';
 import { sandboxTarget, type ReplTarget } from './target.js';
 
 export type { ReplScreen } from './screen.js';
@@ -58,6 +61,10 @@ export class ReplSession {
   readonly knownTargets = new Map<string, ReplTarget>();
   history: string[];
   acquired: HeldLock[] = [];
+  /** Keys to read as a given kind (their data alone does not say: a token lock is a plain string). */
+  readonly kindHints = new Map<string, InspectKind>();
+  /** A scenario being stepped through (`step`): Enter runs its next step. */
+  stepRun: StepRun | undefined;
   /** The target before a sandbox was attached: where commands go again once it is down. */
   beforeAttach: ReplTarget | undefined;
 
@@ -85,6 +92,7 @@ export class ReplSession {
     this.live = new LivePanel({
       intervalMs: options.intervalMs ?? 1000,
       keys: () => this.panelKeys(),
+      kindOf: (key) => this.kindOf(key),
       onChange: () => this.publish(),
       onLine: (text) => this.print(this.nameOwners(text), 'event'),
     });
@@ -117,6 +125,10 @@ export class ReplSession {
       this.screen = this.build();
       for (const listener of this.listeners) listener();
     });
+  }
+
+  columns(): number {
+    return this.options.columns?.() ?? 80;
   }
 
   prompt(): string {
@@ -155,6 +167,7 @@ export class ReplSession {
       waiting,
       jobs: [...this.jobs.values()].map(({ id, client, line, since }) => ({ id, client, line, since })),
       sandbox: this.live.sandboxView,
+      stepping: this.stepRun?.view,
       ended: this.ended,
     };
   }
@@ -168,6 +181,14 @@ export class ReplSession {
     const fg = this.foreground;
     const waiting = fg?.waitKey !== undefined ? [...fromJobs.waiting, { client: fg.view.client, key: fg.waitKey }] : fromJobs.waiting;
     return { held, waiting };
+  }
+
+  /** How the panel reads a key: as asked (`watch --kind`, a stepped scenario's lock), else as our clients hold it. */
+  kindOf(key: string): InspectKind | undefined {
+    const hinted = this.kindHints.get(key);
+    if (hinted) return hinted;
+    const held = this.locks().held.find((h) => h.key === key);
+    return held ? parseInspectKind(held.kind) : undefined;
   }
 
   /** Keys the panel reads each tick: watched ones first, then held and waited-for ones. */
@@ -193,6 +214,8 @@ export class ReplSession {
       q.resolve(line.trim());
       return;
     }
+    // Stepping through a scenario, Enter on an empty line runs its next step.
+    if (this.stepRun && line.trim() === '' && this.stepRun.next()) return;
     if (line.trim() !== '') {
       const last = this.history[this.history.length - 1];
       if (last !== line.trim()) {
@@ -218,6 +241,11 @@ export class ReplSession {
       return true;
     }
     const fg = this.foreground;
+    if (!fg && this.stepRun) {
+      this.print('^C: stopping the scenario run');
+      this.stepRun.stop();
+      return true;
+    }
     if (!fg) return false;
     if (fg.view.cancelling) {
       fg.detach();
@@ -272,7 +300,7 @@ export class ReplSession {
 
   /** A RunContext for one command of one client; its output goes to the output area with `prefix`. */
   io(client: ReplClient, signal: AbortSignal, onLine: (text: string, stream: 'stdout' | 'stderr') => void) {
-    const columns = this.options.columns ?? (() => 80);
+    const columns = (): number => this.columns();
     const stdout = lineStream((t) => onLine(t, 'stdout'), columns);
     const stderr = lineStream((t) => onLine(t, 'stderr'), columns);
     const ctx: RunContext = { stdout, stderr, env: this.env, signal, connections: client.pool, identity: client.identity };
@@ -418,6 +446,8 @@ export class ReplSession {
     this.ended = true;
     this.pending = [];
     for (const job of this.jobs.values()) job.controller.abort();
+    this.stepRun?.stop();
+    await this.stepRun?.done;
     await Promise.race([Promise.all([...this.jobs.values()].map((j) => j.done)), new Promise((r) => setTimeout(r, 3000).unref())]);
     await this.live.close();
     await Promise.all([...this.clients.values()].map((c) => c.pool.closeAll()));

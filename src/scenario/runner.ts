@@ -26,6 +26,11 @@ export interface RunVariantOptions {
   /** Every event as it is recorded (live views). */
   readonly onEvent?: ((e: HistoryEvent) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Awaited before each step (the REPL's `step`: one step per Enter). The run's clock keeps going
+   * meanwhile, so a step whose time has passed runs as soon as its gate opens.
+   */
+  readonly beforeStep?: ((step: Step, index: number) => Promise<void>) | undefined;
 }
 
 export interface VariantResult {
@@ -112,7 +117,8 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
       onFailover: () => readers.forEach((r) => r.drop()),
     };
     const byName = new Map(clients.map((c) => [c.name, c]));
-    for (const step of steps) {
+    for (const [index, step] of steps.entries()) {
+      if (opts.beforeStep) await opts.beforeStep(step, index);
       await sleepReal(clock.untilReal(step.at), signal);
       if (signal.aborted) break;
       if (isFaultStep(step)) faults = faults.then(() => (signal.aborted ? undefined : runFault(step, faultCtx))).catch(fail);

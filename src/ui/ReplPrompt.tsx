@@ -40,6 +40,12 @@ export function ReplPrompt({ screen, line, candidates, hint, now }: ReplPromptPr
           {screen.queued > 0 ? ` · ${screen.queued} line(s) typed ahead` : ''}
         </Text>
       )}
+      {screen.stepping && (
+        <Text color="cyan" wrap="truncate-end">
+          step {screen.stepping.next}/{screen.stepping.total} of {screen.stepping.scenario} ({screen.stepping.variant}):{' '}
+          {screen.stepping.waiting !== undefined ? `next ${screen.stepping.waiting.trim()} · Enter runs it · continue · Ctrl-C stops` : 'running…'}
+        </Text>
+      )}
       {screen.question !== undefined ? (
         <Text>
           <Text color="yellow">{screen.question} </Text>
