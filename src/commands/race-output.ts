@@ -57,8 +57,9 @@ function harnessLine(r: RaceResult): string {
   const h = r.harness;
   const workers = h.workers > 0 ? `; ${h.workers} workers, busiest ${h.workerCpuPctMax.toFixed(0)}% of a core, timers late p99 ${ms(h.workerLoopDelayP99Ms)}` : '';
   const server = h.serverCpuPct !== undefined ? `; Redis ${h.serverCpuPct.toFixed(0)}% of a core` : '';
+  const machine = h.machineBusyCores !== undefined && h.machineCores !== undefined ? `; machine ${h.machineBusyCores.toFixed(1)} of ${h.machineCores} cores busy` : '';
   const verdict = h.keptUp ? 'kept up' : (h.reason ?? 'may have been the bottleneck');
-  return `race process ${h.cpuPct.toFixed(0)}% of a core, timers late p99 ${ms(h.loopDelayP99Ms)} (max ${ms(h.loopDelayMaxMs)})${workers}${server}: ${verdict}`;
+  return `race process ${h.cpuPct.toFixed(0)}% of a core, timers late p99 ${ms(h.loopDelayP99Ms)} (max ${ms(h.loopDelayMaxMs)})${workers}${server}${machine}: ${verdict}`;
 }
 
 function verdictLine(r: RaceResult): string {

@@ -2,7 +2,7 @@
 // that holds a lock right then; the other verbs go through the sandbox to a node. Every fault is
 // a fault event in the history, and whatever it broke is healed before the race ends.
 
-import type { ChaosVerb } from '../core/race/plan.js';
+import { LASTING_VERBS, type ChaosVerb } from '../core/race/plan.js';
 import type { SandboxHandle } from '../sandbox/index.js';
 import type { Recorder } from './recorder.js';
 
@@ -23,10 +23,19 @@ export interface ChaosOptions {
   readonly clients: ChaosClients;
   readonly sandbox?: SandboxHandle | undefined;
   readonly node: string;
+  /** When the race stops (Date.now() time): a fault that could not finish by then is not started. */
+  readonly deadline: number;
 }
 
 // A holder is usually there within a hold time; after this long without one the tick is skipped.
 const FIND_HOLDER_MS = 500;
+/** A Sentinel failover in a sandbox takes about two seconds (sandbox README). */
+const FAILOVER_TAKES_MS = 3000;
+
+function lasts(opts: ChaosOptions): number {
+  if (opts.verb === 'failover') return FAILOVER_TAKES_MS;
+  return LASTING_VERBS.includes(opts.verb) ? opts.forMs : 0;
+}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -37,7 +46,7 @@ export function startChaos(opts: ChaosOptions): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   const tick = (): void => {
-    if (stopped) return;
+    if (stopped || Date.now() + lasts(opts) > opts.deadline) return;
     running = fire(opts, () => stopped).finally(() => {
       if (!stopped) timer = setTimeout(tick, opts.everyMs);
     });

@@ -1,6 +1,8 @@
 // The harness watching itself: CPU time and event-loop delay over the race, so a summary can
 // say whether the clients were held back by the lock or by the process driving them.
 
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export interface LoadReading {
@@ -32,5 +34,30 @@ export function watchLoad(): { read(): LoadReading; stop(): void } {
       };
     },
     stop: () => histogram.disable(),
+  };
+}
+
+/** Busy and total CPU time of the whole machine so far (/proc/stat jiffies); undefined off Linux. */
+function machineTicks(): { busy: number; total: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    // idle + iowait are the machine waiting; everything else (steal included) is it being busy.
+    return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts measuring the machine; `read()` gives how many of its cores were busy since, on average. */
+export function watchMachine(): { read(): { readonly cores: number; readonly busyCores?: number | undefined } } {
+  const cores = availableParallelism();
+  const before = machineTicks();
+  return {
+    read: () => {
+      const after = machineTicks();
+      if (!before || !after || after.total <= before.total) return { cores };
+      return { cores, busyCores: ((after.busy - before.busy) / (after.total - before.total)) * cores };
+    },
   };
 }

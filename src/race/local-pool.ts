@@ -18,7 +18,7 @@ export interface LoopConfig {
   readonly waitMs: number;
 }
 
-const START_SPREAD_MS = 100;
+const START_SPREAD_MS = 1;
 // Connecting a thousand clients at once would overflow the server's accept backlog (511).
 const CONNECT_BATCH = 100;
 
@@ -65,12 +65,13 @@ export class LocalPool {
   }
 
   /**
-   * Every client starts its loop within the first START_SPREAD_MS: a thousand first attempts in
-   * one event-loop turn would stall the harness itself before the race has begun.
+   * Clients start their loops spread over START_SPREAD_MS per client (at most one wait): a
+   * thousand first attempts in one event-loop turn would stall the harness itself, and its
+   * holders' renewals with it, before the race has begun.
    */
   go(): void {
     this.started = true;
-    const spread = this.clients.size > 1 ? START_SPREAD_MS : 0;
+    const spread = this.clients.size > 1 ? Math.min(this.config.waitMs, this.clients.size * START_SPREAD_MS) : 0;
     for (const client of this.clients.values()) {
       this.runs.push(new Promise<void>((resolve) => setTimeout(resolve, Math.random() * spread)).then(() => client.run()));
     }

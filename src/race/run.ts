@@ -3,7 +3,6 @@
 // figures and the harness's self-check make the result. Everything started is stopped, always.
 
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { UsageError } from '../core/errors.js';
 import { connectionsPerClient, fdShortfall, parseOpenFilesLimit } from '../core/race/fds.js';
 import { harnessReport, type HarnessReport } from '../core/race/harness.js';
@@ -14,7 +13,7 @@ import type { EndEvent, History, HistoryEvent } from '../core/scenario/history.j
 import type { Verdict, Violation } from '../core/scenario/verdict.js';
 import { startChaos } from './chaos.js';
 import { originToText, raceClock } from './clock.js';
-import { watchLoad } from './load.js';
+import { watchLoad, watchMachine } from './load.js';
 import type { ClientSpec } from './local-pool.js';
 import { openPool, type RacePool } from './pool.js';
 import { Recorder } from './recorder.js';
@@ -150,6 +149,7 @@ async function raceOn(plan: RacePlan, target: RaceTargetHandle, hooks: RaceHooks
     origin = process.hrtime.bigint();
     clock = raceClock(origin);
     load = watchLoad();
+    const machine = watchMachine();
     pool.go(originToText(origin));
     if (plan.chaos) {
       const chaos = startChaos({
@@ -161,6 +161,7 @@ async function raceOn(plan: RacePlan, target: RaceTargetHandle, hooks: RaceHooks
         clients: pool,
         sandbox: target.sandbox,
         node: target.chaosNode,
+        deadline: Date.now() + plan.durationMs,
       });
       stopChaos = () => chaos.stop();
     }
@@ -179,7 +180,7 @@ async function raceOn(plan: RacePlan, target: RaceTargetHandle, hooks: RaceHooks
     const parentLoad = load.read();
     const cpuAfter = await serverCpuSeconds(target.spec);
     const serverPct = cpuBefore !== undefined && cpuAfter !== undefined ? ((cpuAfter - cpuBefore) * 1000 * 100) / parentLoad.wallMs : undefined;
-    const harness = harnessReport(parentLoad, pool.loads(), serverPct);
+    const harness = harnessReport(parentLoad, pool.loads(), serverPct, machine.read());
     const keys = plan.keys.map((key) => judgeKey(key, clientsOf.get(key)!, events.get(key)!, resources.final(key), target.nodeNames, elapsedMs));
     return {
       plan,
@@ -246,6 +247,3 @@ function judgeKey(
     history,
   };
 }
-
-/** Cores on this machine, for reading the harness's CPU figures. */
-export const machineCores = (): number => availableParallelism();

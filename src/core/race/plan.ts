@@ -54,6 +54,9 @@ export interface RaceInput extends Omit<RacePlan, 'kind' | 'chaosEveryMs' | 'cha
   readonly chaosForMs?: number | undefined;
 }
 
+/** Verbs whose fault lasts --chaos-for (the others are one step). */
+export const LASTING_VERBS: readonly ChaosVerb[] = ['pause', 'latency', 'partition'];
+
 /** One client per connection: more than this is a typo, not a race this machine can run. */
 export const MAX_CLIENTS = 10_000;
 export const DEFAULT_CHAOS_EVERY_MS = 2000;
@@ -104,6 +107,6 @@ export function describePlan(plan: RacePlan): string[] {
     `hold ${plan.holdMs} ms ${plan.holdDist}`,
     `wait ${plan.waitMs} ms`,
     `release ${plan.release}`,
-    ...(plan.chaos ? [`chaos ${plan.chaos} every ${plan.chaosEveryMs} ms for ${plan.chaosForMs} ms`] : []),
+    ...(plan.chaos ? [`chaos ${plan.chaos} every ${plan.chaosEveryMs} ms${LASTING_VERBS.includes(plan.chaos) ? ` for ${plan.chaosForMs} ms` : ''}`] : []),
   ];
 }

@@ -16,6 +16,12 @@ describe('harness self-check', () => {
     expect(r.reason).toBe('the harness may have been the bottleneck: the race process used 95% of a core, its timers ran 60 ms late (p99)');
     expect(harnessReport(load(100, 10_000), [load(100, 10_000, 80)]).reason).toContain("a worker's timers ran 80 ms late");
   });
+
+  it('says when the machine itself was busy, so late timers are not blamed on the harness alone', () => {
+    const r = harnessReport(load(4000, 10_000, 40), [], 20, { cores: 2, busyCores: 1.95 });
+    expect(r.reason).toBe('the harness may have been the bottleneck: its timers ran 40 ms late (p99), the machine was busy (1.9 of 2 cores, 0.4 of them this race\'s clients)');
+    expect(harnessReport(load(4000, 10_000), [], 20, { cores: 2, busyCores: 1.95 })).toMatchObject({ keptUp: true, machineBusyCores: 1.95 });
+  });
 });
 
 describe('open files', () => {
