@@ -34,8 +34,9 @@ function optionNode(option: Option, path: readonly string[]): OptionNode {
   };
 }
 
-/** Scenario names for `scenario run <name>` and anything named like one; saved targets for `target show|remove <name>`. */
+/** Lock keys for `<key>` arguments; scenario names for `scenario run <name>` and anything named like one; saved targets for `target show|remove <name>`. */
 function argSource(path: readonly string[], name: string): ValueSource | undefined {
+  if (/^key/i.test(name)) return 'key';
   if (path[0] === 'target' && path.length === 2 && path[1] !== 'add' && name === 'name') return 'target';
   if (/scenario/i.test(name) || (path[0] === 'scenario' && /^(name|file|path)/i.test(name))) return 'scenario';
   return undefined;

@@ -4,7 +4,7 @@
 // outside the program (saved targets, shipped scenarios) come from named sources read on demand.
 
 /** Where an option's or argument's values come from when they are not a fixed list. */
-export type ValueSource = 'target' | 'scenario';
+export type ValueSource = 'target' | 'scenario' | 'key';
 
 export interface Candidate {
   readonly value: string;
@@ -39,7 +39,8 @@ export interface CommandNode {
   readonly subcommands: readonly CommandNode[];
 }
 
-export type Sources = Readonly<Record<ValueSource, () => readonly Candidate[]>>;
+/** A source nobody provides completes nothing (a shell knows no lock keys; the REPL knows those on its panel). */
+export type Sources = Readonly<Partial<Record<ValueSource, () => readonly Candidate[]>>>;
 
 const isOptionWord = (word: string): boolean => word.startsWith('-') && word.length > 1 && word !== '--';
 
@@ -54,7 +55,7 @@ function findOption(path: readonly CommandNode[], flag: string): OptionNode | un
 
 function values(spec: ValueSpec, sources: Sources): Candidate[] {
   if (spec.choices) return spec.choices.map((value) => ({ value }));
-  return spec.source ? [...sources[spec.source]()] : [];
+  return spec.source ? [...(sources[spec.source]?.() ?? [])] : [];
 }
 
 interface Walk {

@@ -143,7 +143,7 @@ export const BUILTINS: readonly Builtin[] = [
   },
   {
     name: 'step',
-    args: 'none',
+    args: 'scenario',
     usage: STEP_USAGE,
     summary: `run a scenario one step per Enter on its own sandbox (at ${DEFAULT_STEP_SPEED}x speed unless --speed), the panel showing Redis after each step`,
     run: (session, _client, args) => startStep(session, args),

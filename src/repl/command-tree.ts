@@ -1,24 +1,9 @@
-import type { Command } from 'commander';
-import type { CommandNode, OptionNode } from '../core/repl/complete.js';
+import type { CommandNode } from '../core/completion.js';
 
-// Every command answers these, though commander does not list them among its options.
-const HELP_OPTION: OptionNode = { flags: ['-h', '--help'], takesValue: false };
+export { commandTree } from '../commands/completion-tree.js';
 
-/** A plain description of the commander program, for completion and for finding a command's options. */
-export function commandTree(cmd: Command): CommandNode {
-  const options: OptionNode[] = cmd.options.map((o) => ({
-    flags: [o.short, o.long].filter((f): f is string => f !== undefined),
-    takesValue: o.required || o.optional,
-    ...(o.argChoices ? { choices: [...o.argChoices] } : {}),
-  }));
-  return {
-    name: cmd.name(),
-    summary: cmd.summary() || cmd.description(),
-    options: [...options, HELP_OPTION],
-    args: cmd.registeredArguments.map((a) => ({ name: a.name(), variadic: a.variadic })),
-    subcommands: cmd.commands.map(commandTree),
-  };
-}
+// The REPL reads the same plain tree of the commander program as shell completion
+// (commands/completion-tree.ts) to find a line's command, positionals and options.
 
 /** Where the command path ends and what the words after it are: the leaf command, its positionals. */
 export interface ParsedLine {
@@ -44,10 +29,10 @@ export function parseLine(tree: CommandNode, argv: readonly string[]): ParsedLin
       const [flag] = word.split('=', 1) as [string];
       flags.add(flag);
       const option = node.options.find((o) => o.flags.includes(flag));
-      if (option?.takesValue && !word.includes('=')) i += 1;
+      if (option && option.value !== 'none' && !word.includes('=') && (option.value === 'required' || !argv[i + 1]?.startsWith('-'))) i += 1;
       continue;
     }
-    const sub = positionals.length === 0 ? node.subcommands.find((c) => c.name === word) : undefined;
+    const sub = positionals.length === 0 ? node.subcommands.find((c) => c.name === word || c.aliases.includes(word)) : undefined;
     if (sub) {
       node = sub;
       path.push(sub);
@@ -57,7 +42,7 @@ export function parseLine(tree: CommandNode, argv: readonly string[]): ParsedLin
   return { path, afterPath, positionals, flags };
 }
 
-/** The option spellings of the leaf command that mean the same as `flag` (`-k` for `--kind`). */
+/** Was this option (in any of its spellings: `-k` for `--kind`) given to the leaf command? */
 export function hasOption(line: ParsedLine, flag: string): boolean {
   const leaf = line.path[line.path.length - 1];
   const option = leaf?.options.find((o) => o.flags.includes(flag));

@@ -1,3 +1,4 @@
+import { completionSources, shippedScenarios } from '../commands/completion-tree.js';
 import { complete } from '../core/repl/complete.js';
 import { completionPoint } from '../core/repl/tokenize.js';
 import { sandboxesRoot, sandboxNames } from '../sandbox/state.js';
@@ -21,10 +22,11 @@ export function completeLine(session: ReplSession, beforeCursor: string): string
   } catch {
     sandboxes = [];
   }
+  const shell = completionSources({ stdout: { write: () => true }, stderr: { write: () => true }, env: session.env });
   return complete(completionPoint(beforeCursor), session.tree, {
     builtins: BUILTINS,
     clients: [...session.clients.keys()],
-    keys: knownKeys(session),
     sandboxes,
+    values: { ...shell, scenario: () => shippedScenarios(), key: () => knownKeys(session).map((value) => ({ value })) },
   });
 }

@@ -4,13 +4,14 @@ import type { ReplSession } from './session.js';
 /** What `help` prints: the REPL's commands, the CLI's, and how holding and keys work here. */
 export function replHelp(session: ReplSession): string[] {
   const width = Math.max(...BUILTINS.map((b) => b.usage.length));
-  const cmdWidth = Math.max(...session.tree.subcommands.map((c) => c.name.length));
+  const commands = session.tree.subcommands.filter((c) => !c.hidden);
+  const cmdWidth = Math.max(...commands.map((c) => c.name.length));
   return [
     'REPL commands:',
     ...BUILTINS.map((b) => `  ${b.usage.padEnd(width)}  ${b.summary}`),
     '',
     `CLI commands, as outside (they get the target's connection options, ${session.target.args.join(' ')}, unless given their own):`,
-    ...session.tree.subcommands.map((c) => `  ${c.name.padEnd(cmdWidth)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(cmdWidth)}  ${c.description}`),
     '',
     'Holding: `hold <key>` runs in the background here, so the prompt stays yours; the panel shows the',
     'lock with its lease and watchdog renewals. `release <key>` by the same client (or `cancel %id`)',

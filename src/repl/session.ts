@@ -7,7 +7,7 @@ import { UsageError } from '../core/errors.js';
 import { parseInspectKind } from '../core/decode/index.js';
 import type { InspectKind } from '../core/lock-view.js';
 import { formatOwner } from '../core/owner.js';
-import type { CommandNode } from '../core/repl/complete.js';
+import type { CommandNode } from '../core/completion.js';
 import { identityOwner } from '../locks/owners.js';
 import { describeTarget } from '../redis/target.js';
 import type { SandboxHandle } from '../sandbox/index.js';

@@ -4,7 +4,7 @@
 import type { RunContext } from '../commands/context.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { attachSandbox } from './attach.js';
-import { commandTree } from './command-tree.js';
+import { commandTree } from '../commands/completion-tree.js';
 import { shutdownRepl } from './exit.js';
 import { appendHistory, historyFile, loadHistory } from './history.js';
 import { ReplSession } from './session.js';

@@ -1,7 +1,7 @@
 import { parseRedisUrl, describeTarget, parseHostList, type TargetSpec } from '../redis/target.js';
 import type { SandboxHandle } from '../sandbox/index.js';
 import { hasOption, parseLine, takesOption, type ParsedLine } from './command-tree.js';
-import type { CommandNode } from '../core/repl/complete.js';
+import type { CommandNode } from '../core/completion.js';
 
 /** Where the REPL's commands go unless they say otherwise: a URL, or an attached sandbox. */
 export interface ReplTarget {

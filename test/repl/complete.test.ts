@@ -9,13 +9,20 @@ import type { SandboxHandle } from '../../src/sandbox/index.js';
 
 const quiet = { write: () => true };
 const tree = commandTree(buildProgram({ stdout: quiet, stderr: quiet, env: {}, exitCode: 0 }));
-const sources: CompletionSources = { builtins: BUILTINS, clients: ['A', 'B'], keys: ['orders', 'orders:eu', 'payments'], sandboxes: ['default'] };
+const keys = ['orders', 'orders:eu', 'payments'];
+const sources: CompletionSources = {
+  builtins: BUILTINS,
+  clients: ['A', 'B'],
+  sandboxes: ['default'],
+  values: { key: () => keys.map((value) => ({ value })), scenario: () => [{ value: 'expired-lease-misdeletion' }] },
+};
 const tab = (line: string): string[] => complete(completionPoint(line), tree, sources);
 
 describe('completion over the real command tree', () => {
   it('first word: REPL commands and CLI commands', () => {
     expect(tab('ac')).toEqual(['acquire']);
     expect(tab('a')).toEqual(['acquire', 'as', 'attach']);
+    expect(tab('__')).toEqual([]); // hidden commands are not offered
     expect(tab('')).toEqual(expect.arrayContaining(['as', 'watch', 'exit', 'acquire', 'hold', 'inspect', 'sandbox']));
   });
 
@@ -44,6 +51,7 @@ describe('completion over the real command tree', () => {
     expect(tab('watch orders ')).toEqual(['orders:eu', 'payments']);
     expect(tab('help sand')).toEqual(['sandbox']);
     expect(tab('attach ')).toEqual(['default']);
+    expect(tab('step exp')).toEqual(['expired-lease-misdeletion']);
   });
 
   it('commonPrefix is what Tab fills in when several fit', () => {
