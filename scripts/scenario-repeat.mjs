@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// Runs every shipped scenario N times through the built CLI (`scenario run <name> --json`), each
+// run in a fresh XDG_STATE_HOME so no sandbox, shim or state leaks from one run to the next, and
+// prints a table: how many runs matched every variant's expected verdict, per variant, and the
+// median and max wall-clock duration of a run (sandbox start and stop included). Exits 1 if any
+// run missed. The catalogue is meant to reach its verdicts 10 of 10 times, also on a busy machine.
+//
+//   npm run build && npm run scenarios:repeat            # every scenario, 10 runs each
+//   node scripts/scenario-repeat.mjs -n 3 redlock-clock-jump get-then-del-race
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'bin', 'redlock-cli.js');
+// A run that takes longer than this is stuck (no scenario may take over 20 s): killed, counted as a miss.
+const RUN_TIMEOUT_MS = 90_000;
+
+const USAGE = 'usage: node scripts/scenario-repeat.mjs [-n runs] [scenario ...]';
+
+function parseArgs(argv) {
+  let runs = 10;
+  const names = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '-n' || arg === '--runs') {
+      runs = Number(argv[++i]);
+      if (!Number.isInteger(runs) || runs < 1) fail(`-n takes a whole number of runs, at least 1\n${USAGE}`);
+    } else if (arg === '-h' || arg === '--help') {
+      console.log(USAGE);
+      process.exit(0);
+    } else if (arg.startsWith('-')) {
+      fail(`unknown option ${arg}\n${USAGE}`);
+    } else {
+      names.push(arg);
+    }
+  }
+  return { runs, names };
+}
+
+function fail(message) {
+  console.error(message);
+  process.exit(2);
+}
+
+/** Runs the CLI once in a fresh state dir; resolves with its exit code, stdout and wall time. */
+function runCli(args) {
+  const state = mkdtempSync(join(tmpdir(), 'redlock-repeat-'));
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { ...process.env, XDG_STATE_HOME: state, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGTERM'), RUN_TIMEOUT_MS);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      rmSync(state, { recursive: true, force: true });
+      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr, ms: performance.now() - started });
+    });
+  });
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+function table(rows) {
+  const header = ['scenario', 'runs', 'matched', 'variants', 'median', 'max'];
+  const cells = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  const right = new Set([1, 2, 4, 5]);
+  return cells.map((r) => r.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+}
+
+const { runs, names } = parseArgs(process.argv.slice(2));
+if (!existsSync(join(root, 'dist', 'main.js'))) fail('dist/main.js is missing: run npm run build first');
+
+const listed = await runCli(['scenario', 'list', '--json']);
+if (listed.code !== 0) fail(`scenario list failed (exit ${listed.code}):\n${listed.stderr}`);
+const catalogue = JSON.parse(listed.stdout).map((s) => s.name);
+const unknown = names.filter((n) => !catalogue.includes(n));
+if (unknown.length > 0) fail(`not a shipped scenario: ${unknown.join(', ')} (shipped: ${catalogue.join(', ')})`);
+const chosen = names.length > 0 ? names : catalogue;
+
+const rows = [];
+let missed = 0;
+for (const name of chosen) {
+  const durations = [];
+  const perVariant = new Map();
+  let matchedRuns = 0;
+  for (let i = 1; i <= runs; i++) {
+    const result = await runCli(['scenario', 'run', name, '--json']);
+    durations.push(result.ms);
+    let report;
+    try {
+      report = JSON.parse(result.stdout);
+    } catch {
+      report = undefined;
+    }
+    const variants = report?.variants ?? [];
+    for (const v of variants) perVariant.set(v.variant, (perVariant.get(v.variant) ?? 0) + (v.matched ? 1 : 0));
+    const ok = (result.code === 0 || result.code === 7) && report?.matched === true;
+    if (ok) matchedRuns++;
+    else {
+      missed++;
+      // Keep the evidence: the whole --json output (histories included) of the run that missed.
+      const saved = join(tmpdir(), `scenario-repeat-${name}-${i}-${process.pid}.json`);
+      writeFileSync(saved, result.stdout);
+      const why = variants.filter((v) => !v.matched).map((v) => `${v.variant}: expected ${v.expected.join(', ') || 'safe'}, found ${v.found.join(', ') || 'safe'}`);
+      console.error(`  ${name} run ${i}: MISSED (exit ${result.code}) ${why.join('; ') || result.stderr.trim().split('\n').pop()}; output in ${saved}`);
+    }
+    console.error(`${name} ${i}/${runs}: ${ok ? 'matched' : 'missed'} in ${seconds(result.ms)}`);
+  }
+  const variants = [...perVariant].map(([v, n]) => `${v} ${n}/${runs}`).join(', ');
+  rows.push([name, String(runs), `${matchedRuns}/${runs}`, variants, seconds(median(durations)), seconds(Math.max(...durations))]);
+}
+
+console.log(table(rows));
+if (missed > 0) console.log(`\n${missed} run(s) missed an expected verdict`);
+process.exitCode = missed > 0 ? 1 : 0;
