@@ -50,7 +50,7 @@ describe('race output', () => {
       expect(Number(counter)).toBeGreaterThan(0);
       expect(counter).toBe(increments);
     }
-    expect(r.stdout).toMatch(/^ {2}harness +race process \d+% of a core, timers late p99 .+; Redis \d+% of a core: .+$/m);
+    expect(r.stdout).toMatch(/^ {2}harness +race process \d+% of a core, timers late p99 .+; Redis \d+% of a core(; machine [\d.]+ of \d+ cores busy)?: .+$/m);
     expect(r.stdout).toMatch(/^ {2}verdict +SAFE: no violation found/m);
   });
 

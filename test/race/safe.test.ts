@@ -13,26 +13,30 @@ afterAll(async () => {
 
 describe('race, safe configurations', () => {
   it('thousands of acquisitions: no violation, and the counter equals the acquisitions', async () => {
-    const r = await race(plan(server.url, { kind: 'token', clients: 8, durationMs: 5000 }));
-    const [k] = r.keys;
-    expect(r.stats.acquisitions).toBeGreaterThanOrEqual(1000);
+    // Eight keys raced at once: a busy test machine's late timers slow each key, not the total.
+    const keys = ['k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7', 'k8'];
+    const r = await race(plan(server.url, { kind: 'token', clients: 24, durationMs: 10_000, keys }));
+    expect(r.stats.acquisitions).toBeGreaterThanOrEqual(2000);
     expect(r.violations).toEqual([]);
-    expect(k!.counter).toBe(r.stats.acquisitions);
-    expect(k!.increments).toBe(r.stats.acquisitions);
-    expect(k!.acquisitions).toBe(r.stats.acquisitions);
-    // The history holds a matching pair for every acquisition, and the end event closes it.
+    for (const k of r.keys) {
+      expect(k.acquisitions).toBeGreaterThan(0);
+      expect(k.counter).toBe(k.acquisitions);
+      expect(k.increments).toBe(k.acquisitions);
+      expect(k.history.clients).toHaveLength(3);
+      // The end event closes each history with the resource as the run left it.
+      expect(k.history.events.at(-1)).toMatchObject({ kind: 'end', counter: k.acquisitions });
+    }
+    // The history holds a completed acquire for every acquisition counted.
     expect(ops(r, 'acquire', 'ok')).toHaveLength(r.stats.acquisitions);
-    expect(k!.history.events.at(-1)).toMatchObject({ kind: 'end', counter: r.stats.acquisitions });
-    expect(k!.history.clients).toHaveLength(8);
     expect(r.stats.lostLocks).toBe(0);
-    expect(r.stats.series.length).toBeGreaterThanOrEqual(5);
+    expect(r.stats.series.length).toBeGreaterThanOrEqual(10);
     expect(r.stats.waits.p99).toBeGreaterThanOrEqual(r.stats.waits.p50);
     expect(r.stats.fairness).toBeGreaterThan(0);
     expect(r.stats.fairness).toBeLessThanOrEqual(1);
     expect(r.harness.cpuPct).toBeGreaterThan(0);
     expect(Number.isFinite(r.harness.loopDelayP99Ms)).toBe(true);
     expect(r.harness.serverCpuPct).toBeGreaterThan(0);
-  });
+  }, 30_000);
 
   it('fenced locks: every write carries a newer token and the register accepts them all', async () => {
     const r = await race(plan(server.url, { kind: 'fenced', clients: 6, durationMs: 2000, keys: ['a', 'b'] }));
@@ -43,14 +47,18 @@ describe('race, safe configurations', () => {
       expect(k.rejectedWrites).toBe(0);
       expect(k.register.token).toBeGreaterThanOrEqual(k.acquisitions);
     }
-    const tokens = ops(r, 'write', 'ok').filter((e) => e.client === 'c1').map((e) => e.token!);
-    expect(tokens.length).toBeGreaterThan(1);
-    expect(tokens).toEqual([...tokens].sort((a, b) => a - b));
+    // In the order the register took them, each key's tokens only grow.
+    for (const k of r.keys) {
+      const tokens = k.history.events.flatMap((e) => (e.kind === 'op' && e.op === 'write' && e.phase === 'ok' ? [e.token!] : []));
+      expect(tokens.length).toBe(k.acquisitions);
+      expect(tokens).toEqual([...tokens].sort((a, b) => a - b));
+      expect(new Set(tokens).size).toBe(tokens.length);
+    }
   });
 
   it('reentrant (pub/sub waiters) with exponential holds and a short renewed lease', async () => {
     const r = await race(plan(server.url, { kind: 'reentrant', clients: 8, durationMs: 2000, leaseMs: 600, holdMs: 5, holdDist: 'exp' }));
-    expect(r.stats.acquisitions).toBeGreaterThan(50);
+    expect(r.stats.acquisitions).toBeGreaterThan(10);
     expect(r.violations).toEqual([]);
     expect(r.keys[0]!.counter).toBe(r.stats.acquisitions);
   });
