@@ -16,10 +16,11 @@ import type { ParsedLine } from './command-tree.js';
 import { completeLine } from './completion.js';
 import { execute } from './execute.js';
 import { acquiredLocks, stillHeld, type HeldLock, type Waiting } from './held.js';
-import { holdLine, jobLocks, type Job } from './jobs.js';
+import { CommandRunner } from './commands.js';
+import { jobLocks, type Job } from './jobs.js';
 import { LivePanel } from './live-panel.js';
-import { lineStream, type OutputLine, type OutputTone } from './output.js';
-import type { ReplScreen, RunningView } from './screen.js';
+import type { OutputLine, OutputTone } from './output.js';
+import type { ReplScreen } from './screen.js';
 import type { StepRun } from './step.js';
 import { sandboxTarget, type ReplTarget } from './target.js';
 
@@ -47,7 +48,6 @@ const errorText = (err: unknown): string => (err instanceof Error ? err.message 
 
 export class ReplSession {
   readonly clients = new Map<string, ReplClient>();
-  readonly jobs = new Map<number, Job>();
   readonly tree: CommandNode;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Resolves with the exit code once the REPL has ended and closed everything. */
@@ -71,10 +71,9 @@ export class ReplSession {
   private readonly listeners = new Set<() => void>();
   private output: OutputLine[] = [];
   private nextLineId = 0;
-  private nextJobId = 1;
   private pending: string[] = [];
   private busy = false;
-  private foreground: { controller: AbortController; detach: () => void; view: RunningView; waitKey?: string | undefined } | undefined;
+  private readonly commands: CommandRunner;
   private readonly live: LivePanel;
   private question: { text: string; resolve: (answer: string) => void } | undefined;
   private ended = false;
@@ -96,9 +95,23 @@ export class ReplSession {
       onChange: () => this.publish(),
       onLine: (text) => this.print(this.nameOwners(text), 'event'),
     });
+    this.commands = new CommandRunner({
+      run: options.run,
+      env: this.env,
+      columns: () => this.columns(),
+      print: (text, tone) => this.print(text, tone),
+      publish: () => this.publish(),
+      refreshPanel: () => this.live.refresh(),
+      afterJob: () => this.afterLocksChanged(),
+    });
     this.finished = new Promise((resolve) => (this.finish = resolve));
     this.rememberTarget(this.target);
     this.screen = this.build();
+  }
+
+  /** Background commands by id. */
+  get jobs(): ReadonlyMap<number, Job> {
+    return this.commands.jobs;
   }
 
   /** Starts the panel (reading only once there is something to read) and loads what the clients hold. */
@@ -159,7 +172,7 @@ export class ReplSession {
       client: this.current,
       clients: [...this.clients.keys()],
       target: this.target.label,
-      running: this.foreground?.view,
+      running: this.commands.foreground?.view,
       queued: this.pending.length,
       question: this.question?.text,
       panel: this.live.state,
@@ -178,7 +191,7 @@ export class ReplSession {
     const here = this.targetNames(this.target);
     const acquired = this.acquired.filter((l) => l.target === undefined || here.includes(l.target));
     const held = [...stillHeld(acquired, this.live.state.views, this.live.state.readAt), ...fromJobs.held];
-    const fg = this.foreground;
+    const fg = this.commands.foreground;
     const waiting = fg?.waitKey !== undefined ? [...fromJobs.waiting, { client: fg.view.client, key: fg.waitKey }] : fromJobs.waiting;
     return { held, waiting };
   }
@@ -240,21 +253,17 @@ export class ReplSession {
       q.resolve('');
       return true;
     }
-    const fg = this.foreground;
+    const fg = this.commands.foreground;
     if (!fg && this.stepRun) {
       this.print('^C: stopping the scenario run');
       this.stepRun.stop();
       return true;
     }
     if (!fg) return false;
-    if (fg.view.cancelling) {
-      fg.detach();
-      return true;
+    if (this.commands.interrupt() === 'aborted' && this.pending.length > 0) {
+      this.print(`^C: dropped ${this.pending.length} line(s) typed ahead`);
+      this.pending = [];
     }
-    fg.controller.abort();
-    fg.view = { ...fg.view, cancelling: true };
-    if (this.pending.length > 0) this.print(`^C: dropped ${this.pending.length} line(s) typed ahead`);
-    this.pending = [];
     this.publish();
     return true;
   }
@@ -298,83 +307,19 @@ export class ReplSession {
     return client;
   }
 
-  /** A RunContext for one command of one client; its output goes to the output area with `prefix`. */
-  io(client: ReplClient, signal: AbortSignal, onLine: (text: string, stream: 'stdout' | 'stderr') => void) {
-    const columns = (): number => this.columns();
-    const stdout = lineStream((t) => onLine(t, 'stdout'), columns);
-    const stderr = lineStream((t) => onLine(t, 'stderr'), columns);
-    const ctx: RunContext = { stdout, stderr, env: this.env, signal, connections: client.pool, identity: client.identity };
-    return { ctx, flush: () => (stdout.flush(), stderr.flush()) };
-  }
-
   /** Runs argv in the foreground: the prompt waits, Ctrl-C aborts it. Returns the exit code, or undefined if left running. */
-  async runForeground(client: ReplClient, argv: readonly string[], line: string, parsed: ParsedLine): Promise<number | undefined> {
-    const controller = new AbortController();
-    const io = this.io(client, controller.signal, (text, stream) => this.print(text, toneOf(text, stream)));
-    let detach!: () => void;
-    const detached = new Promise<'detached'>((resolve) => (detach = () => resolve('detached')));
-    const waits = parsed.path[0]?.name === 'acquire' && parsed.flags.has('--wait');
-    this.foreground = { controller, detach, view: { line, client: client.name, since: Date.now(), cancelling: false }, waitKey: waits ? parsed.positionals[0] : undefined };
-    this.publish();
-    if (waits) this.live.refresh();
-    const done = this.options.run(argv, io.ctx).finally(io.flush);
-    const outcome = await Promise.race([done, detached]);
-    this.foreground = undefined;
-    this.publish();
-    if (outcome === 'detached') {
-      const job = this.addJob(client.name, line, controller, done);
-      this.print(`still running: left in the background as %${job.id}; its output keeps coming here`);
-      return undefined;
-    }
-    if (outcome !== 0) this.print(`exit ${outcome}`);
-    return outcome;
+  runForeground(client: ReplClient, argv: readonly string[], line: string, parsed: ParsedLine): Promise<number | undefined> {
+    return this.commands.runForeground(client, argv, line, parsed);
   }
 
-  /** Starts argv in the background; `onLine` may rewrite or swallow each line. */
+  /** Starts argv in the background (`hold`, a line ending in &). */
   startJob(client: ReplClient, argv: readonly string[], line: string, hold?: Job['hold']): Job {
-    const controller = new AbortController();
-    const id = this.nextJobId;
-    const job: Job = { id, client: client.name, line, since: Date.now(), controller, done: Promise.resolve(0), hold };
-    const io = this.io(client, controller.signal, (text, stream) => {
-      const shown = job.hold ? holdLine(job as Job & { hold: NonNullable<Job['hold']> }, text) : text;
-      if (job.hold) {
-        this.publish();
-        this.live.refresh();
-      }
-      if (shown !== undefined) this.print(`[%${id} ${client.name}] ${shown}`, toneOf(text, stream));
-    });
-    const done = this.options.run(argv, io.ctx).finally(io.flush);
-    this.addJob(client.name, line, controller, done, job);
-    this.print(`[%${id}] ${client.name}: ${line} (in the background: cancel %${id} stops it)`);
-    return job;
-  }
-
-  private addJob(client: string, line: string, controller: AbortController, done: Promise<number>, job?: Job): Job {
-    const id = job?.id ?? this.nextJobId;
-    this.nextJobId = Math.max(this.nextJobId, id + 1);
-    const entry: Job = job ?? { id, client, line, since: Date.now(), controller, done };
-    entry.done = done.then(
-      (code) => {
-        this.jobs.delete(id);
-        this.print(`[%${id}] done${code !== 0 ? `, exit ${code}` : ''}: ${line}`);
-        this.afterLocksChanged();
-        return code;
-      },
-      (err: unknown) => {
-        this.jobs.delete(id);
-        this.print(`[%${id}] failed: ${errorText(err)}`, 'error');
-        return 1;
-      },
-    );
-    this.jobs.set(id, entry);
-    this.publish();
-    return entry;
+    return this.commands.startJob(client, argv, line, hold);
   }
 
   /** Aborts a job like Ctrl-C would (a hold releases) and waits for it, at most `ms`. */
-  async stopJob(job: Job, ms = 5000): Promise<void> {
-    job.controller.abort();
-    await Promise.race([job.done, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+  stopJob(job: Job, ms?: number): Promise<void> {
+    return this.commands.stopJob(job, ms);
   }
 
   // ---- what is held, the panel, the target ----
@@ -445,20 +390,14 @@ export class ReplSession {
     if (this.ended) return;
     this.ended = true;
     this.pending = [];
-    for (const job of this.jobs.values()) job.controller.abort();
+    for (const job of this.commands.jobs.values()) job.controller.abort();
     this.stepRun?.stop();
     await this.stepRun?.done;
-    await Promise.race([Promise.all([...this.jobs.values()].map((j) => j.done)), new Promise((r) => setTimeout(r, 3000).unref())]);
+    await Promise.race([Promise.all([...this.commands.jobs.values()].map((j) => j.done)), new Promise((r) => setTimeout(r, 3000).unref())]);
     await this.live.close();
     await Promise.all([...this.clients.values()].map((c) => c.pool.closeAll()));
     this.screen = this.build();
     for (const listener of this.listeners) listener();
     this.finish(code);
   }
-}
-
-/** stderr lines that are our errors read as errors; other stderr lines are messages (hints, progress). */
-function toneOf(text: string, stream: 'stdout' | 'stderr'): OutputTone {
-  if (stream === 'stdout') return 'result';
-  return text.startsWith('redlock-cli: ') ? 'error' : 'message';
 }

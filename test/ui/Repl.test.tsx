@@ -183,6 +183,22 @@ describe('the REPL at the keyboard', () => {
     expect(list).not.toMatch(/name=redlock-cli:repl/);
   });
 
+  it('a line ending in & runs in the background: jobs lists it, cancel stops it; help says how holding works', async () => {
+    const r = await mount();
+    r.enter('as A acquire bg --lease 20s');
+    await r.shows('acquired "bg"');
+    r.enter('as B acquire bg --wait 20s &');
+    await r.shows('[%1] B: as B acquire bg --wait 20s & (in the background: cancel %1 stops it)');
+    await r.promptIs('');
+    r.enter('jobs');
+    await r.until((f) => /^%1 {2}B {2}[\d.]+ m?s {2}as B acquire bg --wait 20s &$/m.test(f), 'the job listed');
+    r.enter('cancel %1');
+    await r.shows('[%1] done, exit 130: as B acquire bg --wait 20s &');
+    r.enter('help');
+    await r.shows('`hold <key>` runs in the background here');
+    expect(r.frame()).toContain('step <scenario> [variant] [--speed x]');
+  });
+
   it('Ctrl-C on an empty line says how to leave; Ctrl-D leaves at once when nothing is held', async () => {
     const r = await mount();
     r.type('some text');
