@@ -153,8 +153,8 @@ export interface Variant {
   readonly description: string;
   /** Kinds the checker must find, exactly; empty = `expect: safe`. */
   readonly expect: readonly ViolationKind[];
-  /** Overrides for this variant. */
-  readonly lock?: { readonly kind: LockKind };
+  /** Overrides for this variant (lock: its kind, or its key, e.g. a namespaced one). */
+  readonly lock?: { readonly kind?: LockKind; readonly key?: string };
   readonly resource?: ResourceOptions;
   readonly sandbox?: Partial<Pick<ScenarioSandbox, 'config'>>;
 }

@@ -73,7 +73,7 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
   try {
     await prepareSandbox(sandbox, scenario, variant, signal);
     if (steps.some((s) => isClientStep(s) && s.do === 'partition')) checkClientPartitions(sandbox);
-    const key = scenario.lock.key;
+    const key = variant.lock?.key ?? scenario.lock.key;
     const eyes = readTargets(sandbox).map((t) => new LockReader(t, sandbox, 'redlock-cli:scenario-runner'));
     const watching = readTargets(sandbox).map((t) => new LockReader(t, sandbox, 'redlock-cli:scenario-observer'));
     readers.push(...eyes, ...watching);

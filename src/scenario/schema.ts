@@ -101,7 +101,10 @@ const expect = z.union([z.string(), z.array(z.unknown())], { error: expected('sa
 const variant = strict({
   description: text,
   expect,
-  lock: strict({ kind: lockKind }).optional(),
+  lock: strict({ kind: lockKind.optional(), key: text.optional() })
+    .refine((l) => l.kind !== undefined || l.key !== undefined, { error: 'expected kind, key or both' })
+    .transform((l) => ({ ...opt('kind', l.kind), ...opt('key', l.key) }))
+    .optional(),
   resource: resource.optional(),
   sandbox: strict({ config }).optional(),
 });

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { checkHistory, describeVerdict } from '../../src/core/scenario/checker.js';
 import { matchesExpectation } from '../../src/core/scenario/verdict.js';
@@ -10,10 +11,13 @@ import { dump } from './fixture.js';
 // The shipped single-node scenarios of the "single" group (S5, S12, S14, S16), every variant, on
 // one sandbox started as `scenario run` starts theirs (with the fault proxy, for S12's latency):
 // each reaches the verdict its file expects.
-const SINGLE = ['watchdog-crash-vs-hang', 'reentrancy-count-mismatch'];
+const SINGLE = ['watchdog-crash-vs-hang', 'reentrancy-count-mismatch', 'lock-key-collision'];
 
 describe('shipped single-node scenarios (watchdog, reentrancy, refresh, key collision)', () => {
   const fx = useSandbox({ topology: 'single', name: 'catalogue-single', proxy: proxyHook({ mode: 'in-process' }) });
+
+  let redis: Redis | undefined;
+  const node = (): Redis => (redis ??= fx.client(fx.sandbox.nodes[0]!.port));
 
   it.each(SINGLE)('%s: every variant matches its expectation', async (name) => {
     const scenario = await resolveScenario(name);
@@ -23,6 +27,10 @@ describe('shipped single-node scenarios (watchdog, reentrancy, refresh, key coll
       const verdict = checkHistory(history, { starvationMs: scenario.starvationMs });
       const why = `${variant.name}: ${describeVerdict(verdict).join('; ')}\n${dump(history)}`;
       expect(matchesExpectation(verdict, variant.expect), why).toBe(true);
+      // No lock in this group may touch application data: lock-key-collision's cart is still there.
+      for (const seed of scenario.seed) {
+        if (seed.type === 'string') expect(await node().get(seed.key), why).toBe(seed.value);
+      }
     }
   });
 });

@@ -62,7 +62,7 @@ describe('unknown keys (strict mappings: a typo is never ignored)', () => {
     ['in sandbox', 'topology: replicated', 'topology: replicated, fakeclock: true', 'race.yaml:4:34: sandbox: unknown key "fakeclock"; expected one of topology, nodes, fake-clock, config'],
     ['camelCase for kebab-case', 'stop-on-lost: true', 'stopOnLost: true', 'race.yaml:8:16: clients[1]: unknown key "stopOnLost"; expected one of name, kind, reach, stop-on-lost'],
     ['in a variant', 'fencing, expect: safe', 'fencing, expects: safe', 'race.yaml:16:34: variants.fixed: unknown key "expects"; expected one of description, expect, lock, resource, sandbox'],
-    ['in a variant override', 'expect: safe }', 'expect: safe, lock: { kind: fenced, key: x } }', 'race.yaml:16:70: variants.fixed.lock: unknown key "key"; expected one of kind'],
+    ['in a variant override', 'expect: safe }', 'expect: safe, lock: { kind: fenced, name: x } }', 'race.yaml:16:70: variants.fixed.lock: unknown key "name"; expected one of kind, key'],
     ['a node on failover', 'fault: kill, node: n1', 'fault: failover, node: n1', 'race.yaml:13:32: steps[3]: unknown key "node" in a failover fault; expected one of at, only, fault'],
     ['amnesia on kill', 'node: n1 }', 'node: n1, amnesia: true }', 'race.yaml:13:38: steps[3]: unknown key "amnesia" in a kill fault; expected one of at, only, fault, node'],
   ])('%s', (_what, from, to, message) => {

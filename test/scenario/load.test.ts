@@ -188,6 +188,7 @@ describe('order and variants', () => {
     sandbox: { config: { min-replicas-to-write: 1 } }
   one: { description: one kind, expect: lost-update }
   two: { description: two kinds, expect: [stale-write, mutual-exclusion] }
+  ns: { description: namespaced key, expect: safe, lock: { key: "lock:orders" } }
 `,
     );
     expect(parseScenario(text, 'x.yaml').variants).toEqual([
@@ -195,6 +196,7 @@ describe('order and variants', () => {
       { name: 'fixed', description: 'fencing', expect: [], lock: { kind: 'fenced' }, resource: { fencing: 'at-least' }, sandbox: { config: { 'min-replicas-to-write': '1' } } },
       { name: 'one', description: 'one kind', expect: ['lost-update'] },
       { name: 'two', description: 'two kinds', expect: ['mutual-exclusion', 'stale-write'] },
+      { name: 'ns', description: 'namespaced key', expect: [], lock: { key: 'lock:orders' } },
     ]);
   });
 });
