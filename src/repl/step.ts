@@ -158,10 +158,10 @@ export async function startStep(session: ReplSession, args: readonly string[]): 
     const sandbox = await startScenarioSandbox(scenario, { signal: run.controller.signal, dir: sandboxesRoot(undefined, session.env) });
     if (!session.attachedSandbox) session.beforeAttach = session.target;
     session.attach(sandbox);
-    session.kindHints.set(scenario.lock.key, parseInspectKind(scenario.lock.kind));
-    session.watch([scenario.lock.key]);
+    session.kindHints.set((variant.lock?.key ?? scenario.lock.key), parseInspectKind(variant.lock?.kind ?? scenario.lock.kind));
+    session.watch([(variant.lock?.key ?? scenario.lock.key)]);
     session.print(
-      `${steps.length} steps at ${speed}x speed: Enter runs the next one, continue runs the rest, Ctrl-C stops; the panel shows ${scenario.lock.key} after each. ` +
+      `${steps.length} steps at ${speed}x speed: Enter runs the next one, continue runs the rest, Ctrl-C stops; the panel shows ${(variant.lock?.key ?? scenario.lock.key)} after each. ` +
         'Real time passes between steps: a lease runs out while you read, as it would under a stalled client.',
     );
     run.done = drive(session, run, scenario, variant, sandbox, speed);
@@ -220,8 +220,8 @@ async function drive(session: ReplSession, run: StepRun, scenario: Scenario, var
     session.stepRun = undefined;
     await sandbox.stop().catch(() => undefined);
     session.detachSandbox();
-    session.unwatch([scenario.lock.key]);
-    session.kindHints.delete(scenario.lock.key);
+    session.unwatch([(variant.lock?.key ?? scenario.lock.key)]);
+    session.kindHints.delete((variant.lock?.key ?? scenario.lock.key));
     if (session.beforeAttach) session.setTarget(session.beforeAttach);
     session.print(`stopped the scenario's sandbox: commands go to ${session.target.label} again`);
   }
