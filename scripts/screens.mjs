@@ -202,8 +202,12 @@ async function main() {
   mkdirSync(join(work, 'bin'));
   symlinkSync(BIN, join(work, 'bin', 'redlock-cli')); // so a pane runs exactly the line it shows
   const run = createRun(work);
+  let stopping = false;
   const interrupted = async () => {
+    stopping = true;
     await run.stop();
+    if (opts.check && opts.out === undefined) rmSync(out, { recursive: true, force: true });
+    console.error('interrupted: everything it started is stopped');
     process.exit(130);
   };
   process.once('SIGINT', interrupted);
@@ -216,10 +220,12 @@ async function main() {
       const started = Date.now();
       try {
         const text = tidyCapture(await shot.shoot(run.context(shot.name)));
+        if (stopping) return;
         writeFileSync(join(out, `${shot.name}.txt`), text);
         captured.set(shot.name, text);
         console.error(`${shot.name}: captured in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       } catch (e) {
+        if (stopping) return; // the signal handler is tearing down: its failures are not the screen's
         failed++;
         console.error(`${shot.name}: FAILED: ${e instanceof Error ? e.message : e}`);
       }
@@ -242,6 +248,8 @@ async function main() {
         console.error(`${name}: matches the README`);
       }
     }
+    // Nothing to look at when all matched and the caller did not ask for the captures.
+    if (failed === 0 && opts.out === undefined) rmSync(out, { recursive: true, force: true });
     // For the test: where the captures are, and what must be gone now (the work dir, the tmux socket).
     console.log(JSON.stringify({ out, work, socket: run.socket }));
   } else if (captured.size > 0) {

@@ -63,7 +63,7 @@ async function race(ctx) {
   // A lease far above a busy machine's timer lateness: the picture is of a safe race.
   const args = ['race', 'orders', '--kind', 'fair', '--clients', '8', '--duration', '30s', '--lease', '2s', '--hold', '50ms'];
   const pane = ctx.pane('race', args, {});
-  await pane.until((s) => /race orders .* [3-9]\.\d s \/ 30\.0 s/.test(s) && /holder +c\d+ · queue [1-9]/.test(s), 'the race 3 s in, with a holder and a queue', 30_000);
+  await pane.until((s) => /race orders .* [3-9]\.\d s \/ 30\.0 s/.test(s) && /holder +c\d+ · queue [1-9]/.test(s) && s.includes('(quietest)'), 'the race 3 s in, with a holder and a queue', 30_000);
   const screen = pane.screen();
   pane.interrupt();
   await pane.exited(130);

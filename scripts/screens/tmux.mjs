@@ -57,7 +57,7 @@ export function alive(pid) {
  */
 export function privateTmux(socket, env) {
   const pids = new Map(); // pid -> start time, so a pid reused by someone else is never signalled
-  const tmux = (...args) => execFileSync('tmux', ['-u', '-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env });
+  const tmux = (...args) => execFileSync('tmux', ['-u', '-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] });
   let started = false;
 
   /** Remembers the pane's whole process tree now (a pane's children appear after it starts). */
