@@ -11,7 +11,13 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const { run } = await import('../dist/main.js');
+const args = process.argv.slice(2);
+// `repl` (or nothing) on a terminal: the REPL mounts its screen before the rest of the CLI loads,
+// so its first prompt does not wait for every command module. fast.js is small and decides
+// whether the arguments are plain enough; otherwise everything goes through main.js as usual.
+const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+const fast = terminal && (args.length === 0 || args[0] === 'repl') ? await import('../dist/repl/fast.js') : undefined;
+const plan = fast?.fastReplPlan(args, process.env);
 
 const controller = new AbortController();
 let interrupts = 0;
@@ -25,11 +31,11 @@ const onSignal = (signal) => {
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 for (const signal of SIGNALS) process.on(signal, onSignal);
 
-process.exitCode = await run(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
-  env: process.env,
-  signal: controller.signal,
-});
+const ctx = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, signal: controller.signal };
+if (fast && plan) {
+  process.exitCode = await fast.runFastRepl(plan, ctx);
+} else {
+  const { run } = await import('../dist/main.js');
+  process.exitCode = await run(args, ctx);
+}
 for (const signal of SIGNALS) process.removeListener(signal, onSignal);

@@ -105,7 +105,8 @@ async function start(session: string, env: Record<string, string>, ...args: stri
 
 describe('redlock-cli repl in a terminal', () => {
   it('two clients contend for one key; release lets the waiter in; exit leaves nothing behind', async () => {
-    const repl = await start('contend', {}, 'repl', '--url', server.url, '--interval', '200ms');
+    // --pubsub is not one of the quick start's options: this REPL starts through commander (main.js).
+    const repl = await start('contend', {}, 'repl', '--url', server.url, '--interval', '200ms', '--pubsub', 'plain');
     const prompt = `A@127.0.0.1:${server.port}>`;
     await repl.shows(prompt);
 
@@ -142,7 +143,9 @@ describe('redlock-cli repl in a terminal', () => {
   }, 60_000);
 
   it('starts with no arguments on a terminal, keeps the session on bad input, and leaves on Ctrl-D', async () => {
-    // No arguments means no options either: the target comes from REDIS_URL.
+    // No arguments means no options either: the target comes from REDIS_URL. This is the quick
+    // start (src/repl/fast.ts): the line typed as soon as the prompt shows may reach it before the
+    // CLI behind it has loaded, and must still run.
     const bare = await start('bare', { REDIS_URL: server.url });
     await bare.shows(`A@127.0.0.1:${server.port}>`);
     bare.line('frobnicate');
