@@ -7,6 +7,9 @@ if (process.env.NO_COLOR !== undefined || process.argv.includes('--no-color')) p
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    // The terminal itself is gone (its window closed): nothing can be shown any more, but the
+    // release that SIGHUP asked for must still run.
+    if (err.code === 'EIO') return;
     throw err;
   });
 }

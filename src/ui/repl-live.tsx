@@ -19,9 +19,12 @@ export async function runReplView(session: ReplController, opts: ReplViewOptions
     exitOnCtrlC: false,
     patchConsole: false,
   });
+  // Taken now: ink unmounts itself on SIGTERM / SIGHUP (signal-exit), and an exit promise asked for
+  // after that would never settle, leaving nothing for the event loop to wait on but the release.
+  const exited = instance.waitUntilExit();
   await opts.finished;
   // Let React commit the last frame (the final lines of output) before letting go of the terminal.
   await new Promise((resolve) => setTimeout(resolve, 50));
   instance.unmount();
-  await instance.waitUntilExit();
+  await exited;
 }

@@ -56,10 +56,10 @@ async function childOf(parent: number): Promise<number> {
   throw new Error(`no child process of pid ${parent}`);
 }
 
+/** Running (a zombie whose parent died with the terminal counts as gone: it has exited). */
 const alive = (pid: number): boolean => {
   try {
-    process.kill(pid, 0);
-    return true;
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
@@ -156,5 +156,31 @@ describe('redlock-cli repl in a terminal', () => {
     await bare.until(() => bare.exitCode() !== undefined, 'the REPL to exit');
     expect(bare.exitCode()).toBe('0');
     expect(alive(bare.pid)).toBe(false);
+  }, 30_000);
+
+  it('SIGTERM (the terminal going away) releases what the clients hold without asking, and exits 130', async () => {
+    const repl = await start('term', {}, 'repl', '--url', server.url);
+    await repl.shows(`A@127.0.0.1:${server.port}>`);
+    repl.line('as B acquire termed --lease 30s');
+    await repl.shows('acquired "termed"');
+    expect(await raw.exists('termed')).toBe(1);
+    process.kill(repl.pid, 'SIGTERM');
+    await repl.until(() => repl.exitCode() !== undefined, 'the REPL to exit');
+    expect(repl.exitCode()).toBe('130');
+    expect(alive(repl.pid)).toBe(false);
+    expect(await raw.exists('termed')).toBe(0);
+  }, 30_000);
+
+  it('closing the terminal (SIGHUP) ends a background hold with a release', async () => {
+    const repl = await start('hup', {}, 'repl', '--url', server.url);
+    await repl.shows(`A@127.0.0.1:${server.port}>`);
+    repl.line('as B hold hupped');
+    await repl.shows('B holds hupped');
+    expect(await raw.exists('hupped')).toBe(1);
+    tmux('kill-session', '-t', 'hup');
+    const deadline = Date.now() + 10_000;
+    while ((alive(repl.pid) || (await raw.exists('hupped')) === 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(repl.pid)).toBe(false);
+    expect(await raw.exists('hupped')).toBe(0);
   }, 30_000);
 });
