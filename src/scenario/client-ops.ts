@@ -151,6 +151,8 @@ async function incr(c: ClientRuntime, gapMs: number): Promise<void> {
   await c.op('incr', {}, async (rec) => {
     const read = c.ctx.resource.readCounter();
     await c.gate.sleep(c.real(gapMs), c.abort.signal);
+    // Told during the gap that the lock is gone: code that stops on loss abandons the write.
+    if (skipWhenLost(c, 'the increment\'s write')) return rec.fail({ read, detail: 'lock lost: abandoned, nothing written' });
     const held = await c.held();
     c.gate.check();
     c.ctx.resource.writeCounter(read + 1);

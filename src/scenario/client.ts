@@ -187,6 +187,11 @@ export class ClientRuntime {
     this.chain = this.chain.then(() => this.runStep(step));
   }
 
+  /** Runs a step now, beside the queue (a refresh timer's renewal, not the worker's next step): it still waits out a pause. */
+  runAside(step: ClientStep): void {
+    this.track(this.runStep(step));
+  }
+
   /** Resolves once every queued step has run. */
   idle(): Promise<void> {
     return this.chain;

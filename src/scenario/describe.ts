@@ -21,7 +21,10 @@ function clientText(s: ClientStep): string {
     case 'release':
       return s.mode === 'safe' ? 'release (owner checked)' : s.mode === 'naive-del' ? 'release with a plain DEL' : `release by GET, compare, ${formatDuration(s.gapMs ?? 0)}, DEL`;
     case 'renew':
-      return s.mode === 'safe' ? `renew (compare-and-extend)${opt(s.leaseMs, ` to ${formatDuration(s.leaseMs ?? 0)}`)}` : 'renew by SET again, whoever holds it';
+      return (
+        (s.mode === 'safe' ? `renew (compare-and-extend)${opt(s.leaseMs, ` to ${formatDuration(s.leaseMs ?? 0)}`)}` : 'renew by SET again, whoever holds it') +
+        opt(s.background, ', from a refresh timer beside the work')
+      );
     case 'enter':
       return 'enter the critical section';
     case 'leave':

@@ -115,6 +115,8 @@ export type ClientAction =
       /** `safe`: compare-and-extend. `reset`: SET the token again with the lease, whoever holds it now. */
       readonly mode: 'safe' | 'reset';
       readonly leaseMs?: number;
+      /** A refresh timer's renewal: it runs at its time even while the client is busy with an earlier step (not while paused). */
+      readonly background?: boolean;
     }
   | { readonly do: 'enter' }
   | { readonly do: 'leave' }

@@ -168,6 +168,7 @@ function dispatch(client: ClientRuntime, step: ClientStep): void {
     case 'heal':
       return client.heal();
     default:
+      if (step.do === 'renew' && step.background) return client.runAside(step);
       return client.enqueue(step);
   }
 }

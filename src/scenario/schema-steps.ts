@@ -107,9 +107,9 @@ const release = strict(
 });
 
 const renew = strict(
-  { ...clientCommon, do: z.literal('renew'), mode: oneOf(RENEW_MODES, 'renew mode').optional(), lease: duration.optional() },
+  { ...clientCommon, do: z.literal('renew'), mode: oneOf(RENEW_MODES, 'renew mode').optional(), lease: duration.optional(), background: flag.optional() },
   ' in a renew step',
-).transform((s): ClientStep => ({ ...head(s), do: 'renew', mode: s.mode ?? 'safe', ...opt('leaseMs', s.lease) }));
+).transform((s): ClientStep => ({ ...head(s), do: 'renew', mode: s.mode ?? 'safe', ...opt('leaseMs', s.lease), ...(s.background ? { background: true } : {}) }));
 
 const bare = <D extends 'enter' | 'leave' | 'crash' | 'heal'>(d: D) =>
   strict({ ...clientCommon, do: z.literal(d) }, ` in a${d === 'enter' ? 'n' : ''} ${d} step`).transform((s): ClientStep => ({ ...head(s), do: d }) as ClientStep);
