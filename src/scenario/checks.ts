@@ -14,7 +14,7 @@ import type { ScenarioFile } from './schema.js';
 const REDIS_ONLY = new Set(['stall-replication', 'clock', 'latency', 'partition', 'heal', 'flush']);
 /** Topologies where a node is a replica of another: failover, stall-replication and WAIT need one. */
 const REPLICATED: readonly TopologyName[] = ['replicated', 'sentinel'];
-/** Topologies where `primary` names one node (the sandbox resolves it to the live primary). */
+/** Topologies where `primary` names one node (the sandbox resolves it to the live primary); on REPLICATED ones `replicas` names every current replica. */
 const ONE_PRIMARY: readonly TopologyName[] = ['single', 'replicated', 'sentinel'];
 
 interface Nodes {
@@ -41,7 +41,7 @@ function topologyNodes(file: ScenarioFile, problems: Problem[]): Nodes | undefin
   const redis = plan.filter((n) => n.role !== 'sentinel').map((n) => n.name);
   const label = topology === 'redlock' ? `topology redlock with ${redis.length} node${redis.length === 1 ? '' : 's'}` : `topology ${topology}`;
   return {
-    redis: ONE_PRIMARY.includes(topology) ? [...redis, 'primary'] : redis,
+    redis: [...redis, ...(ONE_PRIMARY.includes(topology) ? ['primary'] : []), ...(REPLICATED.includes(topology) ? ['replicas'] : [])],
     sentinels: plan.filter((n) => n.role === 'sentinel').map((n) => n.name),
     label,
   };

@@ -30,6 +30,17 @@ export interface FaultContext {
  */
 export async function runFault(step: FaultStep, ctx: FaultContext): Promise<void> {
   const { sandbox, clock } = ctx;
+  if (step.node === 'replicas') {
+    // Every node that is a replica now: after a failover an earlier variant left behind, which
+    // nodes those are changes, and a stall that misses one lets it be promoted with the lock.
+    const replicas = (await sandbox.status()).nodes.filter((n) => n.role === 'replica' && n.state === 'running').map((n) => n.name);
+    if (replicas.length === 0) {
+      ctx.recorder.fault('sandbox', step.fault, { detail: 'replicas' }).fail({ detail: 'no node answers as a replica' });
+      throw new ScenarioFaultError(`fault "${step.fault} replicas" at ${formatDuration(step.at)} failed: no node answers as a replica`, ExitCode.usage);
+    }
+    await Promise.all(replicas.map((node) => runFault({ ...step, node }, ctx)));
+    return;
+  }
   const node = step.node === 'primary' ? (await sandbox.node('primary')).name : step.node;
   const lane = node ?? 'sandbox';
   const rec = ctx.recorder.fault(lane, step.fault, describe(step));

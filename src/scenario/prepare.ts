@@ -1,11 +1,12 @@
 import { UsageError } from '../core/errors.js';
 import { connect } from '../redis/connection.js';
+import { SENTINEL_REFAILOVER_MS } from '../sandbox/config.js';
 import { waitReplicationLive } from '../sandbox/form-replication.js';
 import type { SandboxHandle } from '../sandbox/handle.js';
 import { call } from '../sandbox/resp.js';
 import { sleepReal } from './clock.js';
 import { applyConfig, desiredConfig } from './config.js';
-import { isFaultStep, type Scenario, type Variant } from './model.js';
+import { isFaultStep, stepsOf, type Scenario, type Variant } from './model.js';
 import { clientTargets, redisNodes } from './targets.js';
 
 /**
@@ -31,6 +32,22 @@ export async function prepareSandbox(sandbox: SandboxHandle, scenario: Scenario,
   // Fresh sentinels flap once after start; a fault injected before they settle races that.
   const settledAt = sandbox.state.settledAt ?? 0;
   if (scenario.steps.some(isFaultStep) && settledAt > Date.now()) await sleepReal(settledAt - Date.now(), signal);
+  await refailoverWindow(sandbox, scenario, variant, signal);
+}
+
+/**
+ * Sentinel refuses to fail the same master over again within SENTINEL_REFAILOVER_MS of the last
+ * failover (an earlier variant's), and the sandbox's failover waits that out: the variant's
+ * failover would come seconds after its time, behind steps that count on it. Wait here instead,
+ * before the clock starts, until the variant's first failover step falls after the window (its
+ * time taken at speed 1; a faster run may still wait a little inside the fault).
+ */
+async function refailoverWindow(sandbox: SandboxHandle, scenario: Scenario, variant: Variant, signal?: AbortSignal): Promise<void> {
+  if (sandbox.topology !== 'sentinel' || sandbox.state.lastFailoverAt === undefined) return;
+  const first = stepsOf(scenario, variant.name).find((s) => isFaultStep(s) && s.fault === 'failover');
+  if (!first) return;
+  const wait = sandbox.state.lastFailoverAt + SENTINEL_REFAILOVER_MS - first.at - Date.now();
+  if (wait > 0) await sleepReal(wait, signal);
 }
 
 async function revive(sandbox: SandboxHandle): Promise<void> {
