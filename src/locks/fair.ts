@@ -18,6 +18,11 @@ export const FAIR_IDLE_RETRY_MS = 100;
 export interface FairLockOptions {
   /** Allowance (ms) for a waiter that gave no wait: deadlines and the shift on acquisition use it. */
   readonly threadWaitMs?: number;
+  /**
+   * Every caller queues as Redisson's lock() does: with threadWaitMs as its allowance, whatever its
+   * wait (which then only bounds how long it blocks), instead of tryLock(wait)'s allowance = wait.
+   */
+  readonly blocking?: boolean;
 }
 
 /** The fair lock plus its two queue primitives, for scenarios that build queue state step by step. */
@@ -35,7 +40,7 @@ export interface FairLockProtocol extends LockProtocol {
 export function fairLock(options: FairLockOptions = {}): FairLockProtocol {
   const threadWaitMs = options.threadWaitMs ?? REDISSON_THREAD_WAIT_MS;
   // Redisson uses the caller's waitTime as the allowance when it is > 0, threadWaitTime otherwise.
-  const allowance = (waitMs: number): number => (waitMs > 0 ? waitMs : threadWaitMs);
+  const allowance = (waitMs: number): number => (waitMs > 0 && !options.blocking ? waitMs : threadWaitMs);
   const lockKeys = (key: string): string[] => [key, fairQueueKey(key), fairTimeoutKey(key)];
 
   const attempt = async (env: LockEnv, req: LockRequest, waitMs: number, queue: boolean): Promise<Attempt> =>

@@ -1,10 +1,12 @@
 import { formatDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
+import { fairLock } from '../locks/fair.js';
 import { protocolFor } from '../locks/registry.js';
 import { nodeRedlockRetryDelay } from '../locks/token.js';
-import type { Attempt, LockEnv, LockProtocol, LockRequest } from '../locks/types.js';
+import type { Attempt, LockEnv, LockKind, LockProtocol, LockRequest } from '../locks/types.js';
 import type { ClientRuntime, HeldLock } from './client.js';
 import { redlockAcquire, type RoundResult } from './client-redlock.js';
+import { readerDefersToWriters, renewingEveryReader, writerRegistersWhileWaiting } from './client-rw.js';
 import { startClientWatchdog } from './client-watchdog.js';
 import type { ClientAction } from './model.js';
 
@@ -19,7 +21,7 @@ const DEFAULT_RESEND_TIMEOUT_MS = 100;
 /** The acquire step: one of three ways of taking the lock, then WAIT, the watchdog and the record. */
 export async function acquireStep(c: ClientRuntime, step: Acquire): Promise<void> {
   const kind = c.kindOf(step);
-  const protocol = protocolFor(kind);
+  const protocol = protocolOf(kind, step, c);
   const env = c.envFor(kind);
   const watchdog = step.leaseMs === undefined;
   const leaseMs = step.leaseMs ?? step.watchdogLeaseMs;
@@ -27,6 +29,8 @@ export async function acquireStep(c: ClientRuntime, step: Acquire): Promise<void
   const shared = kind === 'read';
   const parts = [`${kind}`, watchdog ? `watchdog ${formatDuration(leaseMs)}` : `lease ${formatDuration(leaseMs)}`];
   if (step.waitMs > 0) parts.push(`wait up to ${formatDuration(step.waitMs)}`);
+  if (step.fairWaitTimeoutMs !== undefined) parts.push(`lock(), fairLockWaitTimeout ${formatDuration(step.fairWaitTimeoutMs)}`);
+  if (step.renewReaders === 'all') parts.push('renewals extend every reader');
   if (step.mode !== 'atomic') parts.push(step.mode);
   await c.op('acquire', { detail: parts.join(', '), ...(shared ? { shared } : {}) }, async (rec) => {
     const sentAt = Date.now();
@@ -46,11 +50,27 @@ export async function acquireStep(c: ClientRuntime, step: Acquire): Promise<void
     c.lost = false;
     c.refused = false;
     c.fence = attempt.token;
-    if (!lock.watchdog && (watchdog || c.def.stopOnLost)) {
+    c.stopsOnLost = c.def.stopOnLost || step.stopOnLost === true;
+    if (!lock.watchdog && (watchdog || c.stopsOnLost)) {
       lock.watchdog = startClientWatchdog(c, lock, watchdog ? 'watchdog' : 'fixed', sentAt, step.maxRenewals);
     }
     rec.ok({ leaseMs: believedLease(c, step, attempt, leaseMs), ...okExtras(attempt), ...(shared ? { shared } : {}) });
   });
+}
+
+/**
+ * The kind's protocol; with fair-wait-timeout, a fair lock whose waiters queue as Redisson's lock()
+ * on a client configured with that fairLockWaitTimeout (the allowance written into the queue); with
+ * renew-readers: all, a read lock renewed as Redisson <= 4.3 did (every reader's timeout keys).
+ */
+function protocolOf(kind: LockKind, step: Acquire, c: ClientRuntime): LockProtocol {
+  if (step.renewReaders === 'all') {
+    if (kind !== 'read') throw new UsageError(`renew-readers goes with a read lock, and ${c.name} takes ${kind}: set kind: read`);
+    return renewingEveryReader(protocolFor(kind));
+  }
+  if (step.fairWaitTimeoutMs === undefined) return protocolFor(kind);
+  if (kind !== 'fair') throw new UsageError(`fair-wait-timeout goes with a fair lock, and ${c.name} takes ${kind}: set kind: fair`);
+  return fairLock({ threadWaitMs: c.real(step.fairWaitTimeoutMs), blocking: true });
 }
 
 /** The lease the client believes it has: Redlock's validity when it checks it, the full lease otherwise. */
@@ -78,12 +98,20 @@ async function take(c: ClientRuntime, step: Acquire, protocol: LockProtocol, env
   switch (step.mode) {
     case 'atomic':
       if (protocol.kind === 'redlock') return redlockAcquire(c.gate, env, req, { waitMs: c.real(step.waitMs), checkValidity: step.checkValidity, signal });
+      if (step.writerPreference) return writerPreferring(c, protocol, env, req, c.real(step.waitMs));
       return protocol.acquire(env, req, { waitMs: c.real(step.waitMs), signal });
     case 'setnx-then-expire':
       return setnxThenExpire(c, step, env, req);
     case 'resend-on-timeout':
       return resendOnTimeout(c, step, protocol, env, req);
   }
+}
+
+/** The writer-preferring discipline on a read-write lock (readers wait while a writer waits). */
+function writerPreferring(c: ClientRuntime, protocol: LockProtocol, env: LockEnv, req: LockRequest, waitMs: number): Promise<RoundResult> {
+  if (protocol.kind === 'read') return readerDefersToWriters(protocol, env, req, waitMs, c.abort.signal);
+  if (protocol.kind === 'write') return writerRegistersWhileWaiting(protocol, env, req, waitMs, c.abort.signal);
+  throw new UsageError(`writer-preference goes with a read or write lock, and ${c.name} takes ${protocol.kind}: set kind: read or write`);
 }
 
 /**

@@ -22,8 +22,11 @@ export async function runClientAction(c: ClientRuntime, step: ClientStep): Promi
       return renew(c, step);
     case 'enter':
       if (skipWhenLost(c, 'enter')) return;
+      c.inside = true;
       return c.op('enter', {}, async (rec) => rec.ok(withHeld(await c.held())));
     case 'leave':
+      if (!c.inside && c.stopsOnLost && c.lost) return c.note('skipped leave: stopped its work when the lock was lost');
+      c.inside = false;
       return c.op('leave', {}, async (rec) => rec.ok());
     case 'write':
       return write(c, step.value);
@@ -39,9 +42,9 @@ export async function runClientAction(c: ClientRuntime, step: ClientStep): Promi
 
 const withHeld = (held: boolean | undefined): { held?: boolean } => (held === undefined ? {} : { held });
 
-/** A stopOnLost client that was told its lock is gone does not touch the resource again. */
+/** A client that stops on loss and was told its lock is gone does not touch the resource again. */
 function skipWhenLost(c: ClientRuntime, what: string): boolean {
-  if (!c.def.stopOnLost || !c.lost) return false;
+  if (!c.stopsOnLost || !c.lost) return false;
   c.note(`skipped ${what}: lock lost`);
   return true;
 }
@@ -74,7 +77,12 @@ async function release(c: ClientRuntime, step: Action<'release'>): Promise<void>
     };
     if (step.mode === 'safe') {
       const outcome = await lock.protocol.release(lock.env, lock.req);
-      if (outcome === 'decremented') return rec.ok({ detail: 'hold count decremented, still held' });
+      // A read release answers 0 both for one hold of several given back and for "mine is gone, other readers remain".
+      if (outcome === 'decremented' && (lock.kind !== 'read' || (await c.held()) === true)) return rec.ok({ detail: 'hold count decremented, still held' });
+      if (outcome === 'decremented') {
+        done();
+        return rec.ok({ detail: 'released; other readers still hold the lock' });
+      }
       done();
       return outcome === 'released' ? rec.ok() : rec.fail({ detail: 'NOT OWNER: nothing deleted' });
     }
@@ -125,8 +133,8 @@ async function renew(c: ClientRuntime, step: Action<'renew'>): Promise<void> {
   await c.op('renew', { detail: `${step.mode === 'safe' ? 'compare-and-extend' : 'SET again, no check'} to ${formatDuration(leaseMs)}` }, async (rec) => {
     if (step.mode === 'safe') {
       if (await lock.protocol.renew(lock.env, req)) return rec.ok({ leaseMs });
-      c.lost = true;
-      return rec.fail({ detail: 'lock lost: not the owner any more' });
+      rec.fail({ detail: 'lock lost: not the owner any more' });
+      return c.lockLost();
     }
     needsToken(c, lock.kind, 'renew mode reset');
     await Promise.all(clientsOf(lock.env).map((cl) => cl.call('SET', req.key, req.owner, 'PX', req.leaseMs)));

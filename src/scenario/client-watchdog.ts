@@ -35,7 +35,7 @@ export function startClientWatchdog(c: ClientRuntime, lock: HeldLock, mode: 'wat
           watchdog.stop();
           c.note(`watchdog stops after ${e.renewals} renewals (max)`);
           // A client that reacts to loss still learns when this last lease runs out.
-          if (c.def.stopOnLost && c.lock === lock) lock.watchdog = startClientWatchdog(c, lock, 'fixed', e.at);
+          if (c.stopsOnLost && c.lock === lock) lock.watchdog = startClientWatchdog(c, lock, 'fixed', e.at);
         }
       } else if (e.type === 'retrying' && !failing) {
         failing = true;
@@ -52,6 +52,5 @@ async function reportEnd(c: ClientRuntime, lock: HeldLock, end: WatchdogEnd): Pr
   // The client hears about it when it runs: after a pause, not during it.
   await c.gate.wait();
   if (c.gate.dead || c.lock !== lock) return;
-  c.lost = true;
-  c.note(end.type === 'expired' ? 'lease ran out' : LOST_TEXT[end.reason]);
+  c.lockLost(end.type === 'expired' ? 'lease ran out' : LOST_TEXT[end.reason]);
 }

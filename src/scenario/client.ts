@@ -72,6 +72,10 @@ export class ClientRuntime {
   fence: number | undefined;
   /** The client's watchdog or a renewal reported the lock lost. */
   lost = false;
+  /** Its current acquisition stops its work when lost (the client's stop-on-lost, or the acquire step's). */
+  stopsOnLost = false;
+  /** Inside the critical section (entered and not left). */
+  inside = false;
   /** Its latest acquire failed: its section steps are skipped until an acquire succeeds. */
   refused = false;
   private chain: Promise<void> = Promise.resolve();
@@ -88,6 +92,7 @@ export class ClientRuntime {
     private readonly act: (c: ClientRuntime, step: ClientStep) => Promise<void>,
   ) {
     this.thread = String(index + 1);
+    this.stopsOnLost = def.stopOnLost;
   }
 
   get name(): string {
@@ -165,6 +170,18 @@ export class ClientRuntime {
 
   note(text: string): void {
     this.ctx.recorder.note(this.name, text);
+  }
+
+  /**
+   * The client learns that its lock is gone (`why`, if given, goes on its lane). One that stops on loss
+   * stops its work now: it leaves the critical section, as code aborted by onLockLost would.
+   */
+  lockLost(why?: string): void {
+    this.lost = true;
+    if (why !== undefined) this.note(why);
+    if (!this.stopsOnLost || !this.inside) return;
+    this.inside = false;
+    this.ctx.recorder.op(this.name, 'leave', { detail: 'lock lost: stops its work' }).ok();
   }
 
   /**

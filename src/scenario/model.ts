@@ -62,7 +62,10 @@ export interface ScenarioClient {
   readonly kind?: LockKind;
   /** Redlock: the nodes this client can reach (default all); the others look partitioned away from it. */
   readonly reach?: readonly string[];
-  /** React to a lost lock (watchdog or renewal says so) by skipping its remaining writes (onLockLost / AbortSignal). */
+  /**
+   * React to a lost lock (watchdog or renewal says so) by stopping its work (onLockLost / AbortSignal): it
+   * leaves the critical section at once and skips its remaining enter, write and incr steps.
+   */
   readonly stopOnLost: boolean;
 }
 
@@ -103,6 +106,17 @@ export type ClientAction =
       readonly waitReplicas?: number;
       /** Redlock: use the lock only if lease - elapsed - drift > 0 measured after the replies (false = trust it blindly). */
       readonly checkValidity: boolean;
+      /** React to losing this acquisition as a stop-on-lost client does (onLockLost / AbortSignal on one lock). */
+      readonly stopOnLost?: boolean;
+      /**
+       * Fair locks: queue as Redisson's lock() on a client with this fairLockWaitTimeout (the deadline
+       * allowance written into the queue); waitMs then only bounds how long it blocks. Default: tryLock(wait).
+       */
+      readonly fairWaitTimeoutMs?: number;
+      /** Read / write locks: the writer-preferring discipline (client-rw.ts): readers wait while a writer waits. */
+      readonly writerPreference?: boolean;
+      /** Read locks: whose timeout keys a renewal extends: its own (Redisson >= 4.4.0, default) or every reader's (<= 4.3). */
+      readonly renewReaders?: 'own' | 'all';
     }
   | {
       readonly do: 'release';

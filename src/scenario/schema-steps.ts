@@ -34,6 +34,7 @@ export type FaultName = (typeof FAULTS)[number];
 export const ACQUIRE_MODES = ['atomic', 'setnx-then-expire', 'resend-on-timeout'] as const;
 export const RELEASE_MODES = ['safe', 'naive-del', 'get-then-del'] as const;
 export const RENEW_MODES = ['safe', 'reset'] as const;
+export const RENEW_READERS = ['own', 'all'] as const;
 
 /** `only: fixed` or `only: [unsafe, fixed]`: the variants a step belongs to. */
 const only = z.union([z.string(), z.array(z.unknown())], { error: expected('a variant name or a list of them') }).transform((v, ctx) => {
@@ -69,6 +70,10 @@ const acquire = strict(
     timeout: duration.optional(),
     'wait-replicas': count(1).optional(),
     'check-validity': flag.optional(),
+    'stop-on-lost': flag.optional(),
+    'fair-wait-timeout': duration.optional(),
+    'writer-preference': flag.optional(),
+    'renew-readers': oneOf(RENEW_READERS, 'renew-readers').optional(),
   },
   ' in an acquire step',
 ).transform((s, ctx): ClientStep => {
@@ -94,6 +99,10 @@ const acquire = strict(
     ...opt('timeoutMs', s.timeout),
     ...opt('waitReplicas', s['wait-replicas']),
     checkValidity: s['check-validity'] ?? true,
+    ...opt('stopOnLost', s['stop-on-lost']),
+    ...opt('fairWaitTimeoutMs', s['fair-wait-timeout']),
+    ...opt('writerPreference', s['writer-preference']),
+    ...opt('renewReaders', s['renew-readers']),
   };
 });
 
