@@ -47,3 +47,17 @@ describe('replicas-queues scenarios on a Sentinel sandbox', () => {
     }
   }, 45_000);
 });
+
+describe('replicas-queues scenarios on a single node', () => {
+  const fx = useSandbox({ topology: 'single', name: 'cat-queues' });
+
+  it.each(['client-partition', 'fair-lock-dead-waiter', 'rwlock-writer-starvation', 'orphan-rwlock-timeout'])(
+    '%s: every variant matches its expectation',
+    async (name) => {
+      const scenario = await resolveScenario(name);
+      expect(scenario.sandbox.topology).toBe('single');
+      await runAll(scenario, fx.sandbox);
+    },
+    30_000,
+  );
+});
