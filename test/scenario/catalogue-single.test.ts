@@ -11,7 +11,7 @@ import { dump } from './fixture.js';
 // The shipped single-node scenarios of the "single" group (S5, S12, S14, S16), every variant, on
 // one sandbox started as `scenario run` starts theirs (with the fault proxy, for S12's latency):
 // each reaches the verdict its file expects.
-const SINGLE = ['watchdog-crash-vs-hang', 'reentrancy-count-mismatch', 'lock-key-collision'];
+const SINGLE = ['watchdog-crash-vs-hang', 'reentrancy-count-mismatch', 'silent-reacquire', 'lock-key-collision'];
 
 describe('shipped single-node scenarios (watchdog, reentrancy, refresh, key collision)', () => {
   const fx = useSandbox({ topology: 'single', name: 'catalogue-single', proxy: proxyHook({ mode: 'in-process' }) });
