@@ -28,7 +28,7 @@ export interface RacePlan {
   readonly keys: readonly string[];
   readonly kind: RaceKind;
   readonly clients: number;
-  /** Worker processes; 0 means every client runs in this process. */
+  /** Worker processes; 0 runs every client in the race process itself. */
   readonly procs: number;
   readonly durationMs: number;
   readonly leaseMs: number;
