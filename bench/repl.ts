@@ -1,7 +1,9 @@
 // REPL start-up as a user sees it: the built launcher in a pseudo-terminal (`script`), timed from
-// spawn to the first prompt on screen, next to `--version` in the same pseudo-terminal (node and
-// the launcher alone) and the time to import ink and react in a bare node. Alternating rounds,
-// median of BENCH_RUNS; a redis-server on a free port is the target and is always stopped.
+// spawn to the first prompt on screen, next to the same REPL started through commander (the whole
+// CLI loaded first, as before the quick start), `--version` in the same pseudo-terminal (node and
+// the CLI alone), a bare node importing ink and react, and the harness itself (script, sh and
+// stty printing a word: what a user's own terminal does not pay). Alternating rounds, median of
+// BENCH_RUNS; a redis-server on a free port is the target and is always stopped.
 //   npx tsx bench/repl.ts      (BENCH_RUNS=15)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -62,10 +64,13 @@ async function main(): Promise<void> {
     const prompt = `A@127.0.0.1:${server.port}>`;
     const contenders = {
       repl: () => inPty(`node ${BIN} repl --url ${server.url}`, prompt, 'exit\r'),
+      // --pubsub is not one of the quick start's options: this one loads the whole CLI first.
+      commander: () => inPty(`node ${BIN} repl --url ${server.url} --pubsub auto`, prompt, 'exit\r'),
       version: () => inPty(`node ${BIN} --version`, '0.'),
       ink: () => inPty(`node -e "await Promise.all([import('ink'), import('react')]); console.log('loaded')" --input-type=module`, 'loaded'),
+      harness: () => inPty('echo harness-ready', 'harness-ready'),
     };
-    const times: Record<keyof typeof contenders, number[]> = { repl: [], version: [], ink: [] };
+    const times: Record<keyof typeof contenders, number[]> = { repl: [], commander: [], version: [], ink: [], harness: [] };
     await contenders.repl(); // warm the file cache once, uncounted
     for (let i = 0; i < RUNS; i++) {
       for (const [name, run] of Object.entries(contenders) as [keyof typeof contenders, () => Promise<number>][]) times[name].push(await run());
@@ -73,8 +78,11 @@ async function main(): Promise<void> {
     const fmt = (xs: number[]): string => `${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
     console.log(`REPL start-up in a pseudo-terminal, median of ${RUNS}:`);
     console.log(`  redlock-cli repl to the first prompt: ${fmt(times.repl)}`);
+    console.log(`  the same through commander (main.js): ${fmt(times.commander)}`);
     console.log(`  redlock-cli --version:                ${fmt(times.version)}`);
     console.log(`  node importing ink and react:         ${fmt(times.ink)}`);
+    console.log(`  the harness alone (script, sh, stty): ${fmt(times.harness)}`);
+    console.log(`  first prompt less the harness:        ${(median(times.repl) - median(times.harness)).toFixed(0)} ms`);
   } finally {
     await server.stop();
     rmSync(state, { recursive: true, force: true });
