@@ -2,7 +2,7 @@
 // against a real redis-server: two clients contend, the panel shows holder and countdown, the
 // holder's release lets the waiter in, and `exit` leaves no process and no lock behind.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt } from '../helpers/build.js';
@@ -27,7 +27,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   try {
+    // kill-server leaves its socket file behind: remove it too.
+    const socket = tmux('display-message', '-p', '#{socket_path}').trim();
     tmux('kill-server');
+    rmSync(socket, { force: true });
   } catch {
     // already gone
   }
