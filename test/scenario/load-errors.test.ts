@@ -160,8 +160,8 @@ describe('missing and malformed values', () => {
 
 describe('nodes, clients and the topology', () => {
   it('a fault on a node the topology lacks', () => {
-    expect(parseError(edit('node: n1', 'node: n4'))).toBe('race.yaml:13:34: steps[3].node: unknown node "n4"; topology replicated has n1, n2, n3, primary');
-    expect(parseError(edit('node: n1', 'node: s1'))).toBe('race.yaml:13:34: steps[3].node: unknown node "s1"; topology replicated has n1, n2, n3, primary');
+    expect(parseError(edit('node: n1', 'node: n4'))).toBe('race.yaml:13:34: steps[3].node: unknown node "n4"; topology replicated has n1, n2, n3, primary, replicas');
+    expect(parseError(edit('node: n1', 'node: s1'))).toBe('race.yaml:13:34: steps[3].node: unknown node "s1"; topology replicated has n1, n2, n3, primary, replicas');
     const redlock = edit('topology: replicated', 'topology: redlock, nodes: 3');
     expect(parseError(edit('node: n1', 'node: n4', redlock))).toBe('race.yaml:13:34: steps[3].node: unknown node "n4"; topology redlock with 3 nodes has n1, n2, n3');
     expect(parseError(edit('node: n1', 'node: primary', redlock))).toBe(
