@@ -11,6 +11,11 @@ export class RespError extends Error {
   override readonly name = 'RespError';
 }
 
+/** The node closed the connection before every reply arrived (it died, or a CLIENT KILL hit us). */
+export class RespClosed extends Error {
+  override readonly name = 'RespClosed';
+}
+
 /** The node did not answer within the deadline (paused, or overloaded). */
 export class RespTimeout extends Error {
   override readonly name = 'RespTimeout';
@@ -75,7 +80,7 @@ export function pipeline(port: number, commands: readonly (readonly (string | nu
     };
     const timer = setTimeout(() => finish(new RespTimeout(`127.0.0.1:${port} did not answer within ${timeoutMs} ms`)), timeoutMs);
     socket.once('error', (err) => finish(err));
-    socket.once('close', () => finish(new Error(`127.0.0.1:${port} closed the connection`)));
+    socket.once('close', () => finish(new RespClosed(`127.0.0.1:${port} closed the connection`)));
     socket.on('data', (chunk) => {
       buf = Buffer.concat([buf, chunk]);
       try {

@@ -1,5 +1,6 @@
 import { UsageError } from '../core/errors.js';
 import type { CommandRunner } from './clock-runner.js';
+import { RespClosed } from './resp.js';
 
 /**
  * Replication stalls: make a write the primary acknowledged miss the replica, so a failover
@@ -42,9 +43,21 @@ export async function stallReplication(replica: CommandRunner, forMs = DEFAULT_S
   return { untilMs: Date.now() + forMs, offset: before.offset };
 }
 
-/** Lets the replica apply its stream again: it catches up, unless its primary died meanwhile. */
+/**
+ * Lets the replica apply its stream again: it catches up, unless its primary died meanwhile.
+ *
+ * After a failover, Sentinel's reconfiguration of this replica (MULTI, SLAVEOF, ..., CLIENT KILL
+ * TYPE normal, EXEC) is held back by the pause, so our UNPAUSE releases it and Redis runs that
+ * EXEC before writing our reply: the connection closes with the unpause done. UNPAUSE is
+ * idempotent, so a closed connection is answered by asking once more on a fresh one.
+ */
 export async function resumeReplication(replica: CommandRunner): Promise<void> {
-  await replica.call('CLIENT', 'UNPAUSE');
+  try {
+    await replica.call('CLIENT', 'UNPAUSE');
+  } catch (err) {
+    if (!(err instanceof RespClosed)) throw err;
+    await replica.call('CLIENT', 'UNPAUSE');
+  }
 }
 
 /**

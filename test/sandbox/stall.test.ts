@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
+import { respRunner } from '../../src/sandbox/clock-runner.js';
 import { replicaCaughtUp, resumeReplication, stallReplication, waitForReplicas } from '../../src/sandbox/stall.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
@@ -89,6 +90,27 @@ describe('replication stall', () => {
     await resumeReplication(replica.client);
     expect(await waitForReplicas(primary.client, 1, 1000)).toBe(1);
     expect(await replica.client.get('lock')).toBe('a');
+  });
+
+  it('resuming survives the CLIENT KILL that Sentinel queued behind the stall', async () => {
+    // Sentinel reconfigures a replica with MULTI ... CLIENT KILL TYPE normal EXEC; when the pause
+    // holds that EXEC back (here through PUBLISH, which a WRITE pause blocks), our UNPAUSE releases
+    // it and Redis kills our connection before replying.
+    await stallReplication(respRunner(replica.server.port), 5000);
+    const sentinel = client(replica.server);
+    const reconfigure = sentinel
+      .multi()
+      .publish('__sentinel__:hello', 'reconfigure')
+      .client('KILL', 'TYPE', 'normal', 'SKIPME', 'yes')
+      .exec();
+    await new Promise((r) => setTimeout(r, 100));
+    await resumeReplication(respRunner(replica.server.port));
+    expect(await reconfigure).toEqual([
+      [null, 0],
+      [null, expect.any(Number)],
+    ]);
+    await primary.client.set('lock', 'a', 'PX', 30_000);
+    expect(await waitForReplicas(primary.client, 1, 1000)).toBe(1);
   });
 
   it('a stall with a duration ends by itself', async () => {
