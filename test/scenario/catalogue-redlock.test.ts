@@ -10,12 +10,12 @@ import { proxyHook } from '../../src/sandbox/proxy-hook.js';
 import { resolveScenario } from '../../src/scenario/load.js';
 import { runVariant } from '../../src/scenario/runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { REDLOCK } from './catalogue-groups.js';
 import { done, dump } from './fixture.js';
 
 // The shipped Redlock scenarios (S7, S8, S13), every variant, on one five-node sandbox started
 // as `scenario run` starts theirs: under libfaketime (S7 asks for fake clocks) and with the
 // fault proxy in this process (S13's latency). Each variant reaches the verdict its file expects.
-const REDLOCK = ['redlock-clock-jump', 'redlock-restart-amnesia', 'redlock-pause-during-acquire'];
 
 // The malloc shim libfaketime needs is built into a private state dir, not the user's.
 const state = mkdtempSync(join(tmpdir(), 'redlock-catalogue-state-'));

@@ -7,6 +7,7 @@ import type { Scenario } from '../../src/scenario/model.js';
 import { runVariant } from '../../src/scenario/runner.js';
 import type { SandboxHandle } from '../../src/sandbox/handle.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { SENTINEL, SINGLE_NODE_QUEUES } from './catalogue-groups.js';
 import { dump } from './fixture.js';
 
 // The shipped scenarios of the replicas-and-queues group, every variant, one sandbox per topology:
@@ -29,8 +30,8 @@ const faults = (h: History, verb: string): FaultEvent[] => h.events.filter((e): 
 describe('replicas-queues scenarios on a Sentinel sandbox', () => {
   const fx = useSandbox({ topology: 'sentinel', name: 'cat-failover' });
 
-  it('master-failover-lock-loss: every variant matches; each stalls the replicas of its time and fails over on time', async () => {
-    const scenario = await resolveScenario('master-failover-lock-loss');
+  it.each(SENTINEL)('%s: every variant matches; each stalls the replicas of its time and fails over on time', async (name) => {
+    const scenario = await resolveScenario(name);
     const histories = await runAll(scenario, fx.sandbox);
     for (const [variant, history] of histories) {
       const info = `${variant}\n${dump(history)}`;
@@ -51,7 +52,7 @@ describe('replicas-queues scenarios on a Sentinel sandbox', () => {
 describe('replicas-queues scenarios on a single node', () => {
   const fx = useSandbox({ topology: 'single', name: 'cat-queues' });
 
-  it.each(['client-partition', 'fair-lock-dead-waiter', 'rwlock-writer-starvation', 'orphan-rwlock-timeout'])(
+  it.each(SINGLE_NODE_QUEUES)(
     '%s: every variant matches its expectation',
     async (name) => {
       const scenario = await resolveScenario(name);

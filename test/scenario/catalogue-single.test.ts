@@ -6,12 +6,12 @@ import { proxyHook } from '../../src/sandbox/proxy-hook.js';
 import { resolveScenario } from '../../src/scenario/load.js';
 import { runVariant } from '../../src/scenario/runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { SINGLE_NODE_LOCKS } from './catalogue-groups.js';
 import { dump } from './fixture.js';
 
 // The shipped single-node scenarios of the "single" group (S5, S12, S14, S16), every variant, on
 // one sandbox started as `scenario run` starts theirs (with the fault proxy, for S12's latency):
 // each reaches the verdict its file expects.
-const SINGLE = ['watchdog-crash-vs-hang', 'reentrancy-count-mismatch', 'silent-reacquire', 'lock-key-collision'];
 
 describe('shipped single-node scenarios (watchdog, reentrancy, refresh, key collision)', () => {
   const fx = useSandbox({ topology: 'single', name: 'catalogue-single', proxy: proxyHook({ mode: 'in-process' }) });
@@ -19,7 +19,7 @@ describe('shipped single-node scenarios (watchdog, reentrancy, refresh, key coll
   let redis: Redis | undefined;
   const node = (): Redis => (redis ??= fx.client(fx.sandbox.nodes[0]!.port));
 
-  it.each(SINGLE)('%s: every variant matches its expectation', async (name) => {
+  it.each(SINGLE_NODE_LOCKS)('%s: every variant matches its expectation', async (name) => {
     const scenario = await resolveScenario(name);
     expect(scenario.sandbox.topology).toBe('single');
     for (const variant of scenario.variants) {

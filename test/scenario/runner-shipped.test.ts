@@ -4,16 +4,16 @@ import { matchesExpectation } from '../../src/core/scenario/verdict.js';
 import { resolveScenario } from '../../src/scenario/load.js';
 import { runVariant } from '../../src/scenario/runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { SINGLE_NODE_BASICS } from './catalogue-groups.js';
 import { dump } from './fixture.js';
 
 // The shipped single-node scenarios, every variant, on one sandbox: each reaches the verdict
 // its file expects (what `scenario run` exits 7 on).
-const SHIPPED = ['expired-lease-misdeletion', 'setnx-expire-crash', 'get-then-del-race', 'gc-pause-no-fencing'];
 
 describe('shipped scenarios on a single node', () => {
   const fx = useSandbox({ topology: 'single', name: 'shipped' });
 
-  it.each(SHIPPED)('%s: every variant matches its expectation', async (name) => {
+  it.each(SINGLE_NODE_BASICS)('%s: every variant matches its expectation', async (name) => {
     const scenario = await resolveScenario(name);
     expect(scenario.sandbox.topology).toBe('single');
     for (const variant of scenario.variants) {

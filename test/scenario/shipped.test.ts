@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { VIOLATION_KINDS } from '../../src/core/scenario/verdict.js';
 import { listScenarios, parseScenario, scenariosDir } from '../../src/scenario/load.js';
 import { CLIENT_STEPS, FAULTS } from '../../src/scenario/schema.js';
+import { CATALOGUE_GROUPS } from './catalogue-groups.js';
 
 const README = join(scenariosDir(), 'README.md');
 const readme = readFileSync(README, 'utf8');
@@ -44,5 +45,11 @@ describe('the shipped catalogue', () => {
     // Other work fills the catalogue; with no files yet this asserts the empty list, not a pass by default.
     expect(scenarios.map((s) => s.name)).toEqual(files.map((f) => f.replace(/\.ya?ml$/, '')).sort());
     for (const s of scenarios) expect(s.variants.length, s.file).toBeGreaterThan(0);
+  });
+
+  it('the catalogue tests run every shipped scenario, each once', async () => {
+    const tested = Object.values(CATALOGUE_GROUPS).flat();
+    const shipped = (await listScenarios()).map((s) => s.name);
+    expect([...tested].sort()).toEqual(shipped);
   });
 });
