@@ -8,6 +8,7 @@ import { readLock, writeLock } from '../../src/locks/rw.js';
 import { tokenLock } from '../../src/locks/token.js';
 import { useLockServer } from '../helpers/fixture.js';
 import { owner, rawClient } from '../helpers/lock-env.js';
+import { dumpAll, sideEffects } from '../helpers/read-only.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
 // issue 3: "no command here may write to Redis, ever". MONITOR sees every command a client sends
@@ -37,26 +38,10 @@ async function buildEveryKind(): Promise<string[]> {
   return ['reentrant', 'fenced', 'fair', 'rw', 'w', 'token', 'semaphore', 'pes', 'semaphore:jobs', 'app-data', 'missing'];
 }
 
-/** DUMP of every key: equal before and after means nothing was changed. */
-async function dumpAll(): Promise<Map<string, string>> {
-  const keys = await fx.raw.keys('*');
-  const dumps = await Promise.all(keys.map((k) => fx.raw.dumpBuffer(k)));
-  return new Map(keys.map((k, i) => [k, dumps[i]!.toString('hex')]));
-}
-
-/** Redis's flags for a command, e.g. pubsub numsub → pubsub|numsub's own flags. */
-async function flagsOf(args: readonly string[]): Promise<string[]> {
-  const [info] = (await fx.raw.call('COMMAND', 'INFO', args[0]!)) as [unknown[]];
-  const subcommands = (info[9] ?? []) as unknown[][];
-  const name = `${args[0]}|${args[1] ?? ''}`.toLowerCase();
-  const sub = subcommands.find((s) => String(s[0]).toLowerCase() === name);
-  return ((sub ?? info)[2] as string[]).map(String);
-}
-
 describe('inspect is read-only', () => {
   it('MONITOR sees no write (or publish) from inspect, inside its script or outside, and the data is unchanged', async () => {
     const keys = await buildEveryKind();
-    const before = await dumpAll();
+    const before = await dumpAll(fx.raw);
     const monitor = await rawClient(fx.server).monitor();
     const seen: { args: string[]; source: string }[] = [];
     monitor.on('monitor', (_time: string, args: string[], source: string) => seen.push({ args, source }));
@@ -73,16 +58,14 @@ describe('inspect is read-only', () => {
     ]);
     const ours = seen.filter((c) => !['ping', 'monitor'].includes(c.args[0]!.toLowerCase()));
     expect(ours.filter((c) => c.source === 'lua').length).toBeGreaterThan(50); // the script's own calls are visible
-    const names = new Map(ours.map((c) => [`${c.args[0]} ${c.args[1] ?? ''}`.toLowerCase(), c.args]));
-    const offenders: string[] = [];
-    for (const [name, args] of names) {
-      const flags = await flagsOf(args);
-      const sideEffect = flags.includes('write') || /^s?publish/.test(name) || (flags.includes('may_replicate') && !/^eval/.test(name));
-      if (sideEffect) offenders.push(`${name} [${flags.join(',')}]`);
-    }
-    expect(offenders).toEqual([]);
-    const after = await dumpAll();
+    expect(await sideEffects(fx.raw, ours.map((c) => c.args))).toEqual([]);
+    const after = await dumpAll(fx.raw);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     for (const [key, dump] of before) expect(after.get(key), key).toBe(dump);
+  });
+
+  it('the judge itself: writes, publishes and replicated commands are flagged, reads and EVALSHA are not', async () => {
+    const seen = [['SET', 'k', 'v'], ['PUBLISH', 'c', 'm'], ['SPUBLISH', 'c', 'm'], ['PEXPIRE', 'k', '10'], ['GET', 'k'], ['HGETALL', 'h'], ['EVALSHA', 'abc', '0'], ['PUBSUB', 'NUMSUB', 'c']];
+    expect((await sideEffects(fx.raw, seen)).map((o) => o.split(' [')[0])).toEqual(['set k', 'publish c', 'spublish c', 'pexpire k']);
   });
 });
