@@ -159,11 +159,31 @@ function registerDown(sandbox: Command, ctx: CommandContext): void {
   }));
 }
 
+// Every other command takes these; a fault verb refuses them by name instead of commander's bare
+// "unknown option", because it acts only on processes this tool started, never on a given server.
+// The refusal is the option's parser, so it comes while parsing: before the --target hook would
+// look the target up (or prompt for its password).
+const TARGET_FLAGS = [
+  ['url', '-u, --url <url>'],
+  ['sentinel', '--sentinel <hosts>'],
+  ['cluster', '--cluster <hosts>'],
+  ['target', '--target <name>'],
+] as const;
+
+function refusedTarget(verb: string, flag: string, spec: string): Option {
+  return new Option(spec).hideHelp().argParser(() => {
+    throw new UsageError(
+      `sandbox ${verb} acts only on a sandbox this tool started, not on --${flag}: start one with redlock-cli sandbox up and point your application at it`,
+    );
+  });
+}
+
 function registerVerb(sandbox: Command, ctx: CommandContext, verb: SandboxVerb): void {
   const cmd = sandbox.command(verb.name).summary(verb.summary).description(verb.summary);
   if (verb.argument) cmd.argument(verb.argument.spec, verb.argument.description);
   for (const option of verb.options ?? []) cmd.addOption(option);
   cmd.option('--name <name>', 'the sandbox (default: the only one up, or "default")').option('--json', 'print what was done and the status after it as JSON');
+  for (const [flag, spec] of TARGET_FLAGS) cmd.addOption(refusedTarget(verb.name, flag, spec));
   inherit(sandbox, cmd).action(act(ctx, async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
     const flags = command.opts<{ name?: string; json?: boolean }>();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { processesUnder } from '../../src/sandbox/procfs.js';
 import { readState } from '../../src/sandbox/state.js';
+import { startRedis } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { isAlive, probe } from '../helpers/sandbox.js';
 
@@ -80,6 +81,28 @@ describe('redlock-cli sandbox (through run)', () => {
     expect(await cli('kill', 'n1', '--name', 'nope')).toMatchObject({ code: 4, stderr: expect.stringMatching(/no sandbox "nope" is up: start it with: redlock-cli sandbox up --name nope/) });
     expect((await cli('up', '--name', '../etc')).code).toBe(2);
     expect((await cli('pause', 'n1', '--for', '3')).stderr).toMatch(/invalid --for duration "3"/);
+  });
+
+  it('fault verbs refuse a server given by URL, Sentinel, Cluster or target, and leave it alone', async () => {
+    const outsider = await startRedis();
+    try {
+      for (const verb of ['kill', 'pause', 'restart', 'stall-replication', 'clock']) {
+        for (const target of [['-u', outsider.url], ['--url', outsider.url], ['--sentinel', `127.0.0.1:${outsider.port}`], ['--cluster', `127.0.0.1:${outsider.port}`], ['--target', 'prod']]) {
+          const out = await cli(verb, 'n1', ...target);
+          const flag = target[0] === '-u' ? 'url' : target[0]!.slice(2);
+          expect(out, `${verb} ${target.join(' ')}`).toEqual({
+            code: 2,
+            stdout: '',
+            stderr: `redlock-cli: sandbox ${verb} acts only on a sandbox this tool started, not on --${flag}: start one with redlock-cli sandbox up and point your application at it\n`,
+          });
+        }
+      }
+      expect(isAlive(outsider.pid)).toBe(true);
+      expect(await probe(outsider.port)).toBe('PONG');
+      expect((await cli('kill', '--help')).stdout).not.toMatch(/--url|--sentinel|--cluster|--target/);
+    } finally {
+      await outsider.stop();
+    }
   });
 
   it('failover on a replicated sandbox, named, with JSON', async () => {
