@@ -7,6 +7,7 @@ import { registerCompletion } from './commands/completion.js';
 import type { CommandContext, RunContext } from './commands/context.js';
 import { registerDoctor } from './commands/doctor.js';
 import { addExamples } from './commands/help-examples.js';
+import { registerHelp } from './commands/help.js';
 import { registerForceUnlock } from './commands/force-unlock.js';
 import { registerHold } from './commands/hold.js';
 import { registerInspect } from './commands/inspect.js';
@@ -54,6 +55,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerRepl(program, ctx);
   registerTarget(program, ctx);
   registerCompletion(program, ctx);
+  registerHelp(program); // after every command: `help sandbox up` follows the tree
   program.hook('preAction', (_program, actionCommand) => applyTargetOption(actionCommand, ctx)); // --target <name>
   addExamples(program);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());

@@ -50,20 +50,13 @@ function argNode(arg: Argument, path: readonly string[]): ArgNode {
 export function commandTree(cmd: Command, path: readonly string[] = []): CommandNode {
   const visible = help.visibleCommands(cmd);
   const subcommands = cmd.commands.map((sub) => ({ ...commandTree(sub, [...path, sub.name()]), hidden: !visible.includes(sub) }));
-  // commander's implicit `help [command]` is not in cmd.commands: offer it, completing the siblings.
-  const helpCommand = visible.find((c) => !cmd.commands.includes(c));
-  if (helpCommand) {
-    const names = subcommands.filter((c) => !c.hidden).map((c) => c.name);
-    subcommands.push({
-      name: helpCommand.name(),
-      aliases: [],
-      description: firstLine(helpCommand.description()),
-      hidden: false,
-      options: [],
-      args: [{ name: 'command', variadic: false, choices: names }],
-      subcommands: [],
-    });
-  }
+  // `help <command>` (commands/help.ts) completes its siblings; commander's implicit one, not in
+  // cmd.commands, is added for a program without ours.
+  const implicitHelp = visible.find((c) => !cmd.commands.includes(c));
+  if (implicitHelp) subcommands.push({ ...commandTree(implicitHelp, [...path, 'help']), hidden: false });
+  const names = subcommands.filter((c) => !c.hidden && c.name !== 'help').map((c) => c.name);
+  const helpArgs = [{ name: 'command', variadic: false, choices: names }];
+  const withHelp = subcommands.map((c) => (c.name === 'help' ? { ...c, options: [], args: helpArgs } : c));
   return {
     name: cmd.name(),
     aliases: cmd.aliases(),
@@ -71,7 +64,7 @@ export function commandTree(cmd: Command, path: readonly string[] = []): Command
     hidden: false,
     options: help.visibleOptions(cmd).map((o) => optionNode(o, path)),
     args: cmd.registeredArguments.map((a) => argNode(a, path)),
-    subcommands,
+    subcommands: withHelp,
   };
 }
 

@@ -161,3 +161,84 @@ export function joinBashWords(words: readonly string[], wordbreaks: string): str
   }
   return out;
 }
+
+// ---- the nearest command name, for "unknown command" errors ----
+
+/** Edit distance with adjacent transpositions (optimal string alignment), as commander's suggestions use. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The candidates nearest to a mistyped word, by commander's rule (at most 2 edits, more than 40%
+ * of the longer word kept, every candidate at the best distance), so `help inspcet` and
+ * `inspcet` suggest the same names.
+ */
+export function nearestNames(word: string, candidates: readonly string[]): string[] {
+  let best = 3;
+  let similar: string[] = [];
+  for (const candidate of new Set(candidates)) {
+    if (candidate.length <= 1) continue;
+    const distance = editDistance(word, candidate);
+    const length = Math.max(word.length, candidate.length);
+    if ((length - distance) / length <= 0.4) continue;
+    if (distance < best) [best, similar] = [distance, [candidate]];
+    else if (distance === best) similar.push(candidate);
+  }
+  return similar.sort((a, b) => a.localeCompare(b));
+}
+
+/** ` (Did you mean x?)`, the way commander ends its unknown-command line; '' with nothing near. */
+export function didYouMean(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  return names.length === 1 ? ` (Did you mean ${names[0]}?)` : ` (Did you mean one of ${names.join(', ')}?)`;
+}
+
+export type CommandLookup =
+  | { readonly ok: true; readonly path: readonly CommandNode[] }
+  | {
+      readonly ok: false;
+      readonly message: string;
+      readonly nearest: readonly string[];
+      /** The command the unknown word was looked for under ('' at the top). */
+      readonly under: string;
+      /** That command takes no subcommands at all. */
+      readonly leaf: boolean;
+    };
+
+/**
+ * Follows command words down the tree (`sandbox up`), as `help <command...>` does. A word that
+ * names nothing gives the error line commander gives for one typed as a command, with the nearest
+ * names of that level; `alsoTop` adds names that live beside the tree's (the REPL's own commands).
+ */
+export function lookupCommand(root: CommandNode, words: readonly string[], alsoTop: readonly string[] = []): CommandLookup {
+  const path: CommandNode[] = [];
+  let node = root;
+  for (const [i, word] of words.entries()) {
+    const sub = node.subcommands.find((c) => c.name === word || c.aliases.includes(word));
+    if (sub) {
+      path.push(sub);
+      node = sub;
+      continue;
+    }
+    const typed = words.slice(0, i + 1).join(' ');
+    const under = path.map((c) => c.name).join(' ');
+    if (path.length > 0 && node.subcommands.length === 0) {
+      return { ok: false, message: `unknown command '${typed}': ${under} has no subcommands`, nearest: [], under, leaf: true };
+    }
+    const visible = node.subcommands.filter((c) => !c.hidden).flatMap((c) => [c.name, ...c.aliases]);
+    const nearest = nearestNames(word, path.length === 0 ? [...visible, ...alsoTop] : visible).map((n) => (under ? `${under} ${n}` : n));
+    return { ok: false, message: `unknown command '${typed}'${didYouMean(nearest)}`, nearest, under, leaf: false };
+  }
+  return { ok: true, path };
+}

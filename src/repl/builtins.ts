@@ -8,7 +8,8 @@ import type { BuiltinSpec } from '../core/repl/complete.js';
 import { createClient, describeIdentity, type ReplClient } from './clients.js';
 import { exitRepl } from './exit.js';
 import { attachSandbox } from './attach.js';
-import { replHelp } from './help.js';
+import { builtinHelp, commandPathOf, replHelp } from './help.js';
+import { parseLine } from './command-tree.js';
 import { parseJobId } from './jobs.js';
 import type { ReplSession } from './session.js';
 import { DEFAULT_STEP_SPEED, startStep, STEP_USAGE } from './step.js';
@@ -17,6 +18,8 @@ import { urlTarget } from './target.js';
 export interface Builtin extends BuiltinSpec {
   readonly usage: string;
   readonly summary: string;
+  /** Lines as typed at the prompt, for `help <name>`. */
+  readonly examples: readonly string[];
   run(session: ReplSession, client: ReplClient, args: readonly string[]): Promise<void> | void;
 }
 
@@ -30,6 +33,7 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'client-then-line',
     usage: 'as <client> <command...>',
     summary: 'run one command as another client (its own owner id and connection)',
+    examples: ['as B acquire orders --lease 30s', 'as B hold orders --wait 10s'],
     run: () => undefined, // handled before dispatch: it picks the client of the rest of the line
   },
   {
@@ -37,6 +41,7 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'client',
     usage: 'use <client>',
     summary: 'make a client the current one (a new name creates it)',
+    examples: ['use B', 'use C'],
     run(session, _client, args) {
       const [name, ...rest] = args;
       if (name === undefined || rest.length > 0) throw new UsageError('use <client>: one name, e.g. use C');
@@ -54,6 +59,7 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'none',
     usage: 'clients',
     summary: 'list the clients, their owner ids and what they hold',
+    examples: ['clients'],
     run(session, _client, args) {
       none('clients', args);
       const { held, waiting } = session.locks();
@@ -70,6 +76,7 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'key',
     usage: 'watch <key...> [--kind k]',
     summary: 'show keys on the panel (one round trip per tick for all of them); --kind reads them as that kind, like inspect --kind',
+    examples: ['watch orders', 'watch orders stock --kind fair'],
     run(session, _client, args) {
       const keys: string[] = [];
       let kind: InspectKind | undefined;
@@ -90,6 +97,7 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'key',
     usage: 'unwatch [key...]',
     summary: 'take keys off the panel (all of them without arguments)',
+    examples: ['unwatch orders', 'unwatch'],
     run: (session, _client, args) => session.unwatch(args),
   },
   {
@@ -97,6 +105,7 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'none',
     usage: 'connect <url>',
     summary: 'send commands to another Redis (redis://[user:password@]host:port[/db]); detaches a sandbox',
+    examples: ['connect redis://127.0.0.1:6380', 'connect 127.0.0.1:6380'],
     run(session, _client, args) {
       if (args.length !== 1) throw new UsageError('connect <url>: e.g. connect redis://127.0.0.1:6380');
       const target = urlTarget(args[0]!);
@@ -111,6 +120,7 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'sandbox',
     usage: 'attach [sandbox]',
     summary: 'send commands to a sandbox and show its nodes on the panel',
+    examples: ['attach', 'attach chaos'],
     run: (session, _client, args) => attachSandbox(session, args[0]),
   },
   {
@@ -118,6 +128,7 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'none',
     usage: 'jobs',
     summary: 'list background commands',
+    examples: ['jobs'],
     run(session, _client, args) {
       none('jobs', args);
       if (session.jobs.size === 0) return session.print('no background commands');
@@ -131,6 +142,7 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'none',
     usage: 'cancel <%job...>',
     summary: 'stop background commands like Ctrl-C would (a hold releases its lock)',
+    examples: ['cancel %1', 'cancel %1 %2'],
     async run(session, _client, args) {
       if (args.length === 0) throw new UsageError('cancel <%job...>: which one? (jobs lists them)');
       const jobs = args.map((arg) => {
@@ -146,6 +158,7 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'scenario',
     usage: STEP_USAGE,
     summary: `run a scenario one step per Enter on its own sandbox (at ${DEFAULT_STEP_SPEED}x speed unless --speed), the panel showing Redis after each step`,
+    examples: ['step expired-lease-misdeletion', 'step gc-pause-no-fencing fixed --speed 0.5'],
     run: (session, _client, args) => startStep(session, args),
   },
   {
@@ -153,6 +166,7 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'none',
     usage: 'continue',
     summary: 'run the rest of the scenario being stepped through without stopping',
+    examples: ['continue'],
     run(session, _client, args) {
       none('continue', args);
       if (!session.stepRun) throw new UsageError('no scenario is being stepped through: step <scenario> starts one');
@@ -164,15 +178,13 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'command',
     usage: 'help [command]',
     summary: "this list, or a command's own help",
+    examples: ['help', 'help watch', 'help sandbox up'],
     async run(session, client, args) {
-      if (args.length === 0) {
-        for (const line of replHelp(session)) session.print(line, 'result');
-        return;
-      }
-      const builtin = BUILTINS.find((b) => b.name === args[0]);
-      if (builtin) return session.print(`${builtin.usage}: ${builtin.summary}`, 'result');
-      const argv = [...args, '--help'];
-      await session.runForeground(client, argv, `help ${args.join(' ')}`, { path: [], afterPath: 0, positionals: [], flags: new Set() });
+      const lines = args.length === 0 ? replHelp(session) : builtinHelp(args);
+      if (lines) return lines.forEach((line) => session.print(line, 'result'));
+      // A CLI command: its own --help, found the way the CLI's `help sandbox up` finds it.
+      const argv = [...commandPathOf(session, args), '--help'];
+      await session.runForeground(client, argv, `help ${args.join(' ')}`, parseLine(session.tree, argv));
     },
   },
   {
@@ -180,6 +192,7 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'none',
     usage: 'exit',
     summary: 'leave (also quit, Ctrl-D): asks before releasing what the clients hold and before stopping sandboxes started here',
+    examples: ['exit'],
     run: (session) => exitRepl(session),
   },
   {
@@ -187,6 +200,7 @@ export const BUILTINS: readonly Builtin[] = [
     args: 'none',
     usage: 'quit',
     summary: 'the same as exit',
+    examples: ['quit'],
     run: (session) => exitRepl(session),
   },
 ];

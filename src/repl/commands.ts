@@ -4,6 +4,7 @@
 // background jobs, each with its own AbortController.
 
 import type { RunContext } from '../commands/context.js';
+import { ExitCode } from '../core/exit-codes.js';
 import type { ReplClient } from './clients.js';
 import type { ParsedLine } from './command-tree.js';
 import { holdLine, type Job } from './jobs.js';
@@ -32,10 +33,16 @@ export interface Foreground {
 
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/** stderr lines that are our errors read as errors; other stderr lines are messages (hints, progress). */
-function toneOf(text: string, stream: 'stdout' | 'stderr'): OutputTone {
-  if (stream === 'stdout') return 'result';
-  return text.startsWith('redlock-cli: ') ? 'error' : 'message';
+const PREFIX = 'redlock-cli: ';
+
+/**
+ * How a command's output line reads here: stderr lines that are our errors read as errors, without
+ * the `redlock-cli: ` that tells them apart in a shell (here every line is ours), other stderr
+ * lines are messages (hints, progress).
+ */
+function shown(text: string, stream: 'stdout' | 'stderr'): { text: string; tone: OutputTone } {
+  if (stream === 'stdout') return { text, tone: 'result' };
+  return text.startsWith(PREFIX) ? { text: text.slice(PREFIX.length), tone: 'error' } : { text, tone: 'message' };
 }
 
 export class CommandRunner {
@@ -57,7 +64,10 @@ export class CommandRunner {
   /** Runs argv in the foreground: the prompt waits, Ctrl-C aborts it. Returns the exit code, or undefined if left running. */
   async runForeground(client: ReplClient, argv: readonly string[], line: string, parsed: ParsedLine): Promise<number | undefined> {
     const controller = new AbortController();
-    const io = this.io(client, controller.signal, (text, stream) => this.host.print(text, toneOf(text, stream)));
+    const io = this.io(client, controller.signal, (text, stream) => {
+      const line = shown(text, stream);
+      this.host.print(line.text, line.tone);
+    });
     let detach!: () => void;
     const detached = new Promise<'detached'>((resolve) => (detach = () => resolve('detached')));
     const waits = parsed.path[0]?.name === 'acquire' && parsed.flags.has('--wait');
@@ -74,7 +84,9 @@ export class CommandRunner {
       this.host.print(`still running: left in the background as %${job.id}; its output keeps coming here`);
       return undefined;
     }
-    if (outcome !== 0) this.host.print(`exit ${outcome}`);
+    // The exit code says what a script would get (5: not acquired, 130: interrupted); a usage
+    // error's 2 says nothing its error line did not, like the REPL's own usage errors.
+    if (outcome !== 0 && outcome !== ExitCode.usage) this.host.print(`exit ${outcome}`);
     return outcome;
   }
 
@@ -97,12 +109,13 @@ export class CommandRunner {
     const id = this.nextJobId;
     const job: Job = { id, client: client.name, line, since: Date.now(), controller, done: Promise.resolve(0), hold };
     const io = this.io(client, controller.signal, (text, stream) => {
-      const shown = job.hold ? holdLine(job as Job & { hold: NonNullable<Job['hold']> }, text) : text;
+      const line = shown(text, stream);
+      const words = job.hold ? holdLine(job as Job & { hold: NonNullable<Job['hold']> }, line.text) : line.text;
       if (job.hold) {
         this.host.publish();
         this.host.refreshPanel();
       }
-      if (shown !== undefined) this.host.print(`[%${id} ${client.name}] ${shown}`, toneOf(text, stream));
+      if (words !== undefined) this.host.print(`[%${id} ${client.name}] ${words}`, line.tone);
     });
     job.done = this.host.run(argv, io.ctx).finally(io.flush);
     this.addJob(job);

@@ -7,6 +7,7 @@ import { attachSandbox, dropStoppedSandbox } from './attach.js';
 import { BUILTINS } from './builtins.js';
 import type { ReplClient } from './clients.js';
 import { hasOption, parseLine, type ParsedLine } from './command-tree.js';
+import { commandPathOf } from './help.js';
 import type { Job } from './jobs.js';
 import type { ReplSession } from './session.js';
 import { withTarget } from './target.js';
@@ -41,6 +42,8 @@ export async function execute(session: ReplSession, line: string): Promise<void>
 
 async function runCli(session: ReplSession, client: ReplClient, argv: string[], background: boolean, line: string): Promise<void> {
   const parsed = parseLine(session.tree, argv);
+  // A first word that names no command: the error here suggests the REPL's commands too, which the CLI's cannot.
+  if (parsed.path.length === 0 && parsed.positionals.length > 0) commandPathOf(session, parsed.positionals.slice(0, 1));
   const command = parsed.path[0]?.name;
   const help = parsed.flags.has('-h') || parsed.flags.has('--help');
   if (command === 'repl') throw new UsageError('already in the REPL');

@@ -1,10 +1,16 @@
+import { lookupCommand } from '../core/completion.js';
+import { UsageError } from '../core/errors.js';
 import { BUILTINS } from './builtins.js';
 import type { ReplSession } from './session.js';
+
+// `help` in the REPL: its own commands and the CLI's side by side, and the error for a command
+// that is neither, with the nearest names of both (`wacth`: watch; `inspcet`: inspect).
 
 /** What `help` prints: the REPL's commands, the CLI's, and how holding and keys work here. */
 export function replHelp(session: ReplSession): string[] {
   const width = Math.max(...BUILTINS.map((b) => b.usage.length));
-  const commands = session.tree.subcommands.filter((c) => !c.hidden);
+  // The CLI's `help` is the REPL's here: listed once, with the REPL's commands.
+  const commands = session.tree.subcommands.filter((c) => !c.hidden && !BUILTINS.some((b) => b.name === c.name));
   const cmdWidth = Math.max(...commands.map((c) => c.name.length));
   return [
     'REPL commands:',
@@ -25,4 +31,24 @@ export function replHelp(session: ReplSession): string[] {
     'sessions); Ctrl-C cancels the running command (again: stop waiting for it), or clears the line;',
     'Ctrl-U / Ctrl-W erase; Ctrl-D on an empty line leaves.',
   ];
+}
+
+/** `help <REPL command>`: its usage, what it does and examples; undefined for anything else. */
+export function builtinHelp(words: readonly string[]): string[] | undefined {
+  const builtin = BUILTINS.find((b) => b.name === words[0]);
+  if (!builtin) return undefined;
+  if (words.length > 1) throw new UsageError(`unknown command '${words.join(' ')}': ${builtin.name} has no subcommands`);
+  return [`Usage: ${builtin.usage}`, '', builtin.summary, '', 'Examples:', ...builtin.examples.map((e) => `  ${e}`)];
+}
+
+/**
+ * The CLI command path the words name (`sandbox up`), or a usage error: an unknown first word is
+ * matched against the REPL's commands as well as the CLI's.
+ */
+export function commandPathOf(session: ReplSession, words: readonly string[]): string[] {
+  const found = lookupCommand(session.tree, words, BUILTINS.map((b) => b.name));
+  if (found.ok) return found.path.map((c) => c.name);
+  // Nothing near: say where the names are.
+  const hint = found.nearest.length > 0 || found.leaf ? '' : found.under ? `: help ${found.under} lists its commands` : ': help lists the commands';
+  throw new UsageError(`${found.message}${hint}`);
 }

@@ -60,6 +60,11 @@ describe('__complete', () => {
     expect(targets).toEqual(['prod\trediss://app:***@10.0.0.5:6380 cluster 10.0.0.5:7000']);
   });
 
+  it('help completes the commands beside it, at the top and in a group', async () => {
+    expect(await complete('bash', 'help', 'ins')).toEqual(['inspect']);
+    expect((await complete('bash', 'sandbox', 'help', 'st')).sort()).toEqual(['stall-replication', 'status']);
+  });
+
   it('inspect --kind offers the kinds inspect decodes, lock commands the lock kinds', async () => {
     expect(await complete('bash', 'inspect', 'k', '--kind', 's')).toEqual(['semaphore']);
     expect(await complete('bash', 'release', 'k', '--kind', 's')).toEqual(['spin']);

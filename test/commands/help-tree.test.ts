@@ -55,4 +55,29 @@ describe('help on every command', () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/unknown command 'inspcet'.*Did you mean inspect\?/);
   });
+
+  it('help <group> <command> is that command\'s --help, at the top and inside the group', async () => {
+    const viaFlag = await runCli(['sandbox', 'up', '--help'], env);
+    expect(viaFlag.stdout).toMatch(/^Usage: redlock-cli sandbox up \[options\]/);
+    for (const argv of [['help', 'sandbox', 'up'], ['sandbox', 'help', 'up']]) {
+      expect(await runCli(argv, env), argv.join(' ')).toEqual({ code: 0, stdout: viaFlag.stdout, stderr: '' });
+    }
+    expect((await runCli(['help', 'target', 'add'], env)).stdout).toBe((await runCli(['target', 'add', '--help'], env)).stdout);
+    // Without a command, help is the program's (or the group's) own help.
+    expect((await runCli(['help'], env)).stdout).toBe((await runCli(['--help'], env)).stdout);
+    expect((await runCli(['sandbox', 'help'], env)).stdout).toBe((await runCli(['sandbox', '--help'], env)).stdout);
+  });
+
+  it('help <unknown> is one usage line with the nearest command, as the typo alone gets, and exit 2', async () => {
+    const alone = await runCli(['inspcet'], env);
+    const cases: [string[], string][] = [
+      [['help', 'inspcet'], alone.stderr],
+      [['help', 'inspcet'], "redlock-cli: unknown command 'inspcet' (Did you mean inspect?)\n"],
+      [['help', 'sandbox', 'uup'], "redlock-cli: unknown command 'sandbox uup' (Did you mean sandbox up?)\n"],
+      [['sandbox', 'help', 'uup'], (await runCli(['sandbox', 'uup'], env)).stderr],
+      [['help', 'acquire', 'now'], "redlock-cli: unknown command 'acquire now': acquire has no subcommands\n"],
+      [['help', 'frobnicate'], "redlock-cli: unknown command 'frobnicate'\n"],
+    ];
+    for (const [argv, stderr] of cases) expect(await runCli(argv, env), argv.join(' ')).toEqual({ code: 2, stdout: '', stderr });
+  });
 });

@@ -50,6 +50,8 @@ describe('completion over the real command tree', () => {
     expect(tab('as B release pay')).toEqual(['payments']);
     expect(tab('watch orders ')).toEqual(['orders:eu', 'payments']);
     expect(tab('help sand')).toEqual(['sandbox']);
+    expect(tab('help wa')).toEqual(['watch']); // the REPL's own commands have help too
+    expect(tab('help sandbox st')).toEqual(['stall-replication', 'status']);
     expect(tab('attach ')).toEqual(['default']);
     expect(tab('step exp')).toEqual(['expired-lease-misdeletion']);
   });

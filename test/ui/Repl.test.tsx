@@ -1,62 +1,29 @@
 // The REPL driven with keystrokes through ink-testing-library, on a real redis-server: the same
 // session and view `redlock-cli repl` mounts, only the terminal is fake.
 import { readFileSync } from 'node:fs';
-import { render } from 'ink-testing-library';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { historyFile } from '../../src/repl/history.js';
 import type { ReplSession } from '../../src/repl/session.js';
-import { createSession } from '../../src/repl/start.js';
 import { urlTarget } from '../../src/repl/target.js';
-import { ReplApp } from '../../src/ui/ReplApp.js';
 import { rawClient } from '../helpers/lock-env.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { tempStateEnv } from '../helpers/run-cli.js';
-
-const KEY = { enter: '\r', tab: '\t', up: '\u001B[A', down: '\u001B[B', ctrlC: '\u0003', ctrlD: '\u0004', ctrlU: '\u0015' };
+import { KEY, mountRepl, unmountAll } from './repl-harness.js';
 
 let server: RedisServer;
 let redis: ReturnType<typeof rawClient>;
-const mounted: { session: ReplSession; unmount: () => void }[] = [];
 
 beforeAll(async () => {
   server = await startRedis();
   redis = rawClient(server);
 });
-afterEach(async () => {
-  for (const m of mounted.splice(0)) {
-    await m.session.close();
-    m.unmount();
-  }
-});
+afterEach(unmountAll);
 afterAll(async () => {
   redis.disconnect();
   await server.stop();
 });
 
-async function mount(env = tempStateEnv()) {
-  const session = await createSession(env, { target: urlTarget(server.url), intervalMs: 100 });
-  const view = render(<ReplApp session={session} tickMs={50} />);
-  mounted.push({ session, unmount: view.unmount });
-  const frame = (): string => view.lastFrame() ?? '';
-  /** Waits until the frame satisfies `check` (ink repaints at most every few ms; a loaded machine is slower). */
-  const until = async (check: (f: string) => boolean, what: string, ms = 8000): Promise<string> => {
-    const deadline = Date.now() + ms;
-    while (!check(frame())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last frame:\n${frame()}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return frame();
-  };
-  const shows = (text: string, ms?: number) => until((f) => f.includes(text), JSON.stringify(text), ms);
-  /** The line being edited: the last prompt line of the frame, without the cursor's trailing space. */
-  const prompt = (): string => {
-    const lines = frame().split('\n').filter((l) => /^[A-Z][\w-]*@\S+>( |$)/.test(l));
-    return (lines.at(-1) ?? '').replace(/^\S+>/, '').trim();
-  };
-  const promptIs = (text: string) => until(() => prompt() === text, `prompt "${text}" (is "${prompt()}")`);
-  const type = (text: string): void => void view.stdin.write(text);
-  return { session, env, frame, until, shows, prompt, promptIs, type, enter: (line: string) => type(`${line}${KEY.enter}`) };
-}
+const mount = (env = tempStateEnv()) => mountRepl(urlTarget(server.url), env);
 
 const ownerOf = (session: ReplSession, name: string): string => `${session.clients.get(name)!.identity.client}:1`;
 
@@ -65,7 +32,7 @@ describe('the REPL at the keyboard', () => {
     const r = await mount();
     await r.promptIs('');
     r.enter('frobnicate');
-    await r.shows("unknown command 'frobnicate'");
+    await r.shows("unknown command 'frobnicate': help lists the commands");
     r.enter("acquire 'bad");
     await r.shows('unbalanced single quote');
     r.enter('as Z acquire bad');

@@ -47,8 +47,8 @@ function candidates(words: readonly string[], partial: string, tree: CommandNode
       return first ? [...sources.sandboxes] : [];
     case 'scenario':
       return first ? (sources.values.scenario?.() ?? []).map((c) => c.value) : [];
-    case 'command':
-      return cli(tree, rest, partial, sources);
+    case 'command': // `help`: the REPL's commands too
+      return first ? [...sources.builtins.map((b) => b.name), ...cli(tree, rest, partial, sources)] : cli(tree, rest, partial, sources);
     case 'none':
       return [];
   }
