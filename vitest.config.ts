@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
     setupFiles: ['test/helpers/setup.ts'],
+    // Fails the run when any process a test started outlives the suite (see the file).
+    globalSetup: ['test/helpers/global-leaks.ts'],
     pool: 'forks',
     // Test files mostly wait on real redis-servers, not the CPU: run more files than cores.
     maxWorkers: 4,
