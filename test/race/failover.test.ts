@@ -14,6 +14,7 @@ describe('race --chaos failover', () => {
     const granted = ops(r, 'acquire', 'ok').map((e) => e.t);
     expect(granted.some((t) => t < 2000)).toBe(true);
     expect(granted.some((t) => t > done[0]!.t + 100)).toBe(true);
-    expect(r.stats.faults[0]).toMatch(/^2\.0 s failover sandbox: failover by/);
+    // Fired at --chaos-every (2 s), give or take a busy machine's timer lateness.
+    expect(r.stats.faults[0]).toMatch(/^2\.[0-4] s failover sandbox: failover by/);
   }, 30_000);
 });

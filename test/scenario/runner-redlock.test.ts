@@ -41,7 +41,8 @@ describe('runVariant on a Redlock sandbox', () => {
         ...['n1', 'n2', 'n3'].map((node) => ({ at: 0, fault: 'latency' as const, node, value: '60ms' })),
         acquire('A', 20, { leaseMs: 300, checkValidity: false, only: ['unsafe'] }),
         acquire('A', 20, { leaseMs: 300, checkValidity: true, only: ['fixed'] }),
-        step('A', 40, { do: 'pause', forMs: 500 }),
+        // A wakes at 0.64 s: ~100 ms after B's acquire (at 0.45 s, three 60 ms round trips away) is done.
+        step('A', 40, { do: 'pause', forMs: 600 }),
         acquire('B', 450, { leaseMs: 1000 }),
       ],
     });
@@ -49,7 +50,7 @@ describe('runVariant on a Redlock sandbox', () => {
     let info = dump(unsafe);
     const a = done(unsafe, 'A', 'acquire');
     expect(a, info).toMatchObject({ phase: 'ok', leaseMs: 300, detail: expect.stringMatching(/^validity -\d+ ms, trusted anyway$/) });
-    expect(a.t, info).toBeGreaterThanOrEqual(539);
+    expect(a.t, info).toBeGreaterThanOrEqual(639);
     const b = done(unsafe, 'B', 'acquire');
     expect(b.phase, info).toBe('ok');
     expect(b.t, info).toBeLessThan(a.t);
