@@ -1,4 +1,6 @@
-import { UsageError } from '../core/errors.js';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { NotFoundError, UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { ScenarioRun, VariantRun } from '../core/scenario/run.js';
 import { allMatched } from '../core/scenario/run.js';
@@ -17,6 +19,8 @@ export interface RunFlags {
   readonly speed: string;
   readonly json?: boolean;
   readonly keepSandbox?: boolean;
+  /** With --all: run the .yaml files of this directory instead of the shipped catalogue. */
+  readonly dir?: string;
 }
 
 // Slower than a tenth or faster than 10x either takes minutes or leaves leases of a few ms.
@@ -55,6 +59,23 @@ function runJson(run: ScenarioRun): unknown {
   };
 }
 
+/** The --all JSON entry of a scenario that could not run (its sandbox did not start, a fault was refused, ...). */
+function failedJson(scenario: Scenario, error: string): unknown {
+  return { name: scenario.name, title: scenario.title, matched: false, error, variants: [] };
+}
+
+/** The scenarios --all runs: the shipped catalogue, or every scenario file of --dir (all checked before any runs). */
+async function catalogue(dir: string | undefined): Promise<Scenario[]> {
+  if (dir === undefined) return listScenarios();
+  const path = resolve(dir);
+  const info = await stat(path).catch(() => undefined);
+  if (!info) throw new NotFoundError(`scenario directory not found: ${dir}`);
+  if (!info.isDirectory()) throw new UsageError(`--dir ${dir} is not a directory: give the directory holding your .yaml scenario files`);
+  const scenarios = await listScenarios(path);
+  if (scenarios.length === 0) throw new UsageError(`no scenario files (.yaml or .yml) in ${dir}`);
+  return scenarios;
+}
+
 const live = (ctx: CommandContext, flags: RunFlags): boolean => flags.json !== true && ctx.stdout.isTTY === true;
 
 function keptNote(ctx: CommandContext, sandbox: SandboxHandle | undefined): void {
@@ -64,7 +85,7 @@ function keptNote(ctx: CommandContext, sandbox: SandboxHandle | undefined): void
 async function runOne(ctx: CommandContext, scenario: Scenario, flags: RunFlags, speed: number): Promise<number> {
   const variants = chooseVariants(scenario, flags.variant);
   let sandbox: SandboxHandle | undefined;
-  const base: RunScenarioOptions = { variants, speed, signal: ctx.signal, keepSandbox: flags.keepSandbox, onSandbox: (s) => (sandbox = s) };
+  const base: RunScenarioOptions = { variants, speed, signal: ctx.signal, env: ctx.env, keepSandbox: flags.keepSandbox, onSandbox: (s) => (sandbox = s) };
   let run: ScenarioRun;
   if (live(ctx, flags)) {
     const { mountScenarioRunView } = await import('../ui/scenario-live.js');
@@ -100,18 +121,19 @@ async function runOne(ctx: CommandContext, scenario: Scenario, flags: RunFlags, 
 async function runAll(ctx: CommandContext, flags: RunFlags, speed: number): Promise<number> {
   if (flags.variant !== 'all') throw new UsageError('--variant picks a variant of one scenario; --all runs every variant of every scenario');
   if (flags.keepSandbox) throw new UsageError('--keep-sandbox keeps the sandbox of one scenario; it does not go with --all');
-  const scenarios = await listScenarios();
+  const scenarios = await catalogue(flags.dir);
   const rows: SummaryRow[] = [];
-  const runs: ScenarioRun[] = [];
+  // One entry per scenario, in catalogue order: a run's JSON, or the error that stopped it.
+  const results: unknown[] = [];
   const view = live(ctx, flags) ? (await import('../ui/scenario-live.js')).mountScenarioAllView({ stdout: ctx.stdout, stderr: ctx.stderr, names: scenarios.map((s) => s.name) }) : undefined;
   try {
     for (const scenario of scenarios) {
       const started = performance.now();
       view?.startScenario(scenario.name, scenario.variants.length);
       try {
-        const run = await runScenario(scenario, { speed, signal: ctx.signal, onVariantStart: (v, i) => view?.startVariant(scenario.name, v.name, i) });
+        const run = await runScenario(scenario, { speed, signal: ctx.signal, env: ctx.env, onVariantStart: (v, i) => view?.startVariant(scenario.name, v.name, i) });
         const durationMs = Math.round(performance.now() - started);
-        runs.push(run);
+        results.push(runJson(run));
         rows.push({ name: run.name, variants: run.variants.map((v) => ({ variant: v.variant, matched: v.matched })), durationMs });
         view?.finishScenario(run, durationMs);
         if (!view && !flags.json) note(ctx, `${allMatched(run) ? 'ok  ' : 'FAIL'}  ${scenario.name} (${(durationMs / 1000).toFixed(1)} s)`);
@@ -119,6 +141,7 @@ async function runAll(ctx: CommandContext, flags: RunFlags, speed: number): Prom
         if (ctx.signal?.aborted) throw err;
         const message = err instanceof Error ? err.message : String(err);
         rows.push({ name: scenario.name, error: message });
+        results.push(failedJson(scenario, message));
         view?.failScenario(scenario.name, message);
         if (!view) note(ctx, `FAIL  ${scenario.name}: ${message}`);
       }
@@ -126,7 +149,7 @@ async function runAll(ctx: CommandContext, flags: RunFlags, speed: number): Prom
   } finally {
     await view?.close();
   }
-  if (flags.json) printJson(ctx, runs.map(runJson));
+  if (flags.json) printJson(ctx, results);
   else if (!view) for (const line of summaryTable(rows, Math.min(ctx.stdout.columns ?? 80, 120))) print(ctx, line);
   return rows.every((r) => r.error === undefined && r.variants!.every((v) => v.matched)) ? ExitCode.ok : ExitCode.verdictMismatch;
 }
@@ -134,6 +157,7 @@ async function runAll(ctx: CommandContext, flags: RunFlags, speed: number): Prom
 /** `scenario run <name|file>` or `scenario run --all`: the exit code says whether every verdict was as expected. */
 export async function runScenarioCommand(ctx: CommandContext, nameOrPath: string | undefined, flags: RunFlags): Promise<number> {
   const speed = parseSpeed(flags.speed);
+  if (flags.dir !== undefined && !flags.all) throw new UsageError('--dir names the directory --all runs; to run one file, give its path: redlock-cli scenario run ./my-race.yaml');
   if (flags.all) return runAll(ctx, flags, speed);
   return runOne(ctx, await resolveScenario(nameOrPath!), flags, speed);
 }

@@ -26,7 +26,8 @@ Examples:
   redlock-cli scenario show gc-pause-no-fencing
   redlock-cli scenario run expired-lease-misdeletion
   redlock-cli scenario run master-failover-lock-loss --variant fixed --speed 0.5
-  redlock-cli scenario run --all`;
+  redlock-cli scenario run --all
+  redlock-cli scenario run --all --dir ./my-races --json`;
 
 function inherit(parent: Command, cmd: Command): Command {
   return cmd.exitOverride().configureOutput(parent.configureOutput());
@@ -94,9 +95,10 @@ function registerRun(scenario: Command, ctx: CommandContext): void {
     .summary('replay a scenario on a fresh sandbox, draw its timeline and give a verdict per variant')
     .argument('[scenario]', 'a shipped scenario name or a path to a .yaml file')
     .option('--all', 'run every shipped scenario, with a progress view and a summary table')
+    .option('--dir <path>', 'with --all: run every .yaml / .yml scenario file in this directory instead of the shipped ones')
     .option('--variant <name>', 'run one variant (unsafe, fixed, ...) or all', 'all')
     .addOption(new Option('--speed <factor>', 'time scale: 0.5 runs at half speed, 2 twice as fast (leases scale too)').default('1'))
-    .option('--json', 'print the history and verdict of every variant as JSON instead of the timeline')
+    .option('--json', 'print the history and verdict of every variant as JSON instead of the timeline (--all: an array, one entry per scenario; one that could not run has its error)')
     .option('--keep-sandbox', 'leave the sandbox running afterwards, to look at it (sandbox down removes it)');
   inherit(scenario, cmd).action(act(ctx, async (nameOrPath: string | undefined, flags: RunFlags) => {
     if (flags.all && nameOrPath !== undefined) throw new UsageError('give a scenario or --all, not both');

@@ -14,6 +14,8 @@ export interface RunScenarioOptions {
   readonly signal?: AbortSignal | undefined;
   /** Leave the sandbox running (and its state file) when done. */
   readonly keepSandbox?: boolean | undefined;
+  /** Where the sandbox's state lives and redis-server is found (default process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   readonly onSandbox?: ((sandbox: SandboxHandle) => void) | undefined;
   readonly onVariantStart?: ((variant: Variant, index: number) => void) | undefined;
   readonly onEvent?: ((e: HistoryEvent) => void) | undefined;
@@ -38,7 +40,7 @@ export function laneNodes(sandbox: SandboxHandle): string[] {
  */
 export async function runScenario(scenario: Scenario, opts: RunScenarioOptions = {}): Promise<ScenarioRun> {
   const chosen = opts.variants ? scenario.variants.filter((v) => opts.variants!.includes(v.name)) : scenario.variants;
-  const sandbox = await startScenarioSandbox(scenario, { signal: opts.signal, persist: opts.keepSandbox });
+  const sandbox = await startScenarioSandbox(scenario, { signal: opts.signal, persist: opts.keepSandbox, env: opts.env });
   const runs: VariantRun[] = [];
   try {
     opts.onSandbox?.(sandbox);

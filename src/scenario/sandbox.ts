@@ -18,6 +18,8 @@ export interface ScenarioSandboxOptions {
   readonly onProgress?: ((line: string) => void) | undefined;
   /** Keep the nodes running after this process exits (`scenario run --keep-sandbox`). */
   readonly persist?: boolean | undefined;
+  /** The caller's environment (state dir, PATH); default process.env. The CLI passes its own, so `sandbox status` finds a kept sandbox. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function startScenarioSandbox(scenario: Scenario, opts: ScenarioSan
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.persist ? { persist: true } : {}),
+    ...(opts.env ? { env: opts.env } : {}),
   };
   if (scenario.sandbox.fakeClock) options = (await withFakeClocks(options)).options;
   return startSandbox(options);

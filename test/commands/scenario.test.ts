@@ -92,12 +92,14 @@ describe('redlock-cli scenario', () => {
       [['run', tempFile('bad.yaml', 'title: x\n')], 2, /^redlock-cli: .*bad\.yaml:\d+:\d+: /],
       [['show', './missing.yaml'], 4, /missing\.yaml/],
     ];
+    // A state dir of its own: the runs above left an (empty) sandboxes dir in theirs.
+    const fresh = tempStateEnv();
     for (const [argv, code, stderr] of cases) {
-      const r = await cli(...argv);
+      const r = await runCli(['scenario', ...argv], fresh);
       expect({ argv, code: r.code, stdout: r.stdout }).toEqual({ argv, code, stdout: '' });
       expect(r.stderr).toMatch(stderr);
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     }
-    expect(existsSync(sandboxes)).toBe(false);
+    expect(existsSync(join(fresh.XDG_STATE_HOME!, 'redlock-cli', 'sandboxes'))).toBe(false);
   });
 });
