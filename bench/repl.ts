@@ -1,9 +1,10 @@
 // REPL start-up as a user sees it: the built launcher in a pseudo-terminal (`script`), timed from
 // spawn to the first prompt on screen, next to the same REPL started through commander (the whole
 // CLI loaded first, as before the quick start), `--version` in the same pseudo-terminal (node and
-// the CLI alone), a bare node importing ink and react, and the harness itself (script, sh and
-// stty printing a word: what a user's own terminal does not pay). Alternating rounds, median of
-// BENCH_RUNS; a redis-server on a free port is the target and is always stopped.
+// the CLI alone), a bare node importing ink and react from node_modules, one importing the bundle
+// of them that the build makes (dist/ui/vendor.js, what the REPL loads), and the harness itself
+// (script, sh and stty printing a word: what a user's own terminal does not pay). Alternating
+// rounds, median of BENCH_RUNS; a redis-server on a free port is the target and is always stopped.
 //   npx tsx bench/repl.ts      (BENCH_RUNS=15)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -68,9 +69,10 @@ async function main(): Promise<void> {
       commander: () => inPty(`node ${BIN} repl --url ${server.url} --pubsub auto`, prompt, 'exit\r'),
       version: () => inPty(`node ${BIN} --version`, '0.'),
       ink: () => inPty(`node -e "await Promise.all([import('ink'), import('react')]); console.log('loaded')" --input-type=module`, 'loaded'),
+      bundle: () => inPty(`node -e "await import('./dist/ui/vendor.js'); console.log('loaded')" --input-type=module`, 'loaded'),
       harness: () => inPty('echo harness-ready', 'harness-ready'),
     };
-    const times: Record<keyof typeof contenders, number[]> = { repl: [], commander: [], version: [], ink: [], harness: [] };
+    const times: Record<keyof typeof contenders, number[]> = { repl: [], commander: [], version: [], ink: [], bundle: [], harness: [] };
     await contenders.repl(); // warm the file cache once, uncounted
     for (let i = 0; i < RUNS; i++) {
       for (const [name, run] of Object.entries(contenders) as [keyof typeof contenders, () => Promise<number>][]) times[name].push(await run());
@@ -81,6 +83,7 @@ async function main(): Promise<void> {
     console.log(`  the same through commander (main.js): ${fmt(times.commander)}`);
     console.log(`  redlock-cli --version:                ${fmt(times.version)}`);
     console.log(`  node importing ink and react:         ${fmt(times.ink)}`);
+    console.log(`  node importing their bundle (dist):   ${fmt(times.bundle)}`);
     console.log(`  the harness alone (script, sh, stty): ${fmt(times.harness)}`);
     console.log(`  first prompt less the harness:        ${(median(times.repl) - median(times.harness)).toFixed(0)} ms`);
   } finally {

@@ -10,7 +10,8 @@ import { useLockServer } from '../helpers/fixture.js';
 import { owner } from '../helpers/lock-env.js';
 
 // STYLE.md: one-shot commands never import ink or react (they cost ~400 ms). The built CLI runs
-// under an import hook that refuses both; the control proves the hook does bite.
+// under an import hook that refuses both, and dist/ui/vendor.js, the bundle that stands in for
+// them in dist (scripts/bundle-ui.mjs); the controls prove the hook does bite.
 
 const fx = useLockServer();
 let hook: string;
@@ -18,7 +19,7 @@ let hook: string;
 beforeAll(() => {
   ensureBuilt();
   hook = join(mkdtempSync(join(tmpdir(), 'redlock-no-ink-')), 'no-ink.mjs');
-  const resolve = `export async function resolve(s, c, n) { if (/^(ink|react)(\\/|$)/.test(s)) throw new Error('imported ' + s); return n(s, c); }`;
+  const resolve = `export async function resolve(s, c, n) { if (/^(ink|react)(\\/|$)/.test(s)) throw new Error('imported ' + s); const r = await n(s, c); if (r.url.endsWith('/dist/ui/vendor.js')) throw new Error('imported ' + s); return r; }`;
   writeFileSync(hook, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolve)}));\n`);
 }, 60_000);
 
@@ -37,6 +38,12 @@ describe('one-shot commands do not load ink or react', () => {
     const r = await node('--input-type=module', '-e', "await import('ink')");
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('imported ink');
+  });
+
+  it('the hook refuses the bundled ink and react', async () => {
+    const r = await node('--input-type=module', '-e', "await import('./dist/ui/vendor.js')");
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('imported ./dist/ui/vendor.js');
   });
 
   it.each(['inspect orders', 'ls', 'ls --json', 'doctor', 'doctor --json', 'ls --watch'])('%s', async (line) => {

@@ -122,7 +122,11 @@ describe('npm pack', () => {
     }
     expect(problems).toEqual([]);
     // The scan saw what it must see, or it proves nothing.
-    expect([...seen]).toEqual(expect.arrayContaining(['commander', 'ioredis', 'ink', 'node:fs', 'package.json', join('dist', 'redis', 'lua')]));
+    expect([...seen]).toEqual(expect.arrayContaining(['commander', 'ioredis', 'node:fs', 'package.json', join('dist', 'redis', 'lua')]));
+    // ink and react ship bundled in dist/ui/vendor.js (scripts/bundle-ui.mjs), which dist/ui imports
+    // instead: a bare import left anywhere would load a second React from node_modules.
+    expect(existsSync(join(installed, 'dist', 'ui', 'vendor.js'))).toBe(true);
+    expect([...seen].filter((spec) => /^(ink|react)(\/|$)/.test(spec))).toEqual([]);
   });
 });
 
