@@ -8,6 +8,7 @@ import { ExitCode } from '../core/exit-codes.js';
 import type { ReplClient } from './clients.js';
 import type { ParsedLine } from './command-tree.js';
 import { holdLine, type Job } from './jobs.js';
+import { asTypedInRepl } from '../core/repl/hints.js';
 import { lineStream, type OutputTone } from './output.js';
 import type { RunningView } from './screen.js';
 
@@ -38,9 +39,10 @@ const PREFIX = 'redlock-cli: ';
 /**
  * How a command's output line reads here: stderr lines that are our errors read as errors, without
  * the `redlock-cli: ` that tells them apart in a shell (here every line is ours), other stderr
- * lines are messages (hints, progress).
+ * lines are messages (hints, progress); suggested commands read as they are typed here.
  */
-function shown(text: string, stream: 'stdout' | 'stderr'): { text: string; tone: OutputTone } {
+function shown(raw: string, stream: 'stdout' | 'stderr'): { text: string; tone: OutputTone } {
+  const text = asTypedInRepl(raw, stream);
   if (stream === 'stdout') return { text, tone: 'result' };
   return text.startsWith(PREFIX) ? { text: text.slice(PREFIX.length), tone: 'error' } : { text, tone: 'message' };
 }

@@ -85,11 +85,12 @@ describe('mistyped commands and help', () => {
     await r.shows('Usage: as <client> <command...>');
     expect(printedFor(r.session, 'help as').map((l) => l.text)).toContain('  as B acquire orders --lease 30s');
     r.enter('help sandbox up');
-    await r.shows('Usage: redlock-cli sandbox up [options]');
+    // The CLI's help, with its commands as they are typed here (no program name in front).
+    await r.shows('Usage: sandbox up [options]');
     await r.promptIs('');
     const up = printedFor(r.session, 'help sandbox up').map((l) => l.text);
-    expect(up).toContain('  redlock-cli sandbox up --topology redlock --nodes 5 --fake-clock');
-    expect(up).not.toContain('Usage: redlock-cli sandbox [options] [command]');
+    expect(up).toContain('  sandbox up --topology redlock --nodes 5 --fake-clock');
+    expect(up).not.toContain('Usage: sandbox [options] [command]');
     // The REPL's list names its own help once, not the CLI's beside it.
     r.enter('help');
     await r.shows('REPL commands:');
@@ -110,6 +111,9 @@ describe('connect and unwatch', () => {
     r.enter('watch moved');
     r.enter('acquire moved --lease 20s');
     await r.shows('acquired "moved"');
+    // Hints name the command as it is typed here, not as in a shell.
+    await r.shows('release it with: release moved');
+    expect(printedFor(r.session, 'acquire moved --lease 20s').map((l) => l.text).join('\n')).not.toContain('redlock-cli release');
     // The panel reads the new server: it shows A holding the key there.
     await r.until((f) => f.includes('A holds it') && f.includes(`● 127.0.0.1:${second.port} every`), 'the panel on the second server');
     expect(await redis2.exists('moved')).toBe(1);
