@@ -152,6 +152,22 @@ describe('the installed package', () => {
     expect(stdout).toContain(`holder    ${owner.replace(/:1$/, '')} thread 1`);
   });
 
+  it('draws a live view on a terminal with ink and react from its own bundle, none installed', async () => {
+    expect(existsSync(join(installed, 'node_modules', 'ink'))).toBe(false);
+    expect(existsSync(join(installed, 'node_modules', 'react'))).toBe(false);
+    const state = join(work, 'state');
+    mkdirSync(state, { recursive: true });
+    const bin = join(prefix, 'bin', 'redlock-cli');
+    // script(1) gives it a pseudo-terminal, so hold draws its ink view instead of event lines.
+    const { stdout } = await exec('script', ['-qfec', `stty rows 30 cols 100; ${bin} hold packed-live --for 1s -u ${server!.url}`, '/dev/null'], {
+      cwd: work,
+      env: cleanEnv({ XDG_STATE_HOME: state, COLUMNS: '100', LINES: '30' }),
+    });
+    expect(stdout).toContain('packed-live');
+    expect(stdout).toMatch(/● held/);
+    expect(stdout).toMatch(/lease\s+\S*█/);
+  });
+
   it('npx redlock-cli finds the global install offline', async () => {
     const { stdout } = await exec('npx', ['--offline', 'redlock-cli', '--version'], { cwd: work, env: cleanEnv({ npm_config_prefix: prefix }) });
     expect(stdout.trim()).toBe(pkg.version);
