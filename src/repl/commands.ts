@@ -8,7 +8,7 @@ import { ExitCode } from '../core/exit-codes.js';
 import type { ReplClient } from './clients.js';
 import type { ParsedLine } from './command-tree.js';
 import { holdLine, type Job } from './jobs.js';
-import { asTypedInRepl } from '../core/repl/hints.js';
+import { asTypedInRepl, isJsonResult } from '../core/repl/hints.js';
 import { lineStream, type OutputTone } from './output.js';
 import type { RunningView } from './screen.js';
 
@@ -18,6 +18,8 @@ export interface RunnerHost {
   readonly env: Readonly<Record<string, string | undefined>>;
   columns(): number;
   print(text: string, tone?: OutputTone): void;
+  /** Adds the client's name after each owner id of the REPL's clients ("…:1 (A)"). */
+  nameOwners(text: string): string;
   publish(): void;
   refreshPanel(): void;
   /** A background job ended: what the clients hold may have changed. */
@@ -39,10 +41,11 @@ const PREFIX = 'redlock-cli: ';
 /**
  * How a command's output line reads here: stderr lines that are our errors read as errors, without
  * the `redlock-cli: ` that tells them apart in a shell (here every line is ours), other stderr
- * lines are messages (hints, progress); suggested commands read as they are typed here.
+ * lines are messages (hints, progress); suggested commands read as they are typed here, and the
+ * REPL's own clients are named after their owner ids.
  */
-function shown(raw: string, stream: 'stdout' | 'stderr'): { text: string; tone: OutputTone } {
-  const text = asTypedInRepl(raw, stream);
+function shown(raw: string, stream: 'stdout' | 'stderr', nameOwners: (text: string) => string): { text: string; tone: OutputTone } {
+  const text = isJsonResult(raw, stream) ? raw : nameOwners(asTypedInRepl(raw, stream));
   if (stream === 'stdout') return { text, tone: 'result' };
   return text.startsWith(PREFIX) ? { text: text.slice(PREFIX.length), tone: 'error' } : { text, tone: 'message' };
 }
@@ -67,7 +70,7 @@ export class CommandRunner {
   async runForeground(client: ReplClient, argv: readonly string[], line: string, parsed: ParsedLine): Promise<number | undefined> {
     const controller = new AbortController();
     const io = this.io(client, controller.signal, (text, stream) => {
-      const line = shown(text, stream);
+      const line = shown(text, stream, (t) => this.host.nameOwners(t));
       this.host.print(line.text, line.tone);
     });
     let detach!: () => void;
@@ -111,7 +114,7 @@ export class CommandRunner {
     const id = this.nextJobId;
     const job: Job = { id, client: client.name, line, since: Date.now(), controller, done: Promise.resolve(0), hold };
     const io = this.io(client, controller.signal, (text, stream) => {
-      const line = shown(text, stream);
+      const line = shown(text, stream, (t) => this.host.nameOwners(t));
       const words = job.hold ? holdLine(job as Job & { hold: NonNullable<Job['hold']> }, line.text) : line.text;
       if (job.hold) {
         this.host.publish();

@@ -100,6 +100,7 @@ export class ReplSession {
       env: this.env,
       columns: () => this.columns(),
       print: (text, tone) => this.print(text, tone),
+      nameOwners: (text) => this.nameOwners(text),
       publish: () => this.publish(),
       refreshPanel: () => this.live.refresh(),
       afterJob: () => this.afterLocksChanged(),

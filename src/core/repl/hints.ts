@@ -4,8 +4,11 @@
 
 const PROGRAM_BEFORE_COMMAND = /\bredlock-cli (?=[a-z])/g;
 
+/** A result line in JSON (`--json`, NDJSON): data to leave exactly as written. */
+export const isJsonResult = (line: string, stream: 'stdout' | 'stderr'): boolean => stream === 'stdout' && /^\s*[[{]/.test(line);
+
 /** `line` as a REPL user would type its suggested commands; JSON lines unchanged. */
 export function asTypedInRepl(line: string, stream: 'stdout' | 'stderr'): string {
-  if (stream === 'stdout' && /^\s*[[{]/.test(line)) return line;
+  if (isJsonResult(line, stream)) return line;
   return line.replace(PROGRAM_BEFORE_COMMAND, '');
 }
