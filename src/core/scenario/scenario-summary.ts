@@ -33,11 +33,13 @@ export function summaryTable(rows: readonly SummaryRow[], width = 80): string[] 
   const countLabel = width >= 60 ? 'VARIANTS' : 'N';
   const countWidth = countLabel.length;
   const verdicts = rows.map(verdictText);
-  // Verdicts keep their natural width (an error message is cut, not made room for); the name takes
-  // what is left, at least 8 columns, and is cut at its end.
-  const natural = Math.max(8, ...rows.map((r, i) => (r.error === undefined ? verdicts[i]!.length : 0)));
+  // Verdicts keep their natural width; an error message gets what the names leave at full length
+  // (it is cut, not made room for). The name takes what is left, at least 8 columns, cut at its end.
   const room = width - countWidth - timeWidth - 6;
-  const nameWidth = Math.max(8, Math.min(Math.max(8, ...rows.map((r) => r.name.length)), room - natural));
+  const longestName = Math.max(8, ...rows.map((r) => r.name.length));
+  const errors = Math.min(room - longestName, Math.max(0, ...rows.map((r, i) => (r.error !== undefined ? verdicts[i]!.length : 0))));
+  const natural = Math.max(8, errors, ...rows.map((r, i) => (r.error === undefined ? verdicts[i]!.length : 0)));
+  const nameWidth = Math.max(8, Math.min(longestName, room - natural));
   const verdictWidth = Math.max(6, Math.min(natural, room - nameWidth));
   const line = (name: string, count: string, verdict: string, time: string) =>
     `${cut(name, nameWidth).padEnd(nameWidth)}  ${count.padStart(countWidth)}  ${cut(verdict, verdictWidth).padEnd(verdictWidth)}  ${time.padStart(timeWidth)}`.trimEnd();

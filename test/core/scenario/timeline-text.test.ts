@@ -149,6 +149,20 @@ describe('--all summary table', () => {
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
   });
 
+  it('when every scenario errors, the messages get the width the names leave', () => {
+    const lines = summaryTable([
+      { name: 'my-race', error: "redis-server refused the sandbox config: Bad directive or wrong number of arguments", durationMs: 120 },
+      { name: 'other-race', error: 'topology sentinel needs redis-sentinel', durationMs: 80 },
+    ]);
+    expect(lines).toEqual([
+      'SCENARIO    VARIANTS  VERDICTS                                              TIME',
+      'my-race            -  error: redis-server refused the sandbox config: B…  120 ms',
+      'other-race         -  error: topology sentinel needs redis-sentinel        80 ms',
+      '2 scenarios in 200 ms, 2 not as expected: my-race, other-race',
+    ]);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
+  });
+
   it('keeps every column on a 40-column terminal', () => {
     const lines = summaryTable([{ name: 'expired-lease-misdeletion', variants: [{ variant: 'unsafe', matched: true }, { variant: 'fixed', matched: false }], durationMs: 4200 }], 40);
     expect(lines).toEqual([
