@@ -1,0 +1,187 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCK_KINDS } from '../../src/locks/types.js';
+import { BIN, ensureBuilt } from '../helpers/build.js';
+import { runCli } from '../helpers/run-cli.js';
+
+// The fish script as fish runs it: sourced (or autoloaded from the user's completions dir), then
+// asked with `complete -C "<command line>"`, which runs the same completion machinery as Tab
+// without a terminal and prints `candidate<TAB>description` lines after fish's own filtering.
+// The built redlock-cli is on PATH; REDIS_URL points at a closed port to prove Tab never connects.
+
+const exec = promisify(execFile);
+const TIMEOUT_MS = 12_000;
+let dir: string;
+let work: string;
+let script: string;
+let env: NodeJS.ProcessEnv;
+const running = new Set<ChildProcess>();
+
+/** Kills `child` and whatever it started (its own process group). */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** Runs fish in its own process group, killed with everything it started when it overruns. */
+function fish(args: readonly string[]): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn('fish', args, { env, cwd: work, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      killGroup(child);
+      fail(new Error(`fish ${args.join(' ')} did not finish within ${TIMEOUT_MS} ms\n${stderr}`));
+    }, TIMEOUT_MS);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      running.delete(child);
+      fail(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      running.delete(child);
+      if (code === 0) done(stdout);
+      else fail(new Error(`fish exited with ${code}: ${stderr}`));
+    });
+  });
+}
+
+interface Completion {
+  readonly value: string;
+  readonly description: string | undefined;
+}
+
+const parse = (stdout: string): Completion[] =>
+  stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      const tab = l.indexOf('\t');
+      return tab < 0 ? { value: l, description: undefined } : { value: l.slice(0, tab), description: l.slice(tab + 1) };
+    });
+
+/** What Tab offers after `redlock-cli <line>` with the script sourced from its file. */
+async function complete(line: string): Promise<Completion[]> {
+  return parse(await fish(['--no-config', '-c', 'source $argv[1]; and complete -C $argv[2]', script, `redlock-cli ${line}`]));
+}
+
+const values = async (line: string): Promise<string[]> => (await complete(line)).map((c) => c.value);
+
+beforeAll(async () => {
+  try {
+    await exec('fish', ['--version']);
+  } catch (err) {
+    throw new Error(`fish is not installed (${String(err)}): this test runs the real shell on the completion script; install it (apt-get install fish), as .ci/run does`);
+  }
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'redlock-cli-fish-'));
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'redlock-cli'), `#!/bin/sh\nexec "${process.execPath}" "${resolve(BIN)}" "$@"\n`);
+  chmodSync(join(bin, 'redlock-cli'), 0o755);
+  // The cwd of every fish: one file, for the file-name fallback.
+  work = join(dir, 'work');
+  mkdirSync(work);
+  writeFileSync(join(work, 'job.sh'), '');
+  env = {
+    PATH: `${bin}:${process.env.PATH}`,
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_DATA_HOME: join(dir, 'data'),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+    REDIS_URL: 'redis://127.0.0.1:1',
+    // The suite's leak check (test/helpers/global-leaks.ts) finds processes by this variable.
+    REDLOCK_CLI_TEST_RUN: process.env.REDLOCK_CLI_TEST_RUN,
+  };
+  for (const [name, url] of [['prod', 'rediss://app:secret@10.0.0.5:6380'], ['staging', 'redis://10.0.0.9']]) {
+    expect((await runCli(['target', 'add', name!, url!], env)).code).toBe(0);
+  }
+  script = join(dir, 'redlock-cli.fish');
+  writeFileSync(script, (await exec(process.execPath, [BIN, 'completion', 'fish'], { env })).stdout);
+}, 60_000);
+
+afterAll(() => {
+  for (const child of running) killGroup(child);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('fish completion', () => {
+  it('works installed either way the help says: piped to source, or saved in the completions dir', async () => {
+    // Saved, it is autoloaded on first use from $XDG_CONFIG_HOME/fish/completions (the second
+    // fish reads its config, from the temp dirs; the first one none).
+    mkdirSync(join(dir, 'config', 'fish', 'completions'), { recursive: true });
+    copyFileSync(script, join(dir, 'config', 'fish', 'completions', 'redlock-cli.fish'));
+    const [piped, saved] = await Promise.all([
+      fish(['--no-config', '-c', 'redlock-cli completion fish | source; and complete -C "redlock-cli ins"']),
+      fish(['-c', 'complete -C "redlock-cli sand"']),
+    ]);
+    expect(parse(piped)).toEqual([{ value: 'inspect', description: expect.stringMatching(/^decode any lock found in Redis/) }]);
+    expect(parse(saved)).toEqual([{ value: 'sandbox', description: expect.any(String) }]);
+  });
+
+  it('completes commands with their descriptions, never the hidden one', async () => {
+    const [all, ins, afterOption] = await Promise.all([complete(''), complete('ins'), values('--no-color sand')]);
+    expect(all.map((c) => c.value)).toEqual(expect.arrayContaining(['acquire', 'hold', 'inspect', 'ls', 'doctor', 'sandbox', 'scenario', 'target', 'completion', 'help']));
+    expect(all.filter((c) => c.value.startsWith('_'))).toEqual([]);
+    expect(all.every((c) => c.description)).toBe(true);
+    expect(ins).toEqual([{ value: 'inspect', description: expect.stringMatching(/^decode any lock found in Redis/) }]);
+    expect(afterOption).toEqual(['sandbox']);
+  });
+
+  it('completes subcommands', async () => {
+    const [sandbox, target, completion, help] = await Promise.all([values('sandbox '), values('target '), values('completion '), values('help ho')]);
+    expect(sandbox).toEqual(expect.arrayContaining(['up', 'status', 'down', 'kill', 'pause', 'failover', 'help']));
+    // fish sorts what it offers.
+    expect(target).toEqual(['add', 'help', 'list', 'remove', 'show']);
+    expect(completion).toEqual(['bash', 'fish', 'zsh']);
+    expect(help).toEqual(['hold']);
+  });
+
+  it('completes options, each only until it is given', async () => {
+    const [lease, target, given] = await Promise.all([complete('acquire --le'), values('inspect k -u redis://h:1 --ta'), values('inspect k --json --js')]);
+    expect(lease).toEqual([{ value: '--lease', description: expect.stringMatching(/how long the lock lives/) }]);
+    expect(target).toEqual(['--target']);
+    expect(given).toEqual([]);
+  });
+
+  it('completes lock kinds, with a space or an = before the value', async () => {
+    const [all, short, glued] = await Promise.all([values('acquire k --kind '), values('hold k -k f'), values('acquire k --kind=f')]);
+    expect(all).toEqual([...LOCK_KINDS].sort());
+    expect(short).toEqual(['fair', 'fenced']);
+    expect(glued).toEqual(['--kind=fair', '--kind=fenced']);
+  });
+
+  it('completes shipped scenario names', async () => {
+    const shipped = readdirSync('scenarios').filter((f) => /\.ya?ml$/.test(f)).map((f) => f.replace(/\.ya?ml$/, '')).sort();
+    const [all, gc] = await Promise.all([values('scenario run '), values('scenario run gc-')]);
+    expect(all).toEqual(shipped);
+    expect(gc).toEqual(['gc-pause-no-fencing']);
+  });
+
+  it('completes saved target names, described by their URLs (no password: none was saved)', async () => {
+    const [ls, inspect, show, rm] = await Promise.all([complete('ls --target '), values('inspect k --target st'), values('target show '), values('target rm p')]);
+    expect(ls).toEqual([
+      { value: 'prod', description: 'rediss://app@10.0.0.5:6380 standalone' },
+      { value: 'staging', description: 'redis://10.0.0.9 standalone' },
+    ]);
+    expect(inspect).toEqual(['staging']);
+    expect(show).toEqual(['prod', 'staging']);
+    expect(rm).toEqual(['prod']);
+  });
+
+  it('falls back to file names where redlock-cli offers nothing (the command hold runs)', async () => {
+    expect(await values('hold k -- j')).toEqual(['job.sh']);
+  });
+});

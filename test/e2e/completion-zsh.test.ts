@@ -1,0 +1,255 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCK_KINDS } from '../../src/locks/types.js';
+import { BIN, ensureBuilt } from '../helpers/build.js';
+import { runCli } from '../helpers/run-cli.js';
+
+// The zsh script as zsh runs it on Tab: an interactive `zsh -f -i` in a pseudo-terminal (the
+// zsh/zpty module, driven by a second zsh) loads compinit and the script, the line is typed and
+// TAB pressed. TAB is bound to a widget that runs the real complete-word and then records the
+// command line it left (a unique match is inserted), plus what was offered: compadd is wrapped to
+// note the words that matched what is typed (the builtin's own -O filtering) before adding them
+// as usual, and the -d lines the listing shows. The built redlock-cli is on PATH; REDIS_URL
+// points at a closed port to prove Tab never connects.
+
+const exec = promisify(execFile);
+const TIMEOUT_MS = 12_000;
+let dir: string;
+let work: string;
+let script: string;
+let env: NodeJS.ProcessEnv;
+const running = new Set<ChildProcess>();
+
+// Sourced by the interactive zsh before the completion is installed.
+const CAPTURE = `
+PS1='@@prompt@@ ' RPS1= LISTMAX=1000
+unsetopt beep
+print -r -- $$ > "$__CAPDIR/pid"
+typeset -ga __matches __shown
+compadd() {
+  # Calls that only ask for matching (-O/-A/-D, as _path_files makes) are passed straight on.
+  if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then builtin compadd "$@"; return; fi
+  local -a matched shown
+  local i=\${@[(i)-d]}
+  (( i < $# )) && shown=("\${(@P)\${@[i+1]}}")
+  builtin compadd -O matched -D shown "$@"
+  __matches+=("\${matched[@]}") __shown+=("\${shown[@]}")
+  builtin compadd "$@"
+}
+__capture() {
+  __matches=() __shown=()
+  zle complete-word
+  print -r -- "$BUFFER" > "$__CAPDIR/buffer"
+  print -rl -- "\${__matches[@]}" > "$__CAPDIR/matches"
+  print -rl -- "\${__shown[@]}" > "$__CAPDIR/shown"
+  BUFFER=
+  print -n $'\\n@@done@@\\n'
+}
+zle -N __capture
+bindkey '^I' __capture
+`;
+
+// zsh -f DRIVER capture-file install-command line: one interactive zsh, one TAB.
+const DRIVER = `
+zmodload zsh/zpty || { print -u2 'zsh has no zsh/zpty module'; exit 3 }
+zpty z zsh -f -i || exit 4
+# Typed, so echoed: the markers are split in what is typed and whole only in what is printed.
+zpty -w z "source \${(q)1}; $2; print -r -- @@rea''dy@@"
+zpty -r z out '*@@ready@@*' || exit 5
+print -r -- "$out"
+zpty -r z out '*@@prompt@@*' || exit 5
+print -r -- "$out"
+zpty -wn z "$3"$'\\t'
+zpty -r z out '*@@done@@*' || exit 6
+print -r -- "$out"
+zpty -d z
+`;
+
+/** Kills a process group, if any of it is left. */
+function killGroup(pid: number | undefined): void {
+  try {
+    if (pid !== undefined) process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function readEnviron(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+}
+
+/** Runs zsh in its own process group, killed with everything it started when it overruns. */
+function zsh(args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn('zsh', args, { env: { ...env, ...extraEnv }, cwd: work, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => {
+      killGroup(child.pid);
+      fail(new Error(`zsh ${args.join(' ')} did not finish within ${TIMEOUT_MS} ms; the terminal showed:\n${output}`));
+    }, TIMEOUT_MS);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      running.delete(child);
+      fail(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      running.delete(child);
+      done({ code, output });
+    });
+  });
+}
+
+interface Tab {
+  /** The command line after TAB (a unique match is inserted, with a space after it). */
+  readonly line: string;
+  /** The words zsh matched against what was typed (in the order offered). */
+  readonly matches: string[];
+  /** The lines of the listing (`value  -- description` where there is one). */
+  readonly shown: string[];
+}
+
+// compinit from the dump beforeAll made (-C: without checking $fpath again, 20 times faster).
+const compinit = (): string => `autoload -U compinit && compinit -C -d ${join(dir, 'zcompdump')}`;
+const INSTALL = {
+  // The script written to a file and sourced after compinit.
+  sourced: () => `${compinit()} && source '${script}'`,
+  // As the script's own comment says: source <(redlock-cli completion zsh) after compinit.
+  documented: () => `${compinit()} && source <(redlock-cli completion zsh)`,
+  // Saved as _redlock-cli in a directory of $fpath before compinit, which finds it there and
+  // autoloads it on the first Tab (a full compinit: the dump knows nothing of that directory).
+  fpath: () => `fpath=(${join(dir, 'zfunc')} $fpath) && autoload -U compinit && compinit -u -D`,
+};
+
+/** Types `redlock-cli <line>` into an interactive zsh and presses TAB. */
+async function tab(line: string, install: keyof typeof INSTALL = 'sourced'): Promise<Tab> {
+  const capdir = mkdtempSync(join(dir, 'tab-'));
+  try {
+    const { code, output } = await zsh(['-f', join(dir, 'driver.zsh'), join(dir, 'capture.zsh'), INSTALL[install](), `redlock-cli ${line}`], { __CAPDIR: capdir });
+    if (code !== 0 || !existsSync(join(capdir, 'shown'))) throw new Error(`zsh driver exited with ${code}; the terminal showed:\n${output}`);
+    const lines = (name: string) => readFileSync(join(capdir, name), 'utf8').split('\n').filter((l) => l !== '');
+    return { line: readFileSync(join(capdir, 'buffer'), 'utf8').replace(/\n$/, ''), matches: lines('matches'), shown: lines('shown') };
+  } finally {
+    // The interactive zsh is a session of its own: end it (and what it runs) if the driver died
+    // first, checking by its environment that the pid is still that zsh.
+    const pid = existsSync(join(capdir, 'pid')) ? Number(readFileSync(join(capdir, 'pid'), 'utf8')) : undefined;
+    if (pid && readEnviron(pid).includes(`__CAPDIR=${capdir}`)) killGroup(pid);
+  }
+}
+
+const matches = async (line: string): Promise<string[]> => (await tab(line)).matches;
+
+beforeAll(async () => {
+  try {
+    await exec('zsh', ['-f', '-c', 'zmodload zsh/zpty']);
+  } catch (err) {
+    throw new Error(`zsh (with its zsh/zpty module) is not installed (${String(err)}): this test runs the real shell on the completion script; install it (apt-get install zsh), as .ci/run does`);
+  }
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'redlock-cli-zsh-'));
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'redlock-cli'), `#!/bin/sh\nexec "${process.execPath}" "${resolve(BIN)}" "$@"\n`);
+  chmodSync(join(bin, 'redlock-cli'), 0o755);
+  writeFileSync(join(dir, 'capture.zsh'), CAPTURE);
+  writeFileSync(join(dir, 'driver.zsh'), DRIVER);
+  // The cwd of every zsh: one file, for the file-name fallback.
+  work = join(dir, 'work');
+  mkdirSync(work);
+  writeFileSync(join(work, 'job.sh'), '');
+  env = {
+    PATH: `${bin}:${process.env.PATH}`,
+    HOME: dir,
+    ZDOTDIR: dir,
+    TERM: 'xterm',
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    REDIS_URL: 'redis://127.0.0.1:1',
+    // The suite's leak check (test/helpers/global-leaks.ts) finds processes by this variable.
+    REDLOCK_CLI_TEST_RUN: process.env.REDLOCK_CLI_TEST_RUN,
+  };
+  for (const [name, url] of [['prod', 'rediss://app:secret@10.0.0.5:6380'], ['staging', 'redis://10.0.0.9']]) {
+    expect((await runCli(['target', 'add', name!, url!], env)).code).toBe(0);
+  }
+  script = join(dir, 'redlock-cli.zsh');
+  writeFileSync(script, (await exec(process.execPath, [BIN, 'completion', 'zsh'], { env })).stdout);
+  await exec('zsh', ['-f', '-c', `autoload -U compinit && compinit -u -d ${join(dir, 'zcompdump')}`], { env });
+  mkdirSync(join(dir, 'zfunc'));
+  copyFileSync(script, join(dir, 'zfunc', '_redlock-cli'));
+}, 60_000);
+
+afterAll(() => {
+  for (const child of running) killGroup(child.pid);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('zsh completion', () => {
+  it('works installed either way the script says: sourced after compinit, or autoloaded from $fpath', async () => {
+    const [sourced, documented, fpath] = await Promise.all([tab('ins'), tab('ins', 'documented'), tab('sand', 'fpath')]);
+    expect(sourced).toEqual({ line: 'redlock-cli inspect ', matches: ['inspect'], shown: [expect.stringMatching(/^inspect {2}-- decode any lock found in Redis/)] });
+    expect(documented.line).toBe('redlock-cli inspect ');
+    expect(fpath.line).toBe('redlock-cli sandbox ');
+  });
+
+  it('completes commands with their descriptions, never the hidden one', async () => {
+    const [all, afterOption] = await Promise.all([tab(''), tab('--no-color sand')]);
+    expect(all.matches).toEqual(expect.arrayContaining(['acquire', 'hold', 'inspect', 'ls', 'doctor', 'sandbox', 'scenario', 'target', 'completion', 'help']));
+    expect(all.matches.filter((c) => c.startsWith('_'))).toEqual([]);
+    expect(all.shown).toHaveLength(all.matches.length);
+    expect(all.shown.every((l) => / {2}-- \S/.test(l))).toBe(true);
+    expect(all.line).toBe('redlock-cli ');
+    expect(afterOption.line).toBe('redlock-cli --no-color sandbox ');
+  });
+
+  it('completes subcommands', async () => {
+    const [sandbox, target, help] = await Promise.all([matches('sandbox '), matches('target '), tab('help ho')]);
+    expect(sandbox).toEqual(expect.arrayContaining(['up', 'status', 'down', 'kill', 'pause', 'failover', 'help']));
+    expect(target).toEqual(['add', 'list', 'show', 'remove', 'help']);
+    expect(help.line).toBe('redlock-cli help hold ');
+  });
+
+  it('completes options, each only until it is given', async () => {
+    const [lease, target, given] = await Promise.all([tab('acquire --le'), tab('inspect k -u redis://h:1 --ta'), matches('inspect k --json --js')]);
+    expect(lease).toEqual({ line: 'redlock-cli acquire --lease ', matches: ['--lease'], shown: [expect.stringMatching(/^--lease {2}-- .*how long the lock lives/)] });
+    expect(target.line).toBe('redlock-cli inspect k -u redis://h:1 --target ');
+    // Nothing from redlock-cli: zsh falls back to file names, and none starts with --js.
+    expect(given).toEqual([]);
+  });
+
+  it('completes lock kinds, with a space or an = before the value', async () => {
+    const [all, glued, unique] = await Promise.all([matches('acquire k --kind '), matches('acquire k --kind=f'), tab('hold k -k reen')]);
+    expect(all).toEqual([...LOCK_KINDS]);
+    expect(glued).toEqual(['--kind=fair', '--kind=fenced']);
+    expect(unique.line).toBe('redlock-cli hold k -k reentrant ');
+  });
+
+  it('completes shipped scenario names', async () => {
+    const shipped = readdirSync('scenarios').filter((f) => /\.ya?ml$/.test(f)).map((f) => f.replace(/\.ya?ml$/, '')).sort();
+    const [all, gc] = await Promise.all([matches('scenario run '), tab('scenario run gc-')]);
+    expect(all).toEqual(shipped);
+    expect(gc.line).toBe('redlock-cli scenario run gc-pause-no-fencing ');
+  });
+
+  it('completes saved target names, described by their URLs (no password: none was saved)', async () => {
+    const [ls, inspect, rm] = await Promise.all([tab('ls --target '), tab('inspect k --target st'), tab('target rm p')]);
+    expect(ls.matches).toEqual(['prod', 'staging']);
+    expect(ls.shown).toEqual(['prod  -- rediss://app@10.0.0.5:6380 standalone', 'staging  -- redis://10.0.0.9 standalone']);
+    expect(inspect.line).toBe('redlock-cli inspect k --target staging ');
+    expect(rm.line).toBe('redlock-cli target rm prod ');
+  });
+
+  it('falls back to file names where redlock-cli offers nothing (the command hold runs)', async () => {
+    expect((await tab('hold k -- j')).line).toBe('redlock-cli hold k -- job.sh ');
+  });
+});
