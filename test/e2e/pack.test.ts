@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -44,10 +44,24 @@ let installed: string;
 let server: RedisServer | undefined;
 const npxDirs: string[] = [];
 
+// `npm pack` runs prepack, which rebuilds dist/. Run in the repository, it would rewrite the dist/
+// that other end-to-end files are running from at that moment: tsc emits dist/ui with bare ink
+// imports a moment before the bundle step points them at vendor.js, and a REPL importing a view
+// in between loads a second React ("Cannot read properties of null (reading 'useContext')"). So
+// the package is packed from a copy of what a build reads, with this checkout's node_modules.
+const BUILD_INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'src', 'scripts', 'scenarios', 'README.md', 'LICENSE'];
+
+function stagePackage(dir: string): string {
+  for (const entry of BUILD_INPUTS) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'redlock-cli-pack-'));
   prefix = join(work, 'prefix');
-  const packed = await exec('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, env: cleanEnv(), maxBuffer: 16 << 20 });
+  const stage = stagePackage(join(work, 'package'));
+  const packed = await exec('npm', ['pack', '--json', '--pack-destination', work], { cwd: stage, env: cleanEnv(), maxBuffer: 16 << 20 });
   info = (JSON.parse(packed.stdout) as PackInfo[])[0]!;
   const kB = (n: number): string => `${(n / 1000).toFixed(1)} kB`;
   console.log(`npm pack: ${info.filename} ${kB(info.size)} packed, ${kB(info.unpackedSize)} unpacked, ${info.files.length} files`);
