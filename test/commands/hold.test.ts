@@ -103,7 +103,8 @@ describe('hold without a command (event lines, no TTY)', () => {
     expect(out[0]).toBe(`acquiring "orders" (reentrant) as ${owner(1)}`);
     expect(out[1]).toBe(`acquired "orders" (reentrant) as ${owner(1)}: watchdog lease 600 ms, renewed every 200 ms`);
     expect(out.filter((l) => l.startsWith('renewed "orders": lease 600 ms from now')).length).toBeGreaterThanOrEqual(5);
-    expect(out.at(-1)).toMatch(/^released "orders" after 1\.5 s \(--for elapsed\)$/);
+    // --for 1500ms, give or take the release's round trip on a busy machine.
+    expect(out.at(-1)).toMatch(/^released "orders" after 1\.[5-7] s \(--for elapsed\)$/);
     expect(h.stderr.text).toBe('');
   });
 
