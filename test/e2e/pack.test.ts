@@ -162,7 +162,8 @@ describe('the installed package', () => {
     const taken = await installedCli(['acquire', 'packed-lock', '--lease', '30s', '--json', '-u', url]);
     const owner = (JSON.parse(taken.stdout) as { owner: string }).owner;
     const { stdout } = await installedCli(['inspect', 'packed-lock', '-u', url]);
-    expect(stdout).toMatch(/^packed-lock\s+Redisson lock, expires in (29|30)\.\d s/);
+    // The 30 s lease, less two process starts of the installed CLI on a busy machine.
+    expect(stdout).toMatch(/^packed-lock\s+Redisson lock, expires in (2\d|30)\.\d s/);
     expect(stdout).toContain(`holder    ${owner.replace(/:1$/, '')} thread 1`);
   });
 
