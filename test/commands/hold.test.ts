@@ -109,10 +109,15 @@ describe('hold without a command (event lines, no TTY)', () => {
   });
 
   it('--json prints NDJSON events', async () => {
-    const h = hold('orders', '--watchdog', '600ms', '--for', '300ms', '--json'); // one renewal, at 200 ms
+    // Renewals every 200 ms: one or two before --for ends at 500 ms, however late a busy machine runs them.
+    const h = hold('orders', '--watchdog', '600ms', '--for', '500ms', '--json');
     expect(await h.done).toBe(0);
     const events = lines(h.stdout.text).map((l) => JSON.parse(l) as { event: string; key: string; at: string });
-    expect(events.map((e) => e.event)).toEqual(['acquiring', 'acquired', 'renewed', 'released']);
+    const names = events.map((e) => e.event);
+    expect(names.slice(0, 2)).toEqual(['acquiring', 'acquired']);
+    expect(names.at(-1)).toBe('released');
+    expect(names.slice(2, -1).length).toBeGreaterThanOrEqual(1);
+    expect(new Set(names.slice(2, -1))).toEqual(new Set(['renewed']));
     expect(events.every((e) => e.key === 'orders' && !Number.isNaN(Date.parse(e.at)))).toBe(true);
     expect(events[1]).toMatchObject({ mode: 'watchdog', leaseMs: 600, renewEveryMs: 200, count: 1 });
   });
