@@ -43,6 +43,17 @@ export interface ProcPoolOptions {
   readonly rec: Recorder;
 }
 
+/**
+ * Sends to a worker unless its channel is closed. A worker SIGKILLed by --chaos kill-holder after
+ * sending a request still looks connected for a moment, and the reply then fails with EPIPE. Node
+ * emits a failed send as an 'error' event on the child unless send has a callback, and nothing
+ * listens for that event, so it ended the whole race. With the callback the error is dropped:
+ * the worker's clients are recorded as crashed when it exits.
+ */
+export function sendToWorker(child: Pick<ChildProcess, 'connected' | 'send'>, msg: ToWorker): void {
+  if (child.connected) child.send(msg, () => undefined);
+}
+
 export class ProcPool {
   private readonly workers: Worker[] = [];
   private nextIndex = 1;
@@ -101,7 +112,7 @@ export class ProcPool {
   }
 
   private send(worker: Worker, msg: ToWorker): void {
-    if (worker.child.connected) worker.child.send(msg);
+    sendToWorker(worker.child, msg);
   }
 
   /** Every worker starts its clients, with the race clock's origin. */
