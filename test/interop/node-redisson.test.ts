@@ -62,7 +62,8 @@ describe('interop with node-redisson (RLock)', () => {
     const releasedAt = Date.now();
     expect(await ours.release(env, { key: 'orders', owner: owner(1), leaseMs: 10_000 })).toBe('released');
     expect(await waiting).toBe(true);
-    expect(Date.now() - releasedAt).toBeLessThan(150);
+    // Well under the fallback (the lock's TTL, seconds): only the unlock message wakes it this soon, also on a busy machine.
+    expect(Date.now() - releasedAt).toBeLessThan(1000);
     await theirs.unlock();
   });
 
@@ -74,7 +75,8 @@ describe('interop with node-redisson (RLock)', () => {
     const releasedAt = Date.now();
     await theirs.unlock();
     expect((await waiting).acquired).toBe(true);
-    expect(Date.now() - releasedAt).toBeLessThan(100);
+    // Well under the fallback (the lock's TTL, seconds): only the unlock message wakes it this soon, also on a busy machine.
+    expect(Date.now() - releasedAt).toBeLessThan(1000);
     expect(await raw.hgetall('orders')).toEqual({ [owner(2)]: '1' });
   });
 });

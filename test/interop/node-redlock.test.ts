@@ -81,7 +81,8 @@ describe('interop with node-redlock: single node (--kind token)', () => {
     const releasedAt = Date.now();
     await lock.release();
     expect((await waiting).acquired).toBe(true);
-    expect(Date.now() - releasedAt).toBeLessThan(400);
+    // One retry (100-300 ms apart) plus a busy machine's lateness, well inside the 3 s wait.
+    expect(Date.now() - releasedAt).toBeLessThan(1000);
     expect(await raws[0]!.get('orders')).toBe(OURS);
   });
 

@@ -53,8 +53,8 @@ describe('fair (Redisson RFairLock)', () => {
       const releasedAt = Date.now();
       expect(await fair.release(fx.env, req(from))).toBe('released');
       expect(await waiters.get(to)).toEqual({ acquired: true, count: 1 });
-      // Timers are ~10 s: only the message to its own channel can wake it this fast.
-      expect(Date.now() - releasedAt).toBeLessThan(100);
+      // Timers are ~10 s: only the message to its own channel can wake it this fast, also on a busy machine.
+      expect(Date.now() - releasedAt).toBeLessThan(1000);
       expect(order).toEqual([2, 3, 4].slice(0, to - 1));
     }
     await fair.release(fx.env, req(4));

@@ -87,7 +87,7 @@ describe('reentrant (Redisson RLock)', () => {
     expect(rec.messages).toHaveLength(1);
   });
 
-  it('a waiter is woken by the release within 100 ms, not by its TTL timer', async () => {
+  it('a waiter is woken by the release, not by its TTL timer', async () => {
     await rlock.tryAcquire(fx.env, req(1, 10_000));
     const waiting = rlock.acquire(fx.env, req(2), { waitMs: 5000 });
     await new Promise((r) => setTimeout(r, 200));
@@ -95,7 +95,8 @@ describe('reentrant (Redisson RLock)', () => {
     await rlock.release(fx.env, req(1));
     const attempt = await waiting;
     expect(attempt.acquired).toBe(true);
-    expect(Date.now() - releasedAt).toBeLessThan(100);
+    // Well under the fallback (the lock's TTL, seconds): only the unlock message wakes it this soon, also on a busy machine.
+    expect(Date.now() - releasedAt).toBeLessThan(1000);
   });
 
   it('a waiter retries on the TTL timer when the holder just expires (no publish on expiry)', async () => {
@@ -174,8 +175,9 @@ describe('spin (Redisson RSpinLock)', () => {
     const releasedAt = Date.now();
     expect(await spin.release(fx.env, req(1))).toBe('released');
     expect((await waiting).acquired).toBe(true);
-    // Back-off is capped at 128 ms (+ jitter).
-    expect(Date.now() - releasedAt).toBeLessThan(400);
+    // Back-off is capped at 128 ms (+ jitter): the next attempt comes soon after the release,
+    // long before the 3 s wait, also on a busy machine.
+    expect(Date.now() - releasedAt).toBeLessThan(1000);
     expect(await spin.forceUnlock(fx.env, 'orders')).toBe(true);
     rec.close();
     expect(rec.messages).toEqual([]);
@@ -196,7 +198,8 @@ describe('forced sharded pub/sub on a single server', () => {
       const releasedAt = Date.now();
       expect(await rlock.release(sharded, req(1))).toBe('released');
       expect((await waiting).acquired).toBe(true);
-      expect(Date.now() - releasedAt).toBeLessThan(100);
+      // Well under the fallback (the lock's TTL, seconds): only the unlock message wakes it this soon, also on a busy machine.
+      expect(Date.now() - releasedAt).toBeLessThan(1000);
     } finally {
       await sharded.close();
     }

@@ -218,7 +218,8 @@ describe('waiting', () => {
     const releasedAt = Date.now();
     await read.release(fx.env, req(1));
     expect((await waiting).acquired).toBe(true);
-    expect(Date.now() - releasedAt).toBeLessThan(150);
+    // Well under the fallback (the lock's TTL, seconds): only the unlock message wakes it this soon, also on a busy machine.
+    expect(Date.now() - releasedAt).toBeLessThan(1000);
   });
 
   it('sharded mode publishes every message with SPUBLISH, as Redisson does on a Redis 7 Cluster', async () => {

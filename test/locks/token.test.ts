@@ -111,7 +111,8 @@ describe('token (node-redlock / redsync / redis-py single key)', () => {
     const releasedAt = Date.now();
     expect(await tokenLock.release(fx.env, req(A))).toBe('released');
     expect((await waiting).acquired).toBe(true);
-    expect(Date.now() - releasedAt).toBeLessThan(400);
+    // One retry (100-300 ms apart) plus a busy machine's lateness, well inside the 3 s wait.
+    expect(Date.now() - releasedAt).toBeLessThan(1000);
     expect(await fx.raw.get('orders')).toBe(B);
   });
 

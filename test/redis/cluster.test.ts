@@ -104,7 +104,8 @@ describe('Redis Cluster', () => {
     const releasedAt = Date.now();
     expect((await runCli(['release', 'fq', '--kind', 'fair', '--cluster', seeds, '--owner', a], env)).code).toBe(0);
     expect((await waiting).code).toBe(0);
-    expect(Date.now() - releasedAt).toBeLessThan(300);
+    // Its timers follow the 20 s lease: only the message to its channel wakes it this soon.
+    expect(Date.now() - releasedAt).toBeLessThan(1000);
     expect(await node.hgetall('fq')).toEqual({ [b]: '1' });
     node.disconnect();
   });

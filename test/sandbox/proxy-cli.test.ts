@@ -52,7 +52,8 @@ describe('redlock-cli sandbox latency / partition / heal / clock / stall-replica
     expect((await cli('heal', 'n1')).stdout).toMatch(/^healed n1/);
     const t1 = performance.now();
     await c.ping();
-    expect(performance.now() - t1).toBeLessThan(50);
+    // Healed: no longer the 200 ms of latency, whatever else delays a round trip.
+    expect(performance.now() - t1).toBeLessThan(150);
   });
 
   it('partition n1 refuses its clients until heal n1', async () => {
