@@ -1,34 +1,18 @@
-import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_KINDS } from '../../src/locks/types.js';
-import { BIN, ensureBuilt } from '../helpers/build.js';
-import { runCli } from '../helpers/run-cli.js';
+import { completionHome, exec } from './completion-home.js';
 
 // The bash script as bash runs it: sourced, then its function called with COMP_WORDS/COMP_CWORD
 // the way readline fills them (split at COMP_WORDBREAKS), calling the built redlock-cli on PATH.
 // Nothing here connects anywhere: REDIS_URL points at a closed port to prove completion never tries.
 
-const exec = promisify(execFile);
 let dir: string;
+let script: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'redlock-cli-bash-'));
-  const bin = join(dir, 'bin');
-  mkdirSync(bin);
-  writeFileSync(join(bin, 'redlock-cli'), `#!/bin/sh\nexec "${process.execPath}" "${resolve(BIN)}" "$@"\n`);
-  chmodSync(join(bin, 'redlock-cli'), 0o755);
-  env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_STATE_HOME: join(dir, 'state'), REDIS_URL: 'redis://127.0.0.1:1' };
-  for (const [name, url] of [['prod', 'rediss://app:secret@10.0.0.5:6380'], ['staging', 'redis://10.0.0.9']]) {
-    expect((await runCli(['target', 'add', name!, url!], env)).code).toBe(0);
-  }
-  const script = await exec(process.execPath, [BIN, 'completion', 'bash'], { env });
-  writeFileSync(join(dir, 'redlock-cli.bash'), script.stdout);
+  ({ dir, script, env } = await completionHome('bash'));
 }, 60_000);
 
 afterAll(() => {
@@ -42,13 +26,13 @@ async function complete(...words: string[]): Promise<string[]> {
     COMP_WORDS=(redlock-cli "$@"); COMP_CWORD=$#
     _redlock_cli_complete
     printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const { stdout } = await exec('bash', ['--norc', '--noprofile', '-c', program, 'bash', join(dir, 'redlock-cli.bash'), ...words], { env });
+  const { stdout } = await exec('bash', ['--norc', '--noprofile', '-c', program, 'bash', script, ...words], { env });
   return stdout.split('\n').filter((l) => l !== '');
 }
 
 describe('bash completion', () => {
   it('registers itself for redlock-cli, falling back to file names', async () => {
-    const { stdout } = await exec('bash', ['--norc', '-c', `source "${join(dir, 'redlock-cli.bash')}"; complete -p redlock-cli`], { env });
+    const { stdout } = await exec('bash', ['--norc', '-c', `source "${script}"; complete -p redlock-cli`], { env });
     expect(stdout.trim()).toBe('complete -o default -F _redlock_cli_complete redlock-cli');
   });
 

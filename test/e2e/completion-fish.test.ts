@@ -1,34 +1,21 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_KINDS } from '../../src/locks/types.js';
-import { BIN, ensureBuilt } from '../helpers/build.js';
-import { runCli } from '../helpers/run-cli.js';
+import { completionHome, killGroup, requireShell } from './completion-home.js';
 
 // The fish script as fish runs it: sourced (or autoloaded from the user's completions dir), then
 // asked with `complete -C "<command line>"`, which runs the same completion machinery as Tab
 // without a terminal and prints `candidate<TAB>description` lines after fish's own filtering.
 // The built redlock-cli is on PATH; REDIS_URL points at a closed port to prove Tab never connects.
 
-const exec = promisify(execFile);
 const TIMEOUT_MS = 12_000;
 let dir: string;
 let work: string;
 let script: string;
 let env: NodeJS.ProcessEnv;
 const running = new Set<ChildProcess>();
-
-/** Kills `child` and whatever it started (its own process group). */
-function killGroup(child: ChildProcess): void {
-  try {
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
 
 /** Runs fish in its own process group, killed with everything it started when it overruns. */
 function fish(args: readonly string[]): Promise<string> {
@@ -40,7 +27,7 @@ function fish(args: readonly string[]): Promise<string> {
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
-      killGroup(child);
+      killGroup(child.pid);
       fail(new Error(`fish ${args.join(' ')} did not finish within ${TIMEOUT_MS} ms\n${stderr}`));
     }, TIMEOUT_MS);
     child.on('error', (err) => {
@@ -79,41 +66,12 @@ async function complete(line: string): Promise<Completion[]> {
 const values = async (line: string): Promise<string[]> => (await complete(line)).map((c) => c.value);
 
 beforeAll(async () => {
-  try {
-    await exec('fish', ['--version']);
-  } catch (err) {
-    throw new Error(`fish is not installed (${String(err)}): this test runs the real shell on the completion script; install it (apt-get install fish), as .ci/run does`);
-  }
-  ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'redlock-cli-fish-'));
-  const bin = join(dir, 'bin');
-  mkdirSync(bin);
-  writeFileSync(join(bin, 'redlock-cli'), `#!/bin/sh\nexec "${process.execPath}" "${resolve(BIN)}" "$@"\n`);
-  chmodSync(join(bin, 'redlock-cli'), 0o755);
-  // The cwd of every fish: one file, for the file-name fallback.
-  work = join(dir, 'work');
-  mkdirSync(work);
-  writeFileSync(join(work, 'job.sh'), '');
-  env = {
-    PATH: `${bin}:${process.env.PATH}`,
-    HOME: dir,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    XDG_DATA_HOME: join(dir, 'data'),
-    XDG_CACHE_HOME: join(dir, 'cache'),
-    REDIS_URL: 'redis://127.0.0.1:1',
-    // The suite's leak check (test/helpers/global-leaks.ts) finds processes by this variable.
-    REDLOCK_CLI_TEST_RUN: process.env.REDLOCK_CLI_TEST_RUN,
-  };
-  for (const [name, url] of [['prod', 'rediss://app:secret@10.0.0.5:6380'], ['staging', 'redis://10.0.0.9']]) {
-    expect((await runCli(['target', 'add', name!, url!], env)).code).toBe(0);
-  }
-  script = join(dir, 'redlock-cli.fish');
-  writeFileSync(script, (await exec(process.execPath, [BIN, 'completion', 'fish'], { env })).stdout);
+  await requireShell('fish', ['--version']);
+  ({ dir, work, script, env } = await completionHome('fish', (home) => ({ XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache') })));
 }, 60_000);
 
 afterAll(() => {
-  for (const child of running) killGroup(child);
+  for (const child of running) killGroup(child.pid);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,12 +1,9 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_KINDS } from '../../src/locks/types.js';
-import { BIN, ensureBuilt } from '../helpers/build.js';
-import { runCli } from '../helpers/run-cli.js';
+import { completionHome, exec, killGroup, requireShell } from './completion-home.js';
 
 // The zsh script as zsh runs it on Tab: an interactive `zsh -f -i` in a pseudo-terminal (the
 // zsh/zpty module, driven by a second zsh) loads compinit and the script, the line is typed and
@@ -16,7 +13,6 @@ import { runCli } from '../helpers/run-cli.js';
 // as usual, and the -d lines the listing shows. The built redlock-cli is on PATH; REDIS_URL
 // points at a closed port to prove Tab never connects.
 
-const exec = promisify(execFile);
 const TIMEOUT_MS = 12_000;
 let dir: string;
 let work: string;
@@ -70,14 +66,6 @@ zpty -d z
 `;
 
 /** Kills a process group, if any of it is left. */
-function killGroup(pid: number | undefined): void {
-  try {
-    if (pid !== undefined) process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
 function readEnviron(pid: number): string[] {
   try {
     return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
@@ -151,39 +139,10 @@ async function tab(line: string, install: keyof typeof INSTALL = 'sourced'): Pro
 const matches = async (line: string): Promise<string[]> => (await tab(line)).matches;
 
 beforeAll(async () => {
-  try {
-    await exec('zsh', ['-f', '-c', 'zmodload zsh/zpty']);
-  } catch (err) {
-    throw new Error(`zsh (with its zsh/zpty module) is not installed (${String(err)}): this test runs the real shell on the completion script; install it (apt-get install zsh), as .ci/run does`);
-  }
-  ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'redlock-cli-zsh-'));
-  const bin = join(dir, 'bin');
-  mkdirSync(bin);
-  writeFileSync(join(bin, 'redlock-cli'), `#!/bin/sh\nexec "${process.execPath}" "${resolve(BIN)}" "$@"\n`);
-  chmodSync(join(bin, 'redlock-cli'), 0o755);
+  await requireShell('zsh', ['-f', '-c', 'zmodload zsh/zpty'], 'zsh (with its zsh/zpty module)');
+  ({ dir, work, script, env } = await completionHome('zsh', (home) => ({ ZDOTDIR: home, TERM: 'xterm' })));
   writeFileSync(join(dir, 'capture.zsh'), CAPTURE);
   writeFileSync(join(dir, 'driver.zsh'), DRIVER);
-  // The cwd of every zsh: one file, for the file-name fallback.
-  work = join(dir, 'work');
-  mkdirSync(work);
-  writeFileSync(join(work, 'job.sh'), '');
-  env = {
-    PATH: `${bin}:${process.env.PATH}`,
-    HOME: dir,
-    ZDOTDIR: dir,
-    TERM: 'xterm',
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    REDIS_URL: 'redis://127.0.0.1:1',
-    // The suite's leak check (test/helpers/global-leaks.ts) finds processes by this variable.
-    REDLOCK_CLI_TEST_RUN: process.env.REDLOCK_CLI_TEST_RUN,
-  };
-  for (const [name, url] of [['prod', 'rediss://app:secret@10.0.0.5:6380'], ['staging', 'redis://10.0.0.9']]) {
-    expect((await runCli(['target', 'add', name!, url!], env)).code).toBe(0);
-  }
-  script = join(dir, 'redlock-cli.zsh');
-  writeFileSync(script, (await exec(process.execPath, [BIN, 'completion', 'zsh'], { env })).stdout);
   await exec('zsh', ['-f', '-c', `autoload -U compinit && compinit -u -d ${join(dir, 'zcompdump')}`], { env });
   mkdirSync(join(dir, 'zfunc'));
   copyFileSync(script, join(dir, 'zfunc', '_redlock-cli'));

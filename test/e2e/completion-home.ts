@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
+import { BIN, ensureBuilt } from '../helpers/build.js';
+import { runCli } from '../helpers/run-cli.js';
+
+// What the bash, fish and zsh completion tests share: a throwaway home where the built
+// redlock-cli is on PATH, two saved targets to complete, and the shell's script written out.
+// REDIS_URL points at a closed port, to prove Tab never connects anywhere.
+
+export const exec = promisify(execFile);
+
+export type CompletionShell = 'bash' | 'fish' | 'zsh';
+
+export interface CompletionHome {
+  readonly dir: string;
+  /** The shells' working directory: one file, job.sh, for the file-name fallback. */
+  readonly work: string;
+  /** The script `redlock-cli completion <shell>` printed, as a file. */
+  readonly script: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** Builds the home; `extraEnv` adds what one shell needs (ZDOTDIR, XDG_DATA_HOME, ...). */
+export async function completionHome(shell: CompletionShell, extraEnv: (dir: string) => NodeJS.ProcessEnv = () => ({})): Promise<CompletionHome> {
+  ensureBuilt();
+  const dir = mkdtempSync(join(tmpdir(), `redlock-cli-${shell}-`));
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'redlock-cli'), `#!/bin/sh\nexec "${process.execPath}" "${resolve(BIN)}" "$@"\n`);
+  chmodSync(join(bin, 'redlock-cli'), 0o755);
+  const work = join(dir, 'work');
+  mkdirSync(work);
+  writeFileSync(join(work, 'job.sh'), '');
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${bin}:${process.env.PATH}`,
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    REDIS_URL: 'redis://127.0.0.1:1',
+    // The suite's leak check (test/helpers/global-leaks.ts) finds processes by this variable.
+    REDLOCK_CLI_TEST_RUN: process.env.REDLOCK_CLI_TEST_RUN,
+    ...extraEnv(dir),
+  };
+  for (const [name, url] of [['prod', 'rediss://app:secret@10.0.0.5:6380'], ['staging', 'redis://10.0.0.9']]) {
+    expect((await runCli(['target', 'add', name!, url!], env)).code).toBe(0);
+  }
+  const script = join(dir, `redlock-cli.${shell}`);
+  writeFileSync(script, (await exec(process.execPath, [BIN, 'completion', shell], { env })).stdout);
+  return { dir, work, script, env };
+}
+
+/** Fails with what to install when the shell (or the part of it a test drives) is missing. */
+export async function requireShell(shell: CompletionShell, probe: readonly string[], what: string = shell): Promise<void> {
+  try {
+    await exec(shell, probe);
+  } catch (err) {
+    throw new Error(`${what} is not installed (${String(err)}): this test runs the real shell on the completion script; install it (apt-get install ${shell}), as .ci/run does`);
+  }
+}
+
+/** Kills a process and whatever it started (its own process group). */
+export function killGroup(pid: number | undefined): void {
+  try {
+    if (pid !== undefined) process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
