@@ -6,7 +6,7 @@ import { loadSandbox } from '../sandbox/index.js';
 import { parseLine } from './command-tree.js';
 import type { HeldLock } from './held.js';
 import type { ReplSession } from './session.js';
-import { withTarget } from './target.js';
+import { ownerMemoryNames, withTarget } from './target.js';
 
 const yes = (answer: string): boolean => /^y(es)?$/i.test(answer);
 
@@ -40,7 +40,7 @@ export async function exitRepl(session: ReplSession): Promise<void> {
 /** Holds of background jobs, and what `acquire` took on any target used in this session. */
 function heldEverywhere(session: ReplSession): HeldLock[] {
   const { held } = session.locks();
-  const elsewhere = session.acquired.filter((l) => l.target !== undefined && !session.targetNames(session.target).includes(l.target));
+  const elsewhere = session.acquired.filter((l) => l.target !== undefined && !ownerMemoryNames(session.target).includes(l.target));
   return [...held, ...elsewhere];
 }
 

@@ -6,23 +6,21 @@ import type { RunContext } from '../commands/context.js';
 import { UsageError } from '../core/errors.js';
 import { parseInspectKind } from '../core/decode/index.js';
 import type { InspectKind } from '../core/lock-view.js';
-import { formatOwner } from '../core/owner.js';
 import type { CommandNode } from '../core/completion.js';
-import { identityOwner } from '../locks/owners.js';
-import { describeTarget } from '../redis/target.js';
 import type { SandboxHandle } from '../sandbox/index.js';
-import { createClient, type ReplClient } from './clients.js';
+import { createClient, nameOwners, type ReplClient } from './clients.js';
 import type { ParsedLine } from './command-tree.js';
 import { completeLine } from './completion.js';
 import { execute } from './execute.js';
 import { acquiredLocks, stillHeld, type HeldLock, type Waiting } from './held.js';
 import { CommandRunner } from './commands.js';
 import { jobLocks, type Job } from './jobs.js';
+import { LineQueue } from './line-queue.js';
 import { LivePanel } from './live-panel.js';
 import type { OutputLine, OutputTone } from './output.js';
 import type { ReplScreen } from './screen.js';
 import type { StepRun } from './step.js';
-import { sandboxTarget, type ReplTarget } from './target.js';
+import { ownerMemoryNames, sandboxTarget, type ReplTarget } from './target.js';
 
 export type { ReplScreen } from './screen.js';
 
@@ -44,7 +42,6 @@ export interface ReplOptions {
 
 export const DEFAULT_CLIENTS = ['A', 'B'] as const;
 
-const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export class ReplSession {
   readonly clients = new Map<string, ReplClient>();
@@ -71,11 +68,9 @@ export class ReplSession {
   private readonly listeners = new Set<() => void>();
   private output: OutputLine[] = [];
   private nextLineId = 0;
-  private pending: string[] = [];
-  private busy = false;
+  private readonly lines: LineQueue;
   private readonly commands: CommandRunner;
   private readonly live: LivePanel;
-  private question: { text: string; resolve: (answer: string) => void } | undefined;
   private ended = false;
   private screen: ReplScreen;
   private publishScheduled = false;
@@ -93,17 +88,23 @@ export class ReplSession {
       keys: () => this.panelKeys(),
       kindOf: (key) => this.kindOf(key),
       onChange: () => this.publish(),
-      onLine: (text) => this.print(this.nameOwners(text), 'event'),
+      onLine: (text) => this.print(nameOwners(text, this.clients.values()), 'event'),
     });
     this.commands = new CommandRunner({
       run: options.run,
       env: this.env,
       columns: () => this.columns(),
       print: (text, tone) => this.print(text, tone),
-      nameOwners: (text) => this.nameOwners(text),
+      nameOwners: (text) => nameOwners(text, this.clients.values()),
       publish: () => this.publish(),
       refreshPanel: () => this.live.refresh(),
       afterJob: () => this.afterLocksChanged(),
+    });
+    this.lines = new LineQueue({
+      execute: (line) => execute(this, line),
+      print: (text, tone) => this.print(text, tone),
+      publish: () => this.publish(),
+      ended: () => this.ended,
     });
     this.finished = new Promise((resolve) => (this.finish = resolve));
     this.rememberTarget(this.target);
@@ -154,17 +155,6 @@ export class ReplSession {
     this.publish();
   }
 
-  /** Adds the client's name after an owner id of ours, so event lines say who did it. */
-  private nameOwners(text: string): string {
-    let out = text;
-    for (const client of this.clients.values()) {
-      // Owner ids are hex, dashes and colons: nothing a regular expression treats specially.
-      const ids = [formatOwner(client.identity), identityOwner({ ownerFormat: 'token' }, client.identity)];
-      for (const id of ids) out = out.replace(new RegExp(`${id}(:write)?`, 'g'), `$& (${client.name})`);
-    }
-    return out;
-  }
-
   private build(): ReplScreen {
     const { held, waiting } = this.locks();
     return {
@@ -174,8 +164,8 @@ export class ReplSession {
       clients: [...this.clients.keys()],
       target: this.target.label,
       running: this.commands.foreground?.view,
-      queued: this.pending.length,
-      question: this.question?.text,
+      queued: this.lines.queued,
+      question: this.lines.asking,
       panel: this.live.state,
       held,
       waiting,
@@ -189,7 +179,7 @@ export class ReplSession {
   /** What the clients hold on the current target as far as Redis last said, and who waits. */
   locks(): { held: HeldLock[]; waiting: Waiting[] } {
     const fromJobs = jobLocks(this.jobs.values());
-    const here = this.targetNames(this.target);
+    const here = ownerMemoryNames(this.target);
     const acquired = this.acquired.filter((l) => l.target === undefined || here.includes(l.target));
     const held = [...stillHeld(acquired, this.live.state.views, this.live.state.readAt), ...fromJobs.held];
     const fg = this.commands.foreground;
@@ -220,14 +210,7 @@ export class ReplSession {
 
   /** A line typed at the prompt (or the answer to a question). Lines typed while a command runs wait their turn. */
   submit(line: string): void {
-    if (this.ended) return;
-    if (this.question) {
-      const q = this.question;
-      this.question = undefined;
-      this.print(`${q.text} ${line}`, 'echo');
-      q.resolve(line.trim());
-      return;
-    }
+    if (this.ended || this.lines.answer(line)) return;
     // Stepping through a scenario, Enter on an empty line runs its next step.
     if (this.stepRun && line.trim() === '' && this.stepRun.next()) return;
     if (line.trim() !== '') {
@@ -237,9 +220,7 @@ export class ReplSession {
         this.options.onHistory?.(line.trim());
       }
     }
-    this.pending.push(line);
-    this.publish();
-    if (!this.busy) void this.drain();
+    this.lines.enqueue(line);
   }
 
   /**
@@ -247,13 +228,7 @@ export class ReplSession {
    * waiting for it), or returns false when there is nothing to interrupt (the prompt clears its line).
    */
   interrupt(): boolean {
-    if (this.question) {
-      const q = this.question;
-      this.question = undefined;
-      this.print(`${q.text} ^C`, 'echo');
-      q.resolve('');
-      return true;
-    }
+    if (this.lines.cancelQuestion()) return true;
     const fg = this.commands.foreground;
     if (!fg && this.stepRun) {
       this.print('^C: stopping the scenario run');
@@ -261,9 +236,9 @@ export class ReplSession {
       return true;
     }
     if (!fg) return false;
-    if (this.commands.interrupt() === 'aborted' && this.pending.length > 0) {
-      this.print(`^C: dropped ${this.pending.length} line(s) typed ahead`);
-      this.pending = [];
+    if (this.commands.interrupt() === 'aborted') {
+      const dropped = this.lines.drop();
+      if (dropped > 0) this.print(`^C: dropped ${dropped} line(s) typed ahead`);
     }
     this.publish();
     return true;
@@ -271,31 +246,13 @@ export class ReplSession {
 
   /** Ctrl-D on an empty line: leave like `exit`. */
   eof(): void {
-    if (this.question) return void this.interrupt();
+    if (this.lines.cancelQuestion()) return;
     this.submit('exit');
   }
 
   /** Asks a question on the prompt line; resolves with the answer ('' for Ctrl-C). */
   ask(text: string): Promise<string> {
-    return new Promise((resolve) => {
-      this.question = { text, resolve };
-      this.publish();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    this.busy = true;
-    while (this.pending.length > 0 && !this.ended) {
-      const line = this.pending.shift()!;
-      this.publish();
-      try {
-        await execute(this, line);
-      } catch (err) {
-        this.print(errorText(err), 'error');
-      }
-    }
-    this.busy = false;
-    this.publish();
+    return this.lines.ask(text);
   }
 
   // ---- running commands ----
@@ -337,15 +294,8 @@ export class ReplSession {
     this.acquired = acquiredLocks(this.env, identities);
   }
 
-  /** The names the owner memory gives locks taken on this target. */
-  targetNames(target: ReplTarget): string[] {
-    const names = [describeTarget(target.spec)];
-    if (target.redlockNodes) names.push(`redlock ${target.redlockNodes.split(',').map((url) => describeTarget({ url })).join(',')}`);
-    return names;
-  }
-
   private rememberTarget(target: ReplTarget): void {
-    for (const name of this.targetNames(target)) this.knownTargets.set(name, target);
+    for (const name of ownerMemoryNames(target)) this.knownTargets.set(name, target);
   }
 
   setTarget(target: ReplTarget): void {
@@ -390,7 +340,7 @@ export class ReplSession {
   async close(code = 0): Promise<void> {
     if (this.ended) return;
     this.ended = true;
-    this.pending = [];
+    this.lines.drop();
     for (const job of this.commands.jobs.values()) job.controller.abort();
     this.stepRun?.stop();
     await this.stepRun?.done;

@@ -17,6 +17,13 @@ export interface ReplTarget {
   readonly sandbox?: string | undefined;
 }
 
+/** The names the owner memory gives locks taken on this target. */
+export function ownerMemoryNames(target: ReplTarget): string[] {
+  const names = [describeTarget(target.spec)];
+  if (target.redlockNodes) names.push(`redlock ${target.redlockNodes.split(',').map((url) => describeTarget({ url })).join(',')}`);
+  return names;
+}
+
 /** A plain URL target (`connect <url>`); a bare host:port gets redis:// in front. */
 export function urlTarget(text: string): ReplTarget {
   const url = text.includes('://') ? text : `redis://${text}`;
