@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -70,6 +70,8 @@ beforeAll(async () => {
     env: cleanEnv(),
   });
   installed = join(prefix, 'lib', 'node_modules', 'redlock-cli');
+  const deps = installedPackages(join(installed, 'node_modules'));
+  console.log(`installed dependencies: ${deps.count} packages, ${(deps.bytes / 1e6).toFixed(1)} MB`);
   server = await startRedis();
 }, 120_000);
 
@@ -85,6 +87,15 @@ async function installedCli(args: string[], extra: Record<string, string> = {}) 
   mkdirSync(state, { recursive: true });
   const env = cleanEnv({ XDG_STATE_HOME: state, XDG_CONFIG_HOME: join(work, 'config'), ...extra });
   return exec(join(prefix, 'bin', 'redlock-cli'), args, { cwd: work, env });
+}
+
+/** How many packages a global install brought along and their size on disk (what an npx user downloads). */
+function installedPackages(modules: string): { count: number; bytes: number } {
+  if (!existsSync(modules)) return { count: 0, bytes: 0 };
+  const files = filesUnder(modules);
+  // A package's root: its package.json right under node_modules/ or node_modules/@scope/.
+  const roots = files.filter((f) => /[\\/]node_modules[\\/](@[^\\/]+[\\/])?[^\\/@]+[\\/]package\.json$/.test(f));
+  return { count: roots.length, bytes: files.reduce((sum, f) => sum + statSync(f).size, 0) };
 }
 
 function filesUnder(dir: string): string[] {
