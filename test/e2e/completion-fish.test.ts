@@ -1,47 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_KINDS } from '../../src/locks/types.js';
-import { completionHome, killGroup, requireShell } from './completion-home.js';
+import { completionHome, killRunningShells, requireShell, runShell } from './completion-home.js';
 
 // The fish script as fish runs it: sourced (or autoloaded from the user's completions dir), then
 // asked with `complete -C "<command line>"`, which runs the same completion machinery as Tab
 // without a terminal and prints `candidate<TAB>description` lines after fish's own filtering.
 // The built redlock-cli is on PATH; REDIS_URL points at a closed port to prove Tab never connects.
 
-const TIMEOUT_MS = 12_000;
 let dir: string;
 let work: string;
 let script: string;
 let env: NodeJS.ProcessEnv;
-const running = new Set<ChildProcess>();
 
-/** Runs fish in its own process group, killed with everything it started when it overruns. */
-function fish(args: readonly string[]): Promise<string> {
-  return new Promise((done, fail) => {
-    const child = spawn('fish', args, { env, cwd: work, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    running.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      killGroup(child.pid);
-      fail(new Error(`fish ${args.join(' ')} did not finish within ${TIMEOUT_MS} ms\n${stderr}`));
-    }, TIMEOUT_MS);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      running.delete(child);
-      fail(err);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      running.delete(child);
-      if (code === 0) done(stdout);
-      else fail(new Error(`fish exited with ${code}: ${stderr}`));
-    });
-  });
+/** fish's stdout; a non-zero exit is an error. */
+async function fish(args: readonly string[]): Promise<string> {
+  const run = await runShell('fish', args, { env, work });
+  if (run.code !== 0) throw new Error(`fish exited with ${run.code}: ${run.output}`);
+  return run.stdout;
 }
 
 interface Completion {
@@ -71,7 +48,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => {
-  for (const child of running) killGroup(child.pid);
+  killRunningShells();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -69,4 +69,42 @@ export function killGroup(pid: number | undefined): void {
   } catch {
     // already gone
   }
+}
+
+export interface ShellRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  /** stdout and stderr as they arrived. */
+  readonly output: string;
+}
+
+const SHELL_TIMEOUT_MS = 12_000;
+const running = new Set<number>();
+
+/** Runs a shell in its own process group, in `work`; past 12 s it is killed with all it started. */
+export function runShell(shell: CompletionShell, args: readonly string[], home: Pick<CompletionHome, 'env' | 'work'>, extraEnv: NodeJS.ProcessEnv = {}): Promise<ShellRun> {
+  return new Promise((done, fail) => {
+    const child = spawn(shell, args, { env: { ...home.env, ...extraEnv }, cwd: home.work, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) running.add(child.pid);
+    let stdout = '';
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => ((stdout += d.toString()), (output += d.toString())));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const settle = (): void => {
+      clearTimeout(timer);
+      if (child.pid !== undefined) running.delete(child.pid);
+    };
+    const timer = setTimeout(() => {
+      killGroup(child.pid);
+      fail(new Error(`${shell} ${args.join(' ')} did not finish within ${SHELL_TIMEOUT_MS} ms; it printed:\n${output}`));
+    }, SHELL_TIMEOUT_MS);
+    child.on('error', (err) => (settle(), fail(err)));
+    child.on('close', (code) => (settle(), done({ code, stdout, output })));
+  });
+}
+
+/** For afterAll: kills every shell runShell started that is still running, with what it started. */
+export function killRunningShells(): void {
+  for (const pid of running) killGroup(pid);
+  running.clear();
 }

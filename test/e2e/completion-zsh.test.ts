@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_KINDS } from '../../src/locks/types.js';
-import { completionHome, exec, killGroup, requireShell } from './completion-home.js';
+import { completionHome, exec, killGroup, killRunningShells, requireShell, runShell } from './completion-home.js';
 
 // The zsh script as zsh runs it on Tab: an interactive `zsh -f -i` in a pseudo-terminal (the
 // zsh/zpty module, driven by a second zsh) loads compinit and the script, the line is typed and
@@ -13,12 +12,10 @@ import { completionHome, exec, killGroup, requireShell } from './completion-home
 // as usual, and the -d lines the listing shows. The built redlock-cli is on PATH; REDIS_URL
 // points at a closed port to prove Tab never connects.
 
-const TIMEOUT_MS = 12_000;
 let dir: string;
 let work: string;
 let script: string;
 let env: NodeJS.ProcessEnv;
-const running = new Set<ChildProcess>();
 
 // Sourced by the interactive zsh before the completion is installed.
 const CAPTURE = `
@@ -76,27 +73,7 @@ function readEnviron(pid: number): string[] {
 
 /** Runs zsh in its own process group, killed with everything it started when it overruns. */
 function zsh(args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn('zsh', args, { env: { ...env, ...extraEnv }, cwd: work, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    running.add(child);
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => {
-      killGroup(child.pid);
-      fail(new Error(`zsh ${args.join(' ')} did not finish within ${TIMEOUT_MS} ms; the terminal showed:\n${output}`));
-    }, TIMEOUT_MS);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      running.delete(child);
-      fail(err);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      running.delete(child);
-      done({ code, output });
-    });
-  });
+  return runShell('zsh', args, { env, work }, extraEnv);
 }
 
 interface Tab {
@@ -149,7 +126,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => {
-  for (const child of running) killGroup(child.pid);
+  killRunningShells();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
