@@ -2,10 +2,10 @@ import type { LostReason } from '../core/hold-events.js';
 import { checkHeld, startWatchdog, type Watchdog, type WatchdogEnd } from '../locks/watchdog.js';
 import type { ClientRuntime, HeldLock } from './client.js';
 
-const LOST_TEXT: Record<LostReason, string> = {
-  'renewal-refused': 'lock lost: the renewal was refused',
-  gone: 'lock lost: the server no longer has it',
-  'lease-ran-out': 'lock lost: no renewal got through before the lease ran out',
+const LOST_REASON: Record<LostReason, string> = {
+  'renewal-refused': 'the renewal was refused',
+  gone: 'the server no longer has it',
+  'lease-ran-out': 'no renewal got through before the lease ran out',
 };
 
 /**
@@ -30,7 +30,7 @@ export function startClientWatchdog(c: ClientRuntime, lock: HeldLock, mode: 'wat
     onEvent: (e) => {
       if (e.type === 'renewed') {
         failing = false;
-        c.note(`watchdog renewed (${e.renewals})`);
+        c.ctx.recorder.renewed(c.name, e.renewals);
         if (maxRenewals !== undefined && e.renewals >= maxRenewals) {
           watchdog.stop();
           c.note(`watchdog stops after ${e.renewals} renewals (max)`);
@@ -52,5 +52,5 @@ async function reportEnd(c: ClientRuntime, lock: HeldLock, end: WatchdogEnd): Pr
   // The client hears about it when it runs: after a pause, not during it.
   await c.gate.wait();
   if (c.gate.dead || c.lock !== lock) return;
-  c.lockLost(end.type === 'expired' ? 'lease ran out' : LOST_TEXT[end.reason]);
+  c.lockLost(end.type === 'expired' ? 'the lease ran out' : LOST_REASON[end.reason]);
 }

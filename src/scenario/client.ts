@@ -173,12 +173,12 @@ export class ClientRuntime {
   }
 
   /**
-   * The client learns that its lock is gone (`why`, if given, goes on its lane). One that stops on loss
-   * stops its work now: it leaves the critical section, as code aborted by onLockLost would.
+   * The client learns that its lock is gone (a lock-lost event with `why`, if given, on its lane). One
+   * that stops on loss stops its work now: it leaves the critical section, as code aborted by onLockLost would.
    */
   lockLost(why?: string): void {
     this.lost = true;
-    if (why !== undefined) this.note(why);
+    if (why !== undefined) this.ctx.recorder.lockLost(this.name, why);
     if (!this.stopsOnLost || !this.inside) return;
     this.inside = false;
     this.ctx.recorder.op(this.name, 'leave', { detail: 'lock lost: stops its work' }).ok();

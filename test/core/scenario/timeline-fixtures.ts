@@ -40,6 +40,14 @@ export function events(clients: string[], nodes: string[] = []) {
       list.push({ kind: 'note', t, lane, text });
       return builder;
     },
+    lost(client: string, t: number, reason: string) {
+      list.push({ kind: 'lock-lost', t, client, reason });
+      return builder;
+    },
+    renewed(client: string, t: number, renewals: number) {
+      list.push({ kind: 'renewed', t, client, renewals });
+      return builder;
+    },
     end(t: number, counter = 0) {
       list.push({ kind: 'end', t, counter, register: {} });
       return builder;
