@@ -31,6 +31,13 @@ export const lateBy = (s: LateSample): number => Math.max(0, s.actualMs - s.plan
 
 const ms = (value: number): string => (value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`);
 
+/**
+ * The event loop's own lateness (`general`) may have fallen where no timer was due; the named
+ * samples already cover every step, client timer and renewal. It makes a run inconclusive only
+ * beyond this many times the tolerance.
+ */
+export const GENERAL_FACTOR = 2;
+
 const latest = (samples: readonly LateSample[]): LateSample | undefined =>
   samples.reduce<LateSample | undefined>((worst, s) => (!worst || lateBy(s) > lateBy(worst) ? s : worst), undefined);
 
@@ -41,16 +48,19 @@ const latest = (samples: readonly LateSample[]): LateSample | undefined =>
  */
 export function judgeTiming(samples: readonly LateSample[], toleranceMs: number, general: readonly LateSample[] = []): TimingReport {
   const named = latest(samples);
-  const worst = named && lateBy(named) > toleranceMs ? named : latest([...samples, ...general]);
+  const loop = latest(general);
+  const loopTooLate = loop !== undefined && lateBy(loop) > toleranceMs * GENERAL_FACTOR;
+  const worst = named && (lateBy(named) > toleranceMs || !loopTooLate) ? named : loop;
   if (!worst) return { toleranceMs, measured: 0 };
   const lateMs = Math.round(lateBy(worst) * 10) / 10;
   const report = { toleranceMs, measured: samples.length + general.length, worst: { what: worst.what, lateMs, cause: worst.cause } };
-  if (lateMs <= toleranceMs) return report;
+  if (worst === named ? lateMs <= toleranceMs : !loopTooLate) return report;
   const why =
     worst.cause === 'prompt'
       ? `${worst.what} waited ${ms(lateMs)} past its time at the prompt`
       : `${worst.what} ran ${ms(lateMs)} late: the machine was too busy`;
-  return { ...report, inconclusive: `${why} (this race tolerates ${ms(toleranceMs)})` };
+  const allowed = worst === named ? ms(toleranceMs) : `${ms(toleranceMs * GENERAL_FACTOR)} anywhere, ${ms(toleranceMs)} in a step or timer`;
+  return { ...report, inconclusive: `${why} (this race tolerates ${allowed})` };
 }
 
 /** What a variant's result means: its verdict is the expected one, is not, or cannot be told. */
