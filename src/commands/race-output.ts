@@ -65,7 +65,9 @@ function harnessLine(r: RaceResult): string {
 function verdictLine(r: RaceResult): string {
   if (r.violations.length === 0) return 'SAFE: no violation found (mutual exclusion, stale holders and writes, lost updates)';
   const kinds = violationKinds({ violations: r.violations }).map((k) => `${k} ${r.violations.filter((v) => v.kind === k).length}`);
-  return `UNSAFE: ${r.violations.length} violation${r.violations.length === 1 ? '' : 's'} (${kinds.join(', ')})`;
+  const found = `${r.violations.length} violation${r.violations.length === 1 ? '' : 's'} (${kinds.join(', ')})`;
+  if (r.judgement.outcome === 'inconclusive') return `INCONCLUSIVE: ${found}, but ${r.judgement.reason ?? 'the harness ran late'}`;
+  return `UNSAFE: ${found}`;
 }
 
 /** Every figure, each key's verdict and its history, as one JSON value. */
@@ -77,6 +79,8 @@ export function raceJson(r: RaceResult): unknown {
     elapsedMs: r.elapsedMs,
     interrupted: r.interrupted,
     safe: r.violations.length === 0,
+    outcome: r.judgement.outcome,
+    ...(r.judgement.reason !== undefined ? { inconclusive: r.judgement.reason } : {}),
     ...stats,
     shares,
     harness: r.harness,
