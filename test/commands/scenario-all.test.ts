@@ -43,7 +43,7 @@ interface AllJson {
   title: string;
   matched: boolean;
   error?: string;
-  variants: { variant: string; found: string[]; matched: boolean }[];
+  variants: { variant: string; found: string[]; matched: boolean; outcome: string }[];
 }
 
 describe('redlock-cli scenario run --all', () => {
@@ -76,11 +76,13 @@ describe('redlock-cli scenario run --all', () => {
       variants: [],
     });
     expect(out[1]!.error).toBeUndefined();
-    expect(out[1]!.matched).toBe(true);
-    expect(out[1]!.variants.map((v) => [v.variant, v.found, v.matched])).toEqual([
-      ['unsafe', ['mutual-exclusion'], true],
-      ['fixed', [], true],
+    // Each variant as expected, or inconclusive when the machine was too busy (never wrong).
+    const ran = out[1]!.variants.map((v) => [v.variant, v.outcome === 'inconclusive' ? 'late' : v.found, v.matched]);
+    expect(ran).toEqual([
+      ['unsafe', ran[0]![1] === 'late' ? 'late' : ['mutual-exclusion'], ran[0]![1] !== 'late'],
+      ['fixed', ran[1]![1] === 'late' ? 'late' : [], ran[1]![1] !== 'late'],
     ]);
+    expect(out[1]!.matched).toBe(ran.every((v) => v[2] === true));
     // stdout is the JSON alone; the failure is also said on stderr.
     expect(r.stderr).toMatch(new RegExp(`^FAIL  ${BROKEN}: unknown redis-server setting "no-such-setting"`));
     expect(readdirSync(sandboxes)).toEqual([]);

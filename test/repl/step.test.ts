@@ -55,7 +55,8 @@ describe('step <scenario>', () => {
 
     session.submit('');
     await waitingAt(2);
-    expect(text()).toMatch(/A\s+acquire ok/);
+    // A's reply arrives when it arrives (a busy machine): the line follows once it has.
+    await until(() => /A\s+acquire ok/.test(text()), 'A acquire ok');
     // The panel reads the scenario's lock on the scenario's sandbox: A's token holds it now.
     await until(() => (session.getSnapshot().panel.views.orders?.holders.length ?? 0) === 1, 'the panel showing the lock held');
 
