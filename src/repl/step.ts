@@ -113,6 +113,9 @@ function eventPrinter(print: (text: string) => void) {
   };
 }
 
+/** The key a variant's clients contend for (its own, or the scenario's). */
+const lockKey = (scenario: Scenario, variant: Variant): string => variant.lock?.key ?? scenario.lock.key;
+
 export const STEP_USAGE = 'step <scenario> [variant] [--speed x]';
 /**
  * Scenario times are milliseconds apart; at a tenth of the speed a 300 ms lease lasts 3 s, long
@@ -155,10 +158,11 @@ export async function startStep(session: ReplSession, args: readonly string[]): 
     const sandbox = await startScenarioSandbox(scenario, { signal: run.controller.signal, dir: sandboxesRoot(undefined, session.env) });
     if (!session.attachedSandbox) session.beforeAttach = session.target;
     session.attach(sandbox);
-    session.kindHints.set((variant.lock?.key ?? scenario.lock.key), parseInspectKind(variant.lock?.kind ?? scenario.lock.kind));
-    session.watch([(variant.lock?.key ?? scenario.lock.key)]);
+    const key = lockKey(scenario, variant);
+    session.kindHints.set(key, parseInspectKind(variant.lock?.kind ?? scenario.lock.kind));
+    session.watch([key]);
     session.print(
-      `${steps.length} steps at ${speed}x speed: Enter runs the next one, continue runs the rest, Ctrl-C stops; the panel shows ${(variant.lock?.key ?? scenario.lock.key)} after each. ` +
+      `${steps.length} steps at ${speed}x speed: Enter runs the next one, continue runs the rest, Ctrl-C stops; the panel shows ${key} after each. ` +
         'Real time passes between steps: a lease runs out while you read, as it would under a stalled client.',
     );
     run.done = drive(session, run, scenario, variant, sandbox, speed);
@@ -212,8 +216,8 @@ async function drive(session: ReplSession, run: StepRun, scenario: Scenario, var
     session.stepRun = undefined;
     await sandbox.stop().catch(() => undefined);
     session.detachSandbox();
-    session.unwatch([(variant.lock?.key ?? scenario.lock.key)]);
-    session.kindHints.delete((variant.lock?.key ?? scenario.lock.key));
+    session.unwatch([lockKey(scenario, variant)]);
+    session.kindHints.delete(lockKey(scenario, variant));
     if (session.beforeAttach) session.setTarget(session.beforeAttach);
     session.print(`stopped the scenario's sandbox: commands go to ${session.target.label} again`);
   }

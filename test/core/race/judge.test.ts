@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { judgeRace, raceSlackMs } from '../../../src/core/race/judge.js';
-import { checkRacePlan, type RaceInput } from '../../../src/core/race/plan.js';
+import type { RaceInput } from '../../../src/core/race/plan.js';
+import { plan as racePlan } from '../../race/helpers.js';
 
-const plan = (change: Partial<RaceInput>) =>
-  checkRacePlan({
-    keys: ['k'],
-    kind: 'reentrant',
-    clients: 8,
-    procs: 0,
-    durationMs: 10_000,
-    leaseMs: 200,
-    holdMs: 20,
-    holdDist: 'fixed',
-    waitMs: 1000,
-    release: 'safe',
-    renew: true,
-    target: { type: 'fresh' },
-    ...change,
-  });
+// The race tests' plan with a 200 ms lease and 20 ms holds, the race command's defaults.
+const plan = (change: Partial<RaceInput>) => racePlan('redis://127.0.0.1:1', { kind: 'reentrant', leaseMs: 200, holdMs: 20, ...change });
 
 describe('how late a race harness may run', () => {
   it('renewed: two thirds of the lease; not renewed: the lease minus the longest hold', () => {
@@ -28,7 +15,7 @@ describe('how late a race harness may run', () => {
 
   it('unsafe by design: no slack at all (naive DEL, chaos, holds as long as the lease or unbounded)', () => {
     expect(raceSlackMs(plan({ release: 'naive-del' }))).toBeUndefined();
-    expect(raceSlackMs(plan({ chaos: 'pause' }))).toBeUndefined();
+    expect(raceSlackMs(plan({ chaos: 'pause', durationMs: 10_000, target: { type: 'fresh' } }))).toBeUndefined();
     expect(raceSlackMs(plan({ renew: false, holdMs: 250 }))).toBeUndefined();
     expect(raceSlackMs(plan({ renew: false, holdDist: 'exp' }))).toBeUndefined();
   });
