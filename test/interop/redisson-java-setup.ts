@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { run } from '../../src/main.js';
 import { rawClient } from '../helpers/lock-env.js';
 import { stopAllPeers, type PeerEvent } from '../helpers/redisson-peer.js';
 import { runCli, tempStateEnv, type CliResult } from '../helpers/run-cli.js';
@@ -23,16 +22,24 @@ export interface InteropServer {
   readonly raw: Redis;
   /** One CLI command against this server (`-u` added), in-process. */
   cli(...args: string[]): Promise<CliResult>;
-  /** `hold ... --json` in-process; abort() ends it as Ctrl-C does (release, exit 130). */
-  hold(...args: string[]): HoldHandle;
+  /** A CLI command left running in-process; abort() interrupts it as Ctrl-C does. */
+  background(...args: string[]): Background;
+  /** `hold ... --json` in the background; `waitFor` resolves on its event line. */
+  hold(...args: string[]): Background & { waitFor(event: string): Promise<void> };
   /** Resolves once `channel` has `count` subscribers (a waiter of either side is listening). */
   subscribed(channel: string, count?: number): Promise<void>;
+  /** Resolves once `count` channels matching `pattern` have subscribers (fair waiters: one channel each). */
+  channels(pattern: string, count: number): Promise<void>;
+  /** How many clients are connected now: a JVM that connected shows up here before it first tries. */
+  clients(): Promise<number>;
+  /** Resolves once the LIST `key` (a fair queue) has `count` entries. */
+  queued(key: string, count: number): Promise<void>;
 }
 
-export interface HoldHandle {
-  readonly done: Promise<number>;
-  readonly events: () => { event: string; at: string; [field: string]: unknown }[];
-  waitFor(event: string): Promise<void>;
+export interface Background {
+  readonly done: Promise<CliResult>;
+  /** What it printed so far, stdout and stderr together. */
+  output(): string;
   abort(): void;
 }
 
@@ -70,30 +77,29 @@ export function useInteropServer(): InteropServer {
       return raw!;
     },
     cli: (...args) => runCli([...args, '-u', url()], stateEnv),
-    hold(...args) {
+    background(...args) {
       let out = '';
       const controller = new AbortController();
       controllers.push(controller);
-      const sink = { write: (t: string) => ((out += t), true), isTTY: false };
-      const done = run(['hold', '--json', '-u', url(), ...args], { stdout: sink, stderr: sink, env: stateEnv, signal: controller.signal });
+      const done = runCli([...args, '-u', url()], stateEnv, controller.signal, (t) => (out += t));
       pending.push(done);
-      const events = () =>
-        out
-          .split('\n')
-          .filter((l) => l.startsWith('{'))
-          .map((l) => JSON.parse(l) as { event: string; at: string });
-      return {
-        done,
-        events,
-        abort: () => controller.abort('SIGINT'),
-        waitFor: (event) => eventually(async () => events().some((e) => e.event === event), 15_000),
-      };
+      return { done, output: () => out, abort: () => controller.abort('SIGINT') };
+    },
+    hold(...args) {
+      const held = this.background('hold', '--json', ...args);
+      const sawEvent = (event: string): boolean =>
+        held.output().split('\n').some((l) => l.startsWith('{') && (JSON.parse(l) as { event: string }).event === event);
+      return { ...held, waitFor: (event) => eventually(async () => sawEvent(event), 15_000) };
     },
     subscribed: (channel, count = 1) =>
       eventually(async () => {
         const reply = (await raw!.call('pubsub', 'numsub', channel)) as [string, number];
         return Number(reply[1]) >= count;
       }, 15_000),
+    channels: (pattern, count) =>
+      eventually(async () => ((await raw!.call('pubsub', 'channels', pattern)) as string[]).length >= count, 15_000),
+    clients: async () => ((await raw!.call('client', 'list')) as string).trim().split('\n').length,
+    queued: (key, count) => eventually(async () => (await raw!.llen(key)) >= count, 15_000),
   };
 }
 
