@@ -15,7 +15,7 @@ describeWithPeer('Redisson (Java) RReadWriteLock and our read/write locks', () =
   const ourRead = (name: string, lease: string, n = 1) => s.cli('acquire', name, '--kind', 'read', '--lease', lease, '--owner', owner(n));
 
   it('its reader: our writer is refused naming it; our reader shares; when it leaves, the TTL shrinks to ours', async () => {
-    const name = '{x}:rw'; // brings its own hash tag: timeout keys are `{x}:rw:<holder>:rwlock_timeout:<n>`
+    const name = 'rw'; // timeout keys `{rw}:<holder>:rwlock_timeout:<n>`: Redisson's unlock looks ours up by name
     const peer = startPeer(s.server.port, ['hold', 'read', name, String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
     const reader = await peer.waitFor('acquired');
     const refused = await s.cli('acquire', name, '--kind', 'write', '--json');
@@ -30,7 +30,7 @@ describeWithPeer('Redisson (Java) RReadWriteLock and our read/write locks', () =
       .sort((a, b) => a.owner.localeCompare(b.owner));
     expect(readers).toEqual(
       [reader.token, owner(1)]
-        .map((o) => ({ owner: o, count: 1, keys: [`${name}:${o}:rwlock_timeout:1`] }))
+        .map((o) => ({ owner: o, count: 1, keys: [`{rw}:${o}:rwlock_timeout:1`] }))
         .sort((a, b) => a.owner.localeCompare(b.owner)),
     );
     expect(await s.raw.pttl(name)).toBeGreaterThan(30_000); // its 60 s watchdog lease
@@ -44,7 +44,7 @@ describeWithPeer('Redisson (Java) RReadWriteLock and our read/write locks', () =
   });
 
   it('our reader: its writer is refused; its reader shares; when ours leaves, the TTL shrinks to its', async () => {
-    const name = 'a:{b}:c';
+    const name = 'a:{b}:c'; // its own hash tag: timeout keys `a:{b}:c:<holder>:rwlock_timeout:<n>`
     expect((await ourRead(name, LONG)).code).toBe(0);
     const writer = await runPeer(s.server.port, ['trylock', 'write', name, '0', '5000']);
     expect(writer.code).toBe(1);
@@ -111,25 +111,26 @@ describeWithPeer('Redisson (Java) RReadWriteLock and our read/write locks', () =
   });
 
   it('we wait: its write unlock wakes our reader, and its read unlock our writer, at once', async () => {
-    const writer = startPeer(s.server.port, ['hold', 'write', 'rw', String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
+    const name = '{x}:rw'; // a hash tag at the start: channel `redisson_rwlock:{x}:rw`
+    const writer = startPeer(s.server.port, ['hold', 'write', name, String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
     await writer.waitFor('acquired');
-    const ourReader = s.cli('acquire', 'rw', '--kind', 'read', '--wait', '30s', '--lease', LONG, '--owner', owner(1));
-    await s.subscribed('redisson_rwlock:{rw}');
+    const ourReader = s.cli('acquire', name, '--kind', 'read', '--wait', '30s', '--lease', LONG, '--owner', owner(1));
+    await s.subscribed('redisson_rwlock:{x}:rw');
     await settle();
     await writer.stop();
     expect((await ourReader).code).toBe(0);
     expectPromptAfter(Date.now(), (await writer.waitFor('released')).t);
-    expect((await s.cli('release', 'rw', '--kind', 'read', '--owner', owner(1))).code).toBe(0);
+    expect((await s.cli('release', name, '--kind', 'read', '--owner', owner(1))).code).toBe(0);
 
-    const reader = startPeer(s.server.port, ['hold', 'read', 'rw', String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
+    const reader = startPeer(s.server.port, ['hold', 'read', name, String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
     await reader.waitFor('acquired');
-    const ourWriter = s.cli('acquire', 'rw', '--kind', 'write', '--wait', '30s', '--lease', LONG, '--owner', owner(2));
-    await s.subscribed('redisson_rwlock:{rw}');
+    const ourWriter = s.cli('acquire', name, '--kind', 'write', '--wait', '30s', '--lease', LONG, '--owner', owner(2));
+    await s.subscribed('redisson_rwlock:{x}:rw');
     await settle();
     await reader.stop();
     expect((await ourWriter).code).toBe(0);
     expectPromptAfter(Date.now(), (await reader.waitFor('released')).t);
-    expect(await s.raw.hgetall('rw')).toEqual({ mode: 'write', [`${owner(2)}:write`]: '1' });
+    expect(await s.raw.hgetall(name)).toEqual({ mode: 'write', [`${owner(2)}:write`]: '1' });
   });
 
   it('its read watchdog keeps our writer out past its lease', async () => {
