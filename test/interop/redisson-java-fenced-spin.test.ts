@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { owner } from '../helpers/lock-env.js';
 import { eventually } from '../helpers/sandbox.js';
 import { describeWithPeer, runPeer, startPeer } from '../helpers/redisson-peer.js';
-import { expectPromptAfter, jsonOf, LONG_LEASE_MS, settle, useInteropServer } from './redisson-java-setup.js';
+import { jsonOf, LONG_LEASE_MS, useInteropServer } from './redisson-java-setup.js';
 
 // The real Redisson 3.52.0 RFencedLock and RSpinLock against our `fenced` and `spin` kinds.
 // Fenced: one counter `redisson_lock_token:<braced name>` for both sides, RLock's channel.
@@ -38,20 +38,15 @@ describeWithPeer('Redisson (Java) RFencedLock and our fenced lock', () => {
   });
 
   it('it waits: our release wakes it at once; we wait: its unlock wakes ours', async () => {
-    expect((await ourAcquire(1)).acquired).toBe(true);
-    const peer = startPeer(s.server.port, ['hold', 'fenced', name, String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
-    await s.subscribed(`redisson_lock__channel:${name}`);
-    await settle();
-    const releasedAt = Date.now();
-    expect((await s.cli('release', name, '--kind', 'fenced', '--owner', owner(1))).code).toBe(0);
-    expectPromptAfter(await peer.waitFor('acquired'), releasedAt);
-
-    const ours = s.cli('acquire', name, '--kind', 'fenced', '--wait', '30s', '--owner', owner(2), '--json');
-    await s.subscribed(`redisson_lock__channel:${name}`);
-    await settle();
-    await peer.stop();
-    expect(jsonOf(await ours)).toMatchObject({ acquired: true, token: 3 });
-    expectPromptAfter(Date.now(), (await peer.waitFor('released')).t);
+    const listening = () => s.subscribed(`redisson_lock__channel:${name}`);
+    expect(await ourAcquire(1)).toMatchObject({ acquired: true, token: 1 });
+    await s.peerWokenBy('fenced', name, listening, async () => {
+      expect((await s.cli('release', name, '--kind', 'fenced', '--owner', owner(1))).code).toBe(0);
+    }); // it took token 2
+    const ours = await s.ourWaiterWokenBy('fenced', name, listening, [
+      'acquire', name, '--kind', 'fenced', '--wait', '30s', '--owner', owner(2), '--json',
+    ]); // it took token 3 before it released to us
+    expect(jsonOf(ours)).toMatchObject({ acquired: true, token: 4 });
   });
 });
 
@@ -75,21 +70,14 @@ describeWithPeer('Redisson (Java) RSpinLock and our spin lock', () => {
 
   it('it polls: it takes the lock soon after our release; we poll: we take it soon after its unlock', async () => {
     expect((await s.cli('acquire', 'spin', '--kind', 'spin', '--lease', LONG, '--owner', owner(1))).code).toBe(0);
-    const before = await s.clients();
-    const peer = startPeer(s.server.port, ['hold', 'spin', 'spin', String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
     // No channel to watch: once its JVM has connected, it tries and then polls.
-    await eventually(async () => (await s.clients()) > before, 15_000);
-    await settle();
-    expect(peer.events).toEqual([]);
-    const releasedAt = Date.now();
-    expect((await s.cli('release', 'spin', '--kind', 'spin', '--owner', owner(1))).code).toBe(0);
-    expectPromptAfter(await peer.waitFor('acquired'), releasedAt);
-
-    const ours = s.cli('acquire', 'spin', '--kind', 'spin', '--wait', '30s', '--owner', owner(2));
-    await settle();
-    await peer.stop();
-    expect((await ours).code).toBe(0);
-    expectPromptAfter(Date.now(), (await peer.waitFor('released')).t);
+    const before = await s.clients();
+    const connected = () => eventually(async () => (await s.clients()) > before, 15_000);
+    await s.peerWokenBy('spin', 'spin', connected, async () => {
+      expect((await s.cli('release', 'spin', '--kind', 'spin', '--owner', owner(1))).code).toBe(0);
+    });
+    // Nor for ours: it polls from the start.
+    await s.ourWaiterWokenBy('spin', 'spin', async () => {}, ['acquire', 'spin', '--kind', 'spin', '--wait', '30s', '--owner', owner(2)]);
     expect(await s.raw.hgetall('spin')).toEqual({ [owner(2)]: '1' });
   });
 });

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { owner } from '../helpers/lock-env.js';
 import { describeWithPeer, runPeer, startPeer } from '../helpers/redisson-peer.js';
-import { expectPromptAfter, jsonOf, LONG_LEASE_MS, settle, useInteropServer } from './redisson-java-setup.js';
+import { jsonOf, LONG_LEASE_MS, useInteropServer } from './redisson-java-setup.js';
 
 // The real Redisson 3.52.0 RLock (`getLock`) against our `reentrant` kind, both directions, on
 // one redis-server. Channel names are written out as Redisson derives them (prefixName: braces
@@ -49,51 +49,33 @@ describeWithPeer('Redisson (Java) RLock and our reentrant lock', () => {
   for (const [name, channel] of names) {
     it(`it waits on ${channel}: our release wakes it at once`, async () => {
       expect((await s.cli('acquire', name, '--lease', LONG, '--owner', owner(1))).code).toBe(0);
-      const peer = startPeer(s.server.port, ['hold', 'lock', name, '200']);
-      await s.subscribed(channel);
-      await settle();
-      const releasedAt = Date.now();
-      expect((await s.cli('release', name, '--owner', owner(1))).code).toBe(0);
-      expectPromptAfter(await peer.waitFor('acquired'), releasedAt);
-      expect(await peer.exited).toBe(0);
+      await s.peerWokenBy('lock', name, () => s.subscribed(channel), async () => {
+        expect((await s.cli('release', name, '--owner', owner(1))).code).toBe(0);
+      });
       expect(await s.raw.exists(name)).toBe(0);
     });
   }
 
   it('it waits: our force-unlock --yes wakes it at once', async () => {
     expect((await s.cli('acquire', 'orders', '--lease', LONG, '--owner', owner(1))).code).toBe(0);
-    const peer = startPeer(s.server.port, ['hold', 'lock', 'orders', '200']);
-    await s.subscribed('redisson_lock__channel:{orders}');
-    await settle();
-    const brokenAt = Date.now();
-    expect((await s.cli('force-unlock', 'orders', '--yes')).code).toBe(0);
-    expectPromptAfter(await peer.waitFor('acquired'), brokenAt);
-    expect(await peer.exited).toBe(0);
+    await s.peerWokenBy('lock', 'orders', () => s.subscribed('redisson_lock__channel:{orders}'), async () => {
+      expect((await s.cli('force-unlock', 'orders', '--yes')).code).toBe(0);
+    });
   });
 
   it('it waits: the end of our hold (Ctrl-C) wakes it at once', async () => {
     const hold = s.hold('orders', '--watchdog', LONG, '--owner', owner(1));
     await hold.waitFor('acquired');
-    const peer = startPeer(s.server.port, ['hold', 'lock', 'orders', '200']);
-    await s.subscribed('redisson_lock__channel:{orders}');
-    await settle();
-    const endedAt = Date.now();
-    hold.abort();
-    expect((await hold.done).code).toBe(130);
-    expectPromptAfter(await peer.waitFor('acquired'), endedAt);
-    expect(await peer.exited).toBe(0);
+    await s.peerWokenBy('lock', 'orders', () => s.subscribed('redisson_lock__channel:{orders}'), async () => {
+      hold.abort();
+      expect((await hold.done).code).toBe(130);
+    });
   });
 
   it('we wait: its unlock wakes our acquire --wait at once', async () => {
-    const peer = startPeer(s.server.port, ['hold', 'lock', 'orders', String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
-    await peer.waitFor('acquired');
-    const waiting = s.cli('acquire', 'orders', '--wait', '30s', '--owner', owner(2));
-    await s.subscribed('redisson_lock__channel:{orders}');
-    await settle();
-    await peer.stop();
-    const released = await peer.waitFor('released');
-    expect((await waiting).code).toBe(0);
-    expectPromptAfter(Date.now(), released.t);
+    await s.ourWaiterWokenBy('lock', 'orders', () => s.subscribed('redisson_lock__channel:{orders}'), [
+      'acquire', 'orders', '--wait', '30s', '--owner', owner(2),
+    ]);
     expect(await s.raw.hgetall('orders')).toEqual({ [owner(2)]: '1' });
   });
 

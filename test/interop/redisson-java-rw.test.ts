@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { owner } from '../helpers/lock-env.js';
 import { describeWithPeer, runPeer, startPeer } from '../helpers/redisson-peer.js';
-import { expectPromptAfter, jsonOf, LONG_LEASE_MS, settle, useInteropServer } from './redisson-java-setup.js';
+import { jsonOf, LONG_LEASE_MS, useInteropServer } from './redisson-java-setup.js';
 
 // The real Redisson 3.52.0 RReadWriteLock (`getReadWriteLock(name).readLock()/.writeLock()`)
 // against our `read` and `write` kinds on one hash. Readers of both sides share it; each reader
@@ -15,7 +15,7 @@ describeWithPeer('Redisson (Java) RReadWriteLock and our read/write locks', () =
   const ourRead = (name: string, lease: string, n = 1) => s.cli('acquire', name, '--kind', 'read', '--lease', lease, '--owner', owner(n));
 
   it('its reader: our writer is refused naming it; our reader shares; when it leaves, the TTL shrinks to ours', async () => {
-    const name = '{x}:rw'; // brings its own hash tag: timeout keys are `{x}:rw:<holder>:rwlock_timeout:<n>`
+    const name = 'rw'; // timeout keys `{rw}:<holder>:rwlock_timeout:<n>`: Redisson's unlock looks ours up by name
     const peer = startPeer(s.server.port, ['hold', 'read', name, String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
     const reader = await peer.waitFor('acquired');
     const refused = await s.cli('acquire', name, '--kind', 'write', '--json');
@@ -30,7 +30,7 @@ describeWithPeer('Redisson (Java) RReadWriteLock and our read/write locks', () =
       .sort((a, b) => a.owner.localeCompare(b.owner));
     expect(readers).toEqual(
       [reader.token, owner(1)]
-        .map((o) => ({ owner: o, count: 1, keys: [`${name}:${o}:rwlock_timeout:1`] }))
+        .map((o) => ({ owner: o, count: 1, keys: [`{rw}:${o}:rwlock_timeout:1`] }))
         .sort((a, b) => a.owner.localeCompare(b.owner)),
     );
     expect(await s.raw.pttl(name)).toBeGreaterThan(30_000); // its 60 s watchdog lease
@@ -44,7 +44,7 @@ describeWithPeer('Redisson (Java) RReadWriteLock and our read/write locks', () =
   });
 
   it('our reader: its writer is refused; its reader shares; when ours leaves, the TTL shrinks to its', async () => {
-    const name = 'a:{b}:c';
+    const name = 'a:{b}:c'; // its own hash tag: timeout keys `a:{b}:c:<holder>:rwlock_timeout:<n>`
     expect((await ourRead(name, LONG)).code).toBe(0);
     const writer = await runPeer(s.server.port, ['trylock', 'write', name, '0', '5000']);
     expect(writer.code).toBe(1);
@@ -66,70 +66,42 @@ describeWithPeer('Redisson (Java) RReadWriteLock and our read/write locks', () =
 
   it('its writer waits: our read release wakes it at once (message 0)', async () => {
     expect((await ourRead('rw', LONG)).code).toBe(0);
-    const peer = startPeer(s.server.port, ['hold', 'write', 'rw', '200']);
-    await s.subscribed('redisson_rwlock:{rw}');
-    await settle();
-    const releasedAt = Date.now();
-    expect((await s.cli('release', 'rw', '--kind', 'read', '--owner', owner(1))).code).toBe(0);
-    expectPromptAfter(await peer.waitFor('acquired'), releasedAt);
-    expect(await peer.exited).toBe(0);
+    await s.peerWokenBy('write', 'rw', () => s.subscribed('redisson_rwlock:{rw}'), async () => {
+      expect((await s.cli('release', 'rw', '--kind', 'read', '--owner', owner(1))).code).toBe(0);
+    });
   });
 
   it('its reader waits: our write release wakes it at once (message 1)', async () => {
     expect((await s.cli('acquire', 'rw', '--kind', 'write', '--lease', LONG, '--owner', owner(1))).code).toBe(0);
-    const peer = startPeer(s.server.port, ['hold', 'read', 'rw', '200']);
-    await s.subscribed('redisson_rwlock:{rw}');
-    await settle();
-    const releasedAt = Date.now();
-    expect((await s.cli('release', 'rw', '--kind', 'write', '--owner', owner(1))).code).toBe(0);
-    expectPromptAfter(await peer.waitFor('acquired'), releasedAt);
-    expect(await peer.exited).toBe(0);
+    await s.peerWokenBy('read', 'rw', () => s.subscribed('redisson_rwlock:{rw}'), async () => {
+      expect((await s.cli('release', 'rw', '--kind', 'write', '--owner', owner(1))).code).toBe(0);
+    });
   });
 
   it('its reader waits: our force-unlock --yes of the write lock wakes it at once', async () => {
     expect((await s.cli('acquire', 'rw', '--kind', 'write', '--lease', LONG, '--owner', owner(1))).code).toBe(0);
-    const peer = startPeer(s.server.port, ['hold', 'read', 'rw', '200']);
-    await s.subscribed('redisson_rwlock:{rw}');
-    await settle();
-    const brokenAt = Date.now();
-    expect((await s.cli('force-unlock', 'rw', '--kind', 'write', '--yes')).code).toBe(0);
-    expectPromptAfter(await peer.waitFor('acquired'), brokenAt);
-    expect(await peer.exited).toBe(0);
+    await s.peerWokenBy('read', 'rw', () => s.subscribed('redisson_rwlock:{rw}'), async () => {
+      expect((await s.cli('force-unlock', 'rw', '--kind', 'write', '--yes')).code).toBe(0);
+    });
   });
 
   it('its writer waits: the end of our read hold (Ctrl-C) wakes it at once', async () => {
     const hold = s.hold('rw', '--kind', 'read', '--watchdog', LONG, '--owner', owner(1));
     await hold.waitFor('acquired');
-    const peer = startPeer(s.server.port, ['hold', 'write', 'rw', '200']);
-    await s.subscribed('redisson_rwlock:{rw}');
-    await settle();
-    const endedAt = Date.now();
-    hold.abort();
-    expect((await hold.done).code).toBe(130);
-    expectPromptAfter(await peer.waitFor('acquired'), endedAt);
-    expect(await peer.exited).toBe(0);
+    await s.peerWokenBy('write', 'rw', () => s.subscribed('redisson_rwlock:{rw}'), async () => {
+      hold.abort();
+      expect((await hold.done).code).toBe(130);
+    });
   });
 
   it('we wait: its write unlock wakes our reader, and its read unlock our writer, at once', async () => {
-    const writer = startPeer(s.server.port, ['hold', 'write', 'rw', String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
-    await writer.waitFor('acquired');
-    const ourReader = s.cli('acquire', 'rw', '--kind', 'read', '--wait', '30s', '--lease', LONG, '--owner', owner(1));
-    await s.subscribed('redisson_rwlock:{rw}');
-    await settle();
-    await writer.stop();
-    expect((await ourReader).code).toBe(0);
-    expectPromptAfter(Date.now(), (await writer.waitFor('released')).t);
-    expect((await s.cli('release', 'rw', '--kind', 'read', '--owner', owner(1))).code).toBe(0);
-
-    const reader = startPeer(s.server.port, ['hold', 'read', 'rw', String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
-    await reader.waitFor('acquired');
-    const ourWriter = s.cli('acquire', 'rw', '--kind', 'write', '--wait', '30s', '--lease', LONG, '--owner', owner(2));
-    await s.subscribed('redisson_rwlock:{rw}');
-    await settle();
-    await reader.stop();
-    expect((await ourWriter).code).toBe(0);
-    expectPromptAfter(Date.now(), (await reader.waitFor('released')).t);
-    expect(await s.raw.hgetall('rw')).toEqual({ mode: 'write', [`${owner(2)}:write`]: '1' });
+    const name = '{x}:rw'; // a hash tag at the start: channel `redisson_rwlock:{x}:rw`
+    const listening = () => s.subscribed('redisson_rwlock:{x}:rw');
+    const ours = (kind: string, n: number) => ['acquire', name, '--kind', kind, '--wait', '30s', '--lease', LONG, '--owner', owner(n)];
+    await s.ourWaiterWokenBy('write', name, listening, ours('read', 1));
+    expect((await s.cli('release', name, '--kind', 'read', '--owner', owner(1))).code).toBe(0);
+    await s.ourWaiterWokenBy('read', name, listening, ours('write', 2));
+    expect(await s.raw.hgetall(name)).toEqual({ mode: 'write', [`${owner(2)}:write`]: '1' });
   });
 
   it('its read watchdog keeps our writer out past its lease', async () => {

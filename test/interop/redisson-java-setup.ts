@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { rawClient } from '../helpers/lock-env.js';
-import { stopAllPeers, type PeerEvent } from '../helpers/redisson-peer.js';
+import { startPeer, stopAllPeers, type PeerEvent, type PeerKind } from '../helpers/redisson-peer.js';
 import { runCli, tempStateEnv, type CliResult } from '../helpers/run-cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { eventually } from '../helpers/sandbox.js';
@@ -34,6 +34,16 @@ export interface InteropServer {
   clients(): Promise<number>;
   /** Resolves once the LIST `key` (a fair queue) has `count` entries. */
   queued(key: string, count: number): Promise<void>;
+  /**
+   * The peer's blocking `hold KIND NAME 200` waits behind a lock we hold; once `listening` resolves
+   * (its subscription is seen), `wake` runs our side, and the peer must acquire promptly after it.
+   */
+  peerWokenBy(kind: PeerKind, name: string, listening: () => Promise<void>, wake: () => Promise<void>): Promise<void>;
+  /**
+   * The peer holds KIND NAME (60 s watchdog lease) and our command `ours` waits for it; once
+   * `listening` resolves, the peer unlocks (SIGTERM) and our command must succeed promptly after.
+   */
+  ourWaiterWokenBy(kind: PeerKind, name: string, listening: () => Promise<void>, ours: readonly string[]): Promise<CliResult>;
 }
 
 export interface Background {
@@ -100,6 +110,28 @@ export function useInteropServer(): InteropServer {
       eventually(async () => ((await raw!.call('pubsub', 'channels', pattern)) as string[]).length >= count, 15_000),
     clients: async () => ((await raw!.call('client', 'list')) as string).trim().split('\n').length,
     queued: (key, count) => eventually(async () => (await raw!.llen(key)) >= count, 15_000),
+    async peerWokenBy(kind, name, listening, wake) {
+      const peer = startPeer(server!.port, ['hold', kind, name, '200']);
+      await listening();
+      await settle();
+      const wokenAt = Date.now();
+      await wake();
+      expectPromptAfter(await peer.waitFor('acquired'), wokenAt);
+      expect(await peer.exited).toBe(0);
+    },
+    async ourWaiterWokenBy(kind, name, listening, ours) {
+      const peer = startPeer(server!.port, ['hold', kind, name, String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
+      await peer.waitFor('acquired');
+      const waiting = this.cli(...ours);
+      await listening();
+      await settle();
+      await peer.stop();
+      const released = await peer.waitFor('released');
+      const result = await waiting;
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expectPromptAfter(Date.now(), released.t);
+      return result;
+    },
   };
 }
 
