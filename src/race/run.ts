@@ -111,8 +111,8 @@ async function raceOn(plan: RacePlan, target: RaceTargetHandle, hooks: RaceHooks
   let clock = raceClock(origin);
 
   const emit = (e: HistoryEvent): void => {
-    if (e.kind === 'op' || e.kind === 'note') {
-      const key = keyOf.get(e.kind === 'op' ? e.client : e.lane);
+    if (e.kind === 'op' || e.kind === 'note' || e.kind === 'lock-lost' || e.kind === 'renewed') {
+      const key = keyOf.get(e.kind === 'note' ? e.lane : e.client);
       if (key !== undefined) events.get(key)!.push(e);
       else if (e.kind === 'note') for (const list of events.values()) list.push(e); // chaos notes
     } else for (const list of events.values()) list.push(e);
