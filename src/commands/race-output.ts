@@ -63,6 +63,7 @@ function harnessLine(r: RaceResult): string {
 }
 
 function verdictLine(r: RaceResult): string {
+  if (r.violations.length === 0 && r.judgement.outcome === 'inconclusive') return `INCONCLUSIVE: ${r.judgement.reason}`;
   if (r.violations.length === 0) return 'SAFE: no violation found (mutual exclusion, stale holders and writes, lost updates)';
   const kinds = violationKinds({ violations: r.violations }).map((k) => `${k} ${r.violations.filter((v) => v.kind === k).length}`);
   const found = `${r.violations.length} violation${r.violations.length === 1 ? '' : 's'} (${kinds.join(', ')})`;
@@ -78,7 +79,7 @@ export function raceJson(r: RaceResult): unknown {
     target: r.target,
     elapsedMs: r.elapsedMs,
     interrupted: r.interrupted,
-    safe: r.violations.length === 0,
+    safe: r.judgement.outcome === 'safe',
     outcome: r.judgement.outcome,
     ...(r.judgement.reason !== undefined ? { inconclusive: r.judgement.reason } : {}),
     ...stats,

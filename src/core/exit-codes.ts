@@ -9,7 +9,10 @@ export const ExitCode = {
   findings: 6,
   /** A scenario variant or a race did not reach its expected verdict (race: violations found). */
   verdictMismatch: 7,
-  /** A scenario variant or a race could not be judged: the machine was too busy for its timing. */
+  /**
+   * A scenario variant or a race could not be judged: the machine was too busy for its timing,
+   * or (race) nothing was acquired or lock calls failed. Never reported as safe.
+   */
   inconclusive: 8,
   interrupted: 130,
 } as const;
@@ -25,5 +28,5 @@ export const EXIT_CODE_HELP = `Exit codes:
   5    lock not acquired, or not owned by the caller
   6    doctor found problems
   7    scenario: a variant missed its expected verdict; race: safety violations found
-  8    scenario or race inconclusive: the machine was too busy to keep its timing (retried, still late)
+  8    inconclusive, never called safe: a scenario or race ran too late on a busy machine, or a race acquired nothing
   130  interrupted (Ctrl-C)`;

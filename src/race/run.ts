@@ -21,7 +21,7 @@ import { Recorder } from './recorder.js';
 import { RaceResources } from './resources.js';
 import { serverCpuSeconds } from './server-cpu.js';
 import { protocolSessions, type SessionConfig, type SessionFactory } from './session.js';
-import { openTarget, RACE_REDLOCK_NODES, type RaceTargetHandle } from './target.js';
+import { openTarget, RACE_REDLOCK_NODES, refuseNonLockKeys, type RaceTargetHandle } from './target.js';
 
 export interface KeyResult {
   readonly key: string;
@@ -84,6 +84,7 @@ export async function runRace(plan: RacePlan, hooks: RaceHooks): Promise<RaceRes
   checkOpenFiles(plan);
   const target = await openTarget(plan, { env: hooks.env, signal: hooks.signal, onProgress: hooks.onProgress });
   try {
+    await refuseNonLockKeys(plan, target);
     return await raceOn(plan, target, hooks);
   } finally {
     await target.close();
@@ -188,17 +189,21 @@ async function raceOn(plan: RacePlan, target: RaceTargetHandle, hooks: RaceHooks
     const serverPct = cpuBefore !== undefined && cpuAfter !== undefined ? ((cpuAfter - cpuBefore) * 1000 * 100) / parentLoad.wallMs : undefined;
     const harness = harnessReport(parentLoad, pool.loads(), serverPct, machine.read());
     const keys = plan.keys.map((key) => judgeKey(key, clientsOf.get(key)!, events.get(key)!, resources.final(key), target.nodeNames, elapsedMs));
+    const stats = tally.snapshot(elapsedMs);
     const violations = keys.flatMap((k) => k.verdict.violations.map((v) => ({ ...v, key: k.key })));
     return {
       plan,
       target: target.label,
       elapsedMs,
       interrupted,
-      stats: tally.snapshot(elapsedMs),
+      stats,
       keys,
       violations,
       harness,
-      judgement: judgeRace(plan, violations.length, Math.max(harness.loopDelayMaxMs, harness.workerLoopDelayMaxMs)),
+      judgement: judgeRace(plan, violations.length, Math.max(harness.loopDelayMaxMs, harness.workerLoopDelayMaxMs), {
+        acquisitions: keys.reduce((n, k) => n + k.acquisitions, 0),
+        errors: stats.errors,
+      }),
     };
   } finally {
     load?.stop();

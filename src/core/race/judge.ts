@@ -35,10 +35,32 @@ export function raceSlackMs(plan: Pick<RacePlan, 'release' | 'chaos' | 'renew' |
   return slack > 0 ? slack : undefined;
 }
 
-/** The race's result from its violations and how late its harness ran. */
-export function judgeRace(plan: RacePlan, violations: number, lateMs: number): RaceJudgement {
+/** What the clients managed: a race in which nobody held the lock proves nothing. */
+export interface RaceActivity {
+  readonly acquisitions: number;
+  /** Lock calls that failed (a key of another type, a server going away). */
+  readonly errors: number;
+}
+
+/**
+ * Why a race without violations still proves nothing: no client ever held the lock, or calls
+ * failed without a --chaos fault to explain them, so the history has holes. Under chaos, failed
+ * calls are the fault at work.
+ */
+function provesNothing(plan: Pick<RacePlan, 'chaos'>, activity: RaceActivity): string | undefined {
+  if (activity.acquisitions === 0) return 'no client acquired the lock';
+  if (activity.errors > 0 && plan.chaos === undefined) {
+    return `${activity.errors} lock call${activity.errors === 1 ? '' : 's'} failed`;
+  }
+  return undefined;
+}
+
+/** The race's result from its violations, how late its harness ran, and what its clients managed. */
+export function judgeRace(plan: RacePlan, violations: number, lateMs: number, activity?: RaceActivity): RaceJudgement {
   const slackMs = raceSlackMs(plan);
   const late = Math.round(lateMs);
+  const nothing = violations === 0 && activity !== undefined ? provesNothing(plan, activity) : undefined;
+  if (nothing !== undefined) return { outcome: 'inconclusive', slackMs, lateMs: late, reason: `${nothing}, so the run proves nothing about safety` };
   if (violations === 0) return { outcome: 'safe', slackMs, lateMs: late };
   if (slackMs === undefined || lateMs < slackMs) return { outcome: 'unsafe', slackMs, lateMs: late };
   const fix = plan.procs > 0 ? `more --procs than ${plan.procs}` : '--procs (worker processes)';
