@@ -67,7 +67,7 @@ describe('redlock-cli scenario', () => {
     expect(withoutRetryNotes(r.stderr)).toBe(`running ${S1} on a single sandbox...\n`);
     const lines = r.stdout.trimEnd().split('\n');
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
-    expect(r.stdout).toMatch(/^A {3}=?z{10,}/m);
+    expect(r.stdout).toMatch(/^A {3}=*z{10,}/m);
     expect(lines.at(-1)).toMatch(r.code === 0 ? /^ok {4}unsafe {2}expected mutual-exclusion, found mutual-exclusion$/ : /^LATE {2}unsafe {2}expected mutual-exclusion, found /);
   }, 30_000);
 
@@ -77,7 +77,13 @@ describe('redlock-cli scenario', () => {
     const wrong = shipped.replace('expect: [mutual-exclusion]', 'expect: safe');
     expect(wrong).not.toBe(shipped);
     const r = await cli('run', tempFile('wrong.yaml', wrong), '--variant', 'unsafe');
-    expect(r.code).toBe(7);
+    // Never "as expected": on time it is a wrong expectation (7); on a machine too busy for the
+    // race's timing, even after retries, inconclusive (8), which says so.
+    expect([7, 8], r.stdout).toContain(r.code);
+    if (r.code === 8) {
+      expect(r.stdout).toMatch(/INCONCLUSIVE\n {2}\? inconclusive after 3 runs: .* late/);
+      return;
+    }
     expect(r.stdout).toMatch(/verdict: expected safe, found mutual-exclusion: NOT AS EXPECTED/);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('FAIL  unsafe  expected safe, found mutual-exclusion');
   }, 30_000);

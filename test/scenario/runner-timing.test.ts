@@ -71,7 +71,7 @@ describe('redlock-cli scenario run when the machine is too busy', () => {
     const text = await runCli(['scenario', 'run', S1, '--variant', 'unsafe'], stalled);
     expect(text.code, text.stderr).toBe(8);
     expect(text.stdout).toContain('verdict: expected mutual-exclusion, found');
-    expect(text.stdout).toMatch(/: INCONCLUSIVE\n {2}\? inconclusive after 3 runs: step 4 \(B acquire\) ran \d+ ms late/);
+    expect(text.stdout).toMatch(/INCONCLUSIVE\n {2}\? inconclusive after 3 runs: step 4 \(B acquire\) ran \d+ ms late/);
     expect(text.stdout).not.toContain('as expected');
     expect(text.stdout.trimEnd().split('\n').at(-1)).toMatch(/^LATE {2}unsafe {2}expected mutual-exclusion, found/);
     expect(text.stderr).toMatch(/expired-lease-misdeletion unsafe: inconclusive \(step 4 \(B acquire\) ran \d+ ms late.*\); run 2 of up to 3\n/);
