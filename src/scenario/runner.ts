@@ -50,6 +50,10 @@ export interface VariantResult {
 // A step that hangs (a client cut off and never healed) must not hold the run forever.
 const HANG_CAP_MS = 15_000;
 
+// Faults that take their own time by nature (Sentinel's election, seconds): later client steps
+// race them on purpose and do not wait for them.
+const SLOW_FAULTS: ReadonlySet<string> = new Set(['failover']);
+
 /**
  * Runs one variant of a scenario on a real sandbox: prepares it, starts every client, runs each
  * step at its time, records the history, and ends settleMs after the last step completed with the
@@ -122,6 +126,9 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
       tracked.add(settled);
     };
     let faults: Promise<void> = Promise.resolve();
+    // The quick faults dispatched so far (all of the chain up to the latest one): a client step
+    // waits for them to be in place, not for a fixed time after them.
+    let quickFaults: Promise<void> = Promise.resolve();
     const faultCtx = {
       sandbox,
       clock,
@@ -142,9 +149,15 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
       await sleepReal(clock.untilReal(step.at), signal);
       if (signal.aborted) break;
       if (opts.stall?.step === index + 1) stallProcess(opts.stall.ms);
+      // A client step after a fault depends on it: a latency or a replication stall that a busy
+      // machine put in place late must not let the step run before it. The wait counts as lateness.
+      if (isClientStep(step)) await faultsInPlace(quickFaults, signal);
+      if (signal.aborted) break;
       probe.add(what, due, clock.now(), 'machine');
-      if (isFaultStep(step)) faults = faults.then(() => (signal.aborted ? undefined : runFault(step, faultCtx))).catch(fail);
-      else if (isClientStep(step)) dispatch(byName.get(step.client)!, step);
+      if (isFaultStep(step)) {
+        faults = faults.then(() => (signal.aborted ? undefined : runFault(step, faultCtx))).catch(fail);
+        if (!SLOW_FAULTS.has(step.fault)) quickFaults = faults;
+      } else if (isClientStep(step)) dispatch(byName.get(step.client)!, step);
       else recorder.note('scenario', step.note);
     }
     // A fault can leave work behind it (a paused node's resume): wait until nothing new appears.
@@ -180,6 +193,13 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
     await Promise.all(readers.map((r) => r.close()));
     if (ownSandbox) await sandbox.stop().catch(() => undefined);
   }
+}
+
+/** Resolves once the faults are in place (their errors go to the run's failure), or after HANG_CAP_MS. */
+async function faultsInPlace(faults: Promise<void>, signal: AbortSignal): Promise<void> {
+  const done = new AbortController();
+  await Promise.race([faults.catch(() => undefined), sleepReal(HANG_CAP_MS, AbortSignal.any([signal, done.signal]))]);
+  done.abort();
 }
 
 /** A step in a few words, for a lateness report: `B acquire`, `clock n3`, `note`. */
