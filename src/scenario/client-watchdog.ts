@@ -30,7 +30,13 @@ export function startClientWatchdog(c: ClientRuntime, lock: HeldLock, mode: 'wat
     mode,
     leaseStartedAt,
     protocol: { renew: async (env, req) => (await onTime(), lock.protocol.renew(env, req)) },
-    check: async (env, req) => (await onTime(), checkHeld(env, req)),
+    check: async (env, req) => {
+      await onTime();
+      const seen = await checkHeld(env, req);
+      // The next tick is set from here: a slow check (a latency fault) moves the renewal legitimately.
+      dueAt = Math.max(dueAt, Date.now());
+      return seen;
+    },
     onEvent: (e) => {
       if (e.type === 'renewing') return c.ctx.onTimer?.(`${c.name}'s watchdog renewal`, 0, Math.max(0, e.at - dueAt));
       if (e.type === 'retrying') {
