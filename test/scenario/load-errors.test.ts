@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BASE, edit, parseError } from './fixtures.js';
 
 const STEPS = 'acquire, release, renew, enter, leave, write, incr, pause, crash, partition, heal';
-const TOP_KEYS = 'title, summary, narration, sources, look-for, sandbox, lock, resource, clients, seed, starvation, settle, steps, variants';
+const TOP_KEYS = 'title, summary, narration, sources, look-for, sandbox, lock, resource, clients, seed, starvation, settle, tolerance, steps, variants';
 
 describe('unknown names', () => {
   it.each([

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { resolveScenario } from '../../src/scenario/load.js';
+import { toleranceOf } from '../../src/scenario/model.js';
 import { runScenario } from '../../src/scenario/run-scenario.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
-import { dump } from './fixture.js';
+import { acquire, dump, scenario } from './fixture.js';
 
 // The runner's judgement of its own timing, on the shipped expired-lease-misdeletion (S1): A's
 // 300 ms lease runs out during its 500 ms pause, B takes the lock at 400 ms, A's naive DEL at
@@ -11,6 +12,18 @@ import { dump } from './fixture.js';
 // out inconclusive with the step named, never as a verdict, and the run says so with exit 8.
 
 const S1 = 'expired-lease-misdeletion';
+
+describe('the lateness a race tolerates', () => {
+  it("the file's tolerance, else a sixth of the shortest lease, kept between 30 and 100 ms", async () => {
+    expect(toleranceOf(await resolveScenario(S1), 'unsafe')).toBe(50);
+    // Its file says 40 ms: the resend fires at 150 ms against replies slowed to 200 ms.
+    expect(toleranceOf(await resolveScenario('reentrancy-count-mismatch'), 'unsafe')).toBe(40);
+    expect(toleranceOf(scenario({ steps: [acquire('A', 0, { leaseMs: 120 })] }), 'unsafe')).toBe(30);
+    expect(toleranceOf(scenario({ steps: [acquire('A', 0, { leaseMs: 5000 })] }), 'unsafe')).toBe(100);
+    // A watchdog acquire counts its watchdog lease.
+    expect(toleranceOf(scenario({ steps: [acquire('A', 0, { watchdogLeaseMs: 300 })] }), 'unsafe')).toBe(50);
+  });
+});
 
 describe('a run that leaves its timing window', () => {
   const fx = useSandbox({ topology: 'single', name: 'runner-timing' });
