@@ -7,7 +7,7 @@ import { inspectKeys } from '../inspect/snapshot.js';
 import { connect } from '../redis/connection.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect-watch.js';
-import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
+import { addConnectionOptions, checkKeyName, targetSpec, type ConnectionFlags } from './options.js';
 
 export interface InspectFlags extends ConnectionFlags, WatchFlags {
   readonly kind?: string;
@@ -64,6 +64,7 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
   addWatchOptions(cmd).addHelpText('after', WATCH_HELP);
   cmd.action(
     act(ctx, async (keys: string[], flags: InspectFlags) => {
+      keys.forEach(checkKeyName);
       const kind = flags.kind !== undefined ? parseInspectKind(flags.kind) : undefined;
       if (wantsWatch(flags)) {
         return runInspectWatch(ctx, { keys, spec: targetSpec(flags, ctx), flags, read: (conn) => inspectKeys(conn, keys, { kind }) });
