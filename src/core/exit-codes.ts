@@ -9,6 +9,8 @@ export const ExitCode = {
   findings: 6,
   /** A scenario variant or a race did not reach its expected verdict (race: violations found). */
   verdictMismatch: 7,
+  /** Some Cluster nodes could not be read: what was printed is incomplete. */
+  partial: 9,
   interrupted: 130,
 } as const;
 
@@ -23,4 +25,5 @@ export const EXIT_CODE_HELP = `Exit codes:
   5    lock not acquired, or not owned by the caller
   6    doctor found problems
   7    scenario: a variant missed its expected verdict; race: safety violations found
+  9    partial: some Cluster nodes unreachable, results incomplete (ls, doctor)
   130  interrupted (Ctrl-C)`;

@@ -1,8 +1,11 @@
-import { isIP } from 'node:net';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { UsageError, type CliError } from '../core/errors.js';
+import { clusterSeedSpec, isClusterNode } from './cluster-detect.js';
 import { toCliError } from './errors.js';
 import { describeTarget, parseRedisUrl, type ParsedUrl, type TargetSpec } from './target.js';
+import { tlsOptions } from './tls.js';
+
+export { tlsOptions } from './tls.js';
 
 export type RedisClient = Redis | Cluster;
 export type Topology = 'standalone' | 'sentinel' | 'cluster';
@@ -50,19 +53,20 @@ export interface ConnectionProvider {
 
 const ONE_SHOT_TIMEOUT_MS = 3000;
 
-/** SNI only for host names: Node warns (and will stop sending) when the server name is an IP. */
-export function tlsOptions(host: string): { servername?: string } {
-  return isIP(host) === 0 ? { servername: host } : {};
-}
+// ioredis waits this long for a socket to close after QUIT or a failed connect before it destroys
+// it (default 2 s): a refused one-shot connection would keep the process alive that long after
+// the error was printed.
+const DISCONNECT_TIMEOUT_MS = 100;
 
-function baseOptions(url: ParsedUrl, opts: ConnectOptions): RedisOptions {
+function baseOptions(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): RedisOptions {
   const oneShot = opts.mode === 'one-shot';
   return {
     username: url.username,
     password: url.password,
     db: url.db,
-    ...(url.tls ? { tls: tlsOptions(url.host) } : {}),
+    ...(url.tls ? { tls: tlsOptions(url.host, spec.tls) } : {}),
     lazyConnect: true,
+    disconnectTimeout: DISCONNECT_TIMEOUT_MS,
     connectTimeout: opts.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS,
     connectionName: opts.name ?? 'redlock-cli',
     retryStrategy: oneShot ? () => null : (times: number) => Math.min(100 * 2 ** Math.min(times, 5), 3000),
@@ -73,7 +77,7 @@ function baseOptions(url: ParsedUrl, opts: ConnectOptions): RedisOptions {
 }
 
 function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { client: RedisClient; topology: Topology } {
-  const base = baseOptions(url, opts);
+  const base = baseOptions(spec, url, opts);
   if (spec.clusterNodes) {
     if (url.db !== 0) throw new UsageError('Redis Cluster has only database 0: remove the /db from --url');
     const clusterOptions: ClusterOptions = {
@@ -101,8 +105,18 @@ function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { 
   return { client: new Redis({ ...base, host: url.host, port: url.port }), topology: 'standalone' };
 }
 
-/** Connects and waits until the target answers; failures become exit-code-3 CliErrors. */
+/**
+ * Connects and waits until the target answers; failures become exit-code-3 CliErrors. A plain URL
+ * that turns out to name a Cluster node is reconnected as that Cluster.
+ */
 export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<Connection> {
+  const first = await connectAsGiven(spec, opts);
+  if (first.topology !== 'standalone' || !(await isClusterNode(first.client as Redis))) return first;
+  await first.close();
+  return connectAsGiven(clusterSeedSpec(spec, first.url), opts);
+}
+
+async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<Connection> {
   const url = parseRedisUrl(spec.url);
   const label = describeTarget(spec);
   const { client, topology } = buildClient(spec, url, opts);

@@ -53,7 +53,7 @@ export function sandboxTarget(handle: SandboxHandle): ReplTarget {
   return { ...base, spec: { url: primary }, args: ['--url', primary], redlockNodes };
 }
 
-const CONNECTION_FLAGS = ['--url', '--sentinel', '--cluster', '--target'];
+const CONNECTION_FLAGS = ['--url', '--sentinel', '--cluster', '--target', '--sandbox', '--host', '--port'];
 
 /**
  * argv with the target's connection options inserted right after the command path (so they

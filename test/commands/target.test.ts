@@ -204,7 +204,7 @@ describe('--target on a command', () => {
     const resolve = async (name: string) => {
       const cmd = addConnectionOptions(new Command('x'));
       cmd.parseOptions(['--target', name]);
-      await applyTargetOption(cmd, { stdout: { write: () => true }, stderr: { write: () => true }, env });
+      await applyTargetOption(cmd, { stdout: { write: () => true }, stderr: { write: () => true }, env }, name);
       return cmd.opts();
     };
     expect(await resolve('s')).toMatchObject({ url: 'redis://app@h:1', sentinel: 'a:1,b:2', masterName: 'main' });
