@@ -145,7 +145,9 @@ async function applyTarget(cmd: Command, ctx: RunContext): Promise<void> {
   const saysWhere = ['url', 'sentinel', 'cluster', 'host', 'port', SANDBOX].some((n) => cmd.getOptionValue(n) !== undefined);
   if (saysWhere || nonEmpty(ctx.env.REDIS_URL) !== undefined) return;
   const current = loadCurrentTarget(ctx.env);
-  if (current !== undefined) await applyTargetOption(cmd, ctx, current);
+  if (current === undefined) return;
+  set(cmd, 'target', current); // the REPL names it in its prompt
+  await applyTargetOption(cmd, ctx, current);
 }
 
 const nonEmpty = (text: string | undefined): string | undefined => (text === undefined || text.trim() === '' ? undefined : text);

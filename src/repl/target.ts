@@ -86,7 +86,16 @@ function kindGiven(line: ParsedLine, argv: readonly string[]): string | undefine
 }
 
 /** The REPL's first target from its own connection options (`repl --url ...`, `--sentinel`, `--cluster`), else REDIS_URL or the default. */
-export function flagsTarget(spec: TargetSpec, flags: { readonly sentinel?: string; readonly masterName?: string; readonly cluster?: string }): ReplTarget {
+export function flagsTarget(
+  spec: TargetSpec,
+  flags: { readonly sentinel?: string; readonly masterName?: string; readonly cluster?: string; readonly target?: string },
+): ReplTarget {
+  const target = connectionTarget(spec, flags);
+  // A saved target (--target or `target use`) is named in the prompt: `A@target:prod>`.
+  return flags.target !== undefined ? { ...target, label: `target:${flags.target}` } : target;
+}
+
+function connectionTarget(spec: TargetSpec, flags: { readonly sentinel?: string; readonly masterName?: string; readonly cluster?: string }): ReplTarget {
   if (flags.sentinel !== undefined) {
     return { label: describeTarget(spec), spec, args: ['--sentinel', flags.sentinel, ...(flags.masterName ? ['--master-name', flags.masterName] : [])] };
   }

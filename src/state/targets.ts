@@ -1,23 +1,16 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { CliError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { StoredTarget } from '../core/targets.js';
+import { configDir, targetsFile } from './paths.js';
+
+export { configDir, targetsFile } from './paths.js';
 
 // The targets file: $XDG_CONFIG_HOME/redlock-cli/targets.json (default ~/.config), mode 0600 in a
 // 0700 directory, because it may hold a password the user asked us to save.
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-/** The per-user config directory ($XDG_CONFIG_HOME/redlock-cli, default ~/.config/redlock-cli). */
-export function configDir(env: Env): string {
-  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(env.HOME ?? homedir(), '.config');
-  return join(base, 'redlock-cli');
-}
-
-export const targetsFile = (env: Env): string => join(configDir(env), 'targets.json');
 
 const storedTarget = z.strictObject({
   url: z.string(),
