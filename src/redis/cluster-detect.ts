@@ -19,3 +19,25 @@ export async function isClusterNode(client: Redis): Promise<boolean> {
 export function clusterSeedSpec(spec: TargetSpec, url: ParsedUrl): TargetSpec {
   return { ...spec, clusterNodes: [{ host: url.host, port: url.port }] };
 }
+
+/** A Cluster primary as the slot map knows it, whether or not it answers. */
+export interface ClusterPrimary {
+  /** host:port as the Cluster announces it. */
+  readonly node: string;
+  /** Its slot ranges, e.g. `0-5460` or `0-100,200-300`. */
+  readonly slots: string;
+}
+
+/** Every primary in the slot map (ioredis's copy of CLUSTER SLOTS) with the ranges it serves, in slot order. */
+export function clusterPrimaries(slotOwners: readonly (readonly string[] | undefined)[]): ClusterPrimary[] {
+  const ranges = new Map<string, [number, number][]>();
+  slotOwners.forEach((owners, slot) => {
+    const node = owners?.[0];
+    if (node === undefined) return;
+    const list = ranges.get(node) ?? ranges.set(node, []).get(node)!;
+    const last = list[list.length - 1];
+    if (last && last[1] === slot - 1) last[1] = slot;
+    else list.push([slot, slot]);
+  });
+  return [...ranges].map(([node, list]) => ({ node, slots: list.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(',') }));
+}

@@ -86,6 +86,9 @@ function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { 
       clusterRetryStrategy: opts.mode === 'one-shot' ? () => null : (times: number) => Math.min(100 * times, 2000),
       enableOfflineQueue: true,
       slotsRefreshTimeout: opts.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS,
+      // Its ready check fails on cluster_state:fail (a primary down) and then never settles
+      // connect(): the live primaries must stay readable for ls/doctor to report a partial answer.
+      enableReadyCheck: false,
     };
     return { client: new Cluster([...spec.clusterNodes], clusterOptions), topology: 'cluster' };
   }
