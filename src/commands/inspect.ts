@@ -3,6 +3,7 @@ import { parseInspectKind } from '../core/decode/index.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { formatLockView } from '../core/inspect-text.js';
 import type { LockView } from '../core/lock-view.js';
+import { readOnReplicas } from '../inspect/replica-keys.js';
 import { inspectKeys } from '../inspect/snapshot.js';
 import { connect } from '../redis/connection.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
@@ -26,7 +27,8 @@ count-down latch, redis-semaphore semaphore, or a token lock with the library it
   queue[] {owner, position (0 = next), deadlineInMs (negative = overdue, null = none),
   expectedWaitMs, subscribers}, mode, readers[] {owner, count, timeoutKeys[] {key, ttlMs}, zombie},
   orphanTimeoutKeys[], token, value, library, available, permits[] {id, expiresInMs, expired},
-  count, waiters, size, replicas[] {replica, offset, lagBytes}, warnings[] {code, severity,
+  count, waiters, size, replicas[] {replica, offset, lagBytes, hasKey (read on the replica; null when
+  it could not be), ttlMs, error}, warnings[] {code, severity,
   message}, readAt (Redis server time, epoch ms). Absent fields do not apply to that kind.
 
 Exits 4 when a key does not exist (the others are still printed), 0 otherwise.`;
@@ -70,7 +72,8 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
       }
       const conn = await connect(targetSpec(flags, ctx), { mode: 'one-shot', name: 'redlock-cli:inspect' });
       try {
-        return printViews(ctx, await inspectKeys(conn, keys, { kind }), flags.json === true);
+        const views = await readOnReplicas(conn, keys, await inspectKeys(conn, keys, { kind }));
+        return printViews(ctx, views, flags.json === true);
       } finally {
         await conn.close();
       }

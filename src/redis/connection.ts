@@ -21,6 +21,8 @@ export interface ConnectOptions {
   /** CLIENT SETNAME, so operators can tell our connections apart in CLIENT LIST. */
   readonly name?: string;
   readonly connectTimeoutMs?: number;
+  /** false: stay on the node the URL names even if it is a Cluster node (reading one replica). */
+  readonly followCluster?: boolean;
 }
 
 export interface Connection {
@@ -114,7 +116,7 @@ function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { 
  */
 export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<Connection> {
   const first = await connectAsGiven(spec, opts);
-  if (first.topology !== 'standalone' || !(await isClusterNode(first.client as Redis))) return first;
+  if (first.topology !== 'standalone' || opts.followCluster === false || !(await isClusterNode(first.client as Redis))) return first;
   await first.close();
   return connectAsGiven(clusterSeedSpec(spec, first.url), opts);
 }
