@@ -118,9 +118,9 @@ const given = (cmd: Command, name: string): boolean => cmd.getOptionValueSource(
 const set = (cmd: Command, name: string, value: unknown): void => void cmd.setOptionValueWithSource(name, value, 'config');
 
 /** --sandbox [name]: the sandbox's own connection (its primary, sentinels, cluster seeds or Redlock nodes). */
-async function applySandboxOption(cmd: Command, ctx: RunContext): Promise<void> {
+async function applySandboxOption(cmd: Command, ctx: RunContext): Promise<string | undefined> {
   const name = cmd.getOptionValue(SANDBOX) as string | true | undefined;
-  if (name === undefined || !sandboxAsConnection.has(cmd)) return;
+  if (name === undefined || !sandboxAsConnection.has(cmd)) return undefined;
   const clash = ['url', 'sentinel', 'cluster', 'target', 'host', 'port'].filter((n) => given(cmd, n));
   if (clash.length > 0) throw new UsageError(`--sandbox already says where to connect: drop ${clash.map((n) => flagOf(cmd, n)).join(' and ')}`);
   const { loadSandbox } = await import('../sandbox/index.js');
@@ -132,10 +132,12 @@ async function applySandboxOption(cmd: Command, ctx: RunContext): Promise<void> 
   } else if (urls.cluster) set(cmd, 'cluster', urls.cluster.seeds.join(','));
   const nodes = Object.values(urls.nodes);
   set(cmd, 'url', urls.primary ?? nodes[0] ?? DEFAULT_URL);
-  if (sandbox.topology !== 'redlock') return;
-  // Lock commands on a Redlock sandbox lock on all its nodes unless told otherwise.
-  if (cmd.options.some((o) => o.long === '--nodes') && cmd.getOptionValue('nodes') === undefined) set(cmd, 'nodes', nodes.join(','));
-  if (cmd.options.some((o) => o.long === '--kind') && cmd.getOptionValueSource('kind') === 'default') set(cmd, 'kind', 'redlock');
+  if (sandbox.topology === 'redlock') {
+    // Lock commands on a Redlock sandbox lock on all its nodes unless told otherwise.
+    if (cmd.options.some((o) => o.long === '--nodes') && cmd.getOptionValue('nodes') === undefined) set(cmd, 'nodes', nodes.join(','));
+    if (cmd.options.some((o) => o.long === '--kind') && cmd.getOptionValueSource('kind') === 'default') set(cmd, 'kind', 'redlock');
+  }
+  return sandbox.name;
 }
 
 /** --target NAME, or the current target when nothing on the line or in REDIS_URL says where. */
@@ -206,7 +208,48 @@ async function applyRedisCliFlags(cmd: Command, ctx: RunContext): Promise<void> 
 export async function applyConnectionOptions(program: Command, cmd: Command, ctx: RunContext): Promise<void> {
   copyProgramValues(program, cmd);
   if (!connecting.has(cmd)) return;
-  await applySandboxOption(cmd, ctx);
+  const typed = OPTION_NAMES.filter((n) => given(cmd, n));
+  const sandbox = await applySandboxOption(cmd, ctx);
   await applyTarget(cmd, ctx);
   await applyRedisCliFlags(cmd, ctx);
+  replays.set(cmd, replay(cmd, typed, sandbox));
+}
+
+const replays = new WeakMap<Command, readonly string[]>();
+
+/**
+ * The connection options that reach the same server again, without a password (`--askpass`
+ * stands for one typed on the line): hints such as "release it with: ..." must be commands that work.
+ */
+export function replayArgs(cmd: Command): readonly string[] {
+  return replays.get(cmd) ?? [];
+}
+
+function replay(cmd: Command, typed: readonly string[], sandbox: string | undefined): string[] {
+  const flags = cmd.opts() as ConnectionFlags;
+  if (sandbox !== undefined) return ['--sandbox', sandbox];
+  if (typed.includes('target')) return ['--target', flags.target!];
+  const where = ['url', 'host', 'port', 'user', 'db', 'tls', 'sentinel', 'cluster'].some((n) => typed.includes(n));
+  const args: string[] = [];
+  if (where && flags.url !== undefined) args.push('-u', stripPassword(flags.url));
+  if (where && flags.sentinel !== undefined) args.push('--sentinel', flags.sentinel, '--master-name', flags.masterName ?? '');
+  if (where && flags.cluster !== undefined) args.push('--cluster', flags.cluster);
+  for (const [name, flag] of [['cacert', '--cacert'], ['cert', '--cert'], ['key', '--key']] as const) {
+    if (flags[name] !== undefined) args.push(flag, flags[name]);
+  }
+  if (flags.insecure) args.push('--insecure');
+  const typedPassword = typed.includes('pass') || typed.includes('askpass') || (typed.includes('url') && urlHasPassword(flags.url ?? ''));
+  if (typedPassword) args.push('--askpass');
+  return args;
+}
+
+/** The URL without its password (the user name stays: it says which ACL user). */
+export function stripPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.href;
+  } catch {
+    return url;
+  }
 }

@@ -6,6 +6,7 @@ import type { LockView } from '../core/lock-view.js';
 import { readOnReplicas } from '../inspect/replica-keys.js';
 import { inspectKeys } from '../inspect/snapshot.js';
 import { connect } from '../redis/connection.js';
+import { addNodesOption, inspectAcrossNodes } from './across-nodes.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect-watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
@@ -31,7 +32,11 @@ count-down latch, redis-semaphore semaphore, or a token lock with the library it
   it could not be), ttlMs, error}, warnings[] {code, severity,
   message}, readAt (Redis server time, epoch ms). Absent fields do not apply to that kind.
 
-Exits 4 when a key does not exist (the others are still printed), 0 otherwise.`;
+--nodes url,url,... reads each key on every Redlock node instead: which nodes hold a copy, its
+value and TTL there, and whether a majority does (--json: key, copies[] {node, state, value,
+ttlMs, error}, held, quorum).
+
+Exits 4 when a key does not exist (on no node, with --nodes; the others are still printed), 0 otherwise.`;
 
 /** Prints views as text blocks (missing keys on stderr) or one JSON array; returns the exit code. */
 export function printViews(ctx: CommandContext, views: readonly LockView[], json: boolean): number {
@@ -61,11 +66,13 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
     .option('-k, --kind <kind>', 'read the data as this kind where it fits, e.g. latch for an integer string (default: recognise)')
     .option('--json', 'print a JSON array, one object per key (shape below)')
     .addHelpText('after', HELP);
+  addNodesOption(cmd);
   addConnectionOptions(cmd);
   // --watch / --interval / --once / --count: the live view lives in inspect-watch.ts.
   addWatchOptions(cmd).addHelpText('after', WATCH_HELP);
   cmd.action(
     act(ctx, async (keys: string[], flags: InspectFlags) => {
+      if (flags.nodes !== undefined) return inspectAcrossNodes(ctx, flags.nodes, targetSpec(flags, ctx), keys, flags.json === true);
       const kind = flags.kind !== undefined ? parseInspectKind(flags.kind) : undefined;
       if (wantsWatch(flags)) {
         return runInspectWatch(ctx, { keys, spec: targetSpec(flags, ctx), flags, read: (conn) => inspectKeys(conn, keys, { kind }) });

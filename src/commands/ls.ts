@@ -8,6 +8,7 @@ import { DEFAULT_SCAN_COUNT } from '../inspect/scan.js';
 import { connect } from '../redis/connection.js';
 import { formatTable, lsRow, sortViews } from '../ui/ls-table.js';
 import { act, note, print, type CommandContext, type RunContext } from './context.js';
+import { addNodesOption, lsAcrossNodes } from './across-nodes.js';
 import { reportPartial, unreadCollector } from './cluster-partial.js';
 import { scanProgress } from './ls-progress.js';
 import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls-watch.js';
@@ -38,6 +39,9 @@ a Redisson holder as <first UUID group>…:<thread>, xN for re-entrant holds; pe
 semaphores and latches), TTL, WAITING (fair locks: queue length; others: clients subscribed to
 the unlock channel), WARN (errors and warnings; see them with inspect or doctor). On a terminal
 the table fits its width; piped, nothing is cut.
+
+--nodes url,url,... lists the locks of every Redlock node, one entry per key saying which nodes
+hold a copy (value, TTL) and whether a majority does; --json then prints one JSON array.
 
 --json prints NDJSON: one LockView per line (the shape inspect --help describes), streamed as
 batches are read, in scan order. Use jq -s to get an array.
@@ -82,6 +86,7 @@ export function registerLs(program: Command, ctx: CommandContext): void {
     .option('--watch', 'live, top-like view that re-scans every --interval (needs a terminal)')
     .option('--interval <duration>', `time between scans with --watch (default ${LS_WATCH_INTERVAL_MS / 1000}s)`)
     .addHelpText('after', HELP);
+  addNodesOption(cmd);
   addConnectionOptions(cmd);
   cmd.action(
     act(ctx, async (pattern: string, flags: LsFlags) => {
@@ -93,6 +98,7 @@ export function registerLs(program: Command, ctx: CommandContext): void {
         signal: ctx.signal,
       };
       const spec = targetSpec(flags, ctx);
+      if (flags.nodes !== undefined) return lsAcrossNodes(ctx, flags.nodes, spec, pattern, flags.json === true);
       if (flags.watch) return runLsWatch(ctx, { spec, scan, json: flags.json === true, interval: flags.interval });
       if (flags.interval !== undefined) throw new UsageError('--interval goes with --watch');
       const conn = await connect(spec, { mode: 'one-shot', name: 'redlock-cli:ls' });
