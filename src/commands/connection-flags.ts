@@ -110,7 +110,10 @@ function copyProgramValues(program: Command, cmd: Command): void {
     if (!cmd.options.some((o) => o.attributeName() === name)) {
       throw new UsageError(`${commandPath(cmd)} does not connect to Redis: drop ${flagOf(program, name)}`);
     }
-    cmd.setOptionValueWithSource(name, program.getOptionValue(name), 'cli');
+    // Through the command's own parser: sandbox fault verbs refuse --url and --target there, by name.
+    const option = cmd.options.find((o) => o.attributeName() === name)!;
+    const value: unknown = program.getOptionValue(name);
+    cmd.setOptionValueWithSource(name, option.parseArg && typeof value === 'string' ? option.parseArg(value, undefined) : value, 'cli');
   }
 }
 
@@ -190,7 +193,9 @@ async function applyRedisCliFlags(cmd: Command, ctx: RunContext): Promise<void> 
     db: flags.db !== undefined ? parseDb(flags.db) : undefined,
     tls: flags.tls,
   };
-  set(cmd, 'url', overrideUrl(url, overrides));
+  // Nothing given and nothing to change: leave --url unset, so REDIS_URL or the default applies as it always did.
+  const untouched = flags.url === undefined && url === (nonEmpty(ctx.env.REDIS_URL) ?? DEFAULT_URL) && Object.values(overrides).every((v) => v === undefined);
+  if (!untouched) set(cmd, 'url', overrideUrl(url, overrides));
   // Redlock nodes share the credentials given once, so they need not be written into each URL.
   if (flags.nodes !== undefined && (overrides.password !== undefined || overrides.user !== undefined)) {
     const nodes = flags.nodes.split(',').map((n) => n.trim()).filter((n) => n !== '');

@@ -65,7 +65,8 @@ export function withTarget(tree: CommandNode, argv: readonly string[], target: R
   if (!takesOption(line, '--url')) return [...argv];
   const extra: string[] = [];
   if (!CONNECTION_FLAGS.some((f) => hasOption(line, f))) extra.push(...target.args);
-  if (target.redlockNodes !== undefined && takesOption(line, '--nodes') && !hasOption(line, '--nodes')) {
+  // Lock commands (they take --owner) become Redlock; inspect and ls keep reading the panel's node.
+  if (target.redlockNodes !== undefined && takesOption(line, '--owner') && takesOption(line, '--nodes') && !hasOption(line, '--nodes')) {
     const kind = kindGiven(line, argv);
     if (kind === undefined) extra.push('--kind', 'redlock', '--nodes', target.redlockNodes);
     else if (kind === 'redlock') extra.push('--nodes', target.redlockNodes);

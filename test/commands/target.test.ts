@@ -72,8 +72,8 @@ describe('target add / list / show / remove', () => {
     const show = await cli(['target', 'show', 'prod']);
     const showJson = await cli(['target', 'show', 'prod', '--json']);
     noPassword(added.stdout, added.stderr, list.stdout, list.stderr, json.stdout, show.stdout, showJson.stdout);
-    expect(list.stdout.split('\n')[0]).toMatch(/^NAME\s+URL\s+TOPOLOGY\s+PASSWORD$/);
-    expect(list.stdout).toMatch(new RegExp(`\\nprod\\s+redis://:\\*\\*\\*@127\\.0\\.0\\.1:${server.port}\\s+standalone\\s+saved in the targets file\\n`));
+    expect(list.stdout.split('\n')[0]).toMatch(/^CURRENT\s+NAME\s+URL\s+TOPOLOGY\s+PASSWORD$/);
+    expect(list.stdout).toMatch(new RegExp(`\\n\\s*prod\\s+redis://:\\*\\*\\*@127\\.0\\.0\\.1:${server.port}\\s+standalone\\s+saved in the targets file\\n`));
     expect(list.stdout).toMatch(/\nother\s+redis:\/\/127\.0\.0\.1:\d+\s+standalone\s+none\n/);
     expect(JSON.parse(json.stdout)).toEqual([
       expect.objectContaining({ name: 'other', password: 'none' }),
