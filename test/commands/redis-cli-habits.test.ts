@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
+import { selfSignedCert } from '../helpers/tls-cert.js';
 import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { startSentinel, type SentinelTopology } from '../helpers/topologies.js';
@@ -27,11 +27,7 @@ const env = tempStateEnv({ XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'redlock-
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'redlock-habits-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-  ], { stdio: 'ignore' });
+  selfSignedCert(dir);
   tlsPort = await freePort();
   [secured, acl, tls, sentinel] = await Promise.all([
     startRedis({ password: PASS }),
@@ -59,7 +55,7 @@ afterAll(async () => {
 });
 
 /** Reads a key on a server with its own credentials (the test's, not the tool's). */
-async function exists(port: number, key: string, opts: { db?: number; password?: string; username?: string } = {}): Promise<boolean> {
+async function exists(port: number, key: string, opts: { db?: number; password?: string | undefined; username?: string } = {}): Promise<boolean> {
   const c = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, ...opts });
   try {
     await c.connect();
