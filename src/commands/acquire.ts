@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import { formatDuration } from '../core/duration.js';
+import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { shellQuote } from '../core/doctor-fix.js';
 import { openLockEnv, parseNodeUrls, type OpenLockEnv } from '../locks/env.js';
+import { lockKindOf } from '../locks/family.js';
 import { identityOwner, newOwner, parseOwner } from '../locks/owners.js';
 import { protocolFor } from '../locks/registry.js';
 import type { Attempt, LockKind, PubSubMode } from '../locks/types.js';
@@ -10,9 +13,8 @@ import type { RedissonOwner } from '../core/owner.js';
 import { rememberOwner } from '../state/owners.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { describeRefusal, formatVotes } from './lock-output.js';
-import { addConnectionOptions, addLockOptions, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
+import { addConnectionOptions, addLockOptions, checkKeyName, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';
-import { shellQuote } from '../core/doctor-fix.js';
 import { replayArgs, stripPassword } from './connection-flags.js';
 
 export const DEFAULT_LEASE_MS = 30_000;
@@ -28,6 +30,7 @@ export interface LockSetup {
 
 /** `identity`: the REPL client acting, whose owner is used when no --owner is given. */
 export function lockSetup(key: string, flags: LockFlags, defaultLeaseMs = DEFAULT_LEASE_MS, identity?: RedissonOwner): LockSetup {
+  checkKeyName(key);
   const kind = kindFlag(flags);
   const protocol = protocolFor(kind);
   return {
@@ -48,6 +51,9 @@ export function openEnvFor(
   mode: ConnectMode,
   connections?: ConnectionProvider,
 ): Promise<OpenLockEnv> {
+  if (kind !== 'redlock' && flags.nodes !== undefined) {
+    throw new UsageError(`--nodes is for --kind redlock (independent primaries), not --kind ${kind}: use --url for one server`);
+  }
   const nodes = kind === 'redlock' ? parseNodeUrls(flags.nodes) : undefined;
   const pubsub = (flags.pubsub ?? 'auto') as 'auto' | PubSubMode;
   return openLockEnv(spec, { mode, name: 'redlock-cli', pubsub, nodes, connections });
@@ -103,6 +109,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
     const target = lockTarget(setup.kind, spec, flags);
     const env = await openEnvFor(setup.kind, spec, flags, 'one-shot', ctx.connections);
     try {
+      await lockKindOf(env, key, { kind: setup.kind });
       const protocol = protocolFor(setup.kind);
       const req = { key, owner: setup.owner, leaseMs: setup.leaseMs };
       const attempt =
@@ -113,7 +120,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
         if (!flags.json) note(ctx, describeRefusal(key, attempt));
         return ExitCode.notAcquired;
       }
-      rememberOwner(ctx.env, {
+      await rememberOwner(ctx.env, {
         target,
         key,
         kind: setup.kind,
@@ -121,7 +128,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
         leaseMs: setup.leaseMs,
         expiresAt: Date.now() + setup.leaseMs,
         token: attempt.token,
-      });
+      }, (line) => note(ctx, line));
       if (!flags.json) {
         const extra = [
           attempt.count > 1 ? `hold count ${attempt.count}` : '',

@@ -5,7 +5,7 @@ import { DEFAULT_URL, parseSentinelUrl } from '../redis/target.js';
 import { loadCurrentTarget } from '../state/targets.js';
 import type { RunContext } from './context.js';
 import { promptPassword, rawTerminal } from './password-prompt.js';
-import { applyTargetOption } from './target-use.js';
+import { applyTargetOption, checkUrlWithCluster } from './target-use.js';
 
 // The connection options, the way redis-cli users type them, before or after the command
 // (`redlock-cli -u URL inspect k` and `redlock-cli inspect k -u URL`). The program declares them
@@ -213,6 +213,7 @@ async function applyRedisCliFlags(cmd: Command, ctx: RunContext): Promise<void> 
 export async function applyConnectionOptions(program: Command, cmd: Command, ctx: RunContext): Promise<void> {
   copyProgramValues(program, cmd);
   if (!connecting.has(cmd)) return;
+  checkUrlWithCluster(cmd);
   const typed = OPTION_NAMES.filter((n) => given(cmd, n));
   const sandbox = await applySandboxOption(cmd, ctx);
   await applyTarget(cmd, ctx);

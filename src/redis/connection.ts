@@ -111,6 +111,23 @@ function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { 
 }
 
 /**
+ * ioredis sends SELECT on connect but only emits its failure as an event, and every command
+ * after it then runs in db 0. Asking again and waiting for the answer makes a database the
+ * server does not have (`/99` on a 16-database server) a usage error before anything is sent.
+ */
+async function selectDatabase(client: Redis, db: number, label: string): Promise<void> {
+  try {
+    await client.select(db);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (/DB index is out of range|invalid DB index/i.test(message)) {
+      throw new UsageError(`database ${db} does not exist at ${label} (${message}): use a lower number in the URL's /db`);
+    }
+    throw err;
+  }
+}
+
+/**
  * Connects and waits until the target answers; failures become exit-code-3 CliErrors. A plain URL
  * that turns out to name a Cluster node is reconnected as that Cluster.
  */
@@ -119,6 +136,13 @@ export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<C
   if (first.topology !== 'standalone' || opts.followCluster === false || !(await isClusterNode(first.client as Redis))) return first;
   await first.close();
   return connectAsGiven(clusterSeedSpec(spec, first.url), opts);
+}
+
+/** Any primary answering is a Cluster reached: one that is down is for ls and doctor to report (exit 9), not a failed connect. */
+async function pingCluster(cluster: Cluster): Promise<void> {
+  const primaries = cluster.nodes('master');
+  if (primaries.length === 0) return void (await cluster.ping());
+  await Promise.any(primaries.map((node) => node.ping()));
 }
 
 async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<Connection> {
@@ -132,10 +156,11 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
   });
   try {
     await client.connect();
-    if (topology === 'cluster') await client.ping();
+    if (topology === 'cluster') await pingCluster(client as Cluster);
+    else if (url.db !== 0) await selectDatabase(client as Redis, url.db, label);
   } catch (err) {
     client.disconnect();
-    throw toCliError(lastError ?? err, label);
+    throw toCliError(err instanceof UsageError ? err : (lastError ?? err), label);
   }
   const closers: (() => Promise<void>)[] = [];
   const connection: Connection = {
