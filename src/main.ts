@@ -19,7 +19,7 @@ import { registerRepl } from './commands/repl.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerScenario } from './commands/scenario.js';
 import { registerTarget } from './commands/target.js';
-import { addProgramConnectionOptions, applyConnectionOptions, ENVIRONMENT_HELP } from './commands/connection-flags.js';
+import { addProgramConnectionOptions, applyConnectionOptions, ENVIRONMENT_HELP, hostHint } from './commands/connection-flags.js';
 
 export type { RunContext } from './commands/context.js';
 
@@ -40,7 +40,7 @@ export function buildProgram(ctx: CommandContext): Command {
       writeOut: (text) => void ctx.stdout.write(text),
       writeErr: (text) => void ctx.stderr.write(text),
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
-      outputError: (text, write) => write(`redlock-cli: ${text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim()}\n`),
+      outputError: (text, write) => write(`redlock-cli: ${hostHint(text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim())}\n`),
     })
     .addHelpText('afterAll', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`);
   addProgramConnectionOptions(program);

@@ -73,6 +73,11 @@ export const ENVIRONMENT_HELP = `Environment:
   REDLOCK_PASSWORD_<NAME>   password of saved target NAME (upper-case, - as _)
   NO_COLOR                  plain output, as --no-color`;
 
+/** `-h` typed for help meets the host option: say where help went. */
+export function hostHint(message: string): string {
+  return /'-h, --host <host>' argument missing/.test(message) ? `${message} (-h is the host, as in redis-cli: help is --help)` : message;
+}
+
 const SANDBOX = 'sandbox';
 const OPTION_NAMES = connectionOptions().map((o) => o.attributeName());
 /** Commands that take a connection through this module (the rest: race, target add, keep their own meaning). */

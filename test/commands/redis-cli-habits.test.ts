@@ -171,6 +171,10 @@ describe('help and environment', () => {
     const help = await runCli(['ls', '--help'], env);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('-h, --host <host>');
+    expect(await runCli(['ls', '-h'], env)).toMatchObject({
+      code: 2,
+      stderr: "redlock-cli: option '-h, --host <host>' argument missing (-h is the host, as in redis-cli: help is --help)\n",
+    });
     const host = await runCli(['ls', '-h', '127.0.0.1', '-p', '1'], env);
     expect(host).toMatchObject({ code: 3, stderr: expect.stringContaining('cannot connect to Redis at 127.0.0.1:1') });
   });
