@@ -172,15 +172,15 @@ function expandSentinelUrl(cmd: Command, url: string): string {
   return spec.url;
 }
 
-/** The password: --askpass, else -a/--pass, else the URL's own, else REDISCLI_AUTH. */
-async function passwordFor(flags: ConnectionFlags, url: string, ctx: RunContext): Promise<string | undefined> {
+/** The password: --askpass, else -a/--pass, else the URL's own, else REDISCLI_AUTH (not for a sandbox: it has none). */
+async function passwordFor(flags: ConnectionFlags, url: string, ctx: RunContext, sandbox: boolean): Promise<string | undefined> {
   if (flags.askpass) {
     const terminal = rawTerminal(ctx);
     if (!terminal) throw new UsageError('--askpass needs a terminal to ask on: set REDISCLI_AUTH instead');
     return promptPassword(ctx, terminal, 'Please input password: ');
   }
   if (flags.pass !== undefined) return flags.pass;
-  return urlHasPassword(url) ? undefined : nonEmpty(ctx.env.REDISCLI_AUTH);
+  return urlHasPassword(url) || sandbox ? undefined : nonEmpty(ctx.env.REDISCLI_AUTH);
 }
 
 /** -h -p -a --user -n --tls, REDISCLI_AUTH and --askpass, applied to the URL the rest chose. */
@@ -194,7 +194,7 @@ async function applyRedisCliFlags(cmd: Command, ctx: RunContext): Promise<void> 
     host: flags.host,
     port: flags.port !== undefined ? parsePort(flags.port) : undefined,
     user: flags.user,
-    password: await passwordFor(flags, url, ctx),
+    password: await passwordFor(flags, url, ctx, flags.sandbox !== undefined && sandboxAsConnection.has(cmd)),
     db: flags.db !== undefined ? parseDb(flags.db) : undefined,
     tls: flags.tls,
   };

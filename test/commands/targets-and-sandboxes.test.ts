@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tokenize } from '../../src/core/repl/tokenize.js';
 import { buildProgram } from '../../src/main.js';
 import { flagsTarget } from '../../src/repl/target.js';
@@ -65,6 +65,17 @@ describe('--sandbox', () => {
     const released = await runCli(tokens.tokens.slice(1).map((t) => t.value), env);
     expect(released).toMatchObject({ code: 0, stdout: 'released "job"\n' });
     for (const url of nodes) expect(await onNode(url, (c) => c.exists('job'))).toBe(0);
+  });
+
+  it('REDISCLI_AUTH is not sent to a sandbox (it has no password, and ioredis would warn on stderr)', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      const r = await runCli(['inspect', 'nothing', '--sandbox', '--nodes', nodes.join(',')], { ...env, REDISCLI_AUTH: 'exported-elsewhere' });
+      expect(r.code).toBe(4);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('--sandbox with --url is a usage error', async () => {
