@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { overrideUrl, parseDb, parsePort, urlHasPassword, type UrlOverrides } from '../core/url-overrides.js';
-import { DEFAULT_URL, parseSentinelUrl } from '../redis/target.js';
+import { DEFAULT_URL, formatHostPort, parseSentinelUrl } from '../redis/target.js';
 import { loadCurrentTarget } from '../state/targets.js';
 import type { RunContext } from './context.js';
 import { promptPassword, rawTerminal } from './password-prompt.js';
@@ -167,7 +167,7 @@ function expandSentinelUrl(cmd: Command, url: string): string {
   const spec = parseSentinelUrl(url);
   if (!spec) return url;
   if (given(cmd, 'sentinel') || given(cmd, 'cluster')) throw new UsageError('a redis-sentinel:// URL names its sentinels: drop --sentinel/--cluster');
-  set(cmd, 'sentinel', spec.sentinels!.map(({ host, port }) => `${host.includes(':') ? `[${host}]` : host}:${port}`).join(','));
+  set(cmd, 'sentinel', spec.sentinels!.map(formatHostPort).join(','));
   set(cmd, 'masterName', spec.masterName);
   return spec.url;
 }

@@ -85,8 +85,8 @@ const SENTINEL_URL = /^(rediss?)-sentinel:\/\/(?:([^@/]*)@)?([^/#?]+)(?:\/(\d+))
 
 /**
  * `redis-sentinel://[user:password@]host:port,host:port[/db]#master` (the form Lettuce reads and
- * `sandbox up` prints; `rediss-sentinel://` for TLS) as a spec: the sentinels, the master name, and a redis:// URL carrying the
- * credentials and db for the master. Undefined for any other scheme.
+ * `sandbox up` prints; `rediss-sentinel://` for TLS) as a spec: the sentinels, the master name,
+ * and a redis:// URL carrying the credentials and db for the master. Undefined for other schemes.
  */
 export function parseSentinelUrl(text: string): TargetSpec | undefined {
   if (!/^rediss?-sentinel:/i.test(text)) return undefined;
@@ -95,9 +95,11 @@ export function parseSentinelUrl(text: string): TargetSpec | undefined {
     throw new UsageError('invalid Sentinel URL: expected redis-sentinel://[user:password@]host:port,host:port[/db]#master-name');
   }
   const [, scheme, auth, hosts, db, master] = match;
+  const sentinels = parseHostList(hosts!, 'redis-sentinel://');
+  // The host in this URL is a placeholder: ioredis asks the sentinels for the master's address.
   return {
-    url: `${scheme!.toLowerCase()}://${auth ? `${auth}@` : ''}${formatHostPort(parseHostList(hosts!, 'redis-sentinel://')[0]!)}${db ? `/${db}` : ''}`,
-    sentinels: parseHostList(hosts!, 'redis-sentinel://'),
+    url: `${scheme!.toLowerCase()}://${auth ? `${auth}@` : ''}${formatHostPort(sentinels[0]!)}${db ? `/${db}` : ''}`,
+    sentinels,
     masterName: decodeURIComponent(master!),
   };
 }
