@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tokenize } from '../../src/core/repl/tokenize.js';
 import { buildProgram } from '../../src/main.js';
-import { flagsTarget } from '../../src/repl/target.js';
+import { flagsTarget, urlTarget } from '../../src/repl/target.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { isAlive } from '../helpers/sandbox.js';
@@ -130,6 +130,20 @@ describe('target use: a current target', () => {
     expect((await runCli(['target', 'use', 'nope'], env)).code).toBe(4);
     expect((await runCli(['target', 'use', '--clear'], env)).code).toBe(0);
     expect((await runCli(['target', 'list'], env)).stdout).not.toMatch(/^\*/m);
+  });
+
+  it('the REPL keeps credentials and TLS files for Sentinel and Cluster, and takes the Sentinel URL a sandbox prints', () => {
+    const sentinel = { url: 'redis://app:pw@127.0.0.1:1/2', sentinels: [{ host: '127.0.0.1', port: 26379 }], masterName: 'm' };
+    expect(flagsTarget(sentinel, { sentinel: '127.0.0.1:26379', masterName: 'm' }).args).toEqual([
+      '--sentinel', '127.0.0.1:26379', '--master-name', 'm', '--url', 'redis://app:pw@127.0.0.1:1/2',
+    ]);
+    const cluster = { url: 'rediss://app:pw@127.0.0.1:1', clusterNodes: [{ host: '127.0.0.1', port: 7000 }], tls: { ca: '/ca.pem' } };
+    expect(flagsTarget(cluster, { cluster: '127.0.0.1:7000' }).args).toEqual([
+      '--cluster', '127.0.0.1:7000', '--user', 'app', '--pass', 'pw', '--tls', '--cacert', '/ca.pem',
+    ]);
+    const printed = urlTarget('redis-sentinel://127.0.0.1:26379,127.0.0.1:26380#mymaster');
+    expect(printed.spec).toMatchObject({ masterName: 'mymaster', sentinels: [{ port: 26379 }, { port: 26380 }] });
+    expect(printed.label).toBe('sentinel 127.0.0.1:26379,127.0.0.1:26380 master mymaster');
   });
 
   it('the REPL names a saved target in its prompt', () => {
