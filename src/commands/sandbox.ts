@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { formatDuration } from '../core/duration.js';
-import { UsageError } from '../core/errors.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { listSandboxes, loadSandbox, startSandbox, TOPOLOGIES, withFakeClocks, type SandboxHandle, type StartOptions, type TopologyName } from '../sandbox/index.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
@@ -148,13 +148,18 @@ function registerDown(sandbox: Command, ctx: CommandContext): void {
     for (const c of cleaned) note(ctx, `cleaned up stale sandbox "${c.name}": ${c.reason}`);
     const stopped = [];
     for (const n of live) {
-      const handle = await loadSandbox(n, { env: ctx.env });
+      // Teardown is idempotent, as in `docker compose down`: nothing to stop is a note, not a failure.
+      const handle = await loadSandbox(n, { env: ctx.env }).catch((err: unknown) => {
+        if (!(err instanceof NotFoundError)) throw err;
+        note(ctx, `nothing to stop: ${err.message.replace(/: start (it|one) with: .*$/, '')}`);
+      });
+      if (!handle) continue;
       const result = await handle.stop();
       stopped.push({ name: handle.name, ...result });
       if (!flags.json) print(ctx, `stopped sandbox "${handle.name}": ${result.stopped} process(es) killed${result.gone > 0 ? `, ${result.gone} already gone` : ''}; removed ${handle.dir}`);
     }
     if (flags.json) printJson(ctx, { stopped });
-    else if (stopped.length === 0) note(ctx, 'no sandbox is up');
+    else if (stopped.length === 0 && flags.all) note(ctx, 'nothing to stop: no sandbox is up');
     return ExitCode.ok;
   }));
 }
