@@ -8,6 +8,7 @@ import type { CommandContext, RunContext } from './commands/context.js';
 import { registerDoctor } from './commands/doctor.js';
 import { addExamples } from './commands/help-examples.js';
 import { registerHelp } from './commands/help.js';
+import { configureHelpWidth, prose } from './commands/help-text.js';
 import { registerForceUnlock } from './commands/force-unlock.js';
 import { registerHold } from './commands/hold.js';
 import { registerInspect } from './commands/inspect.js';
@@ -40,7 +41,8 @@ export function buildProgram(ctx: CommandContext): Command {
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
       outputError: (text, write) => write(`redlock-cli: ${text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim()}\n`),
     })
-    .addHelpText('afterAll', `\n${EXIT_CODE_HELP}\n`);
+    .addHelpText('afterAll', prose(ctx, `\n${EXIT_CODE_HELP}\n`));
+  configureHelpWidth(program, ctx);
   registerAcquire(program, ctx);
   registerHold(program, ctx);
   registerRenew(program, ctx);
@@ -55,9 +57,9 @@ export function buildProgram(ctx: CommandContext): Command {
   registerRepl(program, ctx);
   registerTarget(program, ctx);
   registerCompletion(program, ctx);
-  registerHelp(program); // after every command: `help sandbox up` follows the tree
+  registerHelp(program, ctx); // after every command: `help sandbox up` follows the tree
   program.hook('preAction', (_program, actionCommand) => applyTargetOption(actionCommand, ctx)); // --target <name>
-  addExamples(program);
+  addExamples(program, ctx);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

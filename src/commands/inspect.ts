@@ -8,6 +8,7 @@ import { connect } from '../redis/connection.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect-watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
+import { prose } from './help-text.js';
 
 export interface InspectFlags extends ConnectionFlags, WatchFlags {
   readonly kind?: string;
@@ -58,10 +59,10 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
     .argument('<key...>', 'lock names (Redis keys)')
     .option('-k, --kind <kind>', 'read the data as this kind where it fits, e.g. latch for an integer string (default: recognise)')
     .option('--json', 'print a JSON array, one object per key (shape below)')
-    .addHelpText('after', HELP);
+    .addHelpText('after', prose(ctx, HELP));
   addConnectionOptions(cmd);
   // --watch / --interval / --once / --count: the live view lives in inspect-watch.ts.
-  addWatchOptions(cmd).addHelpText('after', WATCH_HELP);
+  addWatchOptions(cmd).addHelpText('after', prose(ctx, WATCH_HELP));
   cmd.action(
     act(ctx, async (keys: string[], flags: InspectFlags) => {
       const kind = flags.kind !== undefined ? parseInspectKind(flags.kind) : undefined;

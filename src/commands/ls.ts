@@ -11,6 +11,7 @@ import { act, note, print, type CommandContext, type RunContext } from './contex
 import { scanProgress } from './ls-progress.js';
 import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls-watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
+import { prose } from './help-text.js';
 
 interface LsFlags extends ConnectionFlags {
   readonly kind?: string;
@@ -78,7 +79,7 @@ export function registerLs(program: Command, ctx: CommandContext): void {
     .option('--json', 'NDJSON: one LockView per line')
     .option('--watch', 'live, top-like view that re-scans every --interval (needs a terminal)')
     .option('--interval <duration>', `time between scans with --watch (default ${LS_WATCH_INTERVAL_MS / 1000}s)`)
-    .addHelpText('after', HELP);
+    .addHelpText('after', prose(ctx, HELP));
   addConnectionOptions(cmd);
   cmd.action(
     act(ctx, async (pattern: string, flags: LsFlags) => {

@@ -6,6 +6,7 @@ import { runRace, type RaceMonitor } from '../race/run.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { raceJson, raceSummary } from './race-output.js';
 import { durationFlag } from './options.js';
+import { prose } from './help-text.js';
 
 interface RaceFlags {
   readonly kind: string;
@@ -117,7 +118,7 @@ export function registerRace(program: Command, ctx: CommandContext): void {
     .option('--nodes <url,url,...>', '--kind redlock with --url: the independent primaries')
     .option('--sandbox <name>', 'race on a sandbox that is already up (see `sandbox up`)')
     .option('--json', 'print every figure and the recorded history as JSON instead of the summary')
-    .addHelpText('after', HELP)
+    .addHelpText('after', prose(ctx, HELP))
     .action(
       act(ctx, async (keys: string[], flags: RaceFlags) => {
         const plan = racePlanFromFlags(keys, flags);

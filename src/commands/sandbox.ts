@@ -6,6 +6,7 @@ import { listSandboxes, loadSandbox, startSandbox, TOPOLOGIES, withFakeClocks, t
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { formatStatus, formatUrls, sandboxJson } from './sandbox-output.js';
 import { proxyFactory, SANDBOX_VERBS, type SandboxVerb } from './sandbox-verbs.js';
+import { prose } from './help-text.js';
 
 const HELP = `
 Every node is a redis-server (or sentinel) in the foreground, never daemonised, bound to 127.0.0.1
@@ -214,7 +215,7 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
     .command('sandbox')
     .summary('start real Redis topologies on loopback and break them on command')
     .description('Start real Redis topologies (single, replicated, sentinel, redlock, cluster) on loopback and break them on command.')
-    .addHelpText('after', HELP);
+    .addHelpText('after', prose(ctx, HELP));
   registerUp(sandbox, ctx);
   registerStatus(sandbox, ctx);
   registerDown(sandbox, ctx);

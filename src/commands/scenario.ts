@@ -6,6 +6,7 @@ import { setupText, stepText } from '../scenario/describe.js';
 import { listScenarios, resolveScenario } from '../scenario/load.js';
 import { act, print, printJson, type CommandContext } from './context.js';
 import { runScenarioCommand, type RunFlags } from './scenario-run.js';
+import { prose } from './help-text.js';
 
 const HELP = `
 Each scenario replays a known lock race on real redis-server processes (a sandbox started for
@@ -112,7 +113,7 @@ export function registerScenario(program: Command, ctx: CommandContext): void {
   const scenario = program
     .command('scenario')
     .summary('replay known lock races (lease misdeletion, failover lock loss, GC pause, clock jump, ...) with a verdict')
-    .addHelpText('after', HELP);
+    .addHelpText('after', prose(ctx, HELP));
   registerList(scenario, ctx);
   registerShow(scenario, ctx);
   registerRun(scenario, ctx);

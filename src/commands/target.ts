@@ -14,6 +14,8 @@ import { formatHostPort, parseHostList, parseRedisUrl } from '../redis/target.js
 import { loadTargets, saveTargets, targetsFile } from '../state/targets.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { findTarget } from './target-use.js';
+import { formatColumns } from '../core/text-layout.js';
+import { prose } from './help-text.js';
 
 const HELP = `
 Targets live in $XDG_CONFIG_HOME/redlock-cli/targets.json (default ~/.config), readable by you
@@ -70,11 +72,6 @@ function targetJson(name: string, t: StoredTarget) {
   };
 }
 
-function pad(rows: readonly (readonly string[])[]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
-}
-
 function registerAdd(target: Command, ctx: CommandContext): void {
   target
     .command('add')
@@ -114,7 +111,7 @@ function registerList(target: Command, ctx: CommandContext): void {
         else if (entries.length === 0) note(ctx, 'no targets saved yet: redlock-cli target add <name> <url>');
         else {
           const rows = entries.map(([name, t]) => [name, maskUrl(t.url), describeTopology(t), describeAuth(name, t.auth)]);
-          for (const line of pad([['NAME', 'URL', 'TOPOLOGY', 'PASSWORD'], ...rows])) print(ctx, line);
+          for (const line of formatColumns([['NAME', 'URL', 'TOPOLOGY', 'PASSWORD'], ...rows])) print(ctx, line);
         }
         return ExitCode.ok;
       }),
@@ -139,7 +136,7 @@ function registerShow(target: Command, ctx: CommandContext): void {
             ['password', describeAuth(name, t.auth)],
             ['file', targetsFile(ctx.env)],
           ];
-          for (const line of pad(rows)) print(ctx, `  ${line}`);
+          for (const line of formatColumns(rows)) print(ctx, `  ${line}`);
         }
         return ExitCode.ok;
       }),
@@ -167,7 +164,7 @@ export function registerTarget(program: Command, ctx: CommandContext): void {
   const target = program
     .command('target')
     .summary('save Redis deployments by name, then use --target <name> on any command')
-    .addHelpText('after', HELP);
+    .addHelpText('after', prose(ctx, HELP));
   registerAdd(target, ctx);
   registerList(target, ctx);
   registerShow(target, ctx);

@@ -3,6 +3,7 @@
 import { escapeControls, printable } from './decode/escape.js';
 import { formatDuration } from './duration.js';
 import type { HolderView, LockView, QueueEntryView, ReaderView, Severity } from './lock-view.js';
+import { formatColumns } from './text-layout.js';
 
 export interface TextOptions {
   /** Time since the snapshot was taken (caller's clock): TTLs and deadlines count down by it. */
@@ -46,12 +47,6 @@ export function describeHolder(h: Pick<HolderView, 'owner' | 'client' | 'thread'
 
 const holds = (n: number): string => (n === 1 ? '1 hold' : `${n} holds`);
 
-/** Left-aligned columns; the last column is not padded. */
-function table(rows: readonly (readonly string[])[]): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd());
-}
-
 function clipped<T>(items: readonly T[], max: number): { shown: readonly T[]; more: string[] } {
   if (items.length <= max) return { shown: items, more: [] };
   return { shown: items.slice(0, max), more: [cont(`... and ${items.length - max} more (--json lists all)`)] };
@@ -89,7 +84,7 @@ function queueLines(queue: readonly QueueEntryView[], ttl: (ms: number) => numbe
       q.subscribers === undefined ? '?' : q.subscribers > 0 ? 'yes' : 'no',
     ]),
   ];
-  const lines = table(rows);
+  const lines = formatColumns(rows);
   return [row('queue', lines[0]!), ...lines.slice(1).map(cont), ...more];
 }
 
@@ -110,7 +105,7 @@ function readerLines(readers: readonly ReaderView[], ttl: (ms: number) => number
       r.zombie ? 'none left (zombie)' : r.timeoutKeys.map((k) => (k.ttlMs >= 0 ? formatDuration(ttl(k.ttlMs)) : 'no TTL')).join(', '),
     ]),
   ];
-  const lines = table(rows);
+  const lines = formatColumns(rows);
   return [row('readers', lines[0]!), ...lines.slice(1).map(cont), ...more];
 }
 
