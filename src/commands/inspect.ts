@@ -21,14 +21,13 @@ from it) and decodes what it finds: Redisson lock, fair lock (queue with deadlin
 lock (readers and their timeout keys), fenced lock, semaphore, permit-expirable semaphore,
 count-down latch, redis-semaphore semaphore, or a token lock with the library its value looks like.
 
---json prints one array with an object per key, in the order given:
-  key (keyHex too when the name is not UTF-8), kind, type, ttlMs (-1 no TTL, -2 missing),
-  holders[] {owner, client, thread, count, write},
-  queue[] {owner, position (0 = next), deadlineInMs (negative = overdue, null = none),
-  expectedWaitMs, subscribers}, mode, readers[] {owner, count, timeoutKeys[] {key, ttlMs}, zombie},
-  orphanTimeoutKeys[], token, value, library, available, permits[] {id, expiresInMs, expired},
-  count, waiters, size, replicas[] {replica, offset, lagBytes}, warnings[] {code, severity,
-  message}, readAt (Redis server time, epoch ms). Absent fields do not apply to that kind.
+--json prints one array with an object per key, in the order given: key (keyHex too when the
+name is not UTF-8), kind, type, ttlMs (-1 no TTL, -2 missing), holders[] {owner, client, thread,
+count, write}, queue[] {owner, position (0 = next), deadlineInMs (negative = overdue, null =
+none), expectedWaitMs, subscribers}, mode, readers[] {owner, count, timeoutKeys[] {key, ttlMs},
+zombie}, orphanTimeoutKeys[], token, value, library, available, permits[] {id, expiresInMs,
+expired}, count, waiters, size, replicas[] {replica, offset, lagBytes}, warnings[] {code,
+severity, message}, readAt (Redis server time, epoch ms). Absent fields do not apply to that kind.
 
 Exits 4 when a key does not exist (the others are still printed), 0 otherwise.`;
 

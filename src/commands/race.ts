@@ -5,6 +5,7 @@ import { checkRacePlan, CHAOS_VERBS, HOLD_DISTS, RACE_KINDS, RELEASE_MODES, type
 import { runRace, type RaceMonitor } from '../race/run.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { raceJson, raceSummary } from './race-output.js';
+import { widthOf } from '../core/text-layout.js';
 import { durationFlag } from './options.js';
 import { prose } from './help-text.js';
 
@@ -135,7 +136,7 @@ export function registerRace(program: Command, ctx: CommandContext): void {
           await view?.close();
           view = undefined;
           if (json) printJson(ctx, raceJson(result));
-          else for (const line of raceSummary(result)) print(ctx, line);
+          else for (const line of raceSummary(result, widthOf(ctx.stdout))) print(ctx, line);
           if (result.violations.length > 0) return ExitCode.verdictMismatch;
           return result.interrupted ? ExitCode.interrupted : ExitCode.ok;
         } finally {
