@@ -9,6 +9,7 @@ import { registerDoctor } from './commands/doctor.js';
 import { addExamples } from './commands/help-examples.js';
 import { registerHelp } from './commands/help.js';
 import { configureHelpWidth, prose } from './commands/help-text.js';
+import { paintFor } from './commands/colour.js';
 import { registerForceUnlock } from './commands/force-unlock.js';
 import { registerHold } from './commands/hold.js';
 import { registerInspect } from './commands/inspect.js';
@@ -39,7 +40,8 @@ export function buildProgram(ctx: CommandContext): Command {
       writeOut: (text) => void ctx.stdout.write(text),
       writeErr: (text) => void ctx.stderr.write(text),
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
-      outputError: (text, write) => write(`redlock-cli: ${text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim()}\n`),
+      outputError: (text, write) =>
+        write(`${paintFor(ctx, 'stderr').error(`redlock-cli: ${text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim()}`)}\n`),
     })
     .addHelpText('afterAll', prose(ctx, `\n${EXIT_CODE_HELP}\n`));
   configureHelpWidth(program, ctx);
@@ -58,7 +60,10 @@ export function buildProgram(ctx: CommandContext): Command {
   registerTarget(program, ctx);
   registerCompletion(program, ctx);
   registerHelp(program, ctx); // after every command: `help sandbox up` follows the tree
-  program.hook('preAction', (_program, actionCommand) => applyTargetOption(actionCommand, ctx)); // --target <name>
+  program.hook('preAction', (_program, actionCommand) => {
+    ctx.noColor = program.opts().color === false;
+    return applyTargetOption(actionCommand, ctx); // --target <name>
+  });
   addExamples(program, ctx);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
@@ -78,13 +83,14 @@ export async function run(argv: readonly string[], runCtx: RunContext): Promise<
       // Help and --version "fail" with exit code 0; usage errors were already printed by commander.
       return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
+    const red = paintFor(ctx, 'stderr').error;
     if (err instanceof CliError) {
-      ctx.stderr.write(`redlock-cli: ${err.message}\n`);
+      ctx.stderr.write(`${red(`redlock-cli: ${err.message}`)}\n`);
       return err.exitCode;
     }
     const debug = argv.includes('--debug');
     const message = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
-    ctx.stderr.write(`redlock-cli: unexpected error: ${message}${debug ? '' : ' (run with --debug for details)'}\n`);
+    ctx.stderr.write(`${red(`redlock-cli: unexpected error: ${message}${debug ? '' : ' (run with --debug for details)'}`)}\n`);
     return ExitCode.unexpected;
   }
 }

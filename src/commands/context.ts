@@ -28,6 +28,8 @@ export const printJson = (ctx: RunContext, value: unknown): void => print(ctx, J
 /** A RunContext inside one run(): actions report their exit code here (commander discards return values). */
 export interface CommandContext extends RunContext {
   exitCode: number;
+  /** --no-color was given: plain output whatever the streams are. */
+  noColor?: boolean;
 }
 
 /** Wraps an action so its returned exit code reaches run(). */

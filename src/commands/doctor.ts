@@ -4,6 +4,7 @@ import { ExitCode } from '../core/exit-codes.js';
 import { formatColumns, widthOf, wrapText } from '../core/text-layout.js';
 import type { Finding } from '../core/doctor.js';
 import { DOCTOR_CODES, scenarioFor } from '../core/doctor-codes.js';
+import { paintFor } from './colour.js';
 import { REDISSON_THREAD_WAIT_MS } from '../locks/fair.js';
 import { DEFAULT_SCAN_COUNT } from '../inspect/scan.js';
 import { connect } from '../redis/connection.js';
@@ -99,8 +100,10 @@ const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')
 const INDENT = '         ';
 
 function printFinding(ctx: RunContext, f: Finding, showNode: boolean): void {
-  const where = f.key === null ? f.node ?? '' : `${printable(f.key)}${showNode && f.node ? ` (${f.node})` : ''}`;
-  print(ctx, `${f.severity.toUpperCase().padEnd(7)}  ${f.code}  ${where}`);
+  const paint = paintFor(ctx, 'stdout');
+  const where = f.key === null ? f.node ?? '' : `${paint.key(printable(f.key))}${showNode && f.node ? ` (${f.node})` : ''}`;
+  const severity = f.severity === 'error' ? paint.error : paint.warning;
+  print(ctx, `${severity(f.severity.toUpperCase().padEnd(7))}  ${f.code}  ${where}`);
   for (const line of wrapText(f.message, Math.max(40, widthOf(ctx.stdout)), { head: INDENT })) print(ctx, line);
   // The fix stays on one line: it is meant to be copied whole.
   print(ctx, `${INDENT}fix: ${f.fix}`);

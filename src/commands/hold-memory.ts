@@ -27,5 +27,6 @@ export function rememberWhileHeld(out: HoldOutput, ctx: RunContext, lock: HeldLo
     },
     childOutput: (stream, text) => out.childOutput(stream, text),
     close: () => out.close(),
+    ...(out.showsWaiting !== undefined ? { showsWaiting: out.showsWaiting } : {}),
   };
 }

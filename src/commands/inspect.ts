@@ -6,6 +6,7 @@ import type { LockView } from '../core/lock-view.js';
 import { inspectKeys } from '../inspect/snapshot.js';
 import { connect } from '../redis/connection.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
+import { paintFor } from './colour.js';
 import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect-watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
 import { prose } from './help-text.js';
@@ -38,7 +39,7 @@ export function printViews(ctx: CommandContext, views: readonly LockView[], json
   let first = true;
   for (const view of views) {
     if (json) break;
-    const lines = formatLockView(view);
+    const lines = formatLockView(view, { paint: paintFor(ctx, view.kind === 'missing' ? 'stderr' : 'stdout') });
     if (view.kind === 'missing') {
       for (const line of lines) note(ctx, line);
       continue;

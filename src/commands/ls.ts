@@ -12,6 +12,7 @@ import { scanProgress } from './ls-progress.js';
 import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls-watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
 import { prose } from './help-text.js';
+import { paintFor } from './colour.js';
 
 interface LsFlags extends ConnectionFlags {
   readonly kind?: string;
@@ -134,6 +135,6 @@ async function printTable(ctx: RunContext, conn: Conn, scan: LockScanOptions): P
   }
   if (result.views.length === 0) return 0;
   const width = ctx.stdout.isTTY === true ? (ctx.stdout.columns ?? 80) : undefined;
-  for (const line of formatTable(sortViews(result.views, 'key').map((v) => lsRow(v)), width)) print(ctx, line);
+  for (const line of formatTable(sortViews(result.views, 'key').map((v) => lsRow(v)), width, paintFor(ctx, 'stdout'))) print(ctx, line);
   return result.views.length;
 }

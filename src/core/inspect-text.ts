@@ -4,12 +4,15 @@ import { escapeControls, printable } from './decode/escape.js';
 import { formatDuration } from './duration.js';
 import type { HolderView, LockView, QueueEntryView, ReaderView, Severity } from './lock-view.js';
 import { formatColumns } from './text-layout.js';
+import { PLAIN, type Paint } from './paint.js';
 
 export interface TextOptions {
   /** Time since the snapshot was taken (caller's clock): TTLs and deadlines count down by it. */
   readonly elapsedMs?: number;
   /** Rows listed per table (queue, readers, permits) before "... and N more". */
   readonly maxRows?: number;
+  /** Colour for the key, holders, errors and warnings (default none). */
+  readonly paint?: Paint;
 }
 
 const LABEL = 10;
@@ -52,7 +55,7 @@ function clipped<T>(items: readonly T[], max: number): { shown: readonly T[]; mo
   return { shown: items.slice(0, max), more: [cont(`... and ${items.length - max} more (--json lists all)`)] };
 }
 
-function header(view: LockView, ttl: (ms: number) => number): string {
+function header(view: LockView, ttl: (ms: number) => number, paint: Paint): string {
   const key = view.keyHex !== undefined ? `"${view.key}"` : printable(view.key);
   let what = KIND_TEXT[view.kind];
   if (view.kind === 'token') what += ` (${view.library === 'unknown' || !view.library ? 'unknown format' : view.library})`;
@@ -60,15 +63,15 @@ function header(view: LockView, ttl: (ms: number) => number): string {
   if (view.kind === 'not-a-lock') what += `: a ${view.type}${view.size !== undefined ? ` of ${view.size} ${SIZE_UNIT[view.type] ?? 'entries'}` : ''}`;
   if (view.ttlMs >= 0) what += `, expires ${relative(ttl(view.ttlMs))}`;
   else if (view.ttlMs === -1) what += ', no TTL';
-  return `${key}  ${what}`;
+  return `${paint.key(key)}  ${what}`;
 }
 
-function holderLines(view: LockView): string[] {
-  if (view.kind === 'token') return [row('held by', printable(view.value ?? ''))];
+function holderLines(view: LockView, paint: Paint): string[] {
+  if (view.kind === 'token') return [row('held by', paint.holder(printable(view.value ?? '')))];
   const holders = view.kind === 'rw' ? view.holders.filter((h) => h.write) : view.holders;
   const label = view.kind === 'rw' ? 'writer' : 'holder';
   if (holders.length === 0) return view.kind === 'rw' ? [] : [row(label, 'free')];
-  return holders.map((h) => row(label, `${describeHolder(h)}, ${holds(h.count)}`));
+  return holders.map((h) => row(label, `${paint.holder(describeHolder(h))}, ${holds(h.count)}`));
 }
 
 function queueLines(queue: readonly QueueEntryView[], ttl: (ms: number) => number, max: number): string[] {
@@ -130,8 +133,9 @@ export function formatLockView(view: LockView, opts: TextOptions = {}): string[]
   const elapsed = opts.elapsedMs ?? 0;
   const max = opts.maxRows ?? 100;
   const ttl = (ms: number): number => ms - elapsed;
-  const lines = [header(view, ttl)];
-  if (!UNOWNED.has(view.kind)) lines.push(...holderLines(view));
+  const paint = opts.paint ?? PLAIN;
+  const lines = [header(view, ttl, paint)];
+  if (!UNOWNED.has(view.kind)) lines.push(...holderLines(view, paint));
   if (view.kind === 'fenced') lines.push(row('fencing', view.token === undefined ? 'no token handed out yet' : `last token ${view.token}`));
   if (view.queue) lines.push(...queueLines(view.queue, ttl, max));
   if (view.readers) lines.push(...readerLines(view.readers, ttl, max));
@@ -142,6 +146,7 @@ export function formatLockView(view: LockView, opts: TextOptions = {}): string[]
     const text = view.replicas.map((r) => `${r.replica} ${r.lagBytes === 0 ? 'in sync' : `${r.lagBytes} bytes behind`}`).join(', ');
     lines.push(row('replicas', text));
   }
-  for (const w of view.warnings) lines.push(row(SEVERITY_TEXT[w.severity], escapeControls(w.message)));
+  const tone = { error: paint.error, warning: paint.warning, info: (text: string) => text } as const;
+  for (const w of view.warnings) lines.push(tone[w.severity](row(SEVERITY_TEXT[w.severity], escapeControls(w.message))));
   return lines;
 }

@@ -2,6 +2,7 @@ import { formatDuration } from '../core/duration.js';
 import type { HolderView, LockView } from '../core/lock-view.js';
 import { printable } from '../core/decode/escape.js';
 import { formatColumns } from '../core/text-layout.js';
+import { PLAIN, type Paint } from '../core/paint.js';
 
 // The `ls` table: one row per lock, the columns a person scans for "who holds what, until when,
 // and who waits". Shared by the one-shot table and the --watch dashboard (no ink here, so the
@@ -92,8 +93,10 @@ const LAYOUT = [{ min: 12, cut: 'middle' }, undefined, { min: 14, cut: 'end' }] 
  * Lines of the table. With `width` (a terminal), KEY and HOLDER shrink so every line fits;
  * without it (a pipe) nothing is cut, so grep and awk see whole names.
  */
-export function formatTable(rows: readonly LsRow[], width?: number): string[] {
-  return formatColumns([LS_HEADER, ...rows].map((r) => COLUMNS.map((c) => r[c])), { width, columns: LAYOUT });
+export function formatTable(rows: readonly LsRow[], width?: number, paint: Paint = PLAIN): string[] {
+  // Cells are escaped already (lsRow): colour goes around them, and width is measured without it.
+  const coloured = rows.map((r) => ({ ...r, key: paint.key(r.key), holder: r.holder === '-' ? r.holder : paint.holder(r.holder), warnings: r.warnings === '-' ? '-' : paint.warning(r.warnings) }));
+  return formatColumns([LS_HEADER, ...coloured].map((r) => COLUMNS.map((c) => r[c])), { width, columns: LAYOUT });
 }
 
 export type LsSort = 'key' | 'ttl' | 'waiting';
