@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import { printable } from '../core/decode/escape.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { formatColumns, widthOf, wrapText } from '../core/text-layout.js';
+import { formatColumns, widthOf, wrapShellCommand, wrapText } from '../core/text-layout.js';
 import type { Finding } from '../core/doctor.js';
 import { DOCTOR_CODES, scenarioFor } from '../core/doctor-codes.js';
 import { paintFor } from './colour.js';
 import { REDISSON_THREAD_WAIT_MS } from '../locks/fair.js';
 import { DEFAULT_SCAN_COUNT } from '../inspect/scan.js';
 import { connect } from '../redis/connection.js';
-import { act, note, print, printJson, type CommandContext, type RunContext } from './context.js';
+import { act, note, print, printJson, tableWidth, type CommandContext, type RunContext } from './context.js';
 import { fixTargetFor } from './doctor-target.js';
 import { runDoctor, type DoctorReport } from './doctor-run.js';
 import { scanProgress } from './ls-progress.js';
@@ -105,8 +105,11 @@ function printFinding(ctx: RunContext, f: Finding, showNode: boolean): void {
   const severity = f.severity === 'error' ? paint.error : paint.warning;
   print(ctx, `${severity(f.severity.toUpperCase().padEnd(7))}  ${f.code}  ${where}`);
   for (const line of wrapText(f.message, Math.max(40, widthOf(ctx.stdout)), { head: INDENT })) print(ctx, line);
-  // The fix stays on one line: it is meant to be copied whole.
-  print(ctx, `${INDENT}fix: ${f.fix}`);
+  // The fix is meant to be copied whole: piped, one line; on a terminal broken only between shell
+  // words, with ` \` line continuations, so it still pastes as one command.
+  const width = tableWidth(ctx);
+  const fix = width === undefined ? [`${INDENT}fix: ${f.fix}`] : wrapShellCommand(f.fix, width, { head: `${INDENT}fix: `, indent: `${INDENT}     ` });
+  for (const line of fix) print(ctx, line);
   const scenario = scenarioFor(f.code);
   if (scenario !== undefined) print(ctx, `${INDENT}see: redlock-cli scenario show ${scenario}`);
 }

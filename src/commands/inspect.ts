@@ -5,7 +5,8 @@ import { formatLockView } from '../core/inspect-text.js';
 import type { LockView } from '../core/lock-view.js';
 import { inspectKeys } from '../inspect/snapshot.js';
 import { connect } from '../redis/connection.js';
-import { act, note, print, printJson, type CommandContext } from './context.js';
+import { act, note, print, printJson, tableWidth, type CommandContext } from './context.js';
+import { wrapLine } from '../core/text-layout.js';
 import { paintFor } from './colour.js';
 import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect-watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
@@ -39,7 +40,10 @@ export function printViews(ctx: CommandContext, views: readonly LockView[], json
   let first = true;
   for (const view of views) {
     if (json) break;
-    const lines = formatLockView(view, { paint: paintFor(ctx, view.kind === 'missing' ? 'stderr' : 'stdout') });
+    const width = tableWidth(ctx);
+    const block = formatLockView(view, { paint: paintFor(ctx, view.kind === 'missing' ? 'stderr' : 'stdout') });
+    // On a terminal a long line wraps under its own text; piped, lines stay whole for grep.
+    const lines = width === undefined ? block : block.flatMap((line) => wrapLine(line, width));
     if (view.kind === 'missing') {
       for (const line of lines) note(ctx, line);
       continue;

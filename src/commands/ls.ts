@@ -7,7 +7,7 @@ import { collectLocks, LOCK_KINDS, scanLocks, type LockScanOptions } from '../in
 import { DEFAULT_SCAN_COUNT } from '../inspect/scan.js';
 import { connect } from '../redis/connection.js';
 import { formatTable, lsRow, sortViews } from '../ui/ls-table.js';
-import { act, note, print, type CommandContext, type RunContext } from './context.js';
+import { act, note, print, type CommandContext, type RunContext, tableWidth } from './context.js';
 import { scanProgress } from './ls-progress.js';
 import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls-watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
@@ -134,7 +134,6 @@ async function printTable(ctx: RunContext, conn: Conn, scan: LockScanOptions): P
     progress.done();
   }
   if (result.views.length === 0) return 0;
-  const width = ctx.stdout.isTTY === true ? (ctx.stdout.columns ?? 80) : undefined;
-  for (const line of formatTable(sortViews(result.views, 'key').map((v) => lsRow(v)), width, paintFor(ctx, 'stdout'))) print(ctx, line);
+  for (const line of formatTable(sortViews(result.views, 'key').map((v) => lsRow(v)), tableWidth(ctx), paintFor(ctx, 'stdout'))) print(ctx, line);
   return result.views.length;
 }

@@ -25,7 +25,7 @@ function address(n: NodeStatus): string {
 }
 
 /** The heading line and the node table of `status` (and of every fault verb's report). */
-export function formatStatus(status: SandboxStatus, now = Date.now()): string[] {
+export function formatStatus(status: SandboxStatus, width?: number, now = Date.now()): string[] {
   const age = formatDuration(now - Date.parse(status.createdAt));
   const master = status.master
     ? `, ${status.master.name} is ${status.master.node ?? 'unknown'} (${status.master.agreeing}/${status.master.sentinels} sentinels agree)`
@@ -42,7 +42,11 @@ export function formatStatus(status: SandboxStatus, now = Date.now()): string[] 
   ]);
   return [
     `sandbox "${status.name}": ${status.topology}, up ${age}${master}`,
-    ...formatColumns([['NODE', 'ROLE', 'STATE', 'ADDRESS', 'PID', 'KEYS', 'REPLICATION', 'MEMORY'], ...rows]).map((l) => `  ${l}`),
+    // On a narrow terminal REPLICATION (the widest cell) goes under its node's row.
+    ...formatColumns([['NODE', 'ROLE', 'STATE', 'ADDRESS', 'PID', 'KEYS', 'REPLICATION', 'MEMORY'], ...rows], {
+      width: width === undefined ? undefined : width - 2,
+      moveBelow: 6,
+    }).map((l) => `  ${l}`),
   ];
 }
 

@@ -5,6 +5,7 @@ import { ExitCode } from '../core/exit-codes.js';
 import { listSandboxes, loadSandbox, startSandbox, TOPOLOGIES, withFakeClocks, type SandboxHandle, type StartOptions, type TopologyName } from '../sandbox/index.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { formatStatus, formatUrls, sandboxJson } from './sandbox-output.js';
+import { tableWidth } from './context.js';
 import { proxyFactory, SANDBOX_VERBS, type SandboxVerb } from './sandbox-verbs.js';
 import { prose } from './help-text.js';
 
@@ -97,7 +98,7 @@ function registerUp(sandbox: Command, ctx: CommandContext): void {
     }
     print(ctx, `sandbox "${handle.name}" is up: ${handle.topology}, ${handle.nodes.length} processes, formed in ${formatDuration(formedMs)}`);
     for (const line of formatUrls(handle.urls)) print(ctx, line);
-    for (const line of formatStatus(await handle.status()).slice(1)) print(ctx, line);
+    for (const line of formatStatus(await handle.status(), tableWidth(ctx)).slice(1)) print(ctx, line);
     const named = handle.name === 'default' ? '' : ` --name ${handle.name}`;
     const failover = handle.topology === 'sentinel' || handle.topology === 'replicated' ? `, redlock-cli sandbox failover${named}` : '';
     note(ctx, `break it: redlock-cli sandbox kill|pause|restart|resume <node>${named}${failover}; stop it: redlock-cli sandbox down${named}`);
@@ -108,7 +109,7 @@ function registerUp(sandbox: Command, ctx: CommandContext): void {
 async function printStatus(ctx: CommandContext, sandbox: SandboxHandle, json: boolean): Promise<void> {
   const status = await sandbox.status();
   if (json) printJson(ctx, status);
-  else for (const line of formatStatus(status)) print(ctx, line);
+  else for (const line of formatStatus(status, tableWidth(ctx))) print(ctx, line);
 }
 
 function registerStatus(sandbox: Command, ctx: CommandContext): void {
@@ -129,7 +130,7 @@ function registerStatus(sandbox: Command, ctx: CommandContext): void {
     const statuses = await Promise.all(live.map(async (n) => (await loadSandbox(n, { env: ctx.env })).status()));
     if (flags.json) printJson(ctx, statuses);
     else if (statuses.length === 0) note(ctx, 'no sandbox is up: start one with: redlock-cli sandbox up');
-    else print(ctx, statuses.map((s) => formatStatus(s).join('\n')).join('\n\n'));
+    else print(ctx, statuses.map((s) => formatStatus(s, tableWidth(ctx)).join('\n')).join('\n\n'));
     return ExitCode.ok;
   }));
 }
@@ -204,7 +205,7 @@ function registerVerb(sandbox: Command, ctx: CommandContext, verb: SandboxVerb):
     }
     const status = await handle.status();
     if (flags.json) printJson(ctx, { actions, status });
-    else for (const line of formatStatus(status)) print(ctx, line);
+    else for (const line of formatStatus(status, tableWidth(ctx))) print(ctx, line);
     return ctx.signal?.aborted ? ExitCode.interrupted : ExitCode.ok;
   }));
 }

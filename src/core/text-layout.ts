@@ -45,7 +45,8 @@ export interface WrapOptions {
 export function wrapText(text: string, width: number, opts: WrapOptions = {}): string[] {
   const head = opts.head ?? '';
   const indent = opts.indent ?? ' '.repeat(displayWidth(head));
-  const words = text.replace(/\s+/g, ' ').trim().replace(UNIT_AFTER_NUMBER, `$1${NBSP}$2`);
+  // Line breaks become spaces (prose re-joined); runs of spaces inside a line are kept (aligned cells).
+  const words = text.replace(/[ \t]*\n\s*/g, ' ').trim().replace(UNIT_AFTER_NUMBER, `$1${NBSP}$2`);
   // The first line has the room the head leaves, the others the room the indent leaves.
   const wrap = (t: string, room: number): string[] => (t === '' ? [] : wrapAnsi(t, Math.max(1, room), { hard: true, trim: true }).split('\n'));
   const first = wrap(words, width - displayWidth(head))[0] ?? '';
@@ -82,9 +83,11 @@ export interface TableOptions {
   /** The terminal's width; without it (a pipe) nothing is cut, so grep and awk see whole cells. */
   readonly width?: number | undefined;
   /** Per column, by index; columns without `min` keep their width. */
-  readonly columns?: readonly (ColumnLayout | undefined)[];
+  readonly columns?: readonly (ColumnLayout | undefined)[] | undefined;
   /** The last column wraps under itself instead of running past `width` (prose cells). */
-  readonly wrapLast?: boolean;
+  readonly wrapLast?: boolean | undefined;
+  /** This column moves to a line of its own under each row when the table is still too wide. */
+  readonly moveBelow?: number | undefined;
 }
 
 const GAP = 2;
@@ -95,6 +98,17 @@ const GAP = 2;
  * minimum, so every shrunk column stays as readable as it can.
  */
 export function formatColumns(rows: readonly (readonly string[])[], opts: TableOptions = {}): string[] {
+  const { width, moveBelow } = opts;
+  if (width !== undefined && moveBelow !== undefined && formatColumns(rows, { ...opts, moveBelow: undefined }).some((l) => displayWidth(l) > width)) {
+    // Too wide even with shrinking: that column goes under its row, indented past the first column.
+    const rest = rows.map((r) => r.filter((_, c) => c !== moveBelow));
+    const lines = formatColumns(rest, { ...opts, moveBelow: undefined, columns: opts.columns?.filter((_, c) => c !== moveBelow) });
+    const indent = ' '.repeat(Math.max(0, ...rows.map((r) => displayWidth(r[0] ?? ''))) + GAP);
+    return lines.flatMap((line, i) => {
+      const below = rows[i]?.[moveBelow] ?? '';
+      return below === '' || below === '-' ? [line] : [line, ...wrapText(below, width, { head: indent })];
+    });
+  }
   const count = Math.max(0, ...rows.map((r) => r.length));
   const widths = Array.from({ length: count }, (_, c) => Math.max(0, ...rows.map((r) => displayWidth(r[c] ?? ''))));
   const layout = (c: number): ColumnLayout | undefined => opts.columns?.[c];
@@ -116,8 +130,11 @@ export function formatColumns(rows: readonly (readonly string[])[], opts: TableO
     });
     const last = cells.pop() ?? '';
     const lead = cells.join('');
-    if (opts.wrapLast && opts.width !== undefined && r.length === count && opts.width - lastStart >= 20) {
-      return wrapText(last, opts.width, { head: lead, indent: ' '.repeat(lastStart) });
+    if (opts.wrapLast && opts.width !== undefined && r.length === count && displayWidth(lead + last) > opts.width) {
+      // Under itself while there is room for a few words; otherwise on lines of its own below.
+      if (opts.width - lastStart >= 20) return wrapText(last, opts.width, { head: lead, indent: ' '.repeat(lastStart) });
+      const under = ' '.repeat(Math.min(displayWidth(r[0] ?? '') + GAP, Math.floor(opts.width / 3)));
+      return [lead.trimEnd(), ...wrapText(last, opts.width, { head: under })];
     }
     return [(lead + last).trimEnd()];
   });
@@ -175,8 +192,39 @@ function itemTextColumn(line: string): number | undefined {
 }
 
 function wrapCommand(line: string, width: number): string[] {
-  if (displayWidth(line) <= width) return [line];
   const indent = ' '.repeat(line.length - line.trimStart().length);
-  const wrapped = wrapText(line.trim(), width - 2, { head: indent, indent: `${indent}    ` });
-  return wrapped.map((l, i) => (i < wrapped.length - 1 ? `${l} \\` : l));
+  return wrapShellCommand(line.trim(), width, { head: indent, indent: `${indent}    ` });
+}
+
+// A shell word: quoted parts ('...', "...") stay whole, as breaking inside them changes the command.
+const SHELL_WORD = /(?:[^\s'"]+|'[^']*'|"(?:[^"\\]|\\.)*")+/g;
+
+/**
+ * A command to copy and paste, on lines of at most `width`: broken only between shell words, each
+ * broken line ending in ` \` so the shell reads it as one. A single word longer than a line
+ * (a quoted script) stays whole: cutting it would change what runs.
+ */
+export function wrapShellCommand(command: string, width: number, opts: WrapOptions = {}): string[] {
+  const head = opts.head ?? '';
+  const indent = opts.indent ?? `${' '.repeat(displayWidth(head))}    `;
+  if (displayWidth(head + command) <= width) return [head + command];
+  const lines: string[] = [];
+  let line = head;
+  let empty = true;
+  for (const word of command.match(SHELL_WORD) ?? []) {
+    if (!empty && displayWidth(line) + 1 + displayWidth(word) + 2 > width) {
+      lines.push(`${line} \\`);
+      [line, empty] = [indent, true];
+    }
+    line += (empty ? '' : ' ') + word;
+    empty = false;
+  }
+  return [...lines, line];
+}
+
+/** One line wider than `width`, wrapped under its item text (`  label     text`), else under its indent. */
+export function wrapLine(line: string, width: number): string[] {
+  if (displayWidth(line) <= width) return [line];
+  const column = itemTextColumn(line) ?? line.length - line.trimStart().length;
+  return wrapText(line.slice(column), width, { head: line.slice(0, column), indent: ' '.repeat(Math.min(column, Math.floor(width / 2))) });
 }
