@@ -2,30 +2,17 @@
 // line of acquire --wait on a terminal (and nothing when piped), colour on a terminal only, doctor
 // citing scenarios by name, and a CJK key that lines up in ls.
 import { readdirSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { DOCTOR_CODES } from '../../src/core/doctor-codes.js';
 import { displayWidth } from '../../src/core/text-layout.js';
-import { rawClient } from '../helpers/lock-env.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { useLockServer } from '../helpers/fixture.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
-let server: RedisServer;
-let raw: Redis;
+const fx = useLockServer();
 let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  server = await startRedis();
-  raw = rawClient(server);
-});
-afterAll(async () => {
-  raw?.disconnect();
-  await server?.stop();
-});
-beforeEach(async () => {
-  await raw.flushall();
-  env = tempStateEnv({ REDIS_URL: server.url });
+beforeEach(() => {
+  env = tempStateEnv({ REDIS_URL: fx.server.url });
 });
 
 const OWNER_A = '11111111-1111-4111-8111-111111111111:1';
@@ -47,20 +34,20 @@ async function runTty(argv: readonly string[], runEnv: Record<string, string | u
 describe('durations', () => {
   it('--lease 1m30s and 1h15m take the compound length; 1d is a day', async () => {
     expect((await runCli(['acquire', 'a', '--lease', '1m30s', '--owner', OWNER_A], env)).code).toBe(0);
-    const a = await raw.pttl('a');
+    const a = await fx.raw.pttl('a');
     expect(a).toBeGreaterThan(80_000);
     expect(a).toBeLessThanOrEqual(90_000);
     expect((await runCli(['acquire', 'b', '--lease', '1h15m', '--owner', OWNER_A], env)).stdout).toContain('lease 1 h 15 m');
-    expect(await raw.pttl('b')).toBeGreaterThan(4_490_000);
+    expect(await fx.raw.pttl('b')).toBeGreaterThan(4_490_000);
     expect((await runCli(['acquire', 'c', '--lease', '1d', '--owner', OWNER_A], env)).code).toBe(0);
-    expect(await raw.pttl('c')).toBeGreaterThan(86_390_000);
+    expect(await fx.raw.pttl('c')).toBeGreaterThan(86_390_000);
   });
 
   it('units out of order are one usage line, exit 2, and nothing written', async () => {
     const r = await runCli(['acquire', 'd', '--lease', '30s1m'], env);
     expect([r.code, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toBe('redlock-cli: invalid --lease duration "30s1m": use a number with ms, s, m, h or d, or a compound (e.g. 500ms, 5s, 1m30s, 2h, 1d)\n');
-    expect(await raw.exists('d')).toBe(0);
+    expect(await fx.raw.exists('d')).toBe(0);
   });
 });
 
@@ -69,7 +56,7 @@ describe('acquire --wait shows who holds the lock while it waits', () => {
     // A holds the fair lock for 1.2 s; B waits for it, so we queue second behind B.
     expect((await runCli(['acquire', 'q', '--kind', 'fair', '--lease', '1200ms', '--owner', OWNER_A], env)).code).toBe(0);
     const queued = runCli(['acquire', 'q', '--kind', 'fair', '--wait', '20s', '--lease', '300ms', '--owner', OWNER_B], env);
-    await expect.poll(() => raw.llen('redisson_lock_queue:{q}'), { timeout: 5000 }).toBe(1);
+    await expect.poll(() => fx.raw.llen('redisson_lock_queue:{q}'), { timeout: 5000 }).toBe(1);
     const r = await runTty(['acquire', 'q', '--kind', 'fair', '--wait', '20s', '--lease', '5s'], env, { stderr: true }, 160);
     expect((await queued).code).toBe(0);
     expect(r.code).toBe(0);
@@ -95,8 +82,8 @@ describe('acquire --wait shows who holds the lock while it waits', () => {
 
 describe('colour', () => {
   beforeEach(async () => {
-    await raw.hset('orders', OWNER_A, '1');
-    await raw.pexpire('orders', 60_000);
+    await fx.raw.hset('orders', OWNER_A, '1');
+    await fx.raw.pexpire('orders', 60_000);
   });
 
   it('on a terminal: keys and holders in their own colours, refusals yellow, errors red', async () => {
@@ -138,7 +125,7 @@ describe('doctor cites scenarios by name', () => {
   });
 
   it('a finding ends with the scenario show command that replays it, and --json carries its name', async () => {
-    await raw.hset('stuck', OWNER_A, '1');
+    await fx.raw.hset('stuck', OWNER_A, '1');
     const text = await runCli(['doctor'], env);
     expect(text.code).toBe(6);
     expect(text.stdout).toContain('see: redlock-cli scenario show setnx-expire-crash\n');
@@ -149,7 +136,7 @@ describe('doctor cites scenarios by name', () => {
   });
 
   it('help and findings carry no catalogue numbers (S10, S5b)', async () => {
-    await raw.hset('stuck', OWNER_A, '1');
+    await fx.raw.hset('stuck', OWNER_A, '1');
     const help = await runCli(['doctor', '--help'], env);
     expect(help.stdout).toContain('(scenario show fair-lock-dead-waiter)');
     for (const text of [help.stdout, (await runCli(['doctor'], env)).stdout]) expect(text).not.toMatch(/\bS\d+[ab]?\b/);
@@ -159,8 +146,8 @@ describe('doctor cites scenarios by name', () => {
 describe('display width', () => {
   it('ls lines up the columns after a CJK key as after an ascii one', async () => {
     for (const key of ['注文ロック', 'orders']) {
-      await raw.hset(key, OWNER_A, '1');
-      await raw.pexpire(key, 60_000);
+      await fx.raw.hset(key, OWNER_A, '1');
+      await fx.raw.pexpire(key, 60_000);
     }
     const r = await runTty(['ls'], env, { stdout: true }, 120);
     const lines = r.stdout.trimEnd().split('\n');
