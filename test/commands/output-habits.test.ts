@@ -80,6 +80,17 @@ describe('acquire --wait shows who holds the lock while it waits', () => {
   });
 });
 
+describe('hold --wait piped', () => {
+  it('NDJSON has the same events as without waiting: no line per refused attempt', async () => {
+    expect((await runCli(['acquire', 'h', '--kind', 'fair', '--lease', '800ms', '--owner', OWNER_A], env)).code).toBe(0);
+    const r = await runCli(['hold', 'h', '--kind', 'fair', '--wait', '10s', '--lease', '2s', '--for', '100ms', '--json'], env);
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { event: string }).event);
+    expect(events).toEqual(['acquiring', 'acquired', 'released']);
+    expect(r.stderr).toBe('');
+  });
+});
+
 describe('colour', () => {
   beforeEach(async () => {
     await fx.raw.hset('orders', OWNER_A, '1');
