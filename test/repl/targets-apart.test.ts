@@ -11,6 +11,7 @@ import { loadSandbox } from '../../src/sandbox/index.js';
 import { rawClient } from '../helpers/lock-env.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { tempStateEnv } from '../helpers/run-cli.js';
+import { eventually } from '../helpers/sandbox.js';
 
 const env = tempStateEnv();
 const NAME = 'repl-apart';
@@ -31,12 +32,11 @@ afterAll(async () => {
   await server?.stop();
 }, 30_000);
 
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; output:\n${session!.getSnapshot().output.map((l) => l.text).join('\n')}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Polls until `check` holds; on time-out the error carries what the REPL printed. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  await eventually(async () => check(), 20_000).catch(() => {
+    throw new Error(`timed out waiting for ${what}; output:\n${session!.getSnapshot().output.map((l) => l.text).join('\n')}`);
+  });
 }
 
 describe('the REPL across two servers', () => {
