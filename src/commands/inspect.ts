@@ -9,7 +9,7 @@ import { act, note, print, printJson, tableWidth, type CommandContext } from './
 import { wrapLine } from '../core/text-layout.js';
 import { paintFor } from './colour.js';
 import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect-watch.js';
-import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
+import { addConnectionOptions, checkKeyName, targetSpec, type ConnectionFlags } from './options.js';
 import { prose } from './help-text.js';
 
 export interface InspectFlags extends ConnectionFlags, WatchFlags {
@@ -69,6 +69,7 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
   addWatchOptions(cmd).addHelpText('after', prose(ctx, WATCH_HELP));
   cmd.action(
     act(ctx, async (keys: string[], flags: InspectFlags) => {
+      keys.forEach(checkKeyName);
       const kind = flags.kind !== undefined ? parseInspectKind(flags.kind) : undefined;
       if (wantsWatch(flags)) {
         return runInspectWatch(ctx, { keys, spec: targetSpec(flags, ctx), flags, read: (conn) => inspectKeys(conn, keys, { kind }) });

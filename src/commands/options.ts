@@ -62,7 +62,7 @@ export function addLockOptions(cmd: Command): Command {
 
 /** A lock name must be a non-empty key (Redis allows "", but no lock library names one so). */
 export function checkKeyName(key: string): string {
-  if (key === '') throw new UsageError('the key is empty: name the lock, e.g. redlock-cli acquire orders');
+  if (key === '') throw new UsageError('the key is empty: name the lock (its Redis key), e.g. orders');
   return key;
 }
 

@@ -28,5 +28,5 @@ export const EXIT_CODE_HELP = `Exit codes:
   5    lock not acquired, or not owned by the caller
   6    doctor found problems
   7    scenario: a variant missed its expected verdict; race: safety violations found
-  8    inconclusive, never called safe: a scenario or race ran too late on a busy machine, or a race acquired nothing
+  8    scenario or race inconclusive, never called safe: the machine was too busy for its timing, or a race acquired nothing or had failed lock calls without --chaos
   130  interrupted (Ctrl-C)`;
