@@ -1,7 +1,6 @@
 import { Help, type Command } from 'commander';
 import { lookupCommand } from '../core/completion.js';
 import { UsageError } from '../core/errors.js';
-import { commandTree } from './completion-tree.js';
 import { commandPath } from './help-examples.js';
 
 // `help <command...>` in place of commander's own help command, which reads only the word after
@@ -13,7 +12,9 @@ import { commandPath } from './help-examples.js';
 const TOP_EXAMPLES = ['redlock-cli help inspect', 'redlock-cli help sandbox up'];
 
 /** The command the words name under `cmd`, or a usage error naming the nearest ones. */
-function resolve(cmd: Command, words: readonly string[]): Command {
+async function resolve(cmd: Command, words: readonly string[]): Promise<Command> {
+  // The tree (and the saved targets it reads) loads only when `help <words>` runs.
+  const { commandTree } = await import('./completion-tree.js');
   const found = lookupCommand(commandTree(cmd), words);
   if (!found.ok) throw new UsageError(found.message);
   let target = cmd;
@@ -31,9 +32,9 @@ function addHelpCommand(cmd: Command): void {
     .argument('[command...]', path === '' ? 'a command, or a group and one of its commands (sandbox up)' : `one of the ${path} commands`)
     .summary(path === '' ? 'display help for a command (help sandbox up)' : `display help for a ${path} command`)
     .addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`)
-    .action((words: string[]) => {
+    .action(async (words: string[]) => {
       // help() prints like --help does and ends the parse with exit code 0.
-      (words.length === 0 ? cmd : resolve(cmd, words)).help();
+      (words.length === 0 ? cmd : await resolve(cmd, words)).help();
     });
 }
 

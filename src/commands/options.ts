@@ -1,8 +1,7 @@
 import { Option, type Command } from 'commander';
 import { parseDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
-import { LOCK_KINDS, type LockKind } from '../locks/types.js';
-import { parseKind } from '../locks/registry.js';
+import { LOCK_KINDS, parseKind, type LockKind } from '../locks/types.js';
 import { DEFAULT_URL, parseHostList, type TargetSpec } from '../redis/target.js';
 import type { RunContext } from './context.js';
 

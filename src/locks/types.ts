@@ -1,7 +1,14 @@
+import { UsageError } from '../core/errors.js';
 import type { Connection } from '../redis/connection.js';
 
 export const LOCK_KINDS = ['reentrant', 'fair', 'read', 'write', 'spin', 'fenced', 'token', 'redlock'] as const;
 export type LockKind = (typeof LOCK_KINDS)[number];
+
+/** A --kind value checked against LOCK_KINDS; here, not in registry.ts, so checking it loads no protocol. */
+export function parseKind(text: string): LockKind {
+  if ((LOCK_KINDS as readonly string[]).includes(text)) return text as LockKind;
+  throw new UsageError(`unknown lock kind "${text}": use one of ${LOCK_KINDS.join(', ')}`);
+}
 
 /** PUBLISH, or SPUBLISH as Redisson >= 3.22 does on a Redis 7 Cluster (redisson-protocol.md §1.4). */
 export type PubSubMode = 'plain' | 'sharded';

@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commandPath } from '../../src/commands/help-examples.js';
-import { buildProgram } from '../../src/main.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { ALL_COMMANDS } from '../../src/repl/entry.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
 // Every command a user can reach, walked from the live tree: its --help has a summary, at least
 // two examples that name the command and only options it has, and the exit codes.
 const quiet = { write: () => undefined };
-const program = buildProgram({ stdout: quiet, stderr: quiet, env: {}, exitCode: 0 });
+const program = await buildProgram({ stdout: quiet, stderr: quiet, env: {}, exitCode: 0 }, ALL_COMMANDS);
 const env = tempStateEnv();
 
 function commands(cmd: Command): Command[] {
