@@ -1,21 +1,33 @@
 // Acquire+release throughput of every lock kind, next to node-redlock and node-redisson, on the
 // same redis-server in the same run (ratios matter: this 2-core machine is shared and noisy).
-//   npm run bench            (BENCH_SECONDS=3 per measurement, BENCH_CONTENDERS=16, BENCH_ONLY=a,b)
+// Subjects take turns: each of BENCH_ROUNDS rounds measures every subject once (the first one
+// rotating), and each cell is the median of its rounds, so load that comes and goes falls on all.
+// Our locks run from the build (dist/), the code users run: tsx's transform would wrap every
+// closure in a naming helper that the peers, loaded from node_modules, never pay.
+//   npm run bench            (BENCH_SECONDS=3 per measurement, BENCH_CONTENDERS=16, BENCH_ROUNDS=3,
+//                             BENCH_ONLY=a,b)
 import { Redis } from 'ioredis';
 import RedlockModule from 'redlock';
 import { Redisson } from 'node-redisson';
 import { TimeUnit } from 'node-redisson/dist/utils/TimeUnit.js';
-import { openLockEnv, type OpenLockEnv } from '../src/locks/env.js';
-import { newOwner } from '../src/locks/owners.js';
-import { protocolFor } from '../src/locks/registry.js';
-import { LOCK_KINDS, type LockKind } from '../src/locks/types.js';
+import type { OpenLockEnv } from '../src/locks/env.js';
+import type { LockKind } from '../src/locks/types.js';
+import { ensureBuilt } from '../test/helpers/build.js';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server.js';
+
+ensureBuilt();
+const built = <T>(path: string): Promise<T> => import(new URL(`../dist/${path}`, import.meta.url).href) as Promise<T>;
+const { openLockEnv } = await built<typeof import('../src/locks/env.js')>('locks/env.js');
+const { newOwner } = await built<typeof import('../src/locks/owners.js')>('locks/owners.js');
+const { protocolFor } = await built<typeof import('../src/locks/registry.js')>('locks/registry.js');
+const { LOCK_KINDS } = await built<typeof import('../src/locks/types.js')>('locks/types.js');
 
 // tsx loads redlock's CommonJS build, where the class sits on `.default`.
 const Redlock = ((RedlockModule as unknown as { default?: typeof RedlockModule }).default ?? RedlockModule) as typeof RedlockModule;
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONTENDERS = Number(process.env.BENCH_CONTENDERS ?? 16);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const LEASE_MS = 10_000;
 /** Comma-separated subject names to run (default: all), e.g. BENCH_ONLY=token,node-redlock */
 const ONLY = process.env.BENCH_ONLY?.split(',');
@@ -167,6 +179,32 @@ async function measure(subject: Subject, loops: number, server: RedisServer): Pr
   };
 }
 
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Each field the median of the rounds; "not acquired" summed. */
+function medianResult(results: readonly Result[]): Result {
+  const m = (field: keyof Result): number => median(results.map((r) => r[field]));
+  return {
+    cyclesPerSec: m('cyclesPerSec'),
+    p50: m('p50'),
+    p99: m('p99'),
+    fairness: m('fairness'),
+    commandsPerCycle: m('commandsPerCycle'),
+    roundTripsPerCycle: m('roundTripsPerCycle'),
+    failed: results.reduce((sum, r) => sum + r.failed, 0),
+  };
+}
+
+// Ours next to the peer it must keep up with, as a ratio line under the table.
+const PAIRS: readonly (readonly [string, string])[] = [
+  ['redlock', 'node-redlock x3'],
+  ['token', 'node-redlock'],
+  ['reentrant', 'node-redisson'],
+];
+
 async function main(): Promise<void> {
   const servers = await Promise.all([startRedis(), startRedis(), startRedis()]);
   const [main] = servers as [RedisServer, ...RedisServer[]];
@@ -177,16 +215,32 @@ async function main(): Promise<void> {
       nodeRedisson(main),
       ourKind('redlock', servers),
       nodeRedlock(servers, 'node-redlock x3'),
-    ];
-    console.log(`redis-server ${servers.map((s) => s.port).join(', ')}; ${SECONDS} s per cell; ${CONTENDERS} contending loops\n`);
+    ].filter((s) => !ONLY || ONLY.includes(s.name));
+    console.log(`redis-server ${servers.map((s) => s.port).join(', ')}; ${SECONDS} s per cell; ${CONTENDERS} contending loops; median of ${ROUNDS} interleaved rounds\n`);
+    const ones = new Map<string, Result[]>(subjects.map((s) => [s.name, []]));
+    const manys = new Map<string, Result[]>(subjects.map((s) => [s.name, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < subjects.length; i++) {
+        const subject = subjects[(i + round) % subjects.length]!;
+        const probe = subject.name.endsWith('x3') || subject.name === 'redlock' ? servers[0]! : main;
+        ones.get(subject.name)!.push(await measure(subject, 1, probe));
+        manys.get(subject.name)!.push(await measure(subject, CONTENDERS, probe));
+      }
+    }
     console.log(`| lock | 1 loop: cycles/s | round trips/cycle | Redis cmds/cycle | p99 ms | ${CONTENDERS} loops: cycles/s | p50 wait ms | p99 wait ms | fairness | not acquired |`);
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const subject of subjects.filter((s) => !ONLY || ONLY.includes(s.name))) {
-      const probe = subject.name.endsWith('x3') || subject.name === 'redlock' ? servers[0]! : main;
-      const one = await measure(subject, 1, probe);
-      const many = await measure(subject, CONTENDERS, probe);
+    const table = new Map(subjects.map((s) => [s.name, { one: medianResult(ones.get(s.name)!), many: medianResult(manys.get(s.name)!) }]));
+    for (const [name, { one, many }] of table) {
       console.log(
-        `| ${subject.name} | ${one.cyclesPerSec.toFixed(0)} | ${one.roundTripsPerCycle.toFixed(2)} | ${one.commandsPerCycle.toFixed(1)} | ${one.p99.toFixed(2)} | ${many.cyclesPerSec.toFixed(0)} | ${many.p50.toFixed(1)} | ${many.p99.toFixed(1)} | ${many.fairness.toFixed(2)} | ${one.failed + many.failed} |`,
+        `| ${name} | ${one.cyclesPerSec.toFixed(0)} | ${one.roundTripsPerCycle.toFixed(2)} | ${one.commandsPerCycle.toFixed(1)} | ${one.p99.toFixed(2)} | ${many.cyclesPerSec.toFixed(0)} | ${many.p50.toFixed(1)} | ${many.p99.toFixed(1)} | ${many.fairness.toFixed(2)} | ${one.failed + many.failed} |`,
+      );
+    }
+    for (const [ours, peer] of PAIRS) {
+      const a = table.get(ours);
+      const b = table.get(peer);
+      if (!a || !b) continue;
+      console.log(
+        `${ours} / ${peer}: 1 loop ${(a.one.cyclesPerSec / b.one.cyclesPerSec).toFixed(2)}x, ${CONTENDERS} loops ${(a.many.cyclesPerSec / b.many.cyclesPerSec).toFixed(2)}x cycles/s; p99 wait ${a.many.p99.toFixed(1)} vs ${b.many.p99.toFixed(1)} ms`,
       );
     }
   } finally {

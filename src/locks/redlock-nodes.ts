@@ -36,33 +36,46 @@ export type NodeOutcome<T> = { readonly node: string; readonly ms: number } & (
   | { readonly ok: false; readonly error: CliError }
 );
 
-function withTimeout<T>(work: Promise<T>, ms: number, node: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UnreachableError(`no answer from ${node} within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Runs `op` on every node in parallel; each answer (or error, or timeout) is timed and kept in node order. */
+/**
+ * Runs `op` on every node in parallel; each answer (or error, or timeout) is timed and kept in node
+ * order. One timer covers the whole fan-out (a node still silent when it fires counts as an error)
+ * and each reply settles its slot directly: no per-node race, timer or async wrapper, which on a
+ * busy loop cost more than the round trips themselves.
+ */
 export function onEveryNode<T>(
   nodes: readonly Connection[],
   timeoutMs: number,
   op: (client: RedisClient) => Promise<T>,
 ): Promise<NodeOutcome<T>[]> {
-  return Promise.all(
-    nodes.map(async (conn): Promise<NodeOutcome<T>> => {
-      const started = performance.now();
-      const ms = (): number => Math.round((performance.now() - started) * 10) / 10;
-      if (conn.offline) return { node: conn.label, ms: 0, ok: false, error: conn.offline };
-      try {
-        const value = await withTimeout(op(conn.client), timeoutMs, conn.label);
-        return { node: conn.label, ms: ms(), ok: true, value };
-      } catch (err) {
-        return { node: conn.label, ms: ms(), ok: false, error: toCliError(err, conn.label) };
-      }
-    }),
-  );
+  return new Promise((resolve) => {
+    const outcomes = new Array<NodeOutcome<T> | undefined>(nodes.length);
+    let pending = nodes.length;
+    const started = performance.now();
+    const elapsed = (): number => Math.round((performance.now() - started) * 10) / 10;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (i: number, outcome: NodeOutcome<T>): void => {
+      if (outcomes[i] !== undefined) return;
+      outcomes[i] = outcome;
+      if (--pending > 0) return;
+      clearTimeout(timer);
+      resolve(outcomes as NodeOutcome<T>[]);
+    };
+    nodes.forEach((conn, i) => {
+      const node = conn.label;
+      if (conn.offline) return settle(i, { node, ms: 0, ok: false, error: conn.offline });
+      op(conn.client).then(
+        (value) => settle(i, { node, ms: elapsed(), ok: true, value }),
+        (err: unknown) => settle(i, { node, ms: elapsed(), ok: false, error: toCliError(err, node) }),
+      );
+    });
+    if (pending === 0) return resolve(outcomes as NodeOutcome<T>[]);
+    timer = setTimeout(() => {
+      nodes.forEach((conn, i) => {
+        const error = new UnreachableError(`no answer from ${conn.label} within ${timeoutMs} ms`);
+        settle(i, { node: conn.label, ms: elapsed(), ok: false, error });
+      });
+    }, timeoutMs);
+  });
 }
 
 /**
