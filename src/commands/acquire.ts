@@ -9,7 +9,7 @@ import type { ConnectionProvider, ConnectMode } from '../redis/connection.js';
 import type { RedissonOwner } from '../core/owner.js';
 import { rememberOwner } from '../state/owners.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
-import { describeRefusal, formatVotes } from './lock-output.js';
+import { describeRefusal, formatVotes, withAllVotes } from './lock-output.js';
 import { addConnectionOptions, addLockOptions, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';
 
@@ -88,8 +88,9 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
     try {
       const protocol = protocolFor(setup.kind);
       const req = { key, owner: setup.owner, leaseMs: setup.leaseMs };
-      const attempt =
-        setup.waitMs > 0 ? await protocol.acquire(env, req, { waitMs: setup.waitMs, signal: ctx.signal }) : await protocol.tryAcquire(env, req);
+      const attempt = await withAllVotes(
+        setup.waitMs > 0 ? await protocol.acquire(env, req, { waitMs: setup.waitMs, signal: ctx.signal }) : await protocol.tryAcquire(env, req),
+      );
       if (flags.json) printJson(ctx, attemptJson(setup, attempt));
       if (attempt.votes && !flags.json) for (const line of formatVotes(attempt.votes)) note(ctx, line);
       if (!attempt.acquired) {

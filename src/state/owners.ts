@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LockKind } from '../locks/types.js';
+import type { LockKind } from '../core/lock-kind.js';
 import { stateDir } from './paths.js';
 
 /** A lock this machine took with `acquire` and has not released, so `release <key>` can find its owner. */
