@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-// The layers of STYLE.md and CONTRIBUTING.md, checked on the real import graph: every import
+// The layers of CONTRIBUTING.md's code map, checked on the real import graph: every import
 // specifier of every file in src/ (static, type-only, re-exports and dynamic import()) as the
 // TypeScript parser reads it, not text matched by patterns.
 

@@ -3,7 +3,7 @@ import { keyWord, redisCli, redlockCli, type FixTarget } from './doctor-fix.js';
 import type { Finding } from './doctor.js';
 
 // Doctor checks about servers rather than single keys: replicas that lag (a failover would lose
-// recent locks, scenarios.md S6) and renewals that outlive their holder (S5b). Pure: the command
+// recent locks, docs/failure-scenarios.md S6) and renewals that outlive their holder (S5b). Pure: the command
 // layer gathers INFO / CLIENT LIST / two snapshots and hands them in.
 
 export interface ReplicaFacts {
@@ -110,7 +110,7 @@ export const wasRenewed = (s: RenewalSample): boolean => s.ttlAfterMs > s.ttlBef
 
 /**
  * A lock whose TTL jumped back up while no connection carries its holder's client UUID in its
- * name: someone renews a lock for a holder that is not connected (scenarios.md S5b, Redisson PR
+ * name: someone renews a lock for a holder that is not connected (docs/failure-scenarios.md S5b, Redisson PR
  * #7098). Connections only carry names their clients set, so with no UUID in any name the
  * holder's presence is invisible: then there are no findings, only a note saying so.
  */

@@ -5,7 +5,7 @@ import { keyWord, redisCli, type FixTarget } from './doctor-fix.js';
 import { fairQueueKey, fairTimeoutKey } from './names.js';
 import { INSPECT_KINDS, type InspectKind, type LockView, type LockWarning, type Severity } from './lock-view.js';
 
-// Doctor's checks over decoded locks (scenarios.md: S2 no TTL, S5b renewals, S6 replicas, S10
+// Doctor's checks over decoded locks (docs/failure-scenarios.md: S2 no TTL, S5b renewals, S6 replicas, S10
 // fair queues, S12 hold counts, S16 application data, S17 read-hold keys). The decoder already
 // warns about most of what it sees in one key; doctor turns those warnings into findings with a
 // fix, and adds what only a whole-keyspace look shows. Pure: the command gathers the facts.
@@ -28,7 +28,7 @@ export interface DoctorOptions {
   readonly fairWaitMs: number;
 }
 
-/** Names that say "lock" (scenarios.md S16: such a name holding other data can never be locked). */
+/** Names that say "lock" (docs/failure-scenarios.md S16: such a name holding other data can never be locked). */
 export const LOCK_LIKE_NAME = /lock|mutex|sema|latch/i;
 
 const LOCK_KINDS: ReadonlySet<InspectKind> = new Set(INSPECT_KINDS.filter((k) => k !== 'not-a-lock' && k !== 'missing'));

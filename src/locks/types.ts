@@ -4,7 +4,7 @@ import type { Connection } from '../redis/connection.js';
 // The kinds are pure data in core (state/ and ui/ name them too); the protocols' home re-exports them.
 export { LOCK_KINDS, parseKind, type LockKind } from '../core/lock-kind.js';
 
-/** PUBLISH, or SPUBLISH as Redisson >= 3.22 does on a Redis 7 Cluster (redisson-protocol.md §1.4). */
+/** PUBLISH, or SPUBLISH as Redisson >= 3.22 does on a Redis 7 Cluster (docs/redisson-protocol.md §1.4). */
 export type PubSubMode = 'plain' | 'sharded';
 
 /** What a lock protocol needs to talk to Redis. */
