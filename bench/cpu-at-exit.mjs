@@ -4,7 +4,8 @@
 import { appendFileSync } from 'node:fs';
 
 const file = process.env.BENCH_CPU_FILE;
-if (file) process.on('exit', () => {
-  const { user, system } = process.cpuUsage();
-  appendFileSync(file, `${user + system}\n`);
-});
+if (file)
+  process.on('exit', () => {
+    const { user, system } = process.cpuUsage();
+    appendFileSync(file, `${user + system}\n`);
+  });

@@ -65,7 +65,10 @@ export async function pairedRuns(runs: number, subject: readonly string[], floor
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const med = (ts: readonly Timing[]): Timing => ({ cpuMs: median(ts.map((t) => t.cpuMs)), wallMs: median(ts.map((t) => t.wallMs)) });
+  const med = (ts: readonly Timing[]): Timing => ({
+    cpuMs: median(ts.map((t) => t.cpuMs)),
+    wallMs: median(ts.map((t) => t.wallMs)),
+  });
   return {
     runs,
     subject: med(subjects),

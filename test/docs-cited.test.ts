@@ -27,7 +27,8 @@ describe('notes cited by the source', () => {
         const headings = readFileSync(doc, 'utf8');
         for (const section of m[2]!.matchAll(/§([\d.]+)/g)) {
           const number = section[1]!.replace(/\.$/, '');
-          if (!new RegExp(`^#+ ${number.replace(/\./g, '\\.')}\\.? `, 'm').test(headings)) missing.push(`${file}: ${doc} §${number}`);
+          if (!new RegExp(`^#+ ${number.replace(/\./g, '\\.')}\\.? `, 'm').test(headings))
+            missing.push(`${file}: ${doc} §${number}`);
         }
       }
     }
@@ -35,7 +36,9 @@ describe('notes cited by the source', () => {
   });
 
   it('never by a bare name that is not in the repo', () => {
-    const bare = sources.filter(({ text }) => /(?<![\w/-])(redisson-protocol|lock-formats|fault-recipes|scenarios|STYLE|PRODUCT)\.md/.test(text));
+    const bare = sources.filter(({ text }) =>
+      /(?<![\w/-])(redisson-protocol|lock-formats|fault-recipes|scenarios|STYLE|PRODUCT)\.md/.test(text),
+    );
     expect(bare.map((s) => s.file)).toEqual([]);
   });
 });

@@ -41,14 +41,22 @@ function filesUnder(dir: string): string[] {
 }
 
 function parse(file: string): ts.SourceFile {
-  return ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  return ts.createSourceFile(
+    file,
+    readFileSync(file, 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
 }
 
 /** Every import of a file: declarations, re-exports and import() calls with a literal specifier. */
 function importsOf(file: string): Edge[] {
   const edges: Edge[] = [];
   const add = (specifier: string, kind: ImportKind): void => {
-    const target = specifier.startsWith('.') ? relative('.', resolve(dirname(file), specifier.replace(/\.js$/, ''))) : undefined;
+    const target = specifier.startsWith('.')
+      ? relative('.', resolve(dirname(file), specifier.replace(/\.js$/, '')))
+      : undefined;
     edges.push({ file, specifier, kind, ...(target !== undefined ? { target } : {}) });
   };
   const visit = (node: ts.Node): void => {
@@ -68,7 +76,10 @@ function importsOf(file: string): Edge[] {
 }
 
 /** `core` for src/core/decode/x.ts, `main` for src/main.ts. */
-const folderOf = (file: string): string => relative('src', file).split('/')[0]!.replace(/\.tsx?$/, '');
+const folderOf = (file: string): string =>
+  relative('src', file)
+    .split('/')[0]!
+    .replace(/\.tsx?$/, '');
 
 const files = filesUnder('src');
 const edges = files.flatMap(importsOf);
@@ -107,7 +118,11 @@ describe('the import graph of src/', () => {
   it('sees the imports there are (static, type-only, re-export, dynamic)', () => {
     const kinds = new Set(edges.map((e) => e.kind));
     expect([...kinds].sort()).toEqual(['dynamic', 'static', 'type']);
-    expect(internal.some((e) => e.file === 'src/cli/commands.ts' && e.kind === 'dynamic' && e.target === 'src/commands/inspect')).toBe(true);
+    expect(
+      internal.some(
+        (e) => e.file === 'src/cli/commands.ts' && e.kind === 'dynamic' && e.target === 'src/commands/inspect',
+      ),
+    ).toBe(true);
   });
 
   it('places every folder of src/ on a floor', () => {
@@ -115,7 +130,9 @@ describe('the import graph of src/', () => {
   });
 
   it('points downward only: commands -> locks/inspect/sandbox/scenario/race/state -> redis -> core', () => {
-    const upward = internal.filter((e) => FLOORS[folderOf(e.file)]! <= FLOORS[folderOf(e.target!)]! && folderOf(e.file) !== folderOf(e.target!));
+    const upward = internal.filter(
+      (e) => FLOORS[folderOf(e.file)]! <= FLOORS[folderOf(e.target!)]! && folderOf(e.file) !== folderOf(e.target!),
+    );
     expect(upward.map(describeEdge)).toEqual([]);
   });
 
@@ -124,7 +141,11 @@ describe('the import graph of src/', () => {
   });
 
   it('finds a cycle where there is one (the check itself)', () => {
-    const fake = new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]]);
+    const fake = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+    ]);
     expect(cycles(fake)).toEqual([['a', 'b', 'c', 'a']]);
   });
 });
@@ -133,22 +154,35 @@ describe('packages by layer', () => {
   const inFolder = (folder: string) => packages.filter((e) => folderOf(e.file) === folder);
 
   it('only src/redis and src/sandbox import ioredis; src/ui never does', () => {
-    const offenders = packages.filter((e) => e.specifier === 'ioredis' && !['redis', 'sandbox'].includes(folderOf(e.file)));
+    const offenders = packages.filter(
+      (e) => e.specifier === 'ioredis' && !['redis', 'sandbox'].includes(folderOf(e.file)),
+    );
     expect(offenders.map(describeEdge)).toEqual([]);
   });
 
   it('src/core imports no I/O, terminal or UI module and never touches process', () => {
     const io = /^(node:)?(fs|fs\/promises|net|tls|child_process|worker_threads)$|^(ioredis|ink|react|chalk)$/;
-    expect(inFolder('core').filter((e) => io.test(e.specifier)).map(describeEdge)).toEqual([]);
-    const touchesProcess = files.filter((f) => folderOf(f) === 'core').filter((f) => {
-      let found = false;
-      const visit = (node: ts.Node): void => {
-        if (ts.isIdentifier(node) && node.text === 'process' && !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)) found = true;
-        ts.forEachChild(node, visit);
-      };
-      visit(parse(f));
-      return found;
-    });
+    expect(
+      inFolder('core')
+        .filter((e) => io.test(e.specifier))
+        .map(describeEdge),
+    ).toEqual([]);
+    const touchesProcess = files
+      .filter((f) => folderOf(f) === 'core')
+      .filter((f) => {
+        let found = false;
+        const visit = (node: ts.Node): void => {
+          if (
+            ts.isIdentifier(node) &&
+            node.text === 'process' &&
+            !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)
+          )
+            found = true;
+          ts.forEachChild(node, visit);
+        };
+        visit(parse(f));
+        return found;
+      });
     expect(touchesProcess).toEqual([]);
   });
 

@@ -28,7 +28,12 @@ export async function buildProgram(ctx: CommandContext, entries: readonly Comman
       writeErr: (text) => void ctx.stderr.write(text),
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
       outputError: (text, write) =>
-        write(`redlock-cli: ${text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim()}\n`),
+        write(
+          `redlock-cli: ${text
+            .replace(/^error: /, '')
+            .replace(/\s*\n+\s*(?=\S)/g, ' ')
+            .trim()}\n`,
+        ),
     })
     .addHelpText('afterAll', `\n${EXIT_CODE_HELP}\n`);
   for (const register of registers) register(program, ctx);

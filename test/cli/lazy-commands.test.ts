@@ -23,7 +23,10 @@ beforeAll(() => {
   const resolve =
     "import { appendFileSync } from 'node:fs';" +
     'export async function resolve(s, c, n) { const r = await n(s, c); appendFileSync(process.env.MODULE_LOG, r.url + "\\n"); return r; }';
-  writeFileSync(hook, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolve)}));\n`);
+  writeFileSync(
+    hook,
+    `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolve)}));\n`,
+  );
 }, 60_000);
 
 /** Runs the built CLI; the modules it resolved, as paths under dist/ or package names. */
@@ -68,7 +71,11 @@ describe('a one-shot command loads only its own modules', () => {
     const r = await loaded('--version');
     expect(r.code).toBe(0);
     expect(r.modules).toContain('pkg:commander');
-    expect(r.modules.filter((m) => /^(commands\/(?!help)|locks|redis|inspect|sandbox|scenario|race|state|ui)\b|pkg:(?!commander)/.test(m))).toEqual([]);
+    expect(
+      r.modules.filter((m) =>
+        /^(commands\/(?!help)|locks|redis|inspect|sandbox|scenario|race|state|ui)\b|pkg:(?!commander)/.test(m),
+      ),
+    ).toEqual([]);
   });
 
   it('inspect <key>: the inspect command, the decoder and ioredis; no other command, yaml or zod', async () => {
@@ -76,9 +83,13 @@ describe('a one-shot command loads only its own modules', () => {
     const r = await loaded('inspect', 'orders', '--url', fx.server.url);
     expect(r.code).toBe(0);
     expect(r.modules).toEqual(expect.arrayContaining(['commands/inspect.js', 'inspect/snapshot.js', 'pkg:ioredis']));
-    const others = r.modules.filter((m) => /^commands\//.test(m) && !/^commands\/(inspect|options|context|help)/.test(m));
+    const others = r.modules.filter(
+      (m) => /^commands\//.test(m) && !/^commands\/(inspect|options|context|help)/.test(m),
+    );
     expect(others).toEqual([]);
-    expect(r.modules.filter((m) => /^(sandbox|scenario|race|state|ui|repl\/(?!entry))\/|pkg:(yaml|zod|ink|react)/.test(m))).toEqual([]);
+    expect(
+      r.modules.filter((m) => /^(sandbox|scenario|race|state|ui|repl\/(?!entry))\/|pkg:(yaml|zod|ink|react)/.test(m)),
+    ).toEqual([]);
   });
 
   it('scenario list loads yaml and zod (the hook sees them when they are used)', async () => {

@@ -33,7 +33,9 @@ describe('runScript', () => {
 
   it('turns a wrong-type refusal into a clear error and changes nothing', async () => {
     await fx.raw.hset('orders', 'field', 'value');
-    await expect(runScript(fx.env.conn.client, 'tokenAcquire', ['orders'], ['token-1', 10_000])).rejects.toThrow(/holds a Redisson lock\/hash/);
+    await expect(runScript(fx.env.conn.client, 'tokenAcquire', ['orders'], ['token-1', 10_000])).rejects.toThrow(
+      /holds a Redisson lock\/hash/,
+    );
     expect(await fx.raw.hgetall('orders')).toEqual({ field: 'value' });
   });
 });
