@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { UsageError, WrongTypeError } from '../core/errors.js';
 import type { RedisClient } from './connection.js';
+import { preludeFor } from './prelude.js';
 
 /**
  * Every Lua script we send, with the number of KEYS it takes. Each file documents its own
- * KEYS / ARGV / return contract; `_prelude.lua` (shared guards) is prepended to all of them.
+ * KEYS / ARGV / return contract; `_prelude.lua` (shared guards) is prepended, each script getting the helpers it calls.
  */
 export const SCRIPTS = {
   lockAcquire: { file: 'lock-acquire.lua', keys: 3 },
@@ -37,14 +38,15 @@ const LUA_DIR = new URL('./lua/', import.meta.url);
 const prelude = readFileSync(new URL('_prelude.lua', LUA_DIR), 'utf8');
 const sources = new Map<ScriptName, string>();
 
-/** The full text sent to Redis for one script (prelude + body), loaded once. */
+/** The full text sent to Redis for one script (the prelude helpers it uses + body), loaded once. */
 export function scriptSource(name: ScriptName): string {
   let source = sources.get(name);
   if (source === undefined) {
     const body = readFileSync(new URL(SCRIPTS[name].file, LUA_DIR), 'utf8');
     // Redis reads `#!lua flags=...` only on the very first line, so it goes before the prelude.
     const shebang = body.startsWith('#!') ? body.slice(0, body.indexOf('\n') + 1) : '';
-    source = `${shebang}${prelude}\n${body.slice(shebang.length)}`;
+    const rest = body.slice(shebang.length);
+    source = `${shebang}${preludeFor(prelude, rest)}\n${rest}`;
     sources.set(name, source);
   }
   return source;
