@@ -1,5 +1,4 @@
 import { Help, type Command } from 'commander';
-import { lookupCommand } from '../core/completion.js';
 import { UsageError } from '../core/errors.js';
 import { commandPath } from './help-examples.js';
 
@@ -13,8 +12,9 @@ const TOP_EXAMPLES = ['redlock-cli help inspect', 'redlock-cli help sandbox up']
 
 /** The command the words name under `cmd`, or a usage error naming the nearest ones. */
 async function resolve(cmd: Command, words: readonly string[]): Promise<Command> {
-  // The tree (and the saved targets it reads) loads only when `help <words>` runs.
-  const { commandTree } = await import('./completion-tree.js');
+  // The tree (and the saved targets it reads) loads only when `help <words>` runs: every command
+  // line registers this help, and most never ask it anything.
+  const [{ commandTree }, { lookupCommand }] = await Promise.all([import('./completion-tree.js'), import('../core/completion.js')]);
   const found = lookupCommand(commandTree(cmd), words);
   if (!found.ok) throw new UsageError(found.message);
   let target = cmd;
