@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { ensureBuilt } from '../test/helpers/build.js';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server.js';
-import { describePair, pairedRuns } from './startup.js';
+import { describePair, median, pairedRuns } from './startup.js';
 
 const RUNS = Math.max(15, Number(process.env.BENCH_RUNS ?? 15));
 // BENCH_STARTUP_ONLY=1: part (a) alone.
@@ -30,10 +30,6 @@ const BIN = 'bin/redlock-cli.js';
 const PASSWORD = randomBytes(12).toString('hex');
 const sh = promisify(execFile);
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /** Wall time of a shell command line, output thrown away the same way for every contender. */
 async function timed(command: string): Promise<number> {

@@ -14,7 +14,8 @@ export interface Timing {
 
 const CPU_HOOK = new URL('./cpu-at-exit.mjs', import.meta.url).href;
 
-const median = (xs: readonly number[]): number => {
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
