@@ -2,6 +2,12 @@
 // fresh program per call, so the REPL can run commands side by side; commands load lazily.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import {
+  addProgramConnectionOptions,
+  applyConnectionOptions,
+  ENVIRONMENT_HELP,
+  hostHint,
+} from '../commands/connection-flags.js';
 import type { CommandContext, RunContext } from '../commands/context.js';
 import { addExamples } from '../commands/help-examples.js';
 import { registerHelp } from '../commands/help.js';
@@ -19,6 +25,8 @@ export async function buildProgram(ctx: CommandContext, entries: readonly Comman
   const program = new Command('redlock-cli')
     .description('Inspect, hold, break and torture Redis distributed locks (Redisson, Redlock, token locks)')
     .version(pkg.version, '-V, --version')
+    // -h is the host, as in redis-cli; every command inherits this before it is registered.
+    .helpOption('--help', 'display help for command')
     .option('--debug', 'print stack traces for unexpected errors')
     .option('--no-color', 'plain output (also NO_COLOR=1)')
     .showSuggestionAfterError(true)
@@ -29,21 +37,20 @@ export async function buildProgram(ctx: CommandContext, entries: readonly Comman
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
       outputError: (text, write) =>
         write(
-          `redlock-cli: ${text
-            .replace(/^error: /, '')
-            .replace(/\s*\n+\s*(?=\S)/g, ' ')
-            .trim()}\n`,
+          `redlock-cli: ${hostHint(
+            text
+              .replace(/^error: /, '')
+              .replace(/\s*\n+\s*(?=\S)/g, ' ')
+              .trim(),
+          )}\n`,
         ),
     })
-    .addHelpText('afterAll', `\n${EXIT_CODE_HELP}\n`);
+    .addHelpText('afterAll', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`);
+  addProgramConnectionOptions(program);
   for (const register of registers) register(program, ctx);
   registerHelp(program); // after every command: `help sandbox up` follows the tree
-  // --target <name>: the saved targets (and their schema) load only when a command line uses it.
-  program.hook('preAction', async (_program, actionCommand) => {
-    if (actionCommand.getOptionValue('target') === undefined) return;
-    const { applyTargetOption } = await import('../commands/target-use.js');
-    await applyTargetOption(actionCommand, ctx);
-  });
+  // The program's connection values to the command, then --sandbox, --target, redis-cli's flags.
+  program.hook('preAction', (_program, actionCommand) => applyConnectionOptions(program, actionCommand, ctx));
   addExamples(program);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;

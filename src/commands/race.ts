@@ -5,7 +5,7 @@ import { checkRacePlan, CHAOS_VERBS, HOLD_DISTS, RACE_KINDS, RELEASE_MODES, type
 import { runRace, type RaceMonitor } from '../race/run.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { checkKeyName, durationFlag } from './options.js';
-import { raceJson, raceProvesNothing, raceSummary } from './race-output.js';
+import { raceJson, raceSummary } from './race-output.js';
 
 interface RaceFlags {
   readonly kind: string;
@@ -23,7 +23,7 @@ interface RaceFlags {
   readonly chaosFor?: string;
   readonly url?: string;
   readonly nodes?: string;
-  readonly sandbox?: string;
+  readonly sandbox?: string | true;
   readonly json?: boolean;
 }
 
@@ -47,8 +47,14 @@ partition cuts its clients off.
 Unsafe on purpose: --release naive-del (DEL whoever holds it), --no-renew with a --lease shorter
 than --hold, or an --hold-dist exp whose tail outlives the lease.
 
-Exit codes for race: 0 safe, 7 violations found, 2 bad input (before anything starts), 3 Redis
-unreachable, 130 interrupted (the summary is still printed).
+The race judges its own harness: when its timers ran later than the lease allows (a renewal
+later than two thirds of the lease, or without renewals a hold past the lease's end), violations
+that lateness can explain make the run inconclusive (exit 8) with what to change: --procs, fewer
+clients, a longer --lease. A violation no lateness explains stays UNSAFE (exit 7).
+
+Exit codes for race: 0 safe, 7 violations found (UNSAFE), 8 inconclusive (the harness ran too
+late to tell), 2 bad input (before anything starts), 3 Redis unreachable, 130 interrupted (the
+summary is still printed).
 
 Examples:
   redlock-cli race orders --kind fair --clients 32 --duration 20s --lease 200ms --hold 20ms --chaos pause
@@ -80,7 +86,8 @@ function target(flags: RaceFlags): RaceTarget {
     const nodes = flags.nodes?.split(',').map((s) => s.trim()).filter((s) => s !== '').map((u) => (u.includes('://') ? u : `redis://${u}`));
     return { type: 'url', url: flags.url, nodes };
   }
-  return flags.sandbox !== undefined ? { type: 'sandbox', name: flags.sandbox } : { type: 'fresh' };
+  if (flags.sandbox === undefined) return { type: 'fresh' };
+  return { type: 'sandbox', name: flags.sandbox === true ? undefined : flags.sandbox };
 }
 
 /** Every flag checked and combined; nothing has started yet. */
@@ -125,7 +132,7 @@ export function registerRace(program: Command, ctx: CommandContext): void {
     .option('--chaos-for <duration>', 'how long a pause, latency or partition lasts (default 2 x lease + hold)')
     .option('-u, --url <url>', 'race on this Redis instead of a sandbox (no --chaos)')
     .option('--nodes <url,url,...>', '--kind redlock with --url: the independent primaries')
-    .option('--sandbox <name>', 'race on a sandbox that is already up (see `sandbox up`)')
+    .option('--sandbox [name]', 'race on a sandbox that is already up (default: the only one; see `sandbox up`)')
     .option('--json', 'print every figure and the recorded history as JSON instead of the summary')
     .addHelpText('after', HELP)
     .action(
@@ -145,9 +152,9 @@ export function registerRace(program: Command, ctx: CommandContext): void {
           view = undefined;
           if (json) printJson(ctx, raceJson(result));
           else for (const line of raceSummary(result)) print(ctx, line);
-          if (result.violations.length > 0) return ExitCode.verdictMismatch;
+          if (result.judgement.outcome === 'unsafe') return ExitCode.verdictMismatch;
           if (result.interrupted) return ExitCode.interrupted;
-          return raceProvesNothing(result) ? ExitCode.inconclusive : ExitCode.ok;
+          return result.judgement.outcome === 'inconclusive' ? ExitCode.inconclusive : ExitCode.ok;
         } finally {
           await view?.close();
         }
