@@ -73,3 +73,8 @@ export function durationFlag(value: string | undefined, flag: string, bounds?: D
 export function kindFlag(flags: { kind: string }): LockKind {
   return parseKind(flags.kind);
 }
+
+/** inspect's and ls's --nodes option. */
+export function addNodesOption(cmd: Command): Command {
+  return cmd.option('--nodes <url,url,...>', 'Redlock: read every one of these independent primaries and show which hold each key');
+}
