@@ -8,7 +8,9 @@ import {
   ENVIRONMENT_HELP,
   hostHint,
 } from '../commands/connection-flags.js';
+import { paintFor } from '../commands/colour.js';
 import type { CommandContext, RunContext } from '../commands/context.js';
+import { configureHelpWidth, prose } from '../commands/help-text.js';
 import { addExamples } from '../commands/help-examples.js';
 import { registerHelp } from '../commands/help.js';
 import { CliError } from '../core/errors.js';
@@ -35,23 +37,22 @@ export async function buildProgram(ctx: CommandContext, entries: readonly Comman
       writeOut: (text) => void ctx.stdout.write(text),
       writeErr: (text) => void ctx.stderr.write(text),
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
-      outputError: (text, write) =>
-        write(
-          `redlock-cli: ${hostHint(
-            text
-              .replace(/^error: /, '')
-              .replace(/\s*\n+\s*(?=\S)/g, ' ')
-              .trim(),
-          )}\n`,
-        ),
+      outputError: (text, write) => {
+        const line = hostHint(text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim());
+        write(`${paintFor(ctx, 'stderr').error(`redlock-cli: ${line}`)}\n`);
+      },
     })
-    .addHelpText('afterAll', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`);
+    .addHelpText('afterAll', prose(ctx, `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`));
+  configureHelpWidth(program, ctx);
   addProgramConnectionOptions(program);
   for (const register of registers) register(program, ctx);
-  registerHelp(program); // after every command: `help sandbox up` follows the tree
-  // The program's connection values to the command, then --sandbox, --target, redis-cli's flags.
-  program.hook('preAction', (_program, actionCommand) => applyConnectionOptions(program, actionCommand, ctx));
-  addExamples(program);
+  registerHelp(program, ctx); // after every command: `help sandbox up` follows the tree
+  // --no-color, then the program's connection values to the command, --sandbox, --target, redis-cli's flags.
+  program.hook('preAction', (_program, actionCommand) => {
+    ctx.noColor = program.opts().color === false;
+    return applyConnectionOptions(program, actionCommand, ctx);
+  });
+  addExamples(program, ctx);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
 }
@@ -74,13 +75,14 @@ export async function runProgram(
       // Help and --version "fail" with exit code 0; usage errors were already printed by commander.
       return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
+    const red = paintFor(ctx, 'stderr').error;
     if (err instanceof CliError) {
-      ctx.stderr.write(`redlock-cli: ${err.message}\n`);
+      ctx.stderr.write(`${red(`redlock-cli: ${err.message}`)}\n`);
       return err.exitCode;
     }
     const debug = argv.includes('--debug');
     const message = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
-    ctx.stderr.write(`redlock-cli: unexpected error: ${message}${debug ? '' : ' (run with --debug for details)'}\n`);
+    ctx.stderr.write(`${red(`redlock-cli: unexpected error: ${message}${debug ? '' : ' (run with --debug for details)'}`)}\n`);
     return ExitCode.unexpected;
   }
 }

@@ -96,6 +96,7 @@ export const redlockLock: LockProtocol = {
       attempt: () => tryAcquire(env, req),
       waitMs: opts.waitMs,
       signal: opts.signal,
+      onRefused: opts.onRefused,
       retryDelay: () => nodeRedlockRetryDelay(),
     });
   },

@@ -23,6 +23,8 @@ export interface HeldLock {
   readonly owner: string;
   /** The owner memory's target description: release must go to the same place. */
   readonly target?: string | undefined;
+  /** The server it lives on as the prompt names it (`127.0.0.1:6379`, `sandbox:single`), for the panel and the exit question. */
+  readonly where?: string | undefined;
   readonly via: 'acquire' | 'hold';
   readonly jobId?: number | undefined;
   readonly mode?: HoldMode | undefined;
@@ -36,6 +38,8 @@ export interface HeldLock {
 export interface Waiting {
   readonly client: string;
   readonly key: string;
+  /** The server it waits on, as the prompt names it. */
+  readonly where?: string | undefined;
   readonly jobId?: number | undefined;
   readonly untilAt?: number | undefined;
 }
@@ -100,6 +104,8 @@ export interface ReplScreen {
   readonly question?: string | undefined;
   readonly panel: PanelScreen;
   readonly held: readonly HeldLock[];
+  /** Locks `acquire` left on other targets used in this session: shown with their target, never read from this one. */
+  readonly heldElsewhere: readonly HeldLock[];
   readonly waiting: readonly Waiting[];
   readonly jobs: readonly JobView[];
   readonly sandbox?: SandboxPanel | undefined;
