@@ -1,0 +1,180 @@
+// The trace decoder: MONITOR lines in, lock events out. It keeps what it learns along the way:
+// client names (CLIENT SETNAME, HELLO ... SETNAME), script bodies by SHA (from EVAL and SCRIPT
+// LOAD, so a later EVALSHA is understood), and the lock model. Lines must come in the server's
+// order for one primary; one decoder per primary.
+//
+// On Redis 7.0 a script's own commands (`lua`) follow its EVAL line, so a script run is complete
+// when the next line that is not `lua` arrives, or when the stream goes quiet (flush()).
+
+import { createHash } from 'node:crypto';
+import { applyCommand } from './client-commands.js';
+import type { TraceClient, TraceEvent } from './events.js';
+import { LockModel } from './lock-model.js';
+import type { MonitorLine } from './monitor-line.js';
+import { applyScript, type EffectContext, type ScriptRun } from './script-effects.js';
+import { scriptIntent, type ScriptIntent } from './script-intent.js';
+
+export interface DecoderOptions {
+  /** Only locks whose name this accepts are traced (the `[pattern]` argument). */
+  readonly wants?: (lock: string) => boolean;
+  /** Names every event with this primary (`host:port`), when several are followed. */
+  readonly node?: string;
+  /** Client names known before the first line (CLIENT LIST at start): address -> name. */
+  readonly clientNames?: ReadonlyMap<string, string>;
+}
+
+interface PendingRun {
+  readonly line: MonitorLine;
+  readonly client: TraceClient;
+  readonly intent: ScriptIntent;
+  readonly keys: readonly string[];
+  readonly argv: readonly string[];
+  readonly command: readonly string[];
+  readonly lua: MonitorLine[];
+}
+
+const sha1 = (body: string): string => createHash('sha1').update(body).digest('hex');
+
+export class TraceDecoder {
+  readonly model: LockModel;
+  private readonly names = new Map<string, string>();
+  private readonly intents = new Map<string, ScriptIntent>();
+  private pending: PendingRun | undefined;
+  private out: TraceEvent[] = [];
+  private current: { t: number; client: TraceClient } = { t: 0, client: {} };
+  private lastT = 0;
+  private readonly ctx: EffectContext;
+
+  constructor(private readonly opts: DecoderOptions = {}) {
+    this.model = new LockModel(opts.node);
+    for (const [addr, name] of opts.clientNames ?? []) this.names.set(addr, name);
+    const wants = opts.wants ?? (() => true);
+    this.ctx = {
+      model: this.model,
+      wants,
+      emit: (e) => {
+        const client = e.client ?? this.current.client;
+        this.out.push({
+          ...e,
+          t: e.t ?? this.current.t,
+          ...(client ? { client } : {}),
+          ...(this.opts.node ? { node: this.opts.node } : {}),
+        } as TraceEvent);
+      },
+    };
+  }
+
+  /** Server time of the newest line seen (epoch ms). */
+  get serverTime(): number {
+    return this.lastT;
+  }
+
+  /** Decodes one line; returns the events it completed (a pending script run, expiries, its own). */
+  push(line: MonitorLine): TraceEvent[] {
+    if (line.source === 'lua') {
+      this.pending?.lua.push(line);
+      return this.drain();
+    }
+    this.finishRun();
+    this.advance(line.t);
+    const client = this.clientOf(line.source);
+    this.current = { t: line.t, client };
+    const cmd = line.args[0]!.toLowerCase();
+    if (cmd === 'eval' || cmd === 'evalsha') this.startRun(line, cmd, client);
+    else if (cmd === 'script' && line.args[1]?.toLowerCase() === 'load' && line.args[2] !== undefined) this.learn(line.args[2]);
+    else if (!this.nameCommand(line)) applyCommand(this.ctx, line, client);
+    return this.drain();
+  }
+
+  /** Completes a script run still waiting for more `lua` lines (the stream went quiet, or ended). */
+  flush(): TraceEvent[] {
+    this.finishRun();
+    return this.drain();
+  }
+
+  /** Expiries up to server time `now` while no line arrives (a live view's clock). */
+  tick(now: number): TraceEvent[] {
+    this.finishRun();
+    this.advance(now);
+    return this.drain();
+  }
+
+  /** Ends the holds of `lock` because it is absent on a promoted primary. */
+  lostInFailover(lock: string, t: number, detail: string): TraceEvent[] {
+    const s = this.model.get(lock);
+    if (!s) return [];
+    for (const [owner, hold] of s.holders) {
+      this.out.push({ kind: 'lost-in-failover', t, lock, owner, client: hold.client, library: s.library, detail, ...(this.opts.node ? { node: this.opts.node } : {}) });
+    }
+    this.model.clear(s);
+    return this.drain();
+  }
+
+  private advance(t: number): void {
+    if (t > this.lastT) this.lastT = t;
+    this.out.push(...this.model.expireUntil(t));
+  }
+
+  private drain(): TraceEvent[] {
+    const events = this.out;
+    this.out = [];
+    return events;
+  }
+
+  private clientOf(addr: string): TraceClient {
+    const name = this.names.get(addr);
+    return name ? { addr, name } : { addr };
+  }
+
+  /** CLIENT SETNAME / HELLO ... SETNAME: remembers the name; true when the line was one. */
+  private nameCommand(line: MonitorLine): boolean {
+    const [cmd, sub] = [line.args[0]!.toLowerCase(), line.args[1]?.toLowerCase()];
+    let name: string | undefined;
+    if (cmd === 'client' && sub === 'setname') name = line.args[2];
+    else if (cmd === 'hello') {
+      const at = line.args.findIndex((a, i) => i > 0 && a.toLowerCase() === 'setname');
+      if (at > 0) name = line.args[at + 1];
+    } else return false;
+    if (name === undefined) return true;
+    if (name === '') this.names.delete(line.source);
+    else this.names.set(line.source, name);
+    return true;
+  }
+
+  private learn(body: string): ScriptIntent {
+    const intent = scriptIntent(body);
+    this.intents.set(sha1(body), intent);
+    return intent;
+  }
+
+  private startRun(line: MonitorLine, cmd: string, client: TraceClient): void {
+    const [, script, numkeys] = line.args;
+    if (script === undefined) return;
+    const intent = cmd === 'eval' ? this.learn(script) : (this.intents.get(script.toLowerCase()) ?? 'unknown');
+    const n = Math.max(0, Number(numkeys) || 0);
+    const keys = line.args.slice(3, 3 + n);
+    const argv = line.args.slice(3 + n);
+    const shown = cmd === 'eval' ? ['EVAL', `${script.slice(0, 24).replace(/\s+/g, ' ')}…`] : ['EVALSHA', script];
+    this.pending = { line, client, intent, keys, argv, command: [...shown, ...line.args.slice(2)], lua: [] };
+  }
+
+  private finishRun(): void {
+    const run = this.pending;
+    if (!run) return;
+    this.pending = undefined;
+    const prev = this.current;
+    this.current = { t: run.line.t, client: run.client };
+    const scriptRun: ScriptRun = { t: run.line.t, client: run.client, intent: run.intent, keys: run.keys, argv: run.argv, command: run.command, lua: run.lua };
+    applyScript(this.ctx, scriptRun);
+    this.current = prev;
+  }
+}
+
+/** Decodes a whole stream of lines (a saved log): every event, in order. */
+export function decodeLines(lines: Iterable<MonitorLine>, opts: DecoderOptions = {}): TraceEvent[] {
+  const decoder = new TraceDecoder(opts);
+  const events: TraceEvent[] = [];
+  for (const line of lines) events.push(...decoder.push(line));
+  events.push(...decoder.flush());
+  return events;
+}
