@@ -19,6 +19,7 @@ import { registerRepl } from './commands/repl.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerScenario } from './commands/scenario.js';
 import { registerTarget } from './commands/target.js';
+import { registerTrace } from './commands/trace.js';
 import { applyTargetOption } from './commands/target-use.js';
 
 export type { RunContext } from './commands/context.js';
@@ -52,6 +53,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerLs(program, ctx);
   registerDoctor(program, ctx);
   registerRace(program, ctx);
+  registerTrace(program, ctx);
   registerRepl(program, ctx);
   registerTarget(program, ctx);
   registerCompletion(program, ctx);

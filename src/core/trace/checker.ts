@@ -64,6 +64,10 @@ interface LockFacts {
   readonly acquisitions: { owner: string; t: number; client: TraceClient | undefined }[];
 }
 
+/** A lost holder that has not come back this long after its loss is not waited for any more. */
+const LOSS_HORIZON_MS = 300_000;
+const PRUNE_AT = 1000;
+
 const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${clientLabel(client)})`;
 const ms = (n: number) => `${Math.round(n)} ms`;
 
@@ -122,9 +126,26 @@ export class TraceChecker {
       default:
         break;
     }
-    if (facts.lost.size === 0) facts.acquisitions.length = 0;
+    this.prune(facts, e.t);
     this.findings.push(...found);
     return found;
+  }
+
+  /**
+   * Keeps memory flat on a long trace: a loss with no refusal for LOSS_HORIZON_MS is forgotten
+   * (a crashed holder never comes back), and acquisitions before the oldest open loss are dropped.
+   */
+  private prune(facts: LockFacts, now: number): void {
+    if (facts.lost.size === 0) {
+      facts.acquisitions.length = 0;
+      return;
+    }
+    if (facts.acquisitions.length < PRUNE_AT && facts.lost.size < PRUNE_AT) return;
+    for (const [owner, loss] of facts.lost) if (loss.at < now - LOSS_HORIZON_MS) facts.lost.delete(owner);
+    const oldest = Math.min(...[...facts.lost.values()].map((l) => l.at));
+    const keep = facts.acquisitions.filter((a) => a.t >= oldest);
+    facts.acquisitions.length = 0;
+    facts.acquisitions.push(...keep.slice(-PRUNE_AT));
   }
 
   private factsOf(lock: string): LockFacts {

@@ -92,10 +92,12 @@ export class TraceDecoder {
     return this.drain();
   }
 
-  /** Expiries up to server time `now` while no line arrives (a live view's clock). */
+  /**
+   * Expiries up to server time `now` while no line arrives (a live view's clock). A script run
+   * still open is left alone: its `lua` lines may still be on their way.
+   */
   tick(now: number): TraceEvent[] {
-    this.finishRun();
-    this.advance(now);
+    if (!this.pending) this.advance(now);
     return this.drain();
   }
 

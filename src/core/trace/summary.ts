@@ -11,7 +11,8 @@ export interface LockSummary {
   readonly refusals: number;
   readonly releases: number;
   readonly expiries: number;
-  readonly owners: number;
+  /** Distinct client connections (address or name) that used the lock. */
+  readonly clients: number;
   readonly holdMs: { readonly p50: number; readonly p99: number } | undefined;
   readonly waitMs: { readonly p50: number; readonly p99: number } | undefined;
   readonly findings: number;
@@ -22,11 +23,31 @@ interface Tally {
   refusals: number;
   releases: number;
   expiries: number;
-  readonly owners: Set<string>;
+  readonly clients: Set<string>;
   readonly holding: Map<string, number>;
   readonly waiting: Map<string, number>;
-  readonly holds: number[];
-  readonly waits: number[];
+  readonly holds: Reservoir;
+  readonly waits: Reservoir;
+}
+
+/** Samples kept per figure: percentiles stay exact up to this many, estimated beyond, memory flat. */
+const RESERVOIR = 10_000;
+/** A wait not ended by an acquisition within this long was given up (node-redlock draws a new token per try). */
+const ABANDONED_WAIT_MS = 60_000;
+
+/** Vitter's reservoir sample with a fixed-seed generator, so a replay gives the same figures. */
+class Reservoir {
+  readonly values: number[] = [];
+  private seen = 0;
+  private seed = 0x2545f491;
+
+  add(v: number): void {
+    this.seen++;
+    if (this.values.length < RESERVOIR) return void this.values.push(v);
+    this.seed = (Math.imul(this.seed, 1103515245) + 12345) >>> 0;
+    const at = this.seed % this.seen;
+    if (at < RESERVOIR) this.values[at] = v;
+  }
 }
 
 const ENDS_HOLD = new Set(['expired', 'deleted', 'force-unlocked', 'lost-in-failover']);
@@ -36,13 +57,16 @@ export class TraceSummary {
   private readonly tallies = new Map<string, Tally>();
 
   push(e: TraceEvent): void {
+    if (e.kind === 'failover') return;
     let t = this.tallies.get(e.lock);
     if (!t) {
-      t = { acquisitions: 0, refusals: 0, releases: 0, expiries: 0, owners: new Set(), holding: new Map(), waiting: new Map(), holds: [], waits: [] };
+      t = { acquisitions: 0, refusals: 0, releases: 0, expiries: 0, clients: new Set(), holding: new Map(), waiting: new Map(), holds: new Reservoir(), waits: new Reservoir() };
       this.tallies.set(e.lock, t);
     }
     const owner = e.owner;
-    if (owner !== undefined && e.kind !== 'raw') t.owners.add(owner);
+    const client = e.client?.name ?? e.client?.addr;
+    if (client !== undefined && t.clients.size < RESERVOIR) t.clients.add(client);
+    if (t.waiting.size > RESERVOIR) for (const [o, since] of t.waiting) if (since < e.t - ABANDONED_WAIT_MS) t.waiting.delete(o);
     switch (e.kind) {
       case 'acquired':
       case 'reader-join': {
@@ -50,7 +74,7 @@ export class TraceSummary {
         t.acquisitions++;
         t.holding.set(owner, e.t);
         const since = t.waiting.get(owner);
-        if (since !== undefined) t.waits.push(e.t - since);
+        if (since !== undefined) t.waits.add(e.t - since);
         t.waiting.delete(owner);
         break;
       }
@@ -73,13 +97,13 @@ export class TraceSummary {
 
   private endHold(t: Tally, owner: string, at: number): void {
     const since = t.holding.get(owner);
-    if (since !== undefined) t.holds.push(at - since);
+    if (since !== undefined) t.holds.add(at - since);
     t.holding.delete(owner);
   }
 
   /** Per lock, most acquired first. */
   locks(findings: readonly Finding[]): LockSummary[] {
-    const pct = (values: readonly number[]) => {
+    const pct = ({ values }: Reservoir) => {
       if (values.length === 0) return undefined;
       const p = percentiles(values);
       return { p50: p.p50, p99: p.p99 };
@@ -91,7 +115,7 @@ export class TraceSummary {
         refusals: t.refusals,
         releases: t.releases,
         expiries: t.expiries,
-        owners: t.owners.size,
+        clients: t.clients.size,
         holdMs: pct(t.holds),
         waitMs: pct(t.waits),
         findings: findings.filter((f) => f.lock === lock).length,

@@ -1,0 +1,25 @@
+import { useEffect, useState } from 'react';
+import { traceLiveState } from '../core/trace/live.js';
+import type { TraceSession } from '../core/trace/session.js';
+import { TraceView } from './TraceView.js';
+import { useTerminalSize } from './use-terminal-size.js';
+
+export interface TraceAppProps {
+  readonly session: TraceSession;
+  readonly what: string;
+  /** The source's lag behind the server, polled with the session. */
+  readonly lagMs: () => number;
+  readonly tickMs?: number;
+}
+
+/** The live `trace` screen: repaints from the session a few times a second (decoding never waits on it). */
+export function TraceApp({ session, what, lagMs, tickMs = 250 }: TraceAppProps) {
+  const read = () => ({ state: traceLiveState(session), lag: lagMs() });
+  const [{ state, lag }, setFrame] = useState(read);
+  const { columns } = useTerminalSize();
+  useEffect(() => {
+    const timer = setInterval(() => setFrame(read()), tickMs);
+    return () => clearInterval(timer);
+  }, [session, tickMs]);
+  return <TraceView state={state} what={what} lagMs={lag} columns={columns} />;
+}
