@@ -1,7 +1,9 @@
 // Trace events as a scenario history, so the scenario timeline (text chart and ink swimlane) draws
 // a trace with the same lanes: one per client (waiting, holding, renewals, refusals, losses) and
-// one per lock showing who the server had as its holder. Times become ms since `origin`.
+// one per lock showing who the server had as its holder. Times become ms since `origin`. Lane
+// names are drawn on a terminal, so names from Redis are escaped here.
 
+import { printable } from '../decode/escape.js';
 import type { History, HistoryEvent } from '../scenario/history.js';
 import type { ViolationLike } from '../scenario/timeline.js';
 import type { Finding } from './checker.js';
@@ -14,11 +16,11 @@ export interface TraceHistory {
   readonly lanes: ReadonlyMap<string, string>;
 }
 
-/** The lane an event's owner is drawn on: the client's name, its port, or a short owner. */
+/** The lane an event's owner is drawn on: the client's name, its port, or a short owner (escaped). */
 export function laneOf(e: Pick<TraceEvent, 'client' | 'owner'>): string {
-  if (e.client?.name) return e.client.name;
+  if (e.client?.name) return printable(e.client.name);
   const port = /:(\d+)$/.exec(e.client?.addr ?? '');
-  return port ? `:${port[1]}` : shortOwner(e.owner ?? '?');
+  return port ? `:${port[1]}` : printable(shortOwner(e.owner ?? '?'));
 }
 
 /** Converts events (and the findings on them) to a history starting at `origin` (default: the first event). */
@@ -46,11 +48,11 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
   const server = (e: TraceEvent) => {
     const held = holders.get(e.lock) ?? new Map<string, string>();
     holders.set(e.lock, held);
-    if (!nodes.includes(e.lock)) nodes.push(e.lock);
+    if (!nodes.includes(printable(e.lock))) nodes.push(printable(e.lock));
     return held;
   };
   const serverRead = (e: TraceEvent, held: Map<string, string>) =>
-    out.push({ kind: 'server', t: at(e.t), node: e.lock, holders: [...new Set(held.values())], ttlMs: held.size === 0 ? -2 : (e.leaseMs ?? -1) });
+    out.push({ kind: 'server', t: at(e.t), node: printable(e.lock), holders: [...new Set(held.values())], ttlMs: held.size === 0 ? -2 : (e.leaseMs ?? -1) });
 
   for (const e of events) {
     if (e.owner === undefined && !['deleted', 'force-unlocked'].includes(e.kind)) continue;
@@ -121,7 +123,7 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
     kind: f.kind,
     from: at(f.from),
     to: at(f.to),
-    clients: f.owners.map((o) => lanes.get(o) ?? shortOwner(o)),
+    clients: f.owners.map((o) => lanes.get(o) ?? printable(shortOwner(o))),
     message: f.message,
   }));
   return { history: { clients, nodes, events: out }, violations, lanes };
