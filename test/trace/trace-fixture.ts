@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { Finding } from '../../src/core/trace/checker.js';
 import type { TraceEvent } from '../../src/core/trace/events.js';
 import { runTrace, type TraceRunResult } from '../../src/trace/run.js';
@@ -10,7 +9,12 @@ export interface RunningTrace {
   readonly findings: Finding[];
   readonly status: string[];
   /** Waits until the trace has decoded everything sent so far (a marker lock round trip), then ends it. */
-  stop(marker: Redis): Promise<TraceRunResult>;
+  stop(marker: Marker): Promise<TraceRunResult>;
+}
+
+/** Any client that can SET on the traced server (ioredis Redis or Cluster). */
+export interface Marker {
+  set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<unknown>;
 }
 
 let markers = 0;
@@ -40,7 +44,7 @@ export async function startTrace(spec: TargetSpec, opts: { record?: string; want
     events,
     findings,
     status,
-    async stop(marker: Redis) {
+    async stop(marker: Marker) {
       // The marker's own acquisition arriving proves every earlier line was decoded (one primary, in order).
       const name = `trace-marker-${++markers}`;
       await marker.set(name, 'm', 'PX', 100, 'NX');
