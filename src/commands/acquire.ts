@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import { formatDuration } from '../core/duration.js';
+import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { shellQuote } from '../core/doctor-fix.js';
 import { openLockEnv, parseNodeUrls, type OpenLockEnv } from '../locks/env.js';
+import { lockKindOf } from '../locks/family.js';
 import { identityOwner, newOwner, parseOwner } from '../locks/owners.js';
 import { protocolFor } from '../locks/registry.js';
 import type { Attempt, LockKind, PubSubMode } from '../locks/types.js';
@@ -10,7 +13,7 @@ import type { RedissonOwner } from '../core/owner.js';
 import { rememberOwner } from '../state/owners.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { describeRefusal, formatVotes } from './lock-output.js';
-import { addConnectionOptions, addLockOptions, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
+import { addConnectionOptions, addLockOptions, checkKeyName, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';
 
 export const DEFAULT_LEASE_MS = 30_000;
@@ -26,6 +29,7 @@ export interface LockSetup {
 
 /** `identity`: the REPL client acting, whose owner is used when no --owner is given. */
 export function lockSetup(key: string, flags: LockFlags, defaultLeaseMs = DEFAULT_LEASE_MS, identity?: RedissonOwner): LockSetup {
+  checkKeyName(key);
   const kind = kindFlag(flags);
   const protocol = protocolFor(kind);
   return {
@@ -46,6 +50,9 @@ export function openEnvFor(
   mode: ConnectMode,
   connections?: ConnectionProvider,
 ): Promise<OpenLockEnv> {
+  if (kind !== 'redlock' && flags.nodes !== undefined) {
+    throw new UsageError(`--nodes is for --kind redlock (independent primaries), not --kind ${kind}: use --url for one server`);
+  }
   const nodes = kind === 'redlock' ? parseNodeUrls(flags.nodes) : undefined;
   const pubsub = (flags.pubsub ?? 'auto') as 'auto' | PubSubMode;
   return openLockEnv(spec, { mode, name: 'redlock-cli', pubsub, nodes, connections });
@@ -86,6 +93,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
     const target = lockTarget(setup.kind, spec, flags);
     const env = await openEnvFor(setup.kind, spec, flags, 'one-shot', ctx.connections);
     try {
+      await lockKindOf(env, key, { kind: setup.kind });
       const protocol = protocolFor(setup.kind);
       const req = { key, owner: setup.owner, leaseMs: setup.leaseMs };
       const attempt =
@@ -96,7 +104,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
         if (!flags.json) note(ctx, describeRefusal(key, attempt));
         return ExitCode.notAcquired;
       }
-      rememberOwner(ctx.env, {
+      await rememberOwner(ctx.env, {
         target,
         key,
         kind: setup.kind,
@@ -104,7 +112,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
         leaseMs: setup.leaseMs,
         expiresAt: Date.now() + setup.leaseMs,
         token: attempt.token,
-      });
+      }, (line) => note(ctx, line));
       if (!flags.json) {
         const extra = [
           attempt.count > 1 ? `hold count ${attempt.count}` : '',
@@ -112,7 +120,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
           attempt.validityMs !== undefined ? `valid for ${formatDuration(attempt.validityMs)}` : '',
         ].filter((s) => s !== '');
         print(ctx, `acquired "${key}" (${setup.kind}) as ${setup.owner}, lease ${formatDuration(setup.leaseMs)}${extra.length ? `, ${extra.join(', ')}` : ''}`);
-        note(ctx, `release it with: redlock-cli release ${key}${setup.kind === 'reentrant' ? '' : ` --kind ${setup.kind}`}`);
+        note(ctx, `release it with: redlock-cli release ${shellQuote(key)}${setup.kind === 'reentrant' ? '' : ` --kind ${setup.kind}`}`);
       }
       return ExitCode.ok;
     } finally {

@@ -9,6 +9,8 @@ export const ExitCode = {
   findings: 6,
   /** A scenario variant or a race did not reach its expected verdict (race: violations found). */
   verdictMismatch: 7,
+  /** A race (or scenario) that could not tell: nothing was acquired, or calls failed. */
+  inconclusive: 8,
   interrupted: 130,
 } as const;
 
@@ -23,4 +25,5 @@ export const EXIT_CODE_HELP = `Exit codes:
   5    lock not acquired, or not owned by the caller
   6    doctor found problems
   7    scenario: a variant missed its expected verdict; race: safety violations found
+  8    race: inconclusive (no acquisition, or lock calls failed), never called safe
   130  interrupted (Ctrl-C)`;
