@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithPeer, startPeer, type PeerKind } from '../helpers/redisson-peer.js';
+import { describeWithPeer, startPeer, stopAllPeers, type PeerKind } from '../helpers/redisson-peer.js';
 import { rawClient } from '../helpers/lock-env.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { startTrace } from './trace-fixture.js';
@@ -17,6 +17,7 @@ beforeAll(async () => {
   raw = rawClient(server);
 });
 afterAll(async () => {
+  await stopAllPeers();
   raw?.disconnect();
   await server?.stop();
 });
@@ -25,10 +26,12 @@ describeWithPeer('trace decodes the real Redisson (Java) client', () => {
   it('every acquisition and release it reports, with its owner; renewals of its watchdog; no finding', async () => {
     const trace = await startTrace({ url: server.url });
     const hold = (kind: PeerKind, name: string, ms: number, watchdogMs = 30_000) => ({ kind, peer: startPeer(server.port, ['hold', kind, name, String(ms), '--wait', '30000'], { watchdogMs }) });
-    const first = [hold('lock', 'j-lock', 1500, 600), hold('fair', 'j-fair', 300), hold('fair', 'j-fair', 300), hold('read', 'j-rw', 800), hold('read', 'j-rw', 800)];
-    const second = [hold('write', 'j-rw', 300), hold('fenced', 'j-fenced', 300), hold('spin', 'j-spin', 300)];
+    // Two waves of JVMs, so a loaded machine does not starve a watchdog into losing its lock.
+    const first = [hold('lock', 'j-lock', 4000, 3000), hold('fair', 'j-fair', 300), hold('fair', 'j-fair', 300), hold('read', 'j-rw', 800)];
+    for (const { peer } of first) expect(await peer.exited, JSON.stringify(peer.events) + peer.output()).toBe(0);
+    const second = [hold('read', 'j-rw', 300), hold('write', 'j-rw', 300), hold('fenced', 'j-fenced', 300), hold('spin', 'j-spin', 300)];
+    for (const { peer } of second) expect(await peer.exited, JSON.stringify(peer.events) + peer.output()).toBe(0);
     const peers = [...first, ...second];
-    for (const { peer } of peers) expect(await peer.exited, peer.output()).toBe(0);
     await trace.stop(raw);
 
     for (const { kind, peer } of peers) {
@@ -41,9 +44,9 @@ describeWithPeer('trace decodes the real Redisson (Java) client', () => {
       expect(mine.filter((k) => k === joins), `${kind} ${owner}: ${mine.join(',')}`).toHaveLength(1);
       expect(mine.filter((k) => k === leaves), `${kind} ${owner}: ${mine.join(',')}`).toHaveLength(1);
     }
-    // The 600 ms watchdog renewed the 1.5 s hold every 200 ms.
+    // The 3 s watchdog renewed the 4 s hold every second.
     const watchdog = first[0]!.peer.events.find((e) => e.event === 'acquired')!;
-    expect(trace.events.filter((e) => e.kind === 'renewed' && e.owner === watchdog.token).length).toBeGreaterThanOrEqual(3);
+    expect(trace.events.filter((e) => e.kind === 'renewed' && e.owner === watchdog.token).length).toBeGreaterThanOrEqual(2);
     expect(trace.findings).toEqual([]);
     expect(trace.events.filter((e) => e.kind === 'raw' || e.kind === 'expired')).toEqual([]);
   }, 120_000);
