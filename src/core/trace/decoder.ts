@@ -33,6 +33,9 @@ interface PendingRun {
   readonly lua: MonitorLine[];
 }
 
+/** Shared and never written to: what push() returns for a line that completed nothing. */
+const NONE: TraceEvent[] = [];
+
 const sha1 = (body: string): string => createHash('sha1').update(body).digest('hex');
 
 export class TraceDecoder {
@@ -114,10 +117,13 @@ export class TraceDecoder {
 
   private advance(t: number): void {
     if (t > this.lastT) this.lastT = t;
-    this.out.push(...this.model.expireUntil(t));
+    const expired = this.model.expireUntil(t);
+    if (expired.length > 0) this.out.push(...expired);
   }
 
+  /** The events completed so far; most lines complete none, and get no new array for it. */
   private drain(): TraceEvent[] {
+    if (this.out.length === 0) return NONE;
     const events = this.out;
     this.out = [];
     return events;

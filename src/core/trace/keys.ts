@@ -29,7 +29,10 @@ function unbrace(text: string): string {
 
 /** The role of a key and the lock it belongs to. */
 export function keyInfo(key: string): KeyInfo {
-  for (const [prefix, role] of PREFIXED) {
+  // Most keys are plain lock names: two cheap tests before any prefix loop or regex.
+  const companion = key.startsWith('redisson_');
+  if (!companion && !key.includes(':rwlock_timeout')) return { role: 'lock', lock: key };
+  for (const [prefix, role] of companion ? PREFIXED : []) {
     if (!key.startsWith(prefix)) continue;
     let rest = key.slice(prefix.length);
     // The latch carries a request id after the lock name: redisson_unlock_latch:{name}:<32 hex>.

@@ -25,6 +25,8 @@ export interface LockState {
   readonly deadlines: Map<string, number>;
 }
 
+const NOTHING: TraceEvent[] = [];
+
 export class LockModel {
   private readonly locks = new Map<string, LockState>();
   private nextExpiry = Number.POSITIVE_INFINITY;
@@ -57,7 +59,7 @@ export class LockModel {
 
   /** Holders whose lease ran out by server time `t`, as expired events (at the computed expiry). */
   expireUntil(t: number): TraceEvent[] {
-    if (t < this.nextExpiry) return [];
+    if (t < this.nextExpiry) return NOTHING;
     const out: TraceEvent[] = [];
     let next = Number.POSITIVE_INFINITY;
     for (const s of this.locks.values()) {
