@@ -14,12 +14,12 @@ export interface TraceAppProps {
 
 /** The live `trace` screen: repaints from the session a few times a second (decoding never waits on it). */
 export function TraceApp({ session, what, lagMs, tickMs = 250 }: TraceAppProps) {
-  const read = () => ({ state: traceLiveState(session), lag: lagMs() });
-  const [{ state, lag }, setFrame] = useState(read);
   const { columns } = useTerminalSize();
+  const read = () => ({ state: traceLiveState(session, Math.max(40, columns - 1)), lag: lagMs() });
+  const [{ state, lag }, setFrame] = useState(read);
   useEffect(() => {
     const timer = setInterval(() => setFrame(read()), tickMs);
     return () => clearInterval(timer);
-  }, [session, tickMs]);
+  }, [session, tickMs, columns]);
   return <TraceView state={state} what={what} lagMs={lag} columns={columns} />;
 }

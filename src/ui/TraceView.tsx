@@ -23,13 +23,13 @@ export function TraceView({ state, what, lagMs, columns }: TraceViewProps) {
         ) : (
           <Text color="green">nothing unsafe</Text>
         )}
-        {state.warnings > 0 ? <Text color="yellow"> · {state.warnings} warnings</Text> : null}
+        {state.warnings > 0 ? <Text color="yellow"> · {state.warnings} warning{state.warnings === 1 ? '' : 's'}</Text> : null}
       </Text>
       {state.lanes.clients.length > 0 ? <Swimlane lanes={state.lanes} width={width} spanMs={state.spanMs} live /> : <Text dimColor>waiting for lock operations…</Text>}
       {state.findingLines.length > 0 && (
         <Box flexDirection="column" marginTop={1}>
           {state.findingLines.map((line, i) => (
-            <Text key={`f-${i}`} color={line.startsWith('!') ? 'red' : 'yellow'} wrap="truncate">
+            <Text key={`f-${i}`} color={line.startsWith('~') ? 'yellow' : 'red'} wrap="truncate">
               {line}
             </Text>
           ))}

@@ -68,7 +68,8 @@ interface LockFacts {
 const LOSS_HORIZON_MS = 300_000;
 const PRUNE_AT = 1000;
 
-const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${clientLabel(client)})`;
+/** `6f1c2a3b…:1 (worker-1@127.0.0.1:5001)`: short enough for one line of a finding. */
+const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${client?.name && client.addr ? `${client.name}@${client.addr}` : clientLabel(client)})`;
 const ms = (n: number) => `${Math.round(n)} ms`;
 
 export class TraceChecker {

@@ -33,10 +33,17 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
   const holders = new Map<string, Map<string, string>>();
   let id = 0;
   const at = (t: number) => Math.max(0, t - origin);
+  // Lanes by client: two connections with the same name (two processes of one service) get their ports.
+  const laneHolder = new Map<string, string>();
   const laneFor = (e: TraceEvent, owner = e.owner ?? '?') => {
     let lane = lanes.get(owner);
     if (lane === undefined) {
-      lane = laneOf({ owner, ...(e.client && owner === e.owner ? { client: e.client } : {}) });
+      const client = e.client && owner === e.owner ? e.client : undefined;
+      const who = client?.addr ?? owner;
+      lane = laneOf({ owner, ...(client ? { client } : {}) });
+      const taken = laneHolder.get(lane);
+      if (taken !== undefined && taken !== who) lane = laneOf({ owner, ...(client?.addr ? { client: { addr: client.addr } } : {}) });
+      laneHolder.set(lane, who);
       lanes.set(owner, lane);
     }
     if (!clients.includes(lane)) clients.push(lane);
