@@ -3,8 +3,10 @@
 // LOAD, so a later EVALSHA is understood), and the lock model. Lines must come in the server's
 // order for one primary; one decoder per primary.
 //
-// On Redis 7.0 a script's own commands (`lua`) follow its EVAL line, so a script run is complete
-// when the next line that is not `lua` arrives, or when the stream goes quiet (flush()).
+// Redis feeds a script's EVAL / EVALSHA / FCALL line to MONITOR before the commands the script
+// runs (`lua`), so a script run is complete when the next line that is not `lua` arrives, or
+// when the stream goes quiet (flush()). A function's body is not in the stream: FCALL is decoded
+// from its commands alone.
 
 import { createHash } from 'node:crypto';
 import { applyCommand } from './client-commands.js';
@@ -83,7 +85,7 @@ export class TraceDecoder {
     const client = this.clientOf(line.source);
     this.current = { t: line.t, client };
     const cmd = line.args[0]!.toLowerCase();
-    if (cmd === 'eval' || cmd === 'evalsha') this.startRun(line, cmd, client);
+    if (cmd === 'eval' || cmd === 'evalsha' || cmd === 'fcall') this.startRun(line, cmd, client);
     else if (cmd === 'script' && line.args[1]?.toLowerCase() === 'load' && line.args[2] !== undefined) this.learn(line.args[2]);
     else if (!this.nameCommand(line)) applyCommand(this.ctx, line, client);
     return this.drain();
@@ -158,11 +160,11 @@ export class TraceDecoder {
   private startRun(line: MonitorLine, cmd: string, client: TraceClient): void {
     const [, script, numkeys] = line.args;
     if (script === undefined) return;
-    const intent = cmd === 'eval' ? this.learn(script) : (this.intents.get(script.toLowerCase()) ?? 'unknown');
+    const intent = cmd === 'eval' ? this.learn(script) : cmd === 'evalsha' ? (this.intents.get(script.toLowerCase()) ?? 'unknown') : 'unknown';
     const n = Math.max(0, Number(numkeys) || 0);
     const keys = line.args.slice(3, 3 + n);
     const argv = line.args.slice(3 + n);
-    const shown = cmd === 'eval' ? ['EVAL', `${script.slice(0, 24).replace(/\s+/g, ' ')}…`] : ['EVALSHA', script];
+    const shown = cmd === 'eval' ? ['EVAL', `${script.slice(0, 24).replace(/\s+/g, ' ')}…`] : [cmd.toUpperCase(), script];
     this.pending = { line, client, intent, keys, argv, command: [...shown, ...line.args.slice(2)], lua: [] };
   }
 

@@ -73,6 +73,11 @@ describe('trace decoder', () => {
     ]);
   });
 
+  it('a function (FCALL) is decoded from the commands it ran', () => {
+    const events = decodeLines([at(0, A, 'FCALL', 'mylock', '1', 'fn-lock', 'tokF', '500'), lua(0, 'set', 'fn-lock', 'tokF', 'NX', 'PX', '500')]);
+    expect(events.map((e) => [e.kind, e.owner, e.leaseMs])).toEqual([['acquired', 'tokF', 500]]);
+  });
+
   it('the pattern keeps other keys out; plain writes to non-lock keys are not events', () => {
     expect(kinds([at(0, A, 'SET', 'cache', 'v'), at(1, A, 'DEL', 'cache'), at(2, A, 'SET', 'x:1', 't', 'NX', 'PX', '10')])).toEqual(['acquired t']);
     expect(decodeLines([at(2, A, 'SET', 'x:1', 't', 'NX', 'PX', '10')], { wants: (k) => k.startsWith('orders') })).toEqual([]);
