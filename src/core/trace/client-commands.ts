@@ -39,6 +39,14 @@ export function applyCommand(ctx: EffectContext, line: MonitorLine, client: Trac
   }
   const s = model.get(key);
   if (!s) return;
+  if (cmd === 'zrem' && s.library === 'semaphore') {
+    // redis-semaphore releases a permit with a plain ZREM of its id.
+    for (const owner of line.args.slice(2)) {
+      if (!s.holders.delete(owner)) continue;
+      ctx.emit({ kind: 'released', lock: key, owner, library: 'semaphore', shared: true, count: 0 });
+    }
+    return;
+  }
   if ((cmd === 'pexpire' || cmd === 'expire' || cmd === 'persist') && s.holders.size > 0) {
     const leaseMs = cmd === 'persist' ? undefined : Number(line.args[2]) * (cmd === 'expire' ? 1000 : 1);
     model.setExpiry(s, line.t, leaseMs);

@@ -73,6 +73,28 @@ describe('trace decoder', () => {
     ]);
   });
 
+  it("Redisson's semaphore: permits taken and given back by a connection, shared, never an overlap", () => {
+    const TRY_ACQUIRE = "local value = redis.call('get', KEYS[1]); if (value ~= false and tonumber(value) >= tonumber(ARGV[1])) then local val = redis.call('decrby', KEYS[1], ARGV[1]); return 1; end; return 0;";
+    const RELEASE_PERMITS = "local value = redis.call('incrby', KEYS[1], ARGV[1]); redis.call(ARGV[2], KEYS[2], value);";
+    const events = decodeLines([
+      at(0, A, 'EVAL', TRY_ACQUIRE, '1', 'sem', '2'),
+      lua(0, 'get', 'sem'),
+      lua(0, 'decrby', 'sem', '2'),
+      at(1, B, 'EVAL', TRY_ACQUIRE, '1', 'sem', '1'),
+      lua(1, 'get', 'sem'),
+      lua(1, 'decrby', 'sem', '1'),
+      at(2, A, 'EVAL', RELEASE_PERMITS, '2', 'sem', 'redisson_sc:{sem}', '2', 'publish'),
+      lua(2, 'incrby', 'sem', '2'),
+      lua(2, 'publish', 'redisson_sc:{sem}', '3'),
+    ]);
+    expect(events.map((e) => [e.kind, e.owner, e.count, e.shared])).toEqual([
+      ['acquired', A, 2, true],
+      ['acquired', B, 1, true],
+      ['released', A, 0, true],
+    ]);
+    expect(checkEvents(events)).toEqual([]);
+  });
+
   it('a function (FCALL) is decoded from the commands it ran', () => {
     const events = decodeLines([at(0, A, 'FCALL', 'mylock', '1', 'fn-lock', 'tokF', '500'), lua(0, 'set', 'fn-lock', 'tokF', 'NX', 'PX', '500')]);
     expect(events.map((e) => [e.kind, e.owner, e.leaseMs])).toEqual([['acquired', 'tokF', 500]]);
