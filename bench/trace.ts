@@ -7,7 +7,9 @@
 // EVALSHA), so it does not share an event loop with the trace.
 //   npm run bench     (BENCH_TRACE_SECONDS=30, BENCH_TRACE_RATE=20000; the README figure used 600)
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { percentiles } from '../src/core/race/stats.js';
+import { findingLine } from '../src/core/trace/format.js';
 import { TraceSession } from '../src/core/trace/session.js';
 import { TraceSource } from '../src/trace/source.js';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server.js';
@@ -115,6 +117,9 @@ async function main(): Promise<void> {
     console.log(`paced load, ${SECONDS} s at ${RATE} lock ops/s: the load reached p50 ${achieved.p50} ops/s; trace decoded ${session.events} events of ${result.ops} operations`);
     console.log(`trace lag behind the server: p50 ${Math.round(lag.p50)} ms, p99 ${Math.round(lag.p99)} ms, max ${Math.round(lag.max)} ms`);
     console.log(`trace heap: ${mb(early)} early in the run, ${mb(late)} at the end (${mb(Math.max(...heap))} max); findings: ${session.findings.length}`);
+    for (const f of session.findings.slice(0, 5)) console.log(`  ${findingLine(f)}`);
+    const busy = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+    console.log(`machine load average at the end (1, 5, 15 min): ${busy} on ${os.cpus().length} cores`);
   } finally {
     await server.stop();
   }

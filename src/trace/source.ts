@@ -38,6 +38,8 @@ interface Shard {
   endpoint: MonitorEndpoint;
   monitor: MonitorConnection | undefined;
   quiet: NodeJS.Timeout | undefined;
+  /** Bumped on every batch received: a quiet check that sees it change knows data came in. */
+  batches: number;
   /** Local time minus server time at the newest line (for the clock between lines). */
   offset: number;
 }
@@ -65,7 +67,7 @@ export class TraceSource {
     for (const endpoint of this.plan.primaries) {
       const node = formatHostPort(endpoint);
       const names = await clientNames(endpoint);
-      const shard: Shard = { decoder: new TraceDecoder({ wants: this.opts.wants, clientNames: names, ...(multi ? { node } : {}) }), endpoint, monitor: undefined, quiet: undefined, offset: 0 };
+      const shard: Shard = { decoder: new TraceDecoder({ wants: this.opts.wants, clientNames: names, ...(multi ? { node } : {}) }), endpoint, monitor: undefined, quiet: undefined, batches: 0, offset: 0 };
       this.shards.push(shard);
       await this.attach(shard);
     }
@@ -100,9 +102,23 @@ export class TraceSource {
       this.maxLag = Math.max(this.maxLag, this.lag);
       shard.offset = gap;
     }
+    shard.batches++;
     if (shard.quiet) clearTimeout(shard.quiet);
-    shard.quiet = setTimeout(() => this.emit(shard.decoder.flush()), QUIET_MS);
+    shard.quiet = setTimeout(() => this.quiet(shard), QUIET_MS + Math.min(2000, 2 * this.lag));
     this.emit(out);
+  }
+
+  /**
+   * A script run still open when the connection went quiet is complete: Redis writes a script's
+   * lines together. A timer can fire before a starved process has read data already waiting on
+   * the socket (timers run before I/O in each turn of the event loop), so the run is closed only
+   * after one more turn in which nothing was read.
+   */
+  private quiet(shard: Shard): void {
+    const seen = shard.batches;
+    setImmediate(() => {
+      if (shard.batches === seen) this.emit(shard.decoder.flush());
+    });
   }
 
   /**

@@ -38,13 +38,18 @@ interface PendingRun {
 /** Shared and never written to: what push() returns for a line that completed nothing. */
 const NONE: TraceEvent[] = [];
 
+const MAX_CLIENTS = 10_000;
+
 const sha1 = (body: string): string => createHash('sha1').update(body).digest('hex');
 
 export class TraceDecoder {
   readonly model: LockModel;
   private readonly names = new Map<string, string>();
+  private readonly clients = new Map<string, TraceClient>();
   private readonly intents = new Map<string, ScriptIntent>();
   private pending: PendingRun | undefined;
+  /** The run flush() closed last, until the next client line. */
+  private flushed: PendingRun | undefined;
   private out: TraceEvent[] = [];
   private current: { t: number; client: TraceClient } = { t: 0, client: {} };
   private lastT = 0;
@@ -57,14 +62,13 @@ export class TraceDecoder {
     this.ctx = {
       model: this.model,
       wants,
+      // Events are built fresh by the effects: filled in place, not copied (this runs for every operation).
       emit: (e) => {
-        const client = e.client ?? this.current.client;
-        this.out.push({
-          ...e,
-          t: e.t ?? this.current.t,
-          ...(client ? { client } : {}),
-          ...(this.opts.node ? { node: this.opts.node } : {}),
-        } as TraceEvent);
+        const event = e as { -readonly [K in keyof TraceEvent]: TraceEvent[K] };
+        event.t ??= this.current.t;
+        event.client ??= this.current.client;
+        if (this.opts.node) event.node = this.opts.node;
+        this.out.push(event);
       },
     };
   }
@@ -77,9 +81,13 @@ export class TraceDecoder {
   /** Decodes one line; returns the events it completed (a pending script run, expiries, its own). */
   push(line: MonitorLine): TraceEvent[] {
     if (line.source === 'lua') {
+      // Lines of a run that flush() closed too early (the stream paused mid-script): they still
+      // belong to it, as no client line came between; decode them in its context.
+      if (!this.pending && this.flushed) this.pending = { ...this.flushed, lua: [] };
       this.pending?.lua.push(line);
       return this.drain();
     }
+    this.flushed = undefined;
     this.finishRun();
     this.advance(line.t);
     const client = this.clientOf(line.source);
@@ -93,6 +101,7 @@ export class TraceDecoder {
 
   /** Completes a script run still waiting for more `lua` lines (the stream went quiet, or ended). */
   flush(): TraceEvent[] {
+    this.flushed = this.pending;
     this.finishRun();
     return this.drain();
   }
@@ -131,9 +140,17 @@ export class TraceDecoder {
     return events;
   }
 
+  /** One client object per address (shared by its events), replaced when its name changes. */
   private clientOf(addr: string): TraceClient {
-    const name = this.names.get(addr);
-    return name ? { addr, name } : { addr };
+    let client = this.clients.get(addr);
+    if (!client) {
+      const name = this.names.get(addr);
+      client = name ? { addr, name } : { addr };
+      // Short-lived connections each bring a new address: keep the cache bounded.
+      if (this.clients.size >= MAX_CLIENTS) this.clients.clear();
+      this.clients.set(addr, client);
+    }
+    return client;
   }
 
   /** CLIENT SETNAME / HELLO ... SETNAME: remembers the name; true when the line was one. */
@@ -148,6 +165,7 @@ export class TraceDecoder {
     if (name === undefined) return true;
     if (name === '') this.names.delete(line.source);
     else this.names.set(line.source, name);
+    this.clients.delete(line.source);
     return true;
   }
 

@@ -251,7 +251,9 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
     const holders = [...s.holders.keys()];
     // Compare-and-delete (GET then DEL): the holder released it; a DEL without a check forced it.
     if (f.probed && (run.intent === 'release' || run.intent === 'unknown')) {
-      const owner = token !== undefined && s.holders.has(token) ? token : (holders[0] ?? token ?? '?');
+      // The script compared its ARGV[1] with the value and deleted: that token held the lock, whatever the model thought.
+      const owner = library === 'token' && token !== undefined ? token : (holders[0] ?? token ?? '?');
+      if (!s.holders.has(owner) && holders.length > 0) for (const e of model.expire(s, run.t, 'gone before its computed expiry')) ctx.emit(e);
       ctx.emit({ ...base, kind: 'released', owner, count: 0 });
     } else ctx.emit({ ...base, kind: 'force-unlocked', holders, command: run.command });
     model.clear(s);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkEvents } from '../../../src/core/trace/checker.js';
-import { decodeLines } from '../../../src/core/trace/decoder.js';
+import { decodeLines, TraceDecoder } from '../../../src/core/trace/decoder.js';
 import type { MonitorLine } from '../../../src/core/trace/monitor-line.js';
 
 // Streams as Redis 7.0 prints them: a script's own commands (lua) follow its EVAL line.
@@ -93,6 +93,22 @@ describe('trace decoder', () => {
       ['released', A, 0, true],
     ]);
     expect(checkEvents(events)).toEqual([]);
+  });
+
+  it('a script whose lines arrive after a quiet flush is still decoded in its own context', () => {
+    const decoder = new TraceDecoder();
+    const events = [
+      ...decoder.push(at(0, A, 'SET', 'job', 'tokA', 'NX', 'PX', '5000')),
+      ...decoder.push(at(1, A, 'EVAL', TOKEN_RELEASE, '1', 'job', 'tokA')),
+      ...decoder.flush(), // the stream paused after the EVAL line
+      ...decoder.push(lua(1, 'get', 'job')),
+      ...decoder.push(lua(1, 'del', 'job')),
+      ...decoder.flush(),
+    ];
+    expect(events.map((e) => [e.kind, e.owner, e.client?.addr])).toEqual([
+      ['acquired', 'tokA', A],
+      ['released', 'tokA', A],
+    ]);
   });
 
   it('a function (FCALL) is decoded from the commands it ran', () => {
