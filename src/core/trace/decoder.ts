@@ -163,6 +163,7 @@ export class TraceDecoder {
       if (at > 0) name = line.args[at + 1];
     } else return false;
     if (name === undefined) return true;
+    if (this.names.size >= MAX_CLIENTS) this.names.clear();
     if (name === '') this.names.delete(line.source);
     else this.names.set(line.source, name);
     this.clients.delete(line.source);
