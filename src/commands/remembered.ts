@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { escapeControls } from '../core/decode/escape.js';
 import { formatDuration } from '../core/duration.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import type { RedissonOwner } from '../core/owner.js';
@@ -87,7 +88,7 @@ export async function settleHold(env: LockEnv, key: string, q: HoldQuery, missin
   if (absent && missing === 'not-found') {
     const expiredAgo = q.remembered ? Date.now() - q.remembered.expiresAt : -1;
     const why = expiredAgo >= 0 ? `its lease ran out ${formatDuration(expiredAgo)} ago` : 'nobody holds it';
-    throw new NotFoundError(`"${key}" is not locked: ${why} (nothing to release)`);
+    throw new NotFoundError(`"${escapeControls(key)}" is not locked: ${why} (nothing to release)`);
   }
   if (q.noOwner) throw q.noOwner;
   const kind = keyKind ?? 'reentrant';

@@ -9,7 +9,10 @@ export const ExitCode = {
   findings: 6,
   /** A scenario variant or a race did not reach its expected verdict (race: violations found). */
   verdictMismatch: 7,
-  /** A race (or scenario) that could not tell: nothing was acquired, or calls failed. */
+  /**
+   * A scenario variant or a race could not be judged: the machine was too busy for its timing,
+   * or (race) nothing was acquired or lock calls failed. Never reported as safe.
+   */
   inconclusive: 8,
   interrupted: 130,
 } as const;
@@ -24,6 +27,6 @@ export const EXIT_CODE_HELP = `Exit codes:
   4    key not found
   5    lock not acquired, or not owned by the caller
   6    doctor found problems
-  7    scenario: a variant missed its expected verdict; race: safety violations found
-  8    race: inconclusive (no acquisition, or lock calls failed), never called safe
+  7    scenario: a variant missed its expected verdict; race: safety violations found; trace: something unsafe seen
+  8    inconclusive, never called safe: a scenario or race ran too late on a busy machine, or a race acquired nothing
   130  interrupted (Ctrl-C)`;

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,13 +108,19 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Where the peer is looked for: $REDISSON_PEER, else `../shared/redisson-java/redisson-peer` from the repo root. */
 export const PEER_PATH = process.env.REDISSON_PEER ?? join(REPO_ROOT, '../shared/redisson-java/redisson-peer');
 
-/** What is missing to run the peer (one line), or undefined when it can run. */
+/** What is missing to run the peer (one line), or undefined when it can run; checked once per file. */
+let checked: { readonly missing: string | undefined } | undefined;
 function missingForPeer(): string | undefined {
+  checked ??= { missing: findMissing() };
+  return checked.missing;
+}
+
+function findMissing(): string | undefined {
   if (!existsSync(PEER_PATH)) return `the Redisson Java peer at ${PEER_PATH} (set REDISSON_PEER to its redisson-peer)`;
-  try {
-    execFileSync('java', ['-version'], { stdio: 'ignore', timeout: 15_000 });
-  } catch {
-    return 'java 17 (apt-get install openjdk-17-jdk-headless)';
+  // `java -version` prints `openjdk version "17.0.15" ...` on stderr; the peer's classes need 17 or later.
+  const java = spawnSync('java', ['-version'], { encoding: 'utf8', timeout: 15_000 });
+  if (Number(/version "(\d+)/.exec(java.stderr ?? '')?.[1] ?? 0) < 17) {
+    return 'java 17 or later (apt-get install openjdk-17-jdk-headless)';
   }
   try {
     // The peer's own check of the Debian jars it runs with; its stderr names the apt packages.

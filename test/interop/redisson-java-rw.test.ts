@@ -64,6 +64,28 @@ describeWithPeer('Redisson (Java) RReadWriteLock and our read/write locks', () =
     expect(ttl).toBeLessThanOrEqual(8000);
   });
 
+  it('its writer: our reader and writer are refused naming it; our writer: its reader and writer are refused', async () => {
+    const peer = startPeer(s.server.port, ['hold', 'write', 'rw', String(LONG_LEASE_MS)], { watchdogMs: 20_000 });
+    const writer = await peer.waitFor('acquired');
+    for (const kind of ['read', 'write']) {
+      const refused = await s.cli('acquire', 'rw', '--kind', kind, '--json');
+      expect(refused.code).toBe(5);
+      expect(jsonOf(refused)).toMatchObject({ acquired: false, holders: [{ owner: `${writer.token}:write` }] });
+    }
+    const [view] = jsonOf<Record<string, unknown>[]>(await s.cli('inspect', 'rw', '--json'));
+    expect(view).toMatchObject({ kind: 'rw', mode: 'write', holders: [{ client: writer.clientId, thread: '1', count: 1, write: true }] });
+    expect(view!.ttlMs).toBeGreaterThan(10_000);
+    expect(view!.ttlMs).toBeLessThanOrEqual(20_000);
+    await peer.stop();
+
+    expect((await s.cli('acquire', 'rw', '--kind', 'write', '--lease', LONG, '--owner', owner(1))).code).toBe(0);
+    for (const kind of ['read', 'write']) {
+      const tried = await runPeer(s.server.port, ['trylock', kind, 'rw', '0', '5000']);
+      expect(tried.code).toBe(1);
+    }
+    expect(await s.raw.hgetall('rw')).toEqual({ mode: 'write', [`${owner(1)}:write`]: '1' });
+  });
+
   it('its writer waits: our read release wakes it at once (message 0)', async () => {
     expect((await ourRead('rw', LONG)).code).toBe(0);
     await s.peerWokenBy('write', 'rw', () => s.subscribed('redisson_rwlock:{rw}'), async () => {
