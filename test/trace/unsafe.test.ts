@@ -45,7 +45,7 @@ async function holder(key: string): Promise<{ child: ChildProcess; owner: string
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  await eventually(async () => /"event":"acquired"/.test(out), 15_000);
+  await eventually(async () => /"event":"acquired"/.test(out), 30_000);
   const owner = /"event":"acquired".*?"owner":"([^"]+)"/.exec(out)![1]!;
   return { child, owner };
 }
@@ -56,12 +56,12 @@ describe('trace catches unsafe traffic', () => {
     const a = await holder('job');
     a.child.kill('SIGSTOP');
     // Its watchdog cannot renew: the lease runs out on the server.
-    await eventually(async () => (await raw.exists('job')) === 0, 5000);
+    await eventually(async () => (await raw.exists('job')) === 0, 15_000);
     const b = { key: 'job', owner: 'bbbbbbbb-0000-4000-8000-000000000002:9', leaseMs: 10_000 };
     expect((await hashLock('reentrant').tryAcquire(env, b)).acquired).toBe(true);
     a.child.kill('SIGCONT');
     // Back from the pause, its next renewal is refused (B holds the lock now).
-    await eventually(async () => trace.events.some((e) => e.kind === 'renew-refused' && e.owner === a.owner), 10_000);
+    await eventually(async () => trace.events.some((e) => e.kind === 'renew-refused' && e.owner === a.owner), 30_000);
     await trace.stop(raw);
     a.child.kill('SIGKILL');
 
@@ -81,7 +81,7 @@ describe('trace catches unsafe traffic', () => {
     expect(overlap!.clients.map((c) => c.addr)).toEqual([aAddr, bLine.source]);
     expect(overlap!.clients[1]?.name).toBe('redlock-cli:test');
     expect(trace.findings.every((f) => f.lock === 'job')).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it('a plain DEL of a held lock: foreign-delete naming the holder and the client that deleted it', async () => {
     const trace = await startTrace({ url: server.url });

@@ -51,7 +51,8 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
   };
   const op = (t: number, client: string, kind: 'acquire' | 'release' | 'renew', phase: 'invoke' | 'ok' | 'fail', opId: number, extra: object = {}) =>
     out.push({ kind: 'op', t: at(t), client, op: kind, phase, id: opId, ...extra });
-  const note = (t: number, lane: string, text: string) => out.push({ kind: 'note', t: at(t), lane, text });
+  const lost = (t: number, client: string, reason: string) => out.push({ kind: 'lock-lost', t: at(t), client, reason });
+  const renewals = new Map<string, number>();
   const server = (e: TraceEvent) => {
     const held = holders.get(e.lock) ?? new Map<string, string>();
     holders.set(e.lock, held);
@@ -89,9 +90,13 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
         serverRead(e, held);
         break;
       }
-      case 'renewed':
-        note(e.t, laneFor(e), 'renewed');
+      case 'renewed': {
+        const lane = laneFor(e);
+        const n = (renewals.get(lane) ?? 0) + 1;
+        renewals.set(lane, n);
+        out.push({ kind: 'renewed', t: at(e.t), client: lane, renewals: n });
         break;
+      }
       case 'renew-refused':
       case 'release-refused': {
         const opId = ++id;
@@ -112,13 +117,13 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
       }
       case 'expired':
       case 'lost-in-failover':
-        note(e.t, laneFor(e), e.kind === 'expired' ? 'lease expired: lock lost' : 'lock lost in failover');
+        lost(e.t, laneFor(e), e.kind === 'expired' ? 'the lease ran out' : 'absent on the promoted primary');
         held.delete(e.owner!);
         serverRead(e, held);
         break;
       case 'deleted':
       case 'force-unlocked':
-        for (const owner of e.holders ?? []) note(e.t, laneFor(e, owner), `lock lost: ${e.kind === 'deleted' ? 'deleted' : 'force-unlocked'}`);
+        for (const owner of e.holders ?? []) lost(e.t, laneFor(e, owner), e.kind === 'deleted' ? `deleted by ${(e.command ?? ['DEL'])[0]}` : 'force-unlocked');
         held.clear();
         serverRead(e, held);
         break;
