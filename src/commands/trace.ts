@@ -89,6 +89,8 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
   const tty = ctx.stdout.isTTY === true && !json;
   const { runTrace } = await import('../trace/run.js');
   let view: { close(): Promise<void> } | undefined;
+  // While the live view draws, status lines (reconnecting, failover) go into it, not across it.
+  let status: string | undefined;
   try {
     const result = await runTrace({
       spec,
@@ -96,10 +98,10 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
       forMs,
       signal: ctx.signal,
       record: flags.record,
-      onStatus: (text) => note(ctx, `trace: ${text}`),
+      onStatus: (text) => (view ? (status = text) : note(ctx, `trace: ${text}`)),
       onStart: (what, session, source) => {
         note(ctx, `trace: following ${what}${forMs !== undefined ? '' : '; Ctrl-C ends it'}`);
-        if (tty) view = mountLive(ctx, what, session, () => source.stats);
+        if (tty) view = mountLive(ctx, what, session, () => ({ ...source.stats, status }));
       },
       onEvents: tty ? undefined : (events, found) => printStream(ctx, events, found, json),
     });
@@ -153,7 +155,7 @@ function printEnd(ctx: CommandContext, session: TraceSession, json: boolean, sta
 }
 
 /** The live view loads ink and react only now; until it is mounted events are just folded in. */
-function mountLive(ctx: CommandContext, what: string, session: TraceSession, stats: () => SourceStats): { close(): Promise<void> } {
+function mountLive(ctx: CommandContext, what: string, session: TraceSession, stats: () => SourceStats & { readonly status: string | undefined }): { close(): Promise<void> } {
   const mounted = import('../ui/trace-live.js').then(({ mountTraceView }) => mountTraceView({ stdout: ctx.stdout, stderr: ctx.stderr, what, session, stats }));
   return { close: async () => (await mounted.catch(() => undefined))?.close() };
 }

@@ -7,10 +7,12 @@ export interface TraceViewProps {
   readonly what: string;
   readonly lagMs: number;
   readonly columns: number;
+  /** The source's last status: "failover: now following ...", "reconnecting". */
+  readonly status?: string;
 }
 
 /** Header, lanes of the last seconds (the scenario swimlane), findings pane, newest events. */
-export function TraceView({ state, what, lagMs, columns }: TraceViewProps) {
+export function TraceView({ state, what, lagMs, columns, status }: TraceViewProps) {
   const width = Math.max(40, columns - 1);
   return (
     <Box flexDirection="column" width={width}>
@@ -25,6 +27,11 @@ export function TraceView({ state, what, lagMs, columns }: TraceViewProps) {
         )}
         {state.warnings > 0 ? <Text color="yellow"> · {state.warnings} warning{state.warnings === 1 ? '' : 's'}</Text> : null}
       </Text>
+      {status !== undefined && (
+        <Text color="yellow" wrap="truncate">
+          {status}
+        </Text>
+      )}
       {state.lanes.clients.length > 0 ? <Swimlane lanes={state.lanes} width={width} spanMs={state.spanMs} live /> : <Text dimColor>waiting for lock operations…</Text>}
       {state.findingLines.length > 0 && (
         <Box flexDirection="column" marginTop={1}>

@@ -11,10 +11,10 @@ export interface MountTraceViewOptions {
   readonly stderr: Stream;
   readonly what: string;
   readonly session: TraceSession;
-  readonly stats: () => { readonly lagMs: number };
+  readonly stats: () => { readonly lagMs: number; readonly status?: string | undefined };
 }
 
 /** Mounts the live trace view (imported lazily: it pulls in ink and react); close() leaves the last frame. */
 export function mountTraceView(opts: MountTraceViewOptions): { close(): Promise<void> } {
-  return mountView(<TraceApp session={opts.session} what={opts.what} lagMs={() => opts.stats().lagMs} />, opts);
+  return mountView(<TraceApp session={opts.session} what={opts.what} stats={opts.stats} />, opts);
 }

@@ -49,13 +49,16 @@ describe('TraceView', () => {
     expect(frame).toContain('"evil\\x1b[2J"');
   });
 
-  it('before any lock operation it says it is waiting; the app repaints from the session', async () => {
+  it('before any lock operation it says it is waiting; the app repaints from the session, with the source status', async () => {
     const session = new TraceSession();
-    const view = render(<TraceApp session={session} what="the server" lagMs={() => 0} tickMs={20} />);
+    let status: string | undefined;
+    const view = render(<TraceApp session={session} what="the server" stats={() => ({ lagMs: 0, status })} tickMs={20} />);
     unmount = view.unmount;
     expect(view.lastFrame()).toContain('waiting for lock operations');
     session.push(overlapSession().recent());
+    status = 'failover: now following 127.0.0.1:7002';
     await new Promise((r) => setTimeout(r, 100));
     expect(view.lastFrame()).toMatch(/2 unsafe/);
+    expect(view.lastFrame()).toContain('failover: now following 127.0.0.1:7002');
   });
 });
