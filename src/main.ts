@@ -8,6 +8,8 @@ import type { CommandContext, RunContext } from './commands/context.js';
 import { registerDoctor } from './commands/doctor.js';
 import { addExamples } from './commands/help-examples.js';
 import { registerHelp } from './commands/help.js';
+import { configureHelpWidth, prose } from './commands/help-text.js';
+import { paintFor } from './commands/colour.js';
 import { registerForceUnlock } from './commands/force-unlock.js';
 import { registerHold } from './commands/hold.js';
 import { registerInspect } from './commands/inspect.js';
@@ -20,7 +22,7 @@ import { registerSandbox } from './commands/sandbox.js';
 import { registerScenario } from './commands/scenario.js';
 import { registerTarget } from './commands/target.js';
 import { registerTrace } from './commands/trace.js';
-import { applyTargetOption } from './commands/target-use.js';
+import { addProgramConnectionOptions, applyConnectionOptions, ENVIRONMENT_HELP, hostHint } from './commands/connection-flags.js';
 
 export type { RunContext } from './commands/context.js';
 
@@ -31,6 +33,8 @@ export function buildProgram(ctx: CommandContext): Command {
   const program = new Command('redlock-cli')
     .description('Inspect, hold, break and torture Redis distributed locks (Redisson, Redlock, token locks)')
     .version(pkg.version, '-V, --version')
+    // -h is the host, as in redis-cli; every command inherits this before it is registered.
+    .helpOption('--help', 'display help for command')
     .option('--debug', 'print stack traces for unexpected errors')
     .option('--no-color', 'plain output (also NO_COLOR=1)')
     .showSuggestionAfterError(true)
@@ -39,9 +43,12 @@ export function buildProgram(ctx: CommandContext): Command {
       writeOut: (text) => void ctx.stdout.write(text),
       writeErr: (text) => void ctx.stderr.write(text),
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
-      outputError: (text, write) => write(`redlock-cli: ${text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim()}\n`),
+      outputError: (text, write) =>
+        write(`${paintFor(ctx, 'stderr').error(`redlock-cli: ${hostHint(text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim())}`)}\n`),
     })
-    .addHelpText('afterAll', `\n${EXIT_CODE_HELP}\n`);
+    .addHelpText('afterAll', prose(ctx, `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`));
+  configureHelpWidth(program, ctx);
+  addProgramConnectionOptions(program);
   registerAcquire(program, ctx);
   registerHold(program, ctx);
   registerRenew(program, ctx);
@@ -57,9 +64,12 @@ export function buildProgram(ctx: CommandContext): Command {
   registerRepl(program, ctx);
   registerTarget(program, ctx);
   registerCompletion(program, ctx);
-  registerHelp(program); // after every command: `help sandbox up` follows the tree
-  program.hook('preAction', (_program, actionCommand) => applyTargetOption(actionCommand, ctx)); // --target <name>
-  addExamples(program);
+  registerHelp(program, ctx); // after every command: `help sandbox up` follows the tree
+  program.hook('preAction', (_program, actionCommand) => {
+    ctx.noColor = program.opts().color === false;
+    return applyConnectionOptions(program, actionCommand, ctx);
+  });
+  addExamples(program, ctx);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
 }
@@ -78,13 +88,14 @@ export async function run(argv: readonly string[], runCtx: RunContext): Promise<
       // Help and --version "fail" with exit code 0; usage errors were already printed by commander.
       return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
+    const red = paintFor(ctx, 'stderr').error;
     if (err instanceof CliError) {
-      ctx.stderr.write(`redlock-cli: ${err.message}\n`);
+      ctx.stderr.write(`${red(`redlock-cli: ${err.message}`)}\n`);
       return err.exitCode;
     }
     const debug = argv.includes('--debug');
     const message = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
-    ctx.stderr.write(`redlock-cli: unexpected error: ${message}${debug ? '' : ' (run with --debug for details)'}\n`);
+    ctx.stderr.write(`${red(`redlock-cli: unexpected error: ${message}${debug ? '' : ' (run with --debug for details)'}`)}\n`);
     return ExitCode.unexpected;
   }
 }

@@ -12,9 +12,12 @@ import type { ConnectionProvider, ConnectMode } from '../redis/connection.js';
 import type { RedissonOwner } from '../core/owner.js';
 import { rememberOwner } from '../state/owners.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
+import { paintFor } from './colour.js';
+import { waitStatusLine } from './wait-status.js';
 import { describeRefusal, formatVotes } from './lock-output.js';
 import { addConnectionOptions, addLockOptions, checkKeyName, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';
+import { replayArgs, stripPassword } from './connection-flags.js';
 
 export const DEFAULT_LEASE_MS = 30_000;
 
@@ -64,6 +67,21 @@ export function lockTarget(kind: LockKind, spec: TargetSpec, flags: LockFlags): 
   return `redlock ${parseNodeUrls(flags.nodes).map(describeTarget).join(',')}`;
 }
 
+/**
+ * `redlock-cli <command> <key>` on the same lock and server as this command: --kind, the Redlock
+ * nodes and the connection options, password-free, so the hint works when pasted.
+ */
+export function sameLockCommand(command: string, kind: LockKind, key: string, flags: LockFlags, self: Command): string {
+  const nodes = kind === 'redlock' && flags.nodes !== undefined ? flags.nodes.split(',').map((n) => stripPassword(n.trim())).join(',') : undefined;
+  const words = [
+    'redlock-cli', command, key,
+    ...(kind === 'reentrant' ? [] : ['--kind', kind]),
+    ...(nodes !== undefined ? ['--nodes', nodes] : []),
+    ...replayArgs(self),
+  ];
+  return words.map((w, i) => (i < 2 ? w : shellQuote(w))).join(' ');
+}
+
 export function attemptJson(setup: LockSetup, attempt: Attempt): Record<string, unknown> {
   const base = { acquired: attempt.acquired, key: setup.key, kind: setup.kind, owner: setup.owner, leaseMs: setup.leaseMs };
   if (attempt.acquired) {
@@ -87,7 +105,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
     .option('--json', 'print the result as JSON');
   addLockOptions(cmd);
   addConnectionOptions(cmd);
-  cmd.action(act(ctx, async (key: string, flags: LockFlags) => {
+  cmd.action(act(ctx, async (key: string, flags: LockFlags, self: Command) => {
     const setup = lockSetup(key, flags, DEFAULT_LEASE_MS, ctx.identity);
     const spec = targetSpec(flags, ctx);
     const target = lockTarget(setup.kind, spec, flags);
@@ -96,12 +114,14 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
       await lockKindOf(env, key, { kind: setup.kind });
       const protocol = protocolFor(setup.kind);
       const req = { key, owner: setup.owner, leaseMs: setup.leaseMs };
-      const attempt =
-        setup.waitMs > 0 ? await protocol.acquire(env, req, { waitMs: setup.waitMs, signal: ctx.signal }) : await protocol.tryAcquire(env, req);
+      const status = setup.waitMs > 0 ? waitStatusLine(ctx, key) : undefined;
+      const attempt = await (status
+        ? protocol.acquire(env, req, { waitMs: setup.waitMs, signal: ctx.signal, onRefused: status.onRefused }).finally(() => status.stop())
+        : protocol.tryAcquire(env, req));
       if (flags.json) printJson(ctx, attemptJson(setup, attempt));
       if (attempt.votes && !flags.json) for (const line of formatVotes(attempt.votes)) note(ctx, line);
       if (!attempt.acquired) {
-        if (!flags.json) note(ctx, describeRefusal(key, attempt));
+        if (!flags.json) note(ctx, paintFor(ctx, 'stderr').warning(describeRefusal(key, attempt)));
         return ExitCode.notAcquired;
       }
       await rememberOwner(ctx.env, {
@@ -119,8 +139,9 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
           attempt.token !== undefined ? `token ${attempt.token}` : '',
           attempt.validityMs !== undefined ? `valid for ${formatDuration(attempt.validityMs)}` : '',
         ].filter((s) => s !== '');
-        print(ctx, `acquired "${key}" (${setup.kind}) as ${setup.owner}, lease ${formatDuration(setup.leaseMs)}${extra.length ? `, ${extra.join(', ')}` : ''}`);
-        note(ctx, `release it with: redlock-cli release ${shellQuote(key)}${setup.kind === 'reentrant' ? '' : ` --kind ${setup.kind}`}`);
+        const paint = paintFor(ctx, 'stdout');
+        print(ctx, `acquired "${paint.key(key)}" (${setup.kind}) as ${paint.holder(setup.owner)}, lease ${formatDuration(setup.leaseMs)}${extra.length ? `, ${extra.join(', ')}` : ''}`);
+        note(ctx, `release it with: ${sameLockCommand('release', setup.kind, key, flags, self)}`);
       }
       return ExitCode.ok;
     } finally {

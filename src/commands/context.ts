@@ -22,12 +22,17 @@ export interface RunContext {
 }
 
 export const print = (ctx: RunContext, line: string): void => void ctx.stdout.write(`${line}\n`);
+
+/** The width a table is fitted to: the terminal's; none in a pipe, where cells stay whole for grep and awk. */
+export const tableWidth = (ctx: RunContext): number | undefined => (ctx.stdout.isTTY === true ? (ctx.stdout.columns ?? 80) : undefined);
 export const note = (ctx: RunContext, line: string): void => void ctx.stderr.write(`${line}\n`);
 export const printJson = (ctx: RunContext, value: unknown): void => print(ctx, JSON.stringify(value));
 
 /** A RunContext inside one run(): actions report their exit code here (commander discards return values). */
 export interface CommandContext extends RunContext {
   exitCode: number;
+  /** --no-color was given: plain output whatever the streams are. */
+  noColor?: boolean;
 }
 
 /** Wraps an action so its returned exit code reaches run(). */

@@ -6,6 +6,8 @@ import { runRace, type RaceMonitor } from '../race/run.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { checkKeyName, durationFlag } from './options.js';
 import { raceJson, raceSummary } from './race-output.js';
+import { widthOf } from '../core/text-layout.js';
+import { prose } from './help-text.js';
 
 interface RaceFlags {
   readonly kind: string;
@@ -23,7 +25,7 @@ interface RaceFlags {
   readonly chaosFor?: string;
   readonly url?: string;
   readonly nodes?: string;
-  readonly sandbox?: string;
+  readonly sandbox?: string | true;
   readonly json?: boolean;
 }
 
@@ -86,7 +88,8 @@ function target(flags: RaceFlags): RaceTarget {
     const nodes = flags.nodes?.split(',').map((s) => s.trim()).filter((s) => s !== '').map((u) => (u.includes('://') ? u : `redis://${u}`));
     return { type: 'url', url: flags.url, nodes };
   }
-  return flags.sandbox !== undefined ? { type: 'sandbox', name: flags.sandbox } : { type: 'fresh' };
+  if (flags.sandbox === undefined) return { type: 'fresh' };
+  return { type: 'sandbox', name: flags.sandbox === true ? undefined : flags.sandbox };
 }
 
 /** Every flag checked and combined; nothing has started yet. */
@@ -131,9 +134,9 @@ export function registerRace(program: Command, ctx: CommandContext): void {
     .option('--chaos-for <duration>', 'how long a pause, latency or partition lasts (default 2 x lease + hold)')
     .option('-u, --url <url>', 'race on this Redis instead of a sandbox (no --chaos)')
     .option('--nodes <url,url,...>', '--kind redlock with --url: the independent primaries')
-    .option('--sandbox <name>', 'race on a sandbox that is already up (see `sandbox up`)')
+    .option('--sandbox [name]', 'race on a sandbox that is already up (default: the only one; see `sandbox up`)')
     .option('--json', 'print every figure and the recorded history as JSON instead of the summary')
-    .addHelpText('after', HELP)
+    .addHelpText('after', prose(ctx, HELP))
     .action(
       act(ctx, async (keys: string[], flags: RaceFlags) => {
         const plan = racePlanFromFlags(keys, flags);
@@ -150,7 +153,7 @@ export function registerRace(program: Command, ctx: CommandContext): void {
           await view?.close();
           view = undefined;
           if (json) printJson(ctx, raceJson(result));
-          else for (const line of raceSummary(result)) print(ctx, line);
+          else for (const line of raceSummary(result, widthOf(ctx.stdout))) print(ctx, line);
           if (result.judgement.outcome === 'unsafe') return ExitCode.verdictMismatch;
           if (result.interrupted) return ExitCode.interrupted;
           return result.judgement.outcome === 'inconclusive' ? ExitCode.inconclusive : ExitCode.ok;

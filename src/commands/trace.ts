@@ -10,6 +10,7 @@ import { globMatcher } from '../core/trace/pattern.js';
 import { eventJson, readHistory } from '../core/trace/recording.js';
 import { TraceSession } from '../core/trace/session.js';
 import { summaryLines } from '../core/trace/summary-text.js';
+import { widthOf } from '../core/text-layout.js';
 import { chartLines } from '../core/scenario/timeline-text.js';
 import { deriveLanes } from '../core/scenario/timeline.js';
 import type { SourceStats } from '../trace/source.js';
@@ -150,7 +151,7 @@ function printEnd(ctx: CommandContext, session: TraceSession, json: boolean, sta
     return;
   }
   print(ctx, '');
-  for (const line of summaryLines(session.locks(), session.findings)) print(ctx, line);
+  for (const line of summaryLines(session.locks(), session.findings, ctx.stdout.isTTY ? widthOf(ctx.stdout) : undefined)) print(ctx, line);
   if (stats) note(ctx, `trace: ${session.events} events from ${stats.lines} MONITOR lines; the trace lagged the server by at most ${Math.round(stats.maxLagMs)} ms`);
 }
 

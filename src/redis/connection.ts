@@ -1,8 +1,11 @@
-import { isIP } from 'node:net';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { UsageError, type CliError } from '../core/errors.js';
+import { clusterSeedSpec, isClusterNode } from './cluster-detect.js';
 import { toCliError } from './errors.js';
 import { describeTarget, parseRedisUrl, type ParsedUrl, type TargetSpec } from './target.js';
+import { tlsOptions } from './tls.js';
+
+export { tlsOptions } from './tls.js';
 
 export type RedisClient = Redis | Cluster;
 export type Topology = 'standalone' | 'sentinel' | 'cluster';
@@ -18,6 +21,8 @@ export interface ConnectOptions {
   /** CLIENT SETNAME, so operators can tell our connections apart in CLIENT LIST. */
   readonly name?: string;
   readonly connectTimeoutMs?: number;
+  /** false: stay on the node the URL names even if it is a Cluster node (reading one replica). */
+  readonly followCluster?: boolean;
 }
 
 export interface Connection {
@@ -50,19 +55,20 @@ export interface ConnectionProvider {
 
 const ONE_SHOT_TIMEOUT_MS = 3000;
 
-/** SNI only for host names: Node warns (and will stop sending) when the server name is an IP. */
-export function tlsOptions(host: string): { servername?: string } {
-  return isIP(host) === 0 ? { servername: host } : {};
-}
+// ioredis waits this long for a socket to close after QUIT or a failed connect before it destroys
+// it (default 2 s): a refused one-shot connection would keep the process alive that long after
+// the error was printed.
+const DISCONNECT_TIMEOUT_MS = 100;
 
-function baseOptions(url: ParsedUrl, opts: ConnectOptions): RedisOptions {
+function baseOptions(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): RedisOptions {
   const oneShot = opts.mode === 'one-shot';
   return {
     username: url.username,
     password: url.password,
     db: url.db,
-    ...(url.tls ? { tls: tlsOptions(url.host) } : {}),
+    ...(url.tls ? { tls: tlsOptions(url.host, spec.tls) } : {}),
     lazyConnect: true,
+    disconnectTimeout: DISCONNECT_TIMEOUT_MS,
     connectTimeout: opts.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS,
     connectionName: opts.name ?? 'redlock-cli',
     retryStrategy: oneShot ? () => null : (times: number) => Math.min(100 * 2 ** Math.min(times, 5), 3000),
@@ -73,7 +79,7 @@ function baseOptions(url: ParsedUrl, opts: ConnectOptions): RedisOptions {
 }
 
 function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { client: RedisClient; topology: Topology } {
-  const base = baseOptions(url, opts);
+  const base = baseOptions(spec, url, opts);
   if (spec.clusterNodes) {
     if (url.db !== 0) throw new UsageError('Redis Cluster has only database 0: remove the /db from --url');
     const clusterOptions: ClusterOptions = {
@@ -82,6 +88,9 @@ function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { 
       clusterRetryStrategy: opts.mode === 'one-shot' ? () => null : (times: number) => Math.min(100 * times, 2000),
       enableOfflineQueue: true,
       slotsRefreshTimeout: opts.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS,
+      // Its ready check fails on cluster_state:fail (a primary down) and then never settles
+      // connect(): the live primaries must stay readable for ls/doctor to report a partial answer.
+      enableReadyCheck: false,
     };
     return { client: new Cluster([...spec.clusterNodes], clusterOptions), topology: 'cluster' };
   }
@@ -118,8 +127,25 @@ async function selectDatabase(client: Redis, db: number, label: string): Promise
   }
 }
 
-/** Connects and waits until the target answers; failures become exit-code-3 CliErrors. */
+/**
+ * Connects and waits until the target answers; failures become exit-code-3 CliErrors. A plain URL
+ * that turns out to name a Cluster node is reconnected as that Cluster.
+ */
 export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<Connection> {
+  const first = await connectAsGiven(spec, opts);
+  if (first.topology !== 'standalone' || opts.followCluster === false || !(await isClusterNode(first.client as Redis))) return first;
+  await first.close();
+  return connectAsGiven(clusterSeedSpec(spec, first.url), opts);
+}
+
+/** Any primary answering is a Cluster reached: one that is down is for ls and doctor to report (exit 9), not a failed connect. */
+async function pingCluster(cluster: Cluster): Promise<void> {
+  const primaries = cluster.nodes('master');
+  if (primaries.length === 0) return void (await cluster.ping());
+  await Promise.any(primaries.map((node) => node.ping()));
+}
+
+async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<Connection> {
   const url = parseRedisUrl(spec.url);
   const label = describeTarget(spec);
   const { client, topology } = buildClient(spec, url, opts);
@@ -130,7 +156,7 @@ export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<C
   });
   try {
     await client.connect();
-    if (topology === 'cluster') await client.ping();
+    if (topology === 'cluster') await pingCluster(client as Cluster);
     else if (url.db !== 0) await selectDatabase(client as Redis, url.db, label);
   } catch (err) {
     client.disconnect();

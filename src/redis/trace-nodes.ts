@@ -28,9 +28,10 @@ export async function tracePlan(spec: TargetSpec): Promise<TracePlan> {
     const master = await sentinelMaster(spec);
     return { topology: 'sentinel', primaries: [endpoint(spec, master)] };
   }
-  if (!spec.clusterNodes) return { topology: 'standalone', primaries: [endpoint(spec, parseRedisUrl(spec.url))] };
+  // connect() also finds out when a plain URL names a Cluster node: then the whole Cluster is traced.
   const conn = await connect(spec, { mode: 'one-shot', name: NAME });
   try {
+    if (conn.topology !== 'cluster') return { topology: 'standalone', primaries: [endpoint(spec, parseRedisUrl(spec.url))] };
     const cluster = conn.client as Extract<typeof conn.client, { nodes: unknown }>;
     const nodes = cluster.nodes('master').map((c) => ({ host: String(c.options.host), port: Number(c.options.port) }));
     return { topology: 'cluster', primaries: nodes.map((n) => endpoint(spec, n)) };

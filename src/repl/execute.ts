@@ -10,7 +10,7 @@ import { hasOption, parseLine, type ParsedLine } from './command-tree.js';
 import { commandPathOf } from './help.js';
 import type { Job } from './jobs.js';
 import type { ReplSession } from './session.js';
-import { withTarget } from './target.js';
+import { lineTarget, withTarget } from './target.js';
 
 /** Commands after which what the clients hold may have changed. */
 const LOCK_COMMANDS = new Set(['acquire', 'release', 'renew', 'force-unlock']);
@@ -45,7 +45,7 @@ async function runCli(session: ReplSession, client: ReplClient, argv: string[], 
   // A first word that names no command: the error here suggests the REPL's commands too, which the CLI's cannot.
   if (parsed.path.length === 0 && parsed.positionals.length > 0) commandPathOf(session, parsed.positionals.slice(0, 1));
   const command = parsed.path[0]?.name;
-  const help = parsed.flags.has('-h') || parsed.flags.has('--help');
+  const help = parsed.flags.has('--help'); // -h is the host, as in redis-cli
   if (command === 'repl') throw new UsageError('already in the REPL');
   if (parsed.flags.has('--watch') && !parsed.flags.has('--json') && !help) {
     const keys = command === 'inspect' && parsed.positionals.length > 0 ? parsed.positionals.join(' ') : '<key...>';
@@ -81,7 +81,7 @@ function startHold(session: ReplSession, client: ReplClient, argv: string[], par
   const rawJson = parsed.flags.has('--json');
   // Event lines as NDJSON: the panel needs the lease and renewals, and prints them in words.
   const withJson = rawJson ? argv : [...argv.slice(0, parsed.afterPath), '--json', ...argv.slice(parsed.afterPath)];
-  session.startJob(client, withTarget(session.tree, withJson, session.target), line, { key, rawJson });
+  session.startJob(client, withTarget(session.tree, withJson, session.target), line, { key, rawJson, ...lineTarget(session.tree, argv, session.target) });
 }
 
 function holdJobOf(session: ReplSession, client: string, key: string | undefined): Job | undefined {
@@ -101,7 +101,7 @@ function optionValue(argv: readonly string[], flag: string): string | undefined 
 /** Follows what a command changed: held locks, a sandbox started here (attached) or stopped (detached). */
 async function afterCommand(session: ReplSession, parsed: ParsedLine, argv: readonly string[], code: number | undefined): Promise<void> {
   const [command, verb] = parsed.path.map((c) => c.name);
-  if (code === 0 && command === 'sandbox' && verb === 'up' && !parsed.flags.has('-h') && !parsed.flags.has('--help')) {
+  if (code === 0 && command === 'sandbox' && verb === 'up' && !parsed.flags.has('--help')) {
     const name = optionValue(argv, '--name') ?? 'default';
     session.startedSandboxes.add(name);
     await attachSandbox(session, name);

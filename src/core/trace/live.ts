@@ -2,7 +2,7 @@
 // few seconds (the busiest recent locks and clients only, so a busy server stays readable), the
 // newest findings and events as lines, and the counters of the header.
 
-import { wrapText } from '../scenario/timeline-text.js';
+import { wrapText } from '../text-layout.js';
 import { deriveLanes, type Lanes } from '../scenario/timeline.js';
 import type { Finding } from './checker.js';
 import { eventLine, findingLine } from './format.js';
@@ -56,7 +56,7 @@ export function traceLiveState(session: TraceSession, width: number, limits: Liv
     unsafe: all.filter((f) => f.unsafe).length,
     warnings: all.filter((f) => !f.unsafe).length,
     findingLines: all.slice(-limits.findings).flatMap((f) => {
-      const lines = wrapText('', findingLine(f), width, '    ');
+      const lines = wrapText(findingLine(f), width, { indent: '    ' });
       return lines.length > 2 ? [lines[0]!, `${lines[1]!.slice(0, width - 1)}…`] : lines;
     }),
     eventLines: recent.slice(-limits.lines).map(eventLine),
