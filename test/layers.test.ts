@@ -17,6 +17,7 @@ const FLOORS: Readonly<Record<string, number>> = {
   locks: 3,
   scenario: 4,
   race: 4,
+  trace: 4,
   ui: 5,
   commands: 6,
   cli: 7,

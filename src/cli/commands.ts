@@ -27,6 +27,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'ls', load: async () => (await import('../commands/ls.js')).registerLs },
   { name: 'doctor', load: async () => (await import('../commands/doctor.js')).registerDoctor },
   { name: 'race', load: async () => (await import('../commands/race.js')).registerRace },
+  { name: 'trace', load: async () => (await import('../commands/trace.js')).registerTrace },
   { name: 'target', load: async () => (await import('../commands/target.js')).registerTarget },
   { name: 'completion', load: async () => (await import('../commands/completion.js')).registerCompletion },
 ];

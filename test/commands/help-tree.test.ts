@@ -26,7 +26,7 @@ const all = commands(program).map((c) => [commandPath(c), c] as const);
 describe('help on every command', () => {
   it('the tree holds every command family', () => {
     const top = program.commands.map((c) => c.name());
-    expect(top).toEqual(expect.arrayContaining(['acquire', 'hold', 'renew', 'release', 'force-unlock', 'inspect', 'ls', 'doctor', 'sandbox', 'scenario', 'race', 'repl', 'target', 'completion']));
+    expect(top).toEqual(expect.arrayContaining(['acquire', 'hold', 'renew', 'release', 'force-unlock', 'inspect', 'ls', 'doctor', 'sandbox', 'scenario', 'race', 'trace', 'repl', 'target', 'completion']));
   });
 
   it.each(all)('%s --help: summary, two or more examples of itself with real options, exit codes', async (path, cmd) => {
