@@ -1,12 +1,14 @@
 // Inspecting, measured as a user runs it (the built bin/ as a process) on redis-servers this
 // script starts on free ports and always stops:
-//   (a) `inspect k` end to end, next to `--version` (the launcher alone), median of BENCH_RUNS;
+//   (a) `inspect k` end to end against a bare node+ioredis script doing the same reads, and
+//       `--version` against `node -e 0`: CPU time of the child and wall time, paired runs,
+//       median of BENCH_RUNS (bench/startup.ts);
 //   (b) `ls` over 1,000,000 keys holding 10,000 locks, next to `redis-cli --scan` over the same
 //       keyspace in the same run (alternating, median of BENCH_LS_RUNS);
 //   (c) what `inspect --watch --json` of 100 locks at 1 s sends: commands per second (server
 //       INFO commandstats) and round trips per tick (a counting TCP proxy in front of Redis).
 //   npx tsx bench/inspect.ts      (BENCH_RUNS=15, BENCH_LS_RUNS=3, BENCH_WATCH_SECONDS=5;
-//   BENCH_LS_FULL=1 also times `ls --kind not-a-lock`: a full snapshot of every key, no probe)
+//   BENCH_STARTUP_ONLY=1 runs (a) alone; BENCH_LS_FULL=1 also times `ls --kind not-a-lock`: a full snapshot of every key, no probe)
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, Socket, type Server } from 'node:net';
@@ -14,8 +16,11 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { ensureBuilt } from '../test/helpers/build.js';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server.js';
+import { describePair, median, pairedRuns } from './startup.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const RUNS = Math.max(15, Number(process.env.BENCH_RUNS ?? 15));
+// BENCH_STARTUP_ONLY=1: part (a) alone.
+const STARTUP_ONLY = process.env.BENCH_STARTUP_ONLY === '1';
 const LS_RUNS = Number(process.env.BENCH_LS_RUNS ?? 3);
 const WATCH_SECONDS = Number(process.env.BENCH_WATCH_SECONDS ?? 5);
 const TOTAL_KEYS = 1_000_000;
@@ -25,10 +30,6 @@ const BIN = 'bin/redlock-cli.js';
 const PASSWORD = randomBytes(12).toString('hex');
 const sh = promisify(execFile);
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /** Wall time of a shell command line, output thrown away the same way for every contender. */
 async function timed(command: string): Promise<number> {
@@ -52,14 +53,13 @@ async function oneKey(server: RedisServer): Promise<void> {
   await raw.hset('orders', '6f1c2b8e-1f7a-4c1e-9d8e-0a1b2c3d4e5f:1', '1');
   await raw.pexpire('orders', 600_000);
   raw.disconnect();
-  const m = await alternate(RUNS, {
-    version: `node ${BIN} --version`,
-    inspect: `node ${BIN} inspect orders -u ${server.url}`,
-    // What the one-shot path would pay if it loaded the live view (ink + react).
-    view: `node --input-type=module -e "await import('./dist/ui/inspect-live.js')"`,
-  });
-  console.log(`(a) inspect of one key as a process: ${m.inspect!.toFixed(0)} ms median of ${RUNS}; --version ${m.version!.toFixed(0)} ms (inspect costs ${(m.inspect! - m.version!).toFixed(0)} ms over the launcher);`);
-  console.log(`    loading the live view alone takes ${m.view!.toFixed(0)} ms, which inspect never pays (test/commands/ls-no-ink.test.ts runs it under an import hook that refuses ink and react)`);
+  // Paired with what it cannot beat: a bare node+ioredis script doing the same reads, and node itself.
+  const inspect = await pairedRuns(RUNS, [BIN, 'inspect', 'orders', '-u', server.url], ['bench/bare-inspect.mjs', server.url, 'orders']);
+  const version = await pairedRuns(RUNS, [BIN, '--version'], ['-e', '0']);
+  console.log(`(a) ${describePair('inspect orders', 'bare node+ioredis', inspect)}`);
+  console.log(`    ${describePair('--version', 'node -e 0', version)}`);
+  const view = await alternate(RUNS, { view: `node --input-type=module -e "await import('./dist/ui/inspect-live.js')"` });
+  console.log(`    loading the live view alone takes ${view.view!.toFixed(0)} ms, which inspect never pays (test/commands/ls-no-ink.test.ts runs it under an import hook that refuses ink and react)`);
 }
 
 /** 10,000 locks of five kinds (plus their companion keys), the rest DEBUG POPULATE strings. */
@@ -172,6 +172,7 @@ async function main(): Promise<void> {
     servers.push(big);
     console.log(`redis-server ${servers.map((s) => s.port).join(', ')}; node ${process.version}`);
     await oneKey(small);
+    if (STARTUP_ONLY) return;
     await watch100(small);
     await lsBig(big);
   } finally {

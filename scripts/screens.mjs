@@ -127,9 +127,9 @@ function createRun(work) {
           child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`redlock-cli ${args.join(' ')} exited ${code}: ${err}`))));
         });
       },
-      /** Starts the built CLI in the background (a waiter, say); stopped at the end. */
+      /** Starts the built CLI in the background (a waiter, say); stopped at the end. Returns the child (to pause it). */
       background(args, extra = {}) {
-        track(spawn(process.execPath, [BIN, ...args], { env: cliEnv(extra), stdio: 'ignore' }), args[0]);
+        return track(spawn(process.execPath, [BIN, ...args], { env: cliEnv(extra), stdio: 'ignore' }), args[0]);
       },
       onStop: (fn) => void stops.push(fn),
       log: (message) => console.error(message),

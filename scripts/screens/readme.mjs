@@ -36,6 +36,7 @@ export function replaceBlock(readme, name, capture) {
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const HEX = /\b[0-9a-f]{16,}\b/g; // tokens (node-redlock's values, our token locks)
+const SHORT_OWNER = /\b[0-9a-f]{1,8}…/g; // trace's short owners: the first 8 hex digits of a uuid or token
 // formatDuration's shapes: 850 ms, 4.2 s, 3 m 05 s, 2 h 10 m
 const DURATION = /-?\d+(?:\.\d+)? (?:ms|s|m|h)\b(?: \d+ [sm]\b)?/g;
 const NUMBER = /\d+(?:\.\d+)?/g;
@@ -54,7 +55,8 @@ function normaliseLane(line) {
   const lane = LANE.exec(line);
   if (!lane) return undefined;
   const glyphs = [...new Set(lane[2].replace(/[\s·]/g, ''))].sort().join('');
-  return `${lane[1]} ${glyphs}`;
+  // A lane named after a client's port (trace) changes with every run.
+  return `${lane[1].replace(/^:\d+$/, ':#')} ${glyphs}`;
 }
 
 /**
@@ -70,6 +72,7 @@ function normaliseLine(line) {
     .slice(indent.length)
     .replace(UUID, 'U')
     .replace(HEX, 'T')
+    .replace(SHORT_OWNER, 'O…')
     .replace(DURATION, 'D')
     .replace(NUMBER, '#')
     .replace(BAR, (run) => (run === '░' ? run : '█')) // a lone ░ is the legend's "paused"

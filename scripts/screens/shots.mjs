@@ -87,11 +87,41 @@ async function repl(ctx) {
   return pane.screen();
 }
 
+/**
+ * trace: the live view of a server where a holder froze. `hold orders` renews a 600 ms watchdog
+ * lease; it is SIGSTOPped (a GC pause), its lease runs out, `acquire orders` takes the lock, and
+ * when the holder wakes its renewal is refused: expired-while-held and overlap, both named.
+ */
+async function trace(ctx) {
+  const server = await ctx.redis();
+  const env = { REDIS_URL: server.url };
+  const raw = new Redis(server.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 1 });
+  ctx.onStop(() => raw.disconnect());
+  await raw.connect();
+  const pane = ctx.pane('trace', ['trace'], env);
+  await pane.until((s) => s.includes('waiting for lock operations'), 'the trace view');
+  const holder = ctx.background(['hold', 'orders', '--watchdog', '600ms'], env);
+  await ctx.until(async () => (await raw.exists('orders')) === 1, 'the holder to acquire orders', 20_000);
+  await ctx.cli(['acquire', 'stock', '--kind', 'read', '--lease', '20s'], env);
+  await sleep(1200); // a few renewals on the lanes
+  holder.kill('SIGSTOP');
+  await ctx.until(async () => (await raw.exists('orders')) === 0, 'the frozen holder\'s lease to run out', 20_000);
+  await ctx.cli(['acquire', 'orders', '--lease', '20s'], env);
+  holder.kill('SIGCONT');
+  await pane.until((s) => s.includes('overlap orders'), 'the overlap finding', 20_000);
+  await sleep(500);
+  const screen = pane.screen();
+  pane.interrupt();
+  await pane.exited(7);
+  return screen;
+}
+
 /** Every screen, in README order. */
 export const SHOTS = [
   { name: 'inspect', shoot: inspect },
   { name: 'hold', shoot: hold },
   { name: 'scenario', shoot: scenario },
   { name: 'race', shoot: race },
+  { name: 'trace', shoot: trace },
   { name: 'repl', shoot: repl },
 ];

@@ -14,7 +14,7 @@ import { rememberOwner } from '../state/owners.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { paintFor } from './colour.js';
 import { waitStatusLine } from './wait-status.js';
-import { describeRefusal, formatVotes } from './lock-output.js';
+import { describeRefusal, formatVotes, withAllVotes } from './lock-output.js';
 import { addConnectionOptions, addLockOptions, checkKeyName, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';
 import { replayArgs, stripPassword } from './connection-flags.js';
@@ -115,9 +115,11 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
       const protocol = protocolFor(setup.kind);
       const req = { key, owner: setup.owner, leaseMs: setup.leaseMs };
       const status = setup.waitMs > 0 ? waitStatusLine(ctx, key) : undefined;
-      const attempt = await (status
-        ? protocol.acquire(env, req, { waitMs: setup.waitMs, signal: ctx.signal, onRefused: status.onRefused }).finally(() => status.stop())
-        : protocol.tryAcquire(env, req));
+      const attempt = await withAllVotes(
+        await (status
+          ? protocol.acquire(env, req, { waitMs: setup.waitMs, signal: ctx.signal, onRefused: status.onRefused }).finally(() => status.stop())
+          : protocol.tryAcquire(env, req)),
+      );
       if (flags.json) printJson(ctx, attemptJson(setup, attempt));
       if (attempt.votes && !flags.json) for (const line of formatVotes(attempt.votes)) note(ctx, line);
       if (!attempt.acquired) {

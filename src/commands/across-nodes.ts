@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { acrossNodes, formatAcrossNodes, type AcrossNodes } from '../core/across-nodes.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { readAcrossNodes } from '../inspect/across-nodes.js';
@@ -12,10 +11,7 @@ import { note, print, printJson, type RunContext } from './context.js';
 // --nodes on inspect, ls, release and renew: a Redlock lock is one copy per independent primary,
 // so these show which nodes hold a copy, with its value and TTL there.
 
-/** inspect's and ls's --nodes option. */
-export function addNodesOption(cmd: Command): Command {
-  return cmd.option('--nodes <url,url,...>', 'Redlock: read every one of these independent primaries and show which hold each key');
-}
+export { addNodesOption } from './options.js';
 
 /** Each key across the nodes, counted against their majority. */
 export async function keysAcrossNodes(nodes: readonly Connection[], keys: readonly string[]): Promise<AcrossNodes[]> {

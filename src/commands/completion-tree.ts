@@ -10,7 +10,7 @@ import { loadTargets } from '../state/targets.js';
 import type { RunContext } from './context.js';
 
 // The commander program as a plain tree for core/completion.ts, read at completion time so every
-// command registered in main.ts completes. What commander cannot say (where a free-text value
+// command registered in src/cli/commands.ts completes. What commander cannot say (where a free-text value
 // comes from) is decided here by name, so new commands that reuse these names complete for free.
 
 const help = new Help();

@@ -7,7 +7,6 @@ import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { LockView } from '../core/lock-view.js';
 import { createPoller, DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from '../core/poller.js';
-import { watchConnection } from '../locks/watchdog.js';
 import { connect, type Connection } from '../redis/connection.js';
 import type { TargetSpec } from '../redis/target.js';
 import type { InspectAction } from '../ui/InspectApp.js';
@@ -86,6 +85,8 @@ function plan(ctx: RunContext, flags: WatchFlags): WatchPlan {
 /** Runs the watch until q, Ctrl-C / a signal, or --count reads; returns the exit code. */
 export async function runInspectWatch(ctx: RunContext, req: InspectWatchRequest): Promise<number> {
   const { intervalMs, count, json } = plan(ctx, req.flags);
+  // Loaded here: a one-shot inspect shares this module for its options but never watches.
+  const { watchConnection } = await import('../locks/watchdog.js');
   const conn = await connect(req.spec, { mode: 'long-lived', name: WATCH_CONNECTION_NAME });
   let finish!: (code: number) => void;
   const ended = new Promise<number>((resolve) => (finish = resolve));

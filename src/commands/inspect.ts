@@ -6,12 +6,11 @@ import type { LockView } from '../core/lock-view.js';
 import { readOnReplicas } from '../inspect/replica-keys.js';
 import { inspectKeys } from '../inspect/snapshot.js';
 import { connect } from '../redis/connection.js';
-import { addNodesOption, inspectAcrossNodes } from './across-nodes.js';
 import { act, note, print, printJson, tableWidth, type CommandContext } from './context.js';
 import { wrapLine } from '../core/text-layout.js';
 import { paintFor } from './colour.js';
 import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect-watch.js';
-import { addConnectionOptions, checkKeyName, targetSpec, type ConnectionFlags } from './options.js';
+import { addConnectionOptions, addNodesOption, checkKeyName, targetSpec, type ConnectionFlags } from './options.js';
 import { prose } from './help-text.js';
 
 export interface InspectFlags extends ConnectionFlags, WatchFlags {
@@ -78,7 +77,11 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
   cmd.action(
     act(ctx, async (keys: string[], flags: InspectFlags) => {
       keys.forEach(checkKeyName);
-      if (flags.nodes !== undefined) return inspectAcrossNodes(ctx, flags.nodes, targetSpec(flags, ctx), keys, flags.json === true);
+      if (flags.nodes !== undefined) {
+        // Loaded only with --nodes: a one-shot inspect of one server needs none of the Redlock reads.
+        const { inspectAcrossNodes } = await import('./across-nodes.js');
+        return inspectAcrossNodes(ctx, flags.nodes, targetSpec(flags, ctx), keys, flags.json === true);
+      }
       const kind = flags.kind !== undefined ? parseInspectKind(flags.kind) : undefined;
       if (wantsWatch(flags)) {
         return runInspectWatch(ctx, { keys, spec: targetSpec(flags, ctx), flags, read: (conn) => inspectKeys(conn, keys, { kind }) });

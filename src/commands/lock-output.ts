@@ -38,6 +38,11 @@ export function describeCurrent(key: string, peek: LockPeek, expiredAgoMs?: numb
 }
 
 /** The per-node table of a Redlock attempt. */
+/** The attempt with every node's vote: a Redlock round is decided before its slowest node answers. */
+export async function withAllVotes(attempt: Attempt): Promise<Attempt> {
+  return attempt.allVotes ? { ...attempt, votes: await attempt.allVotes } : attempt;
+}
+
 export function formatVotes(votes: readonly Vote[]): string[] {
   return formatColumns([
     ['node', 'vote', 'time', ''],

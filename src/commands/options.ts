@@ -1,8 +1,7 @@
 import { Option, type Command } from 'commander';
 import { parseDuration, type DurationBounds } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
-import { LOCK_KINDS, type LockKind } from '../locks/types.js';
-import { parseKind } from '../locks/registry.js';
+import { LOCK_KINDS, parseKind, type LockKind } from '../locks/types.js';
 import { DEFAULT_URL, parseHostList, parseSentinelUrl, type TargetSpec } from '../redis/target.js';
 import type { TlsFiles } from '../redis/tls.js';
 import { declareConnectionOptions, type ConnectionFlags } from './connection-flags.js';
@@ -73,4 +72,9 @@ export function durationFlag(value: string | undefined, flag: string, bounds?: D
 
 export function kindFlag(flags: { kind: string }): LockKind {
   return parseKind(flags.kind);
+}
+
+/** inspect's and ls's --nodes option. */
+export function addNodesOption(cmd: Command): Command {
+  return cmd.option('--nodes <url,url,...>', 'Redlock: read every one of these independent primaries and show which hold each key');
 }

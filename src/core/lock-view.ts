@@ -2,7 +2,7 @@
 // documented shape), what `ls` tabulates, what `--watch` diffs between ticks and what `doctor`
 // checks. Produced by a pure decoder from one raw snapshot; no I/O here.
 
-/** What the data says a key is (redisson-protocol.md §4, lock-formats.md). */
+/** What the data says a key is (docs/redisson-protocol.md §4, docs/lock-formats.md). */
 export type InspectKind =
   /** Redisson RLock hash (also RSpinLock and NonReentrantLock: the data is the same). */
   | 'reentrant'

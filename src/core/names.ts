@@ -1,4 +1,4 @@
-// Redisson's key and channel naming (redisson-protocol.md §1.1, §3). Every derived name keeps the
+// Redisson's key and channel naming (docs/redisson-protocol.md §1.1, §3). Every derived name keeps the
 // object's hash tag, so all keys and channels of one lock live in one Cluster slot.
 
 /** `{name}` unless the name already carries a brace (then Redisson reuses it as is). */

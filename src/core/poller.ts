@@ -1,4 +1,4 @@
-// The one poller behind every live view and its `--json` twin (STYLE.md "Live views"): a
+// The one poller behind every live view and its `--json` twin (CONTRIBUTING.md, house rules): a
 // setTimeout chain, so a tick never starts before the previous one has answered or been given up
 // on (timeout), and errors back off and recover by themselves. Pure: timers and the injected
 // fetch only, no I/O of its own.

@@ -1,7 +1,16 @@
 import { formatDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import type { Connection } from '../redis/connection.js';
-import { decideQuorum, nodeFailures, nodeTimeoutMs, onEveryNode, quorumOf, redlockValidity, type NodeOutcome } from './redlock-nodes.js';
+import {
+  askMajority,
+  fanOut,
+  nodeFailures,
+  nodeTimeoutMs,
+  onEveryNode,
+  quorumOf,
+  redlockValidity,
+  type NodeOutcome,
+} from './redlock-nodes.js';
 import { nodeRedlockRetryDelay, tokenDelete, tokenExtend, tokenRelease, tokenTryAcquire } from './token.js';
 import type { Attempt, Holder, LockEnv, LockProtocol, LockRequest, Vote } from './types.js';
 import { waitForLock } from './wait.js';
@@ -15,7 +24,8 @@ function nodesOf(env: LockEnv): readonly Connection[] {
   return env.nodes;
 }
 
-function voteOf(o: NodeOutcome<Attempt>, rolledBack: string | undefined): Vote {
+function voteOf(o: NodeOutcome<Attempt> | undefined, rolledBack: string | undefined, node: string): Vote {
+  if (o === undefined) return { node, result: 'pending', ms: 0 };
   if (!o.ok) return { node: o.node, result: 'error', ms: o.ms, detail: o.error.message };
   if (o.value.acquired) return { node: o.node, result: 'locked', ms: o.ms, ...(rolledBack ? { detail: rolledBack } : {}) };
   const holder = o.value.holders.map((h) => h.owner).join(', ') || 'nobody';
@@ -24,35 +34,52 @@ function voteOf(o: NodeOutcome<Attempt>, rolledBack: string | undefined): Vote {
 }
 
 /** Who blocked us, across nodes: each distinct token once; the longest TTL any node reported (-1 if one has none). */
-function refusal(outcomes: readonly NodeOutcome<Attempt>[], votes: readonly Vote[]): Refused {
-  const held = outcomes.flatMap((o) => (o.ok && !o.value.acquired ? [o.value] : []));
+function refusal(outcomes: readonly (NodeOutcome<Attempt> | undefined)[], votes: readonly Vote[], allVotes: Promise<readonly Vote[]>): Refused {
+  const held = outcomes.flatMap((o) => (o?.ok && !o.value.acquired ? [o.value] : []));
   const owners = new Set(held.flatMap((a) => a.holders.map((h) => h.owner)));
   const holders: Holder[] = [...owners].map((owner) => ({ owner, count: 1 }));
   const ttls = held.map((a) => a.ttlMs);
   const ttlMs = ttls.includes(-1) ? -1 : Math.max(0, ...ttls);
-  return { acquired: false, ttlMs, holders, votes };
+  return { acquired: false, ttlMs, holders, votes, allVotes };
 }
 
-/** One Redlock round: SET NX PX on every node at once, then majority and validity decide. */
+const lockedIn = (outcomes: readonly (NodeOutcome<Attempt> | undefined)[]): number =>
+  outcomes.filter((o) => o?.ok && o.value.acquired).length;
+const refusedIn = (outcomes: readonly (NodeOutcome<Attempt> | undefined)[]): number =>
+  outcomes.filter((o) => o !== undefined && !(o.ok && o.value.acquired)).length;
+
+/**
+ * One Redlock round: SET NX PX on every node at once; decided as soon as a majority locked or a
+ * majority refused, then validity decides. Votes still pending then arrive in `allVotes`.
+ */
 async function tryAcquire(env: LockEnv, req: LockRequest): Promise<Attempt> {
   const nodes = nodesOf(env);
+  const quorum = quorumOf(nodes.length);
   const timeoutMs = nodeTimeoutMs(req.leaseMs);
   const started = performance.now();
-  const outcomes = await onEveryNode(nodes, timeoutMs, (client) => tokenTryAcquire(client, req));
+  const { outcomes, all } = await fanOut(
+    nodes,
+    timeoutMs,
+    (client) => tokenTryAcquire(client, req),
+    (so) => lockedIn(so) >= quorum || refusedIn(so) > nodes.length - quorum,
+  );
   const validityMs = Math.floor(redlockValidity(req.leaseMs, performance.now() - started));
-  const locked = outcomes.filter((o) => o.ok && o.value.acquired).length;
-  if (locked >= quorumOf(nodes.length) && validityMs > 0) {
-    return { acquired: true, count: 1, votes: outcomes.map((o) => voteOf(o, undefined)), validityMs };
+  const locked = lockedIn(outcomes);
+  const votes = (why: string | undefined, of: readonly (NodeOutcome<Attempt> | undefined)[]): Vote[] =>
+    of.map((o, i) => voteOf(o, why, nodes[i]!.label));
+  if (locked >= quorum && validityMs > 0) {
+    return { acquired: true, count: 1, votes: votes(undefined, outcomes), allVotes: all.then((a) => votes(undefined, a)), validityMs };
   }
-  // Like node-redlock, undo what we took. A node that failed or timed out may still apply our SET
-  // later, so it gets the compare-and-delete too (queued behind the SET on the same connection).
+  // Like node-redlock, undo what we took. A node that failed, timed out or has not answered yet
+  // may still apply our SET later, so it gets the compare-and-delete too (queued behind the SET
+  // on the same connection).
   const toUndo = nodes.filter((_, i) => {
     const o = outcomes[i];
-    return o !== undefined && (!o.ok || o.value.acquired);
+    return o === undefined || !o.ok || o.value.acquired;
   });
   if (toUndo.length > 0) await onEveryNode(toUndo, timeoutMs, (client) => tokenRelease(client, req));
-  const why = locked >= quorumOf(nodes.length) ? `rolled back: validity ${validityMs} ms` : 'rolled back: no majority';
-  return refusal(outcomes, outcomes.map((o) => voteOf(o, why)));
+  const why = locked >= quorum ? `rolled back: validity ${validityMs} ms` : 'rolled back: no majority';
+  return refusal(outcomes, votes(why, outcomes), all.then((a) => votes(why, a)));
 }
 
 /**
@@ -74,14 +101,14 @@ export const redlockLock: LockProtocol = {
     });
   },
   release: async (env, req) => {
-    const outcomes = await onEveryNode(nodesOf(env), nodeTimeoutMs(req.leaseMs), (client) => tokenRelease(client, req));
-    return decideQuorum(outcomes, 'redlock release') ? 'released' : 'not-owner';
+    const released = await askMajority(nodesOf(env), nodeTimeoutMs(req.leaseMs), (client) => tokenRelease(client, req), 'redlock release');
+    return released ? 'released' : 'not-owner';
   },
   renew: async (env, req) => {
     const started = performance.now();
-    const outcomes = await onEveryNode(nodesOf(env), nodeTimeoutMs(req.leaseMs), (client) => tokenExtend(client, req));
+    const extended = await askMajority(nodesOf(env), nodeTimeoutMs(req.leaseMs), (client) => tokenExtend(client, req), 'redlock extend');
     // An extension that took longer than the lease proves nothing: the keys may have expired meanwhile.
-    return decideQuorum(outcomes, 'redlock extend') && redlockValidity(req.leaseMs, performance.now() - started) > 0;
+    return extended && redlockValidity(req.leaseMs, performance.now() - started) > 0;
   },
   forceUnlock: async (env, key) => {
     const outcomes = await onEveryNode(nodesOf(env), nodeTimeoutMs(undefined), (client) => tokenDelete(client, key));

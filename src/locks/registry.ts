@@ -4,7 +4,7 @@ import { hashLock } from './hash-lock.js';
 import { redlockLock } from './redlock.js';
 import { readLock, writeLock } from './rw.js';
 import { tokenLock } from './token.js';
-import { LOCK_KINDS, type LockKind, type LockProtocol } from './types.js';
+import type { LockKind, LockProtocol } from './types.js';
 
 const PROTOCOLS: Partial<Record<LockKind, LockProtocol>> = {
   reentrant: hashLock('reentrant'),
@@ -17,10 +17,8 @@ const PROTOCOLS: Partial<Record<LockKind, LockProtocol>> = {
   write: writeLock(),
 };
 
-export function parseKind(text: string): LockKind {
-  if ((LOCK_KINDS as readonly string[]).includes(text)) return text as LockKind;
-  throw new UsageError(`unknown lock kind "${text}": use one of ${LOCK_KINDS.join(', ')}`);
-}
+// parseKind lives in types.ts (no protocol loads to check a flag); here too for existing callers.
+export { parseKind } from './types.js';
 
 export function protocolFor(kind: LockKind): LockProtocol {
   const protocol = PROTOCOLS[kind];

@@ -5,7 +5,7 @@ import { parseAttempt, parseFlag, parseRelease } from './replies.js';
 import { publishCommand, type Attempt, type LockEnv, type LockProtocol, type LockRequest } from './types.js';
 import { sleepForTtl, waitForLock } from './wait.js';
 
-// Redisson's RReadWriteLock (redisson-protocol.md §2.3): one hash with a `mode` field, readers as
+// Redisson's RReadWriteLock (docs/redisson-protocol.md §2.3): one hash with a `mode` field, readers as
 // `<uuid>:<thread>` fields plus one `rwlock_timeout:<n>` key per hold, the writer as `...:write`.
 // Both halves wait on `redisson_rwlock:{name}`: a read release publishes 0, a write release 1.
 

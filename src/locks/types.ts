@@ -1,9 +1,10 @@
+import type { LockKind } from '../core/lock-kind.js';
 import type { Connection } from '../redis/connection.js';
 
-export const LOCK_KINDS = ['reentrant', 'fair', 'read', 'write', 'spin', 'fenced', 'token', 'redlock'] as const;
-export type LockKind = (typeof LOCK_KINDS)[number];
+// The kinds are pure data in core (state/ and ui/ name them too); the protocols' home re-exports them.
+export { LOCK_KINDS, parseKind, type LockKind } from '../core/lock-kind.js';
 
-/** PUBLISH, or SPUBLISH as Redisson >= 3.22 does on a Redis 7 Cluster (redisson-protocol.md §1.4). */
+/** PUBLISH, or SPUBLISH as Redisson >= 3.22 does on a Redis 7 Cluster (docs/redisson-protocol.md §1.4). */
 export type PubSubMode = 'plain' | 'sharded';
 
 /** What a lock protocol needs to talk to Redis. */
@@ -25,7 +26,8 @@ export interface Holder {
 /** One node's answer in a multi-node Redlock attempt. */
 export interface Vote {
   readonly node: string;
-  readonly result: 'locked' | 'held' | 'error';
+  /** `pending`: the round was decided before this node answered. */
+  readonly result: 'locked' | 'held' | 'error' | 'pending';
   readonly ms: number;
   readonly detail?: string;
 }
@@ -38,6 +40,8 @@ export type Attempt =
       /** Fencing token (fenced locks). */
       readonly token?: number;
       readonly votes?: readonly Vote[];
+      /** Redlock: every node's vote, once the ones still pending at the decision have answered. */
+      readonly allVotes?: Promise<readonly Vote[]>;
       /** Redlock: how long the lock is safe to use, lease - elapsed - drift. */
       readonly validityMs?: number;
     }
@@ -47,6 +51,7 @@ export type Attempt =
       readonly ttlMs: number;
       readonly holders: readonly Holder[];
       readonly votes?: readonly Vote[];
+      readonly allVotes?: Promise<readonly Vote[]>;
     };
 
 export type ReleaseOutcome = 'released' | 'decremented' | 'not-owner';

@@ -3,7 +3,7 @@
 // count of the writes fencing refused.
 
 import type { RaceKind } from '../core/race/plan.js';
-import { DemoResource } from '../scenario/resource.js';
+import { DemoResource } from '../core/demo-resource.js';
 import type { ResourcePort } from './client.js';
 import type { ResourceRequest } from './ipc.js';
 

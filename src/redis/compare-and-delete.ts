@@ -26,6 +26,8 @@ export function capabilitiesFromCommandInfo(reply: unknown): DeleteCapabilities 
 
 // Detected once per client: a connection talks to one server, whose command table does not change.
 const strategies = new WeakMap<RedisClient, Promise<DeleteStrategy>>();
+// The same, once known: a release on a busy loop then skips a wait on a settled promise.
+const settled = new WeakMap<RedisClient, DeleteStrategy>();
 
 /** The strategy for this client's server (one COMMAND INFO round trip the first time). */
 export function deleteStrategy(client: RedisClient): Promise<DeleteStrategy> {
@@ -35,7 +37,11 @@ export function deleteStrategy(client: RedisClient): Promise<DeleteStrategy> {
       .call('COMMAND', 'INFO', 'DELEX', 'DELIFEQ')
       .then((reply) => chooseDeleteStrategy(capabilitiesFromCommandInfo(reply)))
       // COMMAND may be denied by an ACL: the Lua script works on every server we support.
-      .catch(() => 'lua' as const);
+      .catch(() => 'lua' as const)
+      .then((known) => {
+        settled.set(client, known);
+        return known;
+      });
     strategies.set(client, strategy);
   }
   return strategy;
@@ -43,7 +49,7 @@ export function deleteStrategy(client: RedisClient): Promise<DeleteStrategy> {
 
 /** Deletes `key` only if its value is `token`: true deleted, false not ours (or gone). */
 export async function compareAndDelete(client: RedisClient, key: string, token: string): Promise<boolean> {
-  const strategy = await deleteStrategy(client);
+  const strategy = settled.get(client) ?? (await deleteStrategy(client));
   let reply: unknown;
   if (strategy === 'lua') {
     reply = await runScript(client, 'tokenRelease', [key], [token]);

@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { UsageError, WrongTypeError } from '../core/errors.js';
 import type { RedisClient } from './connection.js';
+import { preludeFor } from './prelude.js';
 
 /**
  * Every Lua script we send, with the number of KEYS it takes. Each file documents its own
- * KEYS / ARGV / return contract; `_prelude.lua` (shared guards) is prepended to all of them.
+ * KEYS / ARGV / return contract; `_prelude.lua` (shared guards) is prepended, each script getting the helpers it calls.
  */
 export const SCRIPTS = {
   lockAcquire: { file: 'lock-acquire.lua', keys: 3 },
@@ -36,14 +38,15 @@ const LUA_DIR = new URL('./lua/', import.meta.url);
 const prelude = readFileSync(new URL('_prelude.lua', LUA_DIR), 'utf8');
 const sources = new Map<ScriptName, string>();
 
-/** The full text sent to Redis for one script (prelude + body), loaded once. */
+/** The full text sent to Redis for one script (the prelude helpers it uses + body), loaded once. */
 export function scriptSource(name: ScriptName): string {
   let source = sources.get(name);
   if (source === undefined) {
     const body = readFileSync(new URL(SCRIPTS[name].file, LUA_DIR), 'utf8');
     // Redis reads `#!lua flags=...` only on the very first line, so it goes before the prelude.
     const shebang = body.startsWith('#!') ? body.slice(0, body.indexOf('\n') + 1) : '';
-    source = `${shebang}${prelude}\n${body.slice(shebang.length)}`;
+    const rest = body.slice(shebang.length);
+    source = `${shebang}${preludeFor(prelude, rest)}\n${rest}`;
     sources.set(name, source);
   }
   return source;
@@ -59,8 +62,6 @@ function ensureDefined(client: RedisClient): void {
   }
   defined.add(client);
 }
-
-type ScriptCaller = (...args: ScriptArg[]) => Promise<unknown>;
 
 /** Adds a script call to a pipeline (same registry, same key count check). */
 export function pipelineScript(
@@ -79,24 +80,59 @@ function checkKeyCount(name: ScriptName, keys: readonly string[]): void {
   }
 }
 
-/** Runs one script: one round trip. Guard errors from the prelude become one-line usage errors. */
+const shas = new Map<ScriptName, string>();
+
+/** The SHA1 Redis knows a script by (of the full text, prelude included). */
+export function scriptSha(name: ScriptName): string {
+  let sha = shas.get(name);
+  if (sha === undefined) {
+    sha = createHash('sha1').update(scriptSource(name)).digest('hex');
+    shas.set(name, sha);
+  }
+  return sha;
+}
+
+// Scripts whose full text a client has sent; from then on it sends EVALSHA, and a server that
+// lost its script cache (a restart, SCRIPT FLUSH) answers NOSCRIPT, which sends the text again.
+const sent = new WeakMap<RedisClient, Set<ScriptName>>();
+
+const isNoScript = (err: unknown): boolean => err instanceof Error && err.message.startsWith('NOSCRIPT');
+
+/**
+ * Runs one script: EVAL with its text the first time on this client, EVALSHA after. Plain
+ * commands rather than ioredis' defineCommand: that makes a command class per script per client,
+ * and ioredis' send path, seeing dozens of classes, ran Redlock's three-node rounds at 0.6x
+ * node-redlock's pace (bench/locks.ts).
+ */
 export async function runScript(
   client: RedisClient,
   name: ScriptName,
   keys: readonly string[],
   args: readonly ScriptArg[],
 ): Promise<unknown> {
-  ensureDefined(client);
   checkKeyCount(name, keys);
-  const call = (client as unknown as Record<ScriptName, ScriptCaller>)[name].bind(client);
+  let known = sent.get(client);
+  if (known === undefined) {
+    known = new Set();
+    sent.set(client, known);
+  }
   try {
-    return await call(...keys, ...args);
+    if (!known.has(name)) {
+      known.add(name);
+      return await client.eval(scriptSource(name), keys.length, ...keys, ...args);
+    }
+    try {
+      return await client.evalsha(scriptSha(name), keys.length, ...keys, ...args);
+    } catch (err) {
+      if (!isNoScript(err)) throw err;
+      return await client.eval(scriptSource(name), keys.length, ...keys, ...args);
+    }
   } catch (err) {
     throw translateScriptError(err, keys[0] ?? '');
   }
 }
 
-/** Makes sure a client used with pipelineScript knows the scripts. */
+/** Makes sure a client used with pipelineScript knows the scripts (ioredis loads them for a pipeline). */
 export function prepareScripts(client: RedisClient): void {
   ensureDefined(client);
 }

@@ -4,7 +4,7 @@
 
 import type { ReplController } from '../ui/ReplApp.js';
 import { emptyPanel } from './panel-state.js';
-import type { ReplScreen } from './screen.js';
+import type { ReplScreen } from '../ui/repl-screen.js';
 
 export interface BootOptions {
   readonly client: string;

@@ -10,7 +10,7 @@ import type { ParsedLine } from './command-tree.js';
 import { holdLine, type Job } from './jobs.js';
 import { asTypedInRepl, isJsonResult } from '../core/repl/hints.js';
 import { lineStream, type OutputTone } from './output.js';
-import type { RunningView } from './screen.js';
+import type { RunningView } from '../ui/repl-screen.js';
 
 /** What the runner needs of the session. */
 export interface RunnerHost {

@@ -2,42 +2,16 @@
 // keep, matched to each client's fixed owner) and locks held by background `hold` jobs (from
 // their event stream). The panel shows them with what Redis says about each key.
 
-import type { HoldEvent, HoldMode } from '../core/hold-events.js';
+import type { HoldEvent } from '../core/hold-events.js';
 import type { LockView } from '../core/lock-view.js';
 import type { RedissonOwner } from '../core/owner.js';
 import { identityOwner } from '../locks/owners.js';
 import { protocolFor } from '../locks/registry.js';
-import type { LockKind } from '../locks/types.js';
 import { loadOwners } from '../state/owners.js';
-import { viewShows } from './held-view.js';
+import { viewShows } from '../core/held-view.js';
+import type { HeldLock } from '../ui/repl-screen.js';
 
-export interface HeldLock {
-  readonly client: string;
-  readonly key: string;
-  readonly kind: LockKind;
-  readonly owner: string;
-  /** The owner memory's target description: release must go to the same place. */
-  readonly target?: string | undefined;
-  /** The server it lives on as the prompt names it (`127.0.0.1:6379`, `sandbox:single`), for the panel and the exit question. */
-  readonly where?: string | undefined;
-  readonly via: 'acquire' | 'hold';
-  readonly jobId?: number | undefined;
-  readonly mode?: HoldMode | undefined;
-  readonly leaseMs: number;
-  /** Local time it was taken (or last renewed by `renew`): a read from before says nothing about it. */
-  readonly since: number;
-  readonly renewals: number;
-}
-
-/** A client waiting for a key: a background `hold --wait`, or the command running now. */
-export interface Waiting {
-  readonly client: string;
-  readonly key: string;
-  /** The server it waits on, as the prompt names it. */
-  readonly where?: string | undefined;
-  readonly jobId?: number | undefined;
-  readonly untilAt?: number | undefined;
-}
+export type { HeldLock, Waiting } from '../ui/repl-screen.js';
 
 /** The locks `acquire` left held by these clients, according to the owner memory. */
 export function acquiredLocks(env: Readonly<Record<string, string | undefined>>, clients: ReadonlyMap<string, RedissonOwner>, now = Date.now()): HeldLock[] {

@@ -7,7 +7,7 @@ import type { TargetSpec } from '../redis/target.js';
 import type { SandboxHandle, SandboxStatus } from '../sandbox/index.js';
 import { startPanel, startSandboxPoller, type Panel } from './panel.js';
 import { emptyPanel, foldPoll, type PanelScreen } from './panel-state.js';
-import type { SandboxPanel } from './screen.js';
+import type { SandboxPanel } from '../ui/repl-screen.js';
 
 export interface LivePanelOptions {
   readonly intervalMs: number;

@@ -1,14 +1,6 @@
 import type { OutputStream } from '../commands/context.js';
 
-/** How an output line reads: a command's result, its messages, the REPL's own voice, or an echo of what was typed. */
-export type OutputTone = 'result' | 'message' | 'error' | 'repl' | 'echo' | 'event';
-
-/** One line in the output area (ink <Static>: printed once, scrolls up). */
-export interface OutputLine {
-  readonly id: number;
-  readonly text: string;
-  readonly tone: OutputTone;
-}
+export type { OutputLine, OutputTone } from '../ui/repl-screen.js';
 
 /** A command's stdout or stderr inside the REPL: whole lines go to `emit`, a partial one waits for its newline. */
 export interface LineStream extends OutputStream {

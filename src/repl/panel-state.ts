@@ -5,20 +5,9 @@
 import { deriveLockEvents, describeLockEvent } from '../core/lock-events.js';
 import type { LockView } from '../core/lock-view.js';
 import type { PollState } from '../core/poller.js';
+import type { PanelScreen } from '../ui/repl-screen.js';
 
-export interface PanelScreen {
-  /** Keys the user watches, in the order given (held keys are read too, but shown apart). */
-  readonly watched: readonly string[];
-  readonly views: Readonly<Record<string, LockView>>;
-  /** Local time the read behind `views` was sent: countdowns run from here. */
-  readonly readAt?: number | undefined;
-  /** Full length of each key's TTL bar: the largest TTL seen for the same holders. */
-  readonly scales: Readonly<Record<string, number>>;
-  readonly retry?: { readonly at: number; readonly retryInMs: number; readonly error: string } | undefined;
-  readonly reconnecting?: boolean | undefined;
-  readonly paused?: boolean | undefined;
-  readonly intervalMs: number;
-}
+export type { PanelScreen } from '../ui/repl-screen.js';
 
 export const emptyPanel = (intervalMs: number): PanelScreen => ({ watched: [], views: {}, scales: {}, intervalMs });
 

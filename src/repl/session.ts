@@ -18,11 +18,11 @@ import { jobLocks, type Job } from './jobs.js';
 import { LineQueue } from './line-queue.js';
 import { LivePanel } from './live-panel.js';
 import type { OutputLine, OutputTone } from './output.js';
-import type { ReplScreen } from './screen.js';
+import type { ReplScreen } from '../ui/repl-screen.js';
 import type { StepRun } from './step.js';
 import { ownerMemoryNames, sandboxTarget, type ReplTarget } from './target.js';
 
-export type { ReplScreen } from './screen.js';
+export type { ReplScreen } from '../ui/repl-screen.js';
 
 export interface ReplOptions {
   /** The CLI's own run(argv, ctx): every command is dispatched through it. */

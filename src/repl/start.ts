@@ -3,6 +3,8 @@
 
 import type { RunContext } from '../commands/context.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { buildProgram, runProgram } from '../cli/program.js';
+import { ALL_COMMANDS } from './entry.js';
 import { attachSandbox } from './attach.js';
 import { commandTree } from '../commands/completion-tree.js';
 import { shutdownRepl } from './exit.js';
@@ -19,11 +21,11 @@ export interface ReplSettings {
   readonly columns?: (() => number) | undefined;
 }
 
-/** A started session on the real CLI: commands dispatch through main.ts's run(). */
+/** A started session on the real CLI: commands dispatch through the shared program. */
 export async function createSession(env: Readonly<Record<string, string | undefined>>, settings: ReplSettings): Promise<ReplSession> {
-  const { run, buildProgram } = await import('../main.js');
   const quiet = { write: () => true };
-  const tree = commandTree(buildProgram({ stdout: quiet, stderr: quiet, env, exitCode: 0 }));
+  const tree = commandTree(await buildProgram({ stdout: quiet, stderr: quiet, env, exitCode: 0 }, ALL_COMMANDS));
+  const run = (argv: readonly string[], ctx: RunContext): Promise<number> => runProgram(argv, ctx, ALL_COMMANDS);
   const file = historyFile(env);
   const session = new ReplSession({
     run,

@@ -19,16 +19,9 @@ import { laneNodes, runScenario } from '../scenario/run-scenario.js';
 import { startScenarioSandbox } from '../scenario/sandbox.js';
 import type { ReplSession } from './session.js';
 
-/** What the prompt shows while a scenario is being stepped through. */
-export interface StepView {
-  readonly scenario: string;
-  readonly variant: string;
-  /** 1-based number of the next step, and how many there are. */
-  readonly next: number;
-  readonly total: number;
-  /** The next step in words; undefined while a step runs or once all have started. */
-  readonly waiting?: string | undefined;
-}
+// What the prompt shows while a scenario is being stepped through: a view model of ui/.
+import type { StepView } from '../ui/repl-screen.js';
+export type { StepView };
 
 /** A scenario run paused at each step's gate until the user says go. */
 export class StepRun {

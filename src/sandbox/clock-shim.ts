@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 /**
  * Debian's redis-server allocates through the system libjemalloc. Preloaded into it,
  * libfaketime's start-up calls calloc, jemalloc's own initialisation reads the clock, libfaketime
- * is not initialised yet, and the process hangs (fault-recipes.md). Preloading this library
+ * is not initialised yet, and the process hangs (docs/fault-recipes.md). Preloading this library
  * first sends every allocation, Redis's included, to glibc's allocator instead.
  *
  * malloc_usable_size is not in the recipe but is required here: Redis sizes every allocation

@@ -4,7 +4,7 @@ import { logPath, nodeDir } from './state.js';
 /** The Sentinel master name every sentinel sandbox monitors. */
 export const MASTER_NAME = 'mymaster';
 
-// Short Sentinel timers so a failover completes in about two seconds (fault-recipes.md).
+// Short Sentinel timers so a failover completes in about two seconds (docs/fault-recipes.md).
 const DOWN_AFTER_MS = 500;
 const FAILOVER_TIMEOUT_MS = 2000;
 /** Sentinel will not fail the same master over again within twice its failover-timeout. */

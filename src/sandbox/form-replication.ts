@@ -5,7 +5,7 @@ const PROBE_KEY = 'redlock-cli:sandbox:probe';
 
 /**
  * Waits until the replication stream is live, not just linked: right after
- * `master_link_status:up` a replica may still receive nothing for up to ~1 s (fault-recipes.md),
+ * `master_link_status:up` a replica may still receive nothing for up to ~1 s (docs/fault-recipes.md),
  * so a probe SET must be acknowledged by every replica through WAIT on the same connection.
  */
 export async function waitReplicationLive(primaryPort: number, replicaPorts: readonly number[], signal?: AbortSignal): Promise<void> {

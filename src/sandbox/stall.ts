@@ -7,7 +7,7 @@ import { RespClosed } from './resp.js';
  * right after loses it (scenario S6), and the WAIT check that catches it.
  *
  * `CLIENT PAUSE <ms> WRITE` on the replica stops it applying its primary's stream (10/10 in
- * fault-recipes.md). What looks equivalent does not work: SIGSTOP of the replica, `DEBUG SLEEP`
+ * docs/fault-recipes.md). What looks equivalent does not work: SIGSTOP of the replica, `DEBUG SLEEP`
  * on it, or SIGKILL of the primary right after the reply: the write is already in the replica's
  * socket buffer and lands anyway. Under the pause it is read but not applied, and it is dropped
  * when the link to a dead primary closes, whether the replica is unpaused or promoted first.

@@ -3,7 +3,7 @@ import { sleepForTtl, waitForLock } from '../locks/wait.js';
 import type { Attempt, LockEnv, LockProtocol, LockRequest } from '../locks/types.js';
 
 // Writer preference for Redisson's read-write lock, which has none (its read acquire joins any
-// read mode: redisson-protocol.md §2.3), as the acquire option `writer-preference` (S11). It is a
+// read mode: docs/redisson-protocol.md §2.3), as the acquire option `writer-preference` (S11). It is a
 // discipline every client of the lock must follow, like using another lock implementation:
 //   - a writer that has to wait registers in a ZSET (member: its holder, score: when its wait
 //     runs out, so a writer that dies stops blocking readers by then) and leaves it once it got

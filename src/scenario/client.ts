@@ -16,7 +16,7 @@ import type { ClientStep, ScenarioClient } from './model.js';
 import { serverSaysHeld } from './observer.js';
 import type { LockReader } from './reader.js';
 import type { OpRecord, Recorder } from './recorder.js';
-import type { DemoResource } from './resource.js';
+import type { DemoResource } from '../core/demo-resource.js';
 import type { ClientTargets } from './targets.js';
 import type { TimerReport } from './timing-probe.js';
 

@@ -2,8 +2,11 @@
 // durations in ms, defaults filled in. The YAML surface (scenarios/README.md) maps onto this
 // one-to-one; load.ts is the only code that knows the YAML spelling.
 
+import type { ResourceOptions } from '../core/demo-resource.js';
 import type { ViolationKind } from '../core/scenario/verdict.js';
-import type { LockKind } from '../locks/types.js';
+import type { LockKind } from '../core/lock-kind.js';
+
+export type { ResourceOptions } from '../core/demo-resource.js';
 import type { TopologyName } from '../sandbox/types.js';
 
 export interface Scenario {
@@ -49,14 +52,6 @@ export interface ScenarioSandbox {
   readonly config: Readonly<Record<string, string>>;
 }
 
-/** The demo resource every client writes to inside its critical section. */
-export interface ResourceOptions {
-  /**
-   * `off`: the register accepts every write (no fencing). `strict`: accepts a token only if greater than the
-   * highest accepted. `at-least`: greater or equal (Redisson's reentrant acquisitions increment too).
-   */
-  readonly fencing: 'off' | 'strict' | 'at-least';
-}
 
 export interface ScenarioClient {
   readonly name: string;

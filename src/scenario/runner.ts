@@ -12,7 +12,7 @@ import { Observer } from './observer.js';
 import { prepareSandbox } from './prepare.js';
 import { LockReader } from './reader.js';
 import { Recorder } from './recorder.js';
-import { DemoResource } from './resource.js';
+import { DemoResource } from '../core/demo-resource.js';
 import { needsProxy, startScenarioSandbox } from './sandbox.js';
 import { checkClientPartitions, clientTargets, readTargets, redisNodes } from './targets.js';
 import { stallProcess, TimingProbe } from './timing-probe.js';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOCK_KINDS, type LockKind } from '../locks/types.js';
+import { LOCK_KINDS, type LockKind } from '../core/lock-kind.js';
 import { stateDir } from './paths.js';
 
 /** A lock this machine took with `acquire` and has not released, so `release <key>` can find its owner. */

@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { z } from 'zod';
+import { createRequire } from 'node:module';
 import { CliError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { StoredTarget } from '../core/targets.js';
@@ -12,20 +12,28 @@ export { configDir, targetsFile } from './paths.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const storedTarget = z.strictObject({
-  url: z.string(),
-  sentinel: z.string().optional(),
-  masterName: z.string().optional(),
-  cluster: z.string().optional(),
-  auth: z.enum(['saved', 'ask', 'none']),
-});
+// zod loads only when there is a targets file to check: every connecting command looks for the
+// current target, most machines have no file, and zod is a hundred modules of start-up for a
+// one-shot `inspect` (its CommonJS build, so the load can stay synchronous).
+const requireLazily = createRequire(import.meta.url);
+let schema: ReturnType<typeof buildSchema> | undefined;
 
-const fileSchema = z.strictObject({
-  version: z.literal(1),
-  /** `target use NAME`: where commands go when nothing on the command line or in REDIS_URL says. */
-  current: z.string().optional(),
-  targets: z.record(z.string(), storedTarget),
-});
+function buildSchema() {
+  const { z } = requireLazily('zod') as typeof import('zod');
+  const storedTarget = z.strictObject({
+    url: z.string(),
+    sentinel: z.string().optional(),
+    masterName: z.string().optional(),
+    cluster: z.string().optional(),
+    auth: z.enum(['saved', 'ask', 'none']),
+  });
+  return z.strictObject({
+    version: z.literal(1),
+    /** `target use NAME`: where commands go when nothing on the command line or in REDIS_URL says. */
+    current: z.string().optional(),
+    targets: z.record(z.string(), storedTarget),
+  });
+}
 
 export type Targets = Readonly<Record<string, StoredTarget>>;
 
@@ -60,7 +68,8 @@ function readTargetsFile(env: Env): TargetsFile {
   } catch (err) {
     throw new CliError(`${file} is not valid JSON (${(err as Error).message}): fix or remove it`, ExitCode.unexpected);
   }
-  const result = fileSchema.safeParse(parsed);
+  schema ??= buildSchema();
+  const result = schema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new CliError(`${file}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'unexpected content'}: fix or remove it`, ExitCode.unexpected);

@@ -3,8 +3,7 @@ import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import * as edit from '../core/repl/line-editor.js';
 import { commonPrefix } from '../core/repl/complete.js';
 import { completionPoint, quoteWord } from '../core/repl/tokenize.js';
-import type { OutputLine, OutputTone } from '../repl/output.js';
-import type { ReplScreen } from '../repl/screen.js';
+import type { OutputLine, OutputTone, ReplScreen } from './repl-screen.js';
 import { ReplPanel } from './ReplPanel.js';
 import { ReplPrompt } from './ReplPrompt.js';
 

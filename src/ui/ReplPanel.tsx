@@ -2,9 +2,8 @@ import { Box, Text } from 'ink';
 import { formatDuration } from '../core/duration.js';
 import type { LockView } from '../core/lock-view.js';
 import type { NodeStatus } from '../sandbox/status.js';
-import type { HeldLock, Waiting } from '../repl/held.js';
-import { viewShows } from '../repl/held-view.js';
-import type { ReplScreen, SandboxPanel } from '../repl/screen.js';
+import { viewShows } from '../core/held-view.js';
+import type { HeldLock, ReplScreen, SandboxPanel, Waiting } from './repl-screen.js';
 import { InspectKey } from './InspectKey.js';
 import { LeaseBar } from './LeaseBar.js';
 

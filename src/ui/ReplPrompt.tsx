@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { formatDuration } from '../core/duration.js';
 import type { LineState } from '../core/repl/line-editor.js';
-import type { ReplScreen } from '../repl/screen.js';
+import type { ReplScreen } from './repl-screen.js';
 
 export interface ReplPromptProps {
   readonly screen: ReplScreen;

@@ -1,5 +1,5 @@
-import { render } from 'ink';
 import type { RaceLiveState } from '../core/race/live.js';
+import { mountView } from './mount-view.js';
 import { RaceApp } from './RaceApp.js';
 
 interface Stream {
@@ -14,20 +14,5 @@ export interface MountRaceViewOptions {
 
 /** Mounts the live race view (imported lazily: it pulls in ink and react); close() leaves the last frame. */
 export function mountRaceView(opts: MountRaceViewOptions): { close(): Promise<void> } {
-  const instance = render(<RaceApp source={opts.source} />, {
-    stdout: opts.stdout as NodeJS.WriteStream,
-    stderr: opts.stderr as NodeJS.WriteStream,
-    // No key handling: Ctrl-C stays a signal, which the launcher turns into ctx.signal.
-    exitOnCtrlC: false,
-    patchConsole: false,
-  });
-  let closed = false;
-  return {
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      instance.unmount();
-      await instance.waitUntilExit();
-    },
-  };
+  return mountView(<RaceApp source={opts.source} />, opts);
 }

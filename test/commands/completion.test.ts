@@ -60,6 +60,11 @@ describe('__complete', () => {
     expect(targets).toEqual(['prod\trediss://app:***@10.0.0.5:6380 cluster 10.0.0.5:7000']);
   });
 
+  it('trace completes with its summary and its options', async () => {
+    expect(await complete('zsh', 'tra')).toEqual([expect.stringMatching(/^trace\tfollow every lock operation on a real server/)]);
+    expect((await complete('bash', 'trace', '--f')).sort()).toEqual(['--for', '--from']);
+  });
+
   it('help completes the commands beside it, at the top and in a group', async () => {
     expect(await complete('bash', 'help', 'ins')).toEqual(['inspect']);
     expect((await complete('bash', 'sandbox', 'help', 'st')).sort()).toEqual(['stall-replication', 'status']);

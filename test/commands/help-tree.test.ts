@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commandPath } from '../../src/commands/help-examples.js';
-import { buildProgram } from '../../src/main.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { ALL_COMMANDS } from '../../src/repl/entry.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
 // Every command a user can reach, walked from the live tree: its --help has a summary, at least
 // two examples that name the command and only options it has, and the exit codes.
 const quiet = { write: () => undefined };
-const program = buildProgram({ stdout: quiet, stderr: quiet, env: {}, exitCode: 0 });
+const program = await buildProgram({ stdout: quiet, stderr: quiet, env: {}, exitCode: 0 }, ALL_COMMANDS);
 const env = tempStateEnv();
 
 function commands(cmd: Command): Command[] {
@@ -25,7 +26,7 @@ const all = commands(program).map((c) => [commandPath(c), c] as const);
 describe('help on every command', () => {
   it('the tree holds every command family', () => {
     const top = program.commands.map((c) => c.name());
-    expect(top).toEqual(expect.arrayContaining(['acquire', 'hold', 'renew', 'release', 'force-unlock', 'inspect', 'ls', 'doctor', 'sandbox', 'scenario', 'race', 'repl', 'target', 'completion']));
+    expect(top).toEqual(expect.arrayContaining(['acquire', 'hold', 'renew', 'release', 'force-unlock', 'inspect', 'ls', 'doctor', 'sandbox', 'scenario', 'race', 'trace', 'repl', 'target', 'completion']));
   });
 
   it.each(all)('%s --help: summary, two or more examples of itself with real options, exit codes', async (path, cmd) => {

@@ -9,7 +9,7 @@ import { BIN, ensureBuilt } from '../helpers/build.js';
 import { useLockServer } from '../helpers/fixture.js';
 import { owner } from '../helpers/lock-env.js';
 
-// STYLE.md: one-shot commands never import ink or react (they cost ~400 ms). The built CLI runs
+// CONTRIBUTING.md (house rules): one-shot commands never import ink or react (they cost ~400 ms). The built CLI runs
 // under an import hook that refuses both, and dist/ui/vendor.js, the bundle that stands in for
 // them in dist (scripts/bundle-ui.mjs); the controls prove the hook does bite.
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tokenize } from '../../src/core/repl/tokenize.js';
-import { buildProgram } from '../../src/main.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { ALL_COMMANDS } from '../../src/repl/entry.js';
 import { flagsTarget, urlTarget } from '../../src/repl/target.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
@@ -43,9 +44,9 @@ async function onNode(url: string, fn: (c: Redis) => Promise<unknown>): Promise<
 }
 
 describe('--sandbox', () => {
-  it('is a connection option of every command that takes --target', () => {
+  it('is a connection option of every command that takes --target', async () => {
     const quiet = { write: () => true };
-    const program = buildProgram({ stdout: quiet, stderr: quiet, env: {}, exitCode: 0 });
+    const program = await buildProgram({ stdout: quiet, stderr: quiet, env: {}, exitCode: 0 }, ALL_COMMANDS);
     const walk = (cmd: typeof program): (typeof program)[] => [cmd, ...cmd.commands.flatMap(walk)];
     const connecting = walk(program).filter((c) => c !== program && c.options.some((o) => o.long === '--target' && !o.hidden));
     expect(connecting.map((c) => c.name()).sort()).toEqual(['acquire', 'doctor', 'force-unlock', 'hold', 'inspect', 'ls', 'release', 'renew', 'repl']);

@@ -5,7 +5,7 @@ import {
 } from '../../src/core/names.js';
 import { decodeHolderField, parseRedissonOwner } from '../../src/core/owner.js';
 
-describe('Redisson names (redisson-protocol.md §1.1)', () => {
+describe('Redisson names (docs/redisson-protocol.md §1.1)', () => {
   it('braces plain names and reuses an existing tag', () => {
     expect(braced('myLock')).toBe('{myLock}');
     expect(prefixName('redisson_lock__channel', '{user1}:lock')).toBe('redisson_lock__channel:{user1}:lock');

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseScreen, readmeBlock, tidyCapture } from '../../scripts/screens/readme.mjs';
 import { ensureBuilt } from '../helpers/build.js';
 
-const SCREENS = ['inspect', 'hold', 'scenario', 'race', 'repl'] as const;
+const SCREENS = ['inspect', 'hold', 'scenario', 'race', 'trace', 'repl'] as const;
 const out = mkdtempSync(join(tmpdir(), 'redlock-screens-test-'));
 const readme = readFileSync('README.md', 'utf8');
 let result: { code: number; stdout: string; stderr: string; ms: number };

@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
-import { buildProgram } from '../../src/main.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { ALL_COMMANDS } from '../../src/repl/entry.js';
 import { displayWidth } from '../../src/core/text-layout.js';
 import { privateTmux } from '../../scripts/screens/tmux.mjs';
 import { ensureBuilt } from '../helpers/build.js';
@@ -56,7 +57,7 @@ beforeAll(async () => {
     expect(sandbox.code, sandbox.stderr).toBe(0);
   }
 
-  const helps = commandPaths(buildProgram({ stdout: { write: () => true }, stderr: { write: () => true }, env: {}, exitCode: 0 }))
+  const helps = commandPaths(await buildProgram({ stdout: { write: () => true }, stderr: { write: () => true }, env: {}, exitCode: 0 }, ALL_COMMANDS))
     .filter((p) => p.at(-1) !== 'help')
     .map((p) => [...p, '--help']);
   // Help for every command in one process (node start-up 40 times over would take minutes on a

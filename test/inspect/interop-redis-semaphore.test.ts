@@ -9,7 +9,7 @@ import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
 // States written by the real redis-semaphore (5.x, on an ioredis client), read back through the
 // CLI as a user would: inspect --json and ls --json. Until this file its formats were only decoded
-// from hand-written fixtures (lock-formats.md); here the library's own Lua writes them.
+// from hand-written fixtures (docs/lock-formats.md); here the library's own Lua writes them.
 
 const { version } = createRequire(import.meta.url)('redis-semaphore/package.json') as { version: string };
 const fx = useLockServer();

@@ -7,7 +7,7 @@ import { useLockServer } from '../helpers/fixture.js';
 import { rawClient } from '../helpers/lock-env.js';
 
 // We have no engine for these: each state is written with the commands Redisson's (or
-// redis-semaphore's) scripts run (redisson-protocol.md §2.7-2.9, lock-formats.md).
+// redis-semaphore's) scripts run (docs/redisson-protocol.md §2.7-2.9, docs/lock-formats.md).
 
 const fx = useLockServer();
 const inspectOne = async (key: string) => (await inspectKeys(fx.env.conn, [key]))[0]!;

@@ -3,7 +3,7 @@ import { readLock, writeLock } from '../../src/locks/rw.js';
 import { owner, rawClient, recordChannel, testEnv } from '../helpers/lock-env.js';
 import { useLockServer } from '../helpers/fixture.js';
 
-// Redisson RReadWriteLock (redisson-protocol.md §2.3) against a real redis-server; test names in
+// Redisson RReadWriteLock (docs/redisson-protocol.md §2.3) against a real redis-server; test names in
 // parentheses are the RedissonReadWriteLockTest cases they mirror (§7).
 
 const fx = useLockServer();

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { complete, commonPrefix, type CompletionSources } from '../../src/core/repl/complete.js';
 import { completionPoint } from '../../src/core/repl/tokenize.js';
-import { buildProgram } from '../../src/main.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { ALL_COMMANDS } from '../../src/repl/entry.js';
 import { BUILTINS } from '../../src/repl/builtins.js';
 import { commandTree } from '../../src/repl/command-tree.js';
 import { sandboxTarget, urlTarget, withTarget } from '../../src/repl/target.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 
 const quiet = { write: () => true };
-const tree = commandTree(buildProgram({ stdout: quiet, stderr: quiet, env: {}, exitCode: 0 }));
+const tree = commandTree(await buildProgram({ stdout: quiet, stderr: quiet, env: {}, exitCode: 0 }, ALL_COMMANDS));
 const keys = ['orders', 'orders:eu', 'payments'];
 const sources: CompletionSources = {
   builtins: BUILTINS,

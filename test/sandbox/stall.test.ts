@@ -23,7 +23,7 @@ async function node(args: string[] = []): Promise<{ server: RedisServer; client:
   return { server, client: client(server) };
 }
 
-/** Linked is not live (fault-recipes.md): wait until a probe write is acknowledged through WAIT. */
+/** Linked is not live (docs/fault-recipes.md): wait until a probe write is acknowledged through WAIT. */
 async function replicate(): Promise<void> {
   await replica.client.call('REPLICAOF', '127.0.0.1', String(primary.server.port));
   for (let i = 0; i < 300; i++) {

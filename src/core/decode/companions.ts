@@ -1,4 +1,4 @@
-// Keys that belong to a lock but are not the lock (redisson-protocol.md §2, §4): inspecting one
+// Keys that belong to a lock but are not the lock (docs/redisson-protocol.md §2, §4): inspecting one
 // says whose it is, and ls skips them when it already lists the lock.
 
 export type CompanionRole = 'fair-queue' | 'fair-deadlines' | 'fencing-counter' | 'unlock-latch' | 'read-hold-timeout' | 'permit-timeouts';

@@ -4,7 +4,7 @@ import { hashField, isHolderEntry } from './holders.js';
 import type { RawSnapshot } from './raw.js';
 import { tokenLibrary } from './token-library.js';
 
-// What the data says a key is (redisson-protocol.md §4, lock-formats.md). Strings are the hard
+// What the data says a key is (docs/redisson-protocol.md §4, docs/lock-formats.md). Strings are the hard
 // case, decided in this order:
 //   integer + `{name}:timeout` zset                        expirable-semaphore
 //   integer, latch channel has subscribers, semaphore not  latch

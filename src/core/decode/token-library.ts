@@ -24,7 +24,7 @@ export function isRecentUuid1Hex(value: string, nowMs: number): boolean {
 }
 
 /**
- * Which library a token lock's value looks like (lock-formats.md): 32 hex → node-redlock, or
+ * Which library a token lock's value looks like (docs/lock-formats.md): 32 hex → node-redlock, or
  * redis-py when it is a recent uuid1; 22 base64 chars + `==` → redsync; a UUID under `mutex:` →
  * redis-semaphore, under another `prefix:` → Spring RedisLockRegistry; anything else → unknown.
  */

@@ -6,7 +6,7 @@ import type { RawSnapshot } from './raw.js';
  * redis-semaphore Semaphore / MultiSemaphore: members `<uuid>` (or `<uuid>_<n>`), scored with the
  * client's Date.now() at acquire or refresh. The library's lockTimeout is not stored, but every
  * acquire and refresh sets the key's PEXPIRE to it, so lockTimeout ≈ PTTL + time since the newest
- * score; a member expires at score + lockTimeout (lock-formats.md).
+ * score; a member expires at score + lockTimeout (docs/lock-formats.md).
  */
 export function decodeRsSemaphore(raw: RawSnapshot): KindFields {
   let newest = -Infinity;

@@ -2,8 +2,7 @@
 // only choose glyphs and colours for these cells. A column shows the most telling thing that
 // happened in it, so a 20 ms critical section or a write stays visible on a 3 s axis.
 
-import type { ViolationKind } from './verdict.js';
-import { CLIENT_STATES, type ClientState, type Lanes, type MarkKind, type NodeFault } from './timeline.js';
+import { CLIENT_STATES, type ClientState, type Lanes, type MarkKind, type NodeFault, type ViolationWindow } from './timeline.js';
 
 export interface ClientCell {
   readonly state: ClientState;
@@ -27,7 +26,7 @@ export interface Raster {
   readonly clients: readonly { readonly name: string; readonly cells: readonly (ClientCell | undefined)[] }[];
   readonly nodes: readonly { readonly name: string; readonly cells: readonly (NodeCell | undefined)[] }[];
   /** Per column, the first violation kind whose window covers it. */
-  readonly violations: readonly (ViolationKind | undefined)[];
+  readonly violations: readonly (ViolationWindow['kind'] | undefined)[];
   /** Axis labels in seconds at round times: `{ col: 10, label: '0.5' }`. */
   readonly ticks: readonly { readonly col: number; readonly label: string }[];
 }

@@ -77,7 +77,8 @@ export interface NodeLane {
 }
 
 export interface ViolationWindow {
-  readonly kind: ViolationKind;
+  /** A checker's kind: the scenario checker's, or a trace finding's. */
+  readonly kind: ViolationKind | (string & {});
   readonly from: number;
   readonly to: number;
   readonly clients: readonly string[];
@@ -102,8 +103,11 @@ const FAULT_PERIODS: Readonly<Record<string, { readonly fault: NodeFault; readon
 };
 const FAULT_ENDS = new Set(Object.values(FAULT_PERIODS).map((p) => p.endedBy));
 
+/** What a lane chart needs of a violation; trace findings map onto it too. */
+export type ViolationLike = Pick<Violation, 'from' | 'to' | 'clients' | 'message'> & { readonly kind: ViolationWindow['kind'] };
+
 export interface LanesOptions {
-  readonly violations?: readonly Violation[];
+  readonly violations?: readonly ViolationLike[];
   /** Live: draw up to here (ms since the run started) even if the last event is earlier. */
   readonly now?: number;
 }

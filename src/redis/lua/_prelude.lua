@@ -75,7 +75,7 @@ local function redlock_publish(cmd, channel, message)
   if cmd ~= '' then redis.call(cmd, channel, message) end
 end
 
--- Redisson RFairLock helpers (redisson-protocol.md §2.2), shared by the fair-*.lua scripts.
+-- Redisson RFairLock helpers (docs/redisson-protocol.md §2.2), shared by the fair-*.lua scripts.
 -- A Redis error halfway through a script keeps the writes made before it, so the queue LIST and
 -- deadline ZSET are type-checked up front, before any fair script writes anything.
 local function redlock_fair_guard(queue, timeouts)

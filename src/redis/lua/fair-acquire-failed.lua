@@ -1,4 +1,4 @@
--- fair-acquire-failed.lua: Redisson RFairLock acquireFailed (redisson-protocol.md §2.2): a waiter
+-- fair-acquire-failed.lua: Redisson RFairLock acquireFailed (docs/redisson-protocol.md §2.2): a waiter
 -- that gives up (wait over, interrupted) leaves the queue, and everyone behind it moves one
 -- allowance closer (deadline - wait), as if it had never queued.
 -- Unlike Redisson's script this one starts with the stale-head purge too: if my own deadline has

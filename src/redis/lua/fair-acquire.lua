@@ -1,4 +1,4 @@
--- fair-acquire.lua: Redisson RFairLock acquire, both of its variants (redisson-protocol.md §2.2).
+-- fair-acquire.lua: Redisson RFairLock acquire, both of its variants (docs/redisson-protocol.md §2.2).
 -- ARGV[5] = '1': the queuing EVAL_LONG variant of lock() / tryLock(wait): a refused caller joins the
 --   queue (RPUSH + ZADD of an absolute deadline) and is told its estimated wait.
 -- ARGV[5] = '0': the EVAL_NULL_BOOLEAN variant of tryLock() without a wait: refused, nothing queued.

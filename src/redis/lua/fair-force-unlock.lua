@@ -1,4 +1,4 @@
--- fair-force-unlock.lua: Redisson RFairLock forceUnlock (redisson-protocol.md §2.2): deletes the lock
+-- fair-force-unlock.lua: Redisson RFairLock forceUnlock (docs/redisson-protocol.md §2.2): deletes the lock
 -- hash whoever holds it and wakes the queue head on its own channel. The queue is kept: waiters
 -- still take their turns in order.
 -- KEYS[1] lock hash   KEYS[2] queue `redisson_lock_queue:{name}`   KEYS[3] deadlines `redisson_lock_timeout:{name}`

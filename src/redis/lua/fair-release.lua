@@ -1,4 +1,4 @@
--- fair-release.lua: Redisson RFairLock unlock (redisson-protocol.md §2.2). The last hold deletes the
+-- fair-release.lua: Redisson RFairLock unlock (docs/redisson-protocol.md §2.2). The last hold deletes the
 -- hash and wakes only the queue head, on its own channel. Unlocking a fair lock that has already
 -- expired (or was never there) is not an error: it returns 1 and still wakes the head, so a
 -- waiter is not left sleeping on its (possibly minutes long) timer.

@@ -2,7 +2,7 @@
 -- inspect-snapshot.lua: one consistent, read-only snapshot of a key and its companion keys, for
 -- inspect, ls, --watch and doctor. The no-writes flag above makes Redis itself refuse any write or
 -- PUBLISH from this script (it also lets it run on replicas and while Redis is out of memory).
--- It only gathers; src/core/decode decides what the data means (redisson-protocol.md §4).
+-- It only gathers; src/core/decode decides what the data means (docs/redisson-protocol.md §4).
 -- KEYS[1] the key   KEYS[2] fair queue `redisson_lock_queue:{name}`   KEYS[3] fair deadlines
 -- `redisson_lock_timeout:{name}`   KEYS[4] fencing counter `redisson_lock_token:{name}`
 -- KEYS[5] expirable-semaphore permits `{name}:timeout`   KEYS[6] `{name}`, the prefix of read-hold

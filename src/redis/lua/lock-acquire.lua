@@ -1,4 +1,4 @@
--- lock-acquire.lua: Redisson RLock / RSpinLock / RFencedLock acquire (redisson-protocol.md §2.1, §2.4, §2.5).
+-- lock-acquire.lua: Redisson RLock / RSpinLock / RFencedLock acquire (docs/redisson-protocol.md §2.1, §2.4, §2.5).
 -- Free or already ours: HINCRBY holder, PEXPIRE lease (re-entry resets the TTL to the new lease),
 -- and for fenced locks INCR the token counter on every acquisition, re-entry included.
 -- KEYS[1] lock hash

@@ -1,4 +1,4 @@
--- lock-force-unlock.lua: Redisson forceUnlock for RLock / spin / fenced (redisson-protocol.md §2.1, §2.4).
+-- lock-force-unlock.lua: Redisson forceUnlock for RLock / spin / fenced (docs/redisson-protocol.md §2.1, §2.4).
 -- Deletes the lock hash whoever holds it, and publishes 0 so a waiter wakes (spin locks: no publish).
 -- The fencing counter of a fenced lock is kept: tokens never go back.
 -- KEYS[1] lock hash   KEYS[2] unlock channel   KEYS[3] fair queue (see lock-acquire.lua)

@@ -1,4 +1,4 @@
--- lock-release.lua: Redisson RLock / RSpinLock / RFencedLock unlock (redisson-protocol.md §2.1, §2.4).
+-- lock-release.lua: Redisson RLock / RSpinLock / RFencedLock unlock (docs/redisson-protocol.md §2.1, §2.4).
 -- Decrements the caller's hold; a remaining hold gets the lease re-applied (Redisson's
 -- internalLockLeaseTime), the last one deletes the hash and publishes 0 so one waiter wakes.
 -- KEYS[1] lock hash   KEYS[2] unlock channel `redisson_lock__channel:{name}`   KEYS[3] fair queue (see lock-acquire.lua)

@@ -1,4 +1,4 @@
--- lock-renew.lua: watchdog renewal of a hash lock held by one holder (redisson-protocol.md §2.1 LockTask).
+-- lock-renew.lua: watchdog renewal of a hash lock held by one holder (docs/redisson-protocol.md §2.1 LockTask).
 -- Used for RLock, spin, fenced, fair (only the hash is renewed) and the write lock (holder `...:write`),
 -- each refusing the other families' keys: renewing a reader through this script would extend the
 -- hash but not its rwlock_timeout keys, and another reader's unlock would then delete the lock.

@@ -1,4 +1,4 @@
--- rw-force-unlock.lua: Redisson readLock().forceUnlock() / writeLock().forceUnlock() (redisson-protocol.md §2.3).
+-- rw-force-unlock.lua: Redisson readLock().forceUnlock() / writeLock().forceUnlock() (docs/redisson-protocol.md §2.3).
 -- Deletes the lock only when it is in the caller's mode: a read force-unlock leaves a write-mode
 -- lock alone and vice versa. Publishes 0 (read) or 1 (write, wakes every waiter), as Redisson does.
 -- Timeout keys are not deleted (Redisson does not either; they expire on their own).

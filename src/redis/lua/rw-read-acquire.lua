@@ -1,4 +1,4 @@
--- rw-read-acquire.lua: Redisson RReadWriteLock.readLock() acquire (redisson-protocol.md §2.3).
+-- rw-read-acquire.lua: Redisson RReadWriteLock.readLock() acquire (docs/redisson-protocol.md §2.3).
 -- Free: mode=read. Read mode, or write mode held by the caller's own writer: one more hold. Every
 -- hold gets its own timeout key `<prefix>:<n>` with the lease as PX, because the read release later
 -- recomputes the hash TTL from them. The hash TTL only grows (max of PTTL and lease, Redisson >= 3.11.1).

@@ -1,4 +1,4 @@
--- rw-read-release.lua: Redisson RReadWriteLock.readLock() unlock (redisson-protocol.md §2.3).
+-- rw-read-release.lua: Redisson RReadWriteLock.readLock() unlock (docs/redisson-protocol.md §2.3).
 -- Drops the caller's highest hold and its timeout key. If other fields remain, the hash TTL becomes
 -- the longest remaining PTTL over every holder's timeout keys (`<keyPrefix>:<field>:rwlock_timeout:<i>`,
 -- built here from KEYS[4] so they share the lock's hash tag and Cluster slot); when none is left

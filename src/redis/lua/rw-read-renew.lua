@@ -1,4 +1,4 @@
--- rw-read-renew.lua: watchdog renewal of one read holder (redisson-protocol.md §2.3, Redisson >= 4.4.0 ReadLockTask).
+-- rw-read-renew.lua: watchdog renewal of one read holder (docs/redisson-protocol.md §2.3, Redisson >= 4.4.0 ReadLockTask).
 -- Renews the caller's own timeout keys 1..count and the hash. Other holders' timeout keys are left
 -- alone on purpose: a reader whose client died must expire (zombie reader), not be kept alive by us.
 -- KEYS[1] lock hash   KEYS[2] the caller's timeout prefix `{name}:<holder>:rwlock_timeout`

@@ -1,4 +1,4 @@
--- rw-write-acquire.lua: Redisson RReadWriteLock.writeLock() acquire (redisson-protocol.md §2.3).
+-- rw-write-acquire.lua: Redisson RReadWriteLock.writeLock() acquire (docs/redisson-protocol.md §2.3).
 -- Free: mode=write. Re-entry by the same writer ADDS the lease to the remaining TTL (unlike RLock,
 -- which resets it). A holder of only the read lock cannot upgrade.
 -- KEYS[1] lock hash   ARGV[1] lease ms   ARGV[2] write holder `<uuid>:<thread>:write`

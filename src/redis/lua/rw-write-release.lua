@@ -1,4 +1,4 @@
--- rw-write-release.lua: Redisson RReadWriteLock.writeLock() unlock (redisson-protocol.md §2.3).
+-- rw-write-release.lua: Redisson RReadWriteLock.writeLock() unlock (docs/redisson-protocol.md §2.3).
 -- A remaining re-entrant hold gets the lease re-applied. The last write hold either deletes the
 -- lock and publishes 1 (wake every waiter: readers may all proceed), or, when the same owner still
 -- holds read holds, downgrades the lock to mode=read without publishing (nobody new can enter yet

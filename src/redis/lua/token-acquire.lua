@@ -1,5 +1,5 @@
 -- token-acquire.lua: single-key token lock acquire, node-redlock's ACQUIRE_SCRIPT for one key
--- (lock-formats.md): SET token PX lease only when the key does not exist.
+-- (docs/lock-formats.md): SET token PX lease only when the key does not exist.
 -- An existing key is refused even when it already holds our own token: node-redlock checks EXISTS,
 -- not the value, so it never re-enters, and neither do we (a retry with the same token after a
 -- lost reply therefore reports "held by <our token>", which is the truth).

@@ -1,4 +1,11 @@
-import type { ResourceOptions } from './model.js';
+/** The demo resource every client writes to inside its critical section. */
+export interface ResourceOptions {
+  /**
+   * `off`: the register accepts every write (no fencing). `strict`: accepts a token only if greater than the
+   * highest accepted. `at-least`: greater or equal (Redisson's reentrant acquisitions increment too).
+   */
+  readonly fencing: 'off' | 'strict' | 'at-least';
+}
 
 /** What the fenced register did with one write. */
 export interface WriteResult {

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from '../core/poller.js';
-import { act, type CommandContext } from './context.js';
-import { addConnectionOptions, durationFlag, targetSpec, type ConnectionFlags } from './options.js';
-import { prose } from './help-text.js';
+import { act, type CommandContext } from '../commands/context.js';
+import { addConnectionOptions, durationFlag, targetSpec, type ConnectionFlags } from '../commands/options.js';
+import { prose } from '../commands/help-text.js';
 
 interface ReplFlags extends ConnectionFlags {
   readonly clients?: string;
@@ -44,7 +44,7 @@ export function registerRepl(program: Command, ctx: CommandContext): void {
       if (clients && clients.length === 0) throw new UsageError('--clients needs at least one name, e.g. --clients A,B');
       const intervalMs = Math.max(MIN_INTERVAL_MS, durationFlag(flags.interval, '--interval') ?? DEFAULT_INTERVAL_MS);
       const spec = targetSpec(flags, ctx);
-      const [{ startRepl }, { flagsTarget }] = await Promise.all([import('../repl/start.js'), import('../repl/target.js')]);
+      const [{ startRepl }, { flagsTarget }] = await Promise.all([import('./start.js'), import('./target.js')]);
       return startRepl(ctx, { target: flagsTarget(spec, flags), clients, intervalMs, sandbox: flags.sandbox });
     }),
   );

@@ -1,0 +1,162 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { UsageError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import type { Finding } from '../core/trace/checker.js';
+import type { TraceEvent } from '../core/trace/events.js';
+import { eventLine, findingLine } from '../core/trace/format.js';
+import { traceHistory } from '../core/trace/history.js';
+import { globMatcher } from '../core/trace/pattern.js';
+import { eventJson, readHistory } from '../core/trace/recording.js';
+import { TraceSession } from '../core/trace/session.js';
+import { summaryLines } from '../core/trace/summary-text.js';
+import { widthOf } from '../core/text-layout.js';
+import { chartLines } from '../core/scenario/timeline-text.js';
+import { deriveLanes } from '../core/scenario/timeline.js';
+import type { SourceStats } from '../trace/source.js';
+import { act, note, print, printJson, type CommandContext } from './context.js';
+import { addConnectionOptions, durationFlag, targetSpec, type ConnectionFlags } from './options.js';
+
+interface TraceFlags extends ConnectionFlags {
+  readonly for?: string;
+  readonly json?: boolean;
+  readonly record?: string;
+  readonly from?: string;
+}
+
+const HELP = `
+Follows the server's own command stream (MONITOR: every command, and every command a Lua script
+runs) on the primary, on every Cluster primary, or on the Sentinel master across a failover, and
+decodes each lock operation of Redisson (lock, fair, read-write, fenced, spin, semaphores),
+node-redlock, redsync, redis-py, redis-semaphore and redlock-cli: acquired, refused (and by whom),
+renewed, released, release or renewal refused, expired (from the lease and the server's clock),
+force-unlocked, deleted by a plain command, queue and reader changes, each with the client
+(address and CLIENT SETNAME), the owner id and the server's time. Other writes to a lock key are
+shown raw. Only MONITOR, CLIENT LIST and (after a failover) EXISTS are sent: trace never writes.
+MONITOR costs the server throughput while it runs (measured in the README).
+
+Findings (unsafe, exit 7): expired-while-held (a lease ran out and its owner later renewed or
+released as if it still held it), overlap (another owner acquired inside that window),
+silent-reacquire (set again without NX), foreign-delete (a held lock removed by DEL, UNLINK,
+FLUSH or a force-unlock), lost-in-failover (held on the old primary, absent on the promoted one).
+Warnings: renewal-gap (renewed with less than a third of the lease left, or renewals stopped),
+no-ttl, overdue-queue-head.
+
+On a terminal: lanes per client and lock, findings and recent events, live. Piped: one line per
+event and finding, then a summary per lock (acquisitions, refusals, hold and wait p50 / p99).
+--json: one JSON object per line: {"type":"event",...}, {"type":"finding",...}, and at the end
+{"type":"summary","locks":[...],"findings":[...],"unsafe":bool,"lines":n,"maxLagMs":n}.
+--record FILE writes the events as the same event lines; --from FILE reads that back, or a log
+saved with \`redis-cli monitor > FILE\`, and prints the lane chart, the events and the findings.
+
+Exit codes for trace: 0 nothing unsafe seen, 7 something unsafe was seen, 2 bad input, 3 Redis
+unreachable (or the user may not run MONITOR), 130 interrupted before anything was traced.
+
+Examples:
+  redlock-cli trace --url redis://10.0.0.5:6379 --for 10m
+  redlock-cli trace 'orders:*' --json > trace.ndjson
+  redlock-cli trace --sentinel 10.0.0.5:26379 --master-name main --record incident.ndjson
+  redlock-cli trace --from incident.ndjson
+  redis-cli monitor > monitor.log; redlock-cli trace --from monitor.log`;
+
+export function registerTrace(program: Command, ctx: CommandContext): Command {
+  const cmd = program
+    .command('trace')
+    .summary('follow every lock operation on a real server, live, and diagnose it: overlaps, expiries, foreign deletes (read-only)')
+    .argument('[pattern]', 'only locks whose name matches this glob (Redis MATCH syntax), e.g. orders:*')
+    .option('--for <duration>', 'stop after this long (default: until Ctrl-C)')
+    .option('--json', 'NDJSON: every event and finding as it happens, the summary at the end')
+    .option('--record <file>', 'also write the decoded events to this file (read it back with --from)')
+    .option('--from <file>', 'diagnose a recording, or a saved `redis-cli monitor` log, instead of a live server')
+    .addHelpText('after', HELP);
+  addConnectionOptions(cmd);
+  cmd.action(
+    act(ctx, async (pattern: string | undefined, flags: TraceFlags) => {
+      const wants = globMatcher(pattern);
+      if (flags.from !== undefined) {
+        if (flags.record !== undefined || flags.for !== undefined) throw new UsageError('--from reads a saved trace: it takes no --record or --for');
+        return replay(ctx, flags.from, wants, flags.json === true);
+      }
+      return live(ctx, flags, wants);
+    }),
+  );
+  return cmd;
+}
+
+async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string) => boolean): Promise<number> {
+  const forMs = durationFlag(flags.for, '--for');
+  const spec = targetSpec(flags, ctx);
+  const json = flags.json === true;
+  const tty = ctx.stdout.isTTY === true && !json;
+  const { runTrace } = await import('../trace/run.js');
+  let view: { close(): Promise<void> } | undefined;
+  // While the live view draws, status lines (reconnecting, failover) go into it, not across it.
+  let status: string | undefined;
+  try {
+    const result = await runTrace({
+      spec,
+      wants,
+      forMs,
+      signal: ctx.signal,
+      record: flags.record,
+      onStatus: (text) => (view ? (status = text) : note(ctx, `trace: ${text}`)),
+      onStart: (what, session, source) => {
+        note(ctx, `trace: following ${what}${forMs !== undefined ? '' : '; Ctrl-C ends it'}`);
+        if (tty) view = mountLive(ctx, what, session, () => ({ ...source.stats, status }));
+      },
+      onEvents: tty ? undefined : (events, found) => printStream(ctx, events, found, json),
+    });
+    await view?.close();
+    view = undefined;
+    printEnd(ctx, result.session, json, result.stats);
+    return result.session.unsafe ? ExitCode.verdictMismatch : ExitCode.ok;
+  } finally {
+    await view?.close();
+  }
+}
+
+async function replay(ctx: CommandContext, file: string, wants: (lock: string) => boolean, json: boolean): Promise<number> {
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new UsageError(`--from: cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+  });
+  const { events: all } = readHistory(text, { wants });
+  const events = all.filter((e) => wants(e.lock) || e.kind === 'failover');
+  const session = new TraceSession();
+  const found = session.push(events);
+  if (!json) {
+    const { history, violations } = traceHistory(events, found);
+    if (history.clients.length > 0) for (const line of chartLines(deriveLanes(history, { violations }), chartWidth(ctx))) print(ctx, line);
+    print(ctx, '');
+  }
+  printStream(ctx, events, json ? found : [], json);
+  printEnd(ctx, session, json);
+  return session.unsafe ? ExitCode.verdictMismatch : ExitCode.ok;
+}
+
+const chartWidth = (ctx: CommandContext) => Math.max(60, Math.min(ctx.stdout.columns ?? 80, 160));
+
+function printStream(ctx: CommandContext, events: readonly TraceEvent[], found: readonly Finding[], json: boolean): void {
+  if (json) {
+    for (const e of events) print(ctx, eventJson(e));
+    for (const f of found) printJson(ctx, { type: 'finding', ...f });
+    return;
+  }
+  for (const e of events) print(ctx, eventLine(e));
+  for (const f of found) print(ctx, findingLine(f));
+}
+
+function printEnd(ctx: CommandContext, session: TraceSession, json: boolean, stats?: SourceStats): void {
+  if (json) {
+    printJson(ctx, { type: 'summary', locks: session.locks(), findings: session.findings, unsafe: session.unsafe, events: session.events, ...(stats ? { lines: stats.lines, maxLagMs: Math.round(stats.maxLagMs) } : {}) });
+    return;
+  }
+  print(ctx, '');
+  for (const line of summaryLines(session.locks(), session.findings, ctx.stdout.isTTY ? widthOf(ctx.stdout) : undefined)) print(ctx, line);
+  if (stats) note(ctx, `trace: ${session.events} events from ${stats.lines} MONITOR lines; the trace lagged the server by at most ${Math.round(stats.maxLagMs)} ms`);
+}
+
+/** The live view loads ink and react only now; until it is mounted events are just folded in. */
+function mountLive(ctx: CommandContext, what: string, session: TraceSession, stats: () => SourceStats & { readonly status: string | undefined }): { close(): Promise<void> } {
+  const mounted = import('../ui/trace-live.js').then(({ mountTraceView }) => mountTraceView({ stdout: ctx.stdout, stderr: ctx.stderr, what, session, stats }));
+  return { close: async () => (await mounted.catch(() => undefined))?.close() };
+}

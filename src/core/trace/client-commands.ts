@@ -1,0 +1,65 @@
+// Commands a client sends outside a script: a token lock's SET NX PX (redsync, redis-py,
+// redis-semaphore's mutex), a plain PEXPIRE renewal, and everything that removes or changes a
+// lock without its protocol (DEL, UNLINK, FLUSHALL, RENAME, ...), which is shown, never dropped.
+
+import type { TraceClient } from './events.js';
+import { keyInfo } from './keys.js';
+import type { MonitorLine } from './monitor-line.js';
+import { resolveSet, type EffectContext } from './script-effects.js';
+import { parseSetOptions } from './set-options.js';
+
+// Commands that only read: seen on a lock key they are the lock's own business (a library's
+// check, `inspect`), not something to report.
+const READS = new Set([
+  'get', 'mget', 'exists', 'pttl', 'ttl', 'type', 'hget', 'hgetall', 'hexists', 'hlen', 'hkeys', 'hvals', 'hmget', 'hscan',
+  'lindex', 'lrange', 'llen', 'zscore', 'zrange', 'zcard', 'zrangebyscore', 'zrank', 'strlen', 'dump', 'object', 'memory',
+  'scan', 'keys', 'pexpiretime', 'expiretime', 'watch', 'unwatch', 'debug', 'eval_ro', 'evalsha_ro', 'sscan', 'zscan',
+]);
+
+/** Decodes one client command (not a script, not CLIENT SETNAME). */
+export function applyCommand(ctx: EffectContext, line: MonitorLine, client: TraceClient): void {
+  const cmd = line.args[0]!.toLowerCase();
+  const key = line.args[1];
+  const { model } = ctx;
+  if (cmd === 'flushall' || cmd === 'flushdb') {
+    for (const s of model.held()) deleted(ctx, s.lock, line);
+    return;
+  }
+  if (key === undefined || READS.has(cmd)) return;
+  if ((cmd === 'set' || cmd === 'setnx') && ctx.wants(key) && keyInfo(key).role === 'lock') {
+    const opts = cmd === 'setnx' ? { nx: true, xx: false, keepTtl: false } : parseSetOptions(line.args.slice(3));
+    // A SET without NX on a key never seen as a lock is application data, not our business.
+    if (!opts.nx && !model.has(key)) return;
+    const s = model.state(key, 'token');
+    return resolveSet(ctx, s, { ...opts, value: line.args[2] ?? '', inScript: false, probedAfterSet: false, probedExists: false }, line.t, client);
+  }
+  if (cmd === 'del' || cmd === 'unlink') {
+    for (const k of line.args.slice(1)) if (model.has(k)) deleted(ctx, k, line);
+    return;
+  }
+  const s = model.get(key);
+  if (!s) return;
+  if (cmd === 'zrem' && s.library === 'semaphore') {
+    // redis-semaphore releases a permit with a plain ZREM of its id.
+    for (const owner of line.args.slice(2)) {
+      if (!s.holders.delete(owner)) continue;
+      ctx.emit({ kind: 'released', lock: key, owner, library: 'semaphore', shared: true, count: 0 });
+    }
+    return;
+  }
+  if ((cmd === 'pexpire' || cmd === 'expire' || cmd === 'persist') && s.holders.size > 0) {
+    const leaseMs = cmd === 'persist' ? undefined : Number(line.args[2]) * (cmd === 'expire' ? 1000 : 1);
+    model.setExpiry(s, line.t, leaseMs);
+    const owner = [...s.holders.keys()][0]!;
+    ctx.emit({ kind: 'renewed', lock: key, owner, library: s.library, ...(leaseMs !== undefined ? { leaseMs } : {}), command: line.args });
+    return;
+  }
+  ctx.emit({ kind: 'raw', lock: key, library: s.library, command: line.args });
+}
+
+function deleted(ctx: EffectContext, lock: string, line: MonitorLine): void {
+  const s = ctx.model.get(lock);
+  if (!s) return;
+  ctx.emit({ kind: 'deleted', lock, library: s.library, holders: [...s.holders.keys()], command: line.args.slice(0, 2) });
+  ctx.model.clear(s);
+}

@@ -1,0 +1,209 @@
+// The trace decoder: MONITOR lines in, lock events out. It keeps what it learns along the way:
+// client names (CLIENT SETNAME, HELLO ... SETNAME), script bodies by SHA (from EVAL and SCRIPT
+// LOAD, so a later EVALSHA is understood), and the lock model. Lines must come in the server's
+// order for one primary; one decoder per primary.
+//
+// Redis feeds a script's EVAL / EVALSHA / FCALL line to MONITOR before the commands the script
+// runs (`lua`), so a script run is complete when the next line that is not `lua` arrives, or
+// when the stream goes quiet (flush()). A function's body is not in the stream: FCALL is decoded
+// from its commands alone.
+
+import { createHash } from 'node:crypto';
+import { applyCommand } from './client-commands.js';
+import type { TraceClient, TraceEvent } from './events.js';
+import { LockModel } from './lock-model.js';
+import type { MonitorLine } from './monitor-line.js';
+import { applyScript, type EffectContext, type ScriptRun } from './script-effects.js';
+import { scriptIntent, type ScriptIntent } from './script-intent.js';
+
+export interface DecoderOptions {
+  /** Only locks whose name this accepts are traced (the `[pattern]` argument). */
+  readonly wants?: (lock: string) => boolean;
+  /** Names every event with this primary (`host:port`), when several are followed. */
+  readonly node?: string;
+  /** Client names known before the first line (CLIENT LIST at start): address -> name. */
+  readonly clientNames?: ReadonlyMap<string, string>;
+}
+
+interface PendingRun {
+  readonly line: MonitorLine;
+  readonly client: TraceClient;
+  readonly intent: ScriptIntent;
+  readonly keys: readonly string[];
+  readonly argv: readonly string[];
+  readonly command: readonly string[];
+  readonly lua: MonitorLine[];
+}
+
+/** Shared and never written to: what push() returns for a line that completed nothing. */
+const NONE: TraceEvent[] = [];
+
+const MAX_CLIENTS = 10_000;
+
+const sha1 = (body: string): string => createHash('sha1').update(body).digest('hex');
+
+export class TraceDecoder {
+  readonly model: LockModel;
+  private readonly names = new Map<string, string>();
+  private readonly clients = new Map<string, TraceClient>();
+  private readonly intents = new Map<string, ScriptIntent>();
+  private pending: PendingRun | undefined;
+  /** The run flush() closed last, until the next client line. */
+  private flushed: PendingRun | undefined;
+  private out: TraceEvent[] = [];
+  private current: { t: number; client: TraceClient } = { t: 0, client: {} };
+  private lastT = 0;
+  private readonly ctx: EffectContext;
+
+  constructor(private readonly opts: DecoderOptions = {}) {
+    this.model = new LockModel(opts.node);
+    for (const [addr, name] of opts.clientNames ?? []) this.names.set(addr, name);
+    const wants = opts.wants ?? (() => true);
+    this.ctx = {
+      model: this.model,
+      wants,
+      // Events are built fresh by the effects: filled in place, not copied (this runs for every operation).
+      emit: (e) => {
+        const event = e as { -readonly [K in keyof TraceEvent]: TraceEvent[K] };
+        event.t ??= this.current.t;
+        event.client ??= this.current.client;
+        if (this.opts.node) event.node = this.opts.node;
+        this.out.push(event);
+      },
+    };
+  }
+
+  /** Server time of the newest line seen (epoch ms). */
+  get serverTime(): number {
+    return this.lastT;
+  }
+
+  /** Decodes one line; returns the events it completed (a pending script run, expiries, its own). */
+  push(line: MonitorLine): TraceEvent[] {
+    if (line.source === 'lua') {
+      // Lines of a run that flush() closed too early (the stream paused mid-script): they still
+      // belong to it, as no client line came between; decode them in its context.
+      if (!this.pending && this.flushed) this.pending = { ...this.flushed, lua: [] };
+      this.pending?.lua.push(line);
+      return this.drain();
+    }
+    this.flushed = undefined;
+    this.finishRun();
+    this.advance(line.t);
+    const client = this.clientOf(line.source);
+    this.current = { t: line.t, client };
+    const cmd = line.args[0]!.toLowerCase();
+    if (cmd === 'eval' || cmd === 'evalsha' || cmd === 'fcall') this.startRun(line, cmd, client);
+    else if (cmd === 'script' && line.args[1]?.toLowerCase() === 'load' && line.args[2] !== undefined) this.learn(line.args[2]);
+    else if (!this.nameCommand(line)) applyCommand(this.ctx, line, client);
+    return this.drain();
+  }
+
+  /** Completes a script run still waiting for more `lua` lines (the stream went quiet, or ended). */
+  flush(): TraceEvent[] {
+    this.flushed = this.pending;
+    this.finishRun();
+    return this.drain();
+  }
+
+  /**
+   * Expiries up to server time `now` while no line arrives (a live view's clock). A script run
+   * still open is left alone: its `lua` lines may still be on their way.
+   */
+  tick(now: number): TraceEvent[] {
+    if (!this.pending) this.advance(now);
+    return this.drain();
+  }
+
+  /** Ends the holds of `lock` because it is absent on a promoted primary. */
+  lostInFailover(lock: string, t: number, detail: string): TraceEvent[] {
+    const s = this.model.get(lock);
+    if (!s) return [];
+    for (const [owner, hold] of s.holders) {
+      this.out.push({ kind: 'lost-in-failover', t, lock, owner, client: hold.client, library: s.library, detail, ...(this.opts.node ? { node: this.opts.node } : {}) });
+    }
+    this.model.clear(s);
+    return this.drain();
+  }
+
+  private advance(t: number): void {
+    if (t > this.lastT) this.lastT = t;
+    const expired = this.model.expireUntil(t);
+    if (expired.length > 0) this.out.push(...expired);
+  }
+
+  /** The events completed so far; most lines complete none, and get no new array for it. */
+  private drain(): TraceEvent[] {
+    if (this.out.length === 0) return NONE;
+    const events = this.out;
+    this.out = [];
+    return events;
+  }
+
+  /** One client object per address (shared by its events), replaced when its name changes. */
+  private clientOf(addr: string): TraceClient {
+    let client = this.clients.get(addr);
+    if (!client) {
+      const name = this.names.get(addr);
+      client = name ? { addr, name } : { addr };
+      // Short-lived connections each bring a new address: keep the cache bounded.
+      if (this.clients.size >= MAX_CLIENTS) this.clients.clear();
+      this.clients.set(addr, client);
+    }
+    return client;
+  }
+
+  /** CLIENT SETNAME / HELLO ... SETNAME: remembers the name; true when the line was one. */
+  private nameCommand(line: MonitorLine): boolean {
+    const [cmd, sub] = [line.args[0]!.toLowerCase(), line.args[1]?.toLowerCase()];
+    let name: string | undefined;
+    if (cmd === 'client' && sub === 'setname') name = line.args[2];
+    else if (cmd === 'hello') {
+      const at = line.args.findIndex((a, i) => i > 0 && a.toLowerCase() === 'setname');
+      if (at > 0) name = line.args[at + 1];
+    } else return false;
+    if (name === undefined) return true;
+    if (this.names.size >= MAX_CLIENTS) this.names.clear();
+    if (name === '') this.names.delete(line.source);
+    else this.names.set(line.source, name);
+    this.clients.delete(line.source);
+    return true;
+  }
+
+  private learn(body: string): ScriptIntent {
+    const intent = scriptIntent(body);
+    this.intents.set(sha1(body), intent);
+    return intent;
+  }
+
+  private startRun(line: MonitorLine, cmd: string, client: TraceClient): void {
+    const [, script, numkeys] = line.args;
+    if (script === undefined) return;
+    const intent = cmd === 'eval' ? this.learn(script) : cmd === 'evalsha' ? (this.intents.get(script.toLowerCase()) ?? 'unknown') : 'unknown';
+    const n = Math.max(0, Number(numkeys) || 0);
+    const keys = line.args.slice(3, 3 + n);
+    const argv = line.args.slice(3 + n);
+    const shown = cmd === 'eval' ? ['EVAL', `${script.slice(0, 24).replace(/\s+/g, ' ')}…`] : [cmd.toUpperCase(), script];
+    this.pending = { line, client, intent, keys, argv, command: [...shown, ...line.args.slice(2)], lua: [] };
+  }
+
+  private finishRun(): void {
+    const run = this.pending;
+    if (!run) return;
+    this.pending = undefined;
+    const prev = this.current;
+    this.current = { t: run.line.t, client: run.client };
+    const scriptRun: ScriptRun = { t: run.line.t, client: run.client, intent: run.intent, keys: run.keys, argv: run.argv, command: run.command, lua: run.lua };
+    applyScript(this.ctx, scriptRun);
+    this.current = prev;
+  }
+}
+
+/** Decodes a whole stream of lines (a saved log): every event, in order. */
+export function decodeLines(lines: Iterable<MonitorLine>, opts: DecoderOptions = {}): TraceEvent[] {
+  const decoder = new TraceDecoder(opts);
+  const events: TraceEvent[] = [];
+  for (const line of lines) events.push(...decoder.push(line));
+  events.push(...decoder.flush());
+  return events;
+}

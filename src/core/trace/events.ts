@@ -1,0 +1,83 @@
+// What `trace` decodes the server's command stream into: one typed event per lock operation, each
+// with the server's time, the lock, the owner (Redisson's `<uuid>:<thread>` field, a token lock's
+// value, a permit id) and the client connection that sent it. The checker, the summary, the
+// recording and every view read only these, so a recording replays exactly like a live run.
+
+/** The library whose protocol an operation followed (a hash lock is Redisson's layout, whoever wrote it). */
+export const TRACE_LIBRARIES = ['redisson', 'token', 'semaphore'] as const;
+export type TraceLibrary = (typeof TRACE_LIBRARIES)[number];
+
+export const TRACE_EVENT_KINDS = [
+  'attempt',
+  'acquired',
+  'refused',
+  'renewed',
+  'renew-refused',
+  'released',
+  'release-refused',
+  'expired',
+  'force-unlocked',
+  'deleted',
+  'queue-join',
+  'queue-leave',
+  'reader-join',
+  'reader-leave',
+  'failover',
+  'lost-in-failover',
+  'raw',
+] as const;
+export type TraceEventKind = (typeof TRACE_EVENT_KINDS)[number];
+
+/** The connection an operation came from. */
+export interface TraceClient {
+  /** `127.0.0.1:53210`, `unix:/path`; absent for events the server caused (an expiry). */
+  readonly addr?: string;
+  /** CLIENT SETNAME of that connection, when it set one. */
+  readonly name?: string;
+}
+
+export interface TraceEvent {
+  readonly kind: TraceEventKind;
+  /** Server time, epoch ms (from MONITOR's timestamps; expiries computed from them). */
+  readonly t: number;
+  readonly lock: string;
+  readonly owner?: string;
+  readonly client?: TraceClient;
+  /** The primary it happened on (`host:port`), when the trace follows more than one. */
+  readonly node?: string;
+  readonly library?: TraceLibrary;
+  /** acquired / renewed: the lease set from `t` (absent: no TTL on the key). */
+  readonly leaseMs?: number;
+  /** acquired: re-entry count after it; released: holds left (0 = the lock is free of this owner). */
+  readonly count?: number;
+  /** A shared hold: a reader, or a semaphore permit. */
+  readonly shared?: boolean;
+  /** refused / deleted / force-unlocked / expired: who held the lock then. */
+  readonly holders?: readonly string[];
+  /** acquired: set without NX over a lock the owner no longer held (a silent re-acquire). */
+  readonly overwrite?: boolean;
+  /** queue-join: the waiter's deadline in the fair lock's timeout set (server epoch ms). */
+  readonly deadline?: number;
+  /** The command that did it, for deleted / raw: `DEL orders`, `FLUSHALL`. */
+  readonly command?: readonly string[];
+  /** Words for a line: "lock was already gone", "old primary 127.0.0.1:7001". */
+  readonly detail?: string;
+}
+
+/** `name (addr)`, `addr`, or `server`. */
+export function clientLabel(client: TraceClient | undefined): string {
+  if (!client?.addr) return client?.name ?? 'server';
+  return client.name ? `${client.name} (${client.addr})` : client.addr;
+}
+
+/** A short label for lanes and lines: the client name, else the address, else a short owner. */
+export function shortClient(event: Pick<TraceEvent, 'client' | 'owner'>): string {
+  return event.client?.name ?? event.client?.addr ?? shortOwner(event.owner ?? '?');
+}
+
+/** `6f1c2a3b…:17` for a Redisson owner, the first 8 characters and `…` for a long token. */
+export function shortOwner(owner: string): string {
+  const redisson = /^([0-9a-f]{8})-[0-9a-f-]{27}(:-?\d+(?::write)?)$/.exec(owner);
+  if (redisson) return `${redisson[1]}…${redisson[2]}`;
+  return owner.length > 12 ? `${owner.slice(0, 8)}…` : owner;
+}

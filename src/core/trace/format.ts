@@ -1,0 +1,58 @@
+// Trace events and findings in words, one line each: what a pipe, a log and the live view's
+// event pane print. Names that came from Redis pass the escaping boundary here.
+
+import { escapeControls, printable } from '../decode/escape.js';
+import { formatDuration } from '../duration.js';
+import type { Finding } from './checker.js';
+import { clientLabel, shortOwner, type TraceEvent } from './events.js';
+
+/** Server time as `hh:mm:ss.mmm` UTC (the server's clock, not this machine's). */
+export function traceTime(t: number): string {
+  return new Date(Math.round(t)).toISOString().slice(11, 23);
+}
+
+const VERB: Readonly<Record<TraceEvent['kind'], string>> = {
+  attempt: 'attempt',
+  acquired: 'acquired',
+  refused: 'refused',
+  renewed: 'renewed',
+  'renew-refused': 'renew REFUSED',
+  released: 'released',
+  'release-refused': 'release REFUSED',
+  expired: 'EXPIRED',
+  'force-unlocked': 'FORCE-UNLOCKED',
+  deleted: 'DELETED',
+  'queue-join': 'queued',
+  'queue-leave': 'left queue',
+  'reader-join': 'reader in',
+  'reader-leave': 'reader out',
+  failover: 'FAILOVER',
+  'lost-in-failover': 'LOST IN FAILOVER',
+  raw: 'raw',
+};
+
+/** The parts of an event after its verb: owner, client, lease, holders, command. */
+export function eventDetails(e: TraceEvent): string {
+  const parts: string[] = [];
+  if (e.owner !== undefined) parts.push(`by ${printable(shortOwner(e.owner))}`);
+  if (e.client?.addr || e.client?.name) parts.push(`[${printable(clientLabel(e.client))}]`);
+  if (e.leaseMs !== undefined && e.kind !== 'expired') parts.push(`lease ${formatDuration(e.leaseMs)}`);
+  if (e.count !== undefined && (e.count > 1 || (e.kind === 'released' && e.count > 0))) parts.push(`count ${e.count}`);
+  if (e.holders && e.holders.length > 0 && e.kind !== 'expired') parts.push(`held by ${e.holders.map((h) => printable(shortOwner(h))).join(', ')}`);
+  if (e.overwrite) parts.push('without NX');
+  if (e.command) parts.push(e.command.map((a) => printable(a)).join(' ').slice(0, 120));
+  if (e.detail) parts.push(`(${printable(e.detail)})`);
+  return parts.join(' ');
+}
+
+/** `12:00:01.234  orders  acquired  by 6f1c2a3b…:1 [worker-1 (127.0.0.1:5555)] lease 30.0 s` */
+export function eventLine(e: TraceEvent): string {
+  const node = e.node ? `  @${e.node}` : '';
+  return `${traceTime(e.t)}  ${printable(e.lock)}  ${VERB[e.kind]}  ${eventDetails(e)}${node}`.trimEnd();
+}
+
+/** `! overlap orders 12:00:01.300-12:00:02.100: ...` */
+export function findingLine(f: Finding): string {
+  const window = f.to > f.from ? `${traceTime(f.from)}-${traceTime(f.to)}` : traceTime(f.from);
+  return `${f.unsafe ? '!' : '~'} ${f.kind} ${printable(f.lock)} ${window}: ${escapeControls(f.message)}`;
+}

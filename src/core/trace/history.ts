@@ -1,0 +1,142 @@
+// Trace events as a scenario history, so the scenario timeline (text chart and ink swimlane) draws
+// a trace with the same lanes: one per client (waiting, holding, renewals, refusals, losses) and
+// one per lock showing who the server had as its holder. Times become ms since `origin`. Lane
+// names are drawn on a terminal, so names from Redis are escaped here.
+
+import { printable } from '../decode/escape.js';
+import type { History, HistoryEvent } from '../scenario/history.js';
+import type { ViolationLike } from '../scenario/timeline.js';
+import type { Finding } from './checker.js';
+import { shortOwner, type TraceEvent } from './events.js';
+
+export interface TraceHistory {
+  readonly history: History;
+  readonly violations: readonly ViolationLike[];
+  /** Lane name of each owner seen. */
+  readonly lanes: ReadonlyMap<string, string>;
+}
+
+/** The lane an event's owner is drawn on: the client's name, its port, or a short owner (escaped). */
+export function laneOf(e: Pick<TraceEvent, 'client' | 'owner'>): string {
+  if (e.client?.name) return printable(e.client.name);
+  const port = /:(\d+)$/.exec(e.client?.addr ?? '');
+  return port ? `:${port[1]}` : printable(shortOwner(e.owner ?? '?'));
+}
+
+/** Converts events (and the findings on them) to a history starting at `origin` (default: the first event). */
+export function traceHistory(events: readonly TraceEvent[], findings: readonly Finding[] = [], origin = events[0]?.t ?? 0): TraceHistory {
+  const out: HistoryEvent[] = [];
+  const lanes = new Map<string, string>();
+  const clients: string[] = [];
+  const nodes: string[] = [];
+  const waiting = new Map<string, number>();
+  const holders = new Map<string, Map<string, string>>();
+  let id = 0;
+  const at = (t: number) => Math.max(0, t - origin);
+  // Lanes by client: two connections with the same name (two processes of one service) get their ports.
+  const laneHolder = new Map<string, string>();
+  const laneFor = (e: TraceEvent, owner = e.owner ?? '?') => {
+    let lane = lanes.get(owner);
+    if (lane === undefined) {
+      const client = e.client && owner === e.owner ? e.client : undefined;
+      const who = client?.addr ?? owner;
+      lane = laneOf({ owner, ...(client ? { client } : {}) });
+      const taken = laneHolder.get(lane);
+      if (taken !== undefined && taken !== who) lane = laneOf({ owner, ...(client?.addr ? { client: { addr: client.addr } } : {}) });
+      laneHolder.set(lane, who);
+      lanes.set(owner, lane);
+    }
+    if (!clients.includes(lane)) clients.push(lane);
+    return lane;
+  };
+  const op = (t: number, client: string, kind: 'acquire' | 'release' | 'renew', phase: 'invoke' | 'ok' | 'fail', opId: number, extra: object = {}) =>
+    out.push({ kind: 'op', t: at(t), client, op: kind, phase, id: opId, ...extra });
+  const lost = (t: number, client: string, reason: string) => out.push({ kind: 'lock-lost', t: at(t), client, reason });
+  const renewals = new Map<string, number>();
+  const server = (e: TraceEvent) => {
+    const held = holders.get(e.lock) ?? new Map<string, string>();
+    holders.set(e.lock, held);
+    if (!nodes.includes(printable(e.lock))) nodes.push(printable(e.lock));
+    return held;
+  };
+  const serverRead = (e: TraceEvent, held: Map<string, string>) =>
+    out.push({ kind: 'server', t: at(e.t), node: printable(e.lock), holders: [...new Set(held.values())], ttlMs: held.size === 0 ? -2 : (e.leaseMs ?? -1) });
+
+  for (const e of events) {
+    if (e.owner === undefined && !['deleted', 'force-unlocked'].includes(e.kind)) continue;
+    const held = server(e);
+    switch (e.kind) {
+      case 'attempt':
+      case 'refused':
+      case 'queue-join': {
+        const lane = laneFor(e);
+        const key = `${lane}\u0000${e.lock}`;
+        if (!waiting.has(key)) {
+          waiting.set(key, ++id);
+          op(e.t, lane, 'acquire', 'invoke', id);
+        }
+        break;
+      }
+      case 'acquired':
+      case 'reader-join': {
+        const lane = laneFor(e);
+        if (held.has(e.owner!)) break; // re-entry
+        const key = `${lane}\u0000${e.lock}`;
+        const opId = waiting.get(key) ?? ++id;
+        if (!waiting.has(key)) op(e.t, lane, 'acquire', 'invoke', opId);
+        waiting.delete(key);
+        op(e.t, lane, 'acquire', 'ok', opId, { ...(e.leaseMs !== undefined ? { leaseMs: e.leaseMs } : {}), ...(e.shared ? { shared: true } : {}) });
+        held.set(e.owner!, lane);
+        serverRead(e, held);
+        break;
+      }
+      case 'renewed': {
+        const lane = laneFor(e);
+        const n = (renewals.get(lane) ?? 0) + 1;
+        renewals.set(lane, n);
+        out.push({ kind: 'renewed', t: at(e.t), client: lane, renewals: n });
+        break;
+      }
+      case 'renew-refused':
+      case 'release-refused': {
+        const opId = ++id;
+        const kind = e.kind === 'renew-refused' ? 'renew' : 'release';
+        op(e.t, laneFor(e), kind, 'invoke', opId);
+        op(e.t, laneFor(e), kind, 'fail', opId, { detail: 'NOT OWNER' });
+        break;
+      }
+      case 'released':
+      case 'reader-leave': {
+        if (e.count !== 0) break;
+        const opId = ++id;
+        op(e.t, laneFor(e), 'release', 'invoke', opId);
+        op(e.t, laneFor(e), 'release', 'ok', opId);
+        held.delete(e.owner!);
+        serverRead(e, held);
+        break;
+      }
+      case 'expired':
+      case 'lost-in-failover':
+        lost(e.t, laneFor(e), e.kind === 'expired' ? 'the lease ran out' : 'absent on the promoted primary');
+        held.delete(e.owner!);
+        serverRead(e, held);
+        break;
+      case 'deleted':
+      case 'force-unlocked':
+        for (const owner of e.holders ?? []) lost(e.t, laneFor(e, owner), e.kind === 'deleted' ? `deleted by ${(e.command ?? ['DEL'])[0]}` : 'force-unlocked');
+        held.clear();
+        serverRead(e, held);
+        break;
+      default:
+        break;
+    }
+  }
+  const violations = findings.map((f) => ({
+    kind: f.kind,
+    from: at(f.from),
+    to: at(f.to),
+    clients: f.owners.map((o) => lanes.get(o) ?? printable(shortOwner(o))),
+    message: f.message,
+  }));
+  return { history: { clients, nodes, events: out }, violations, lanes };
+}

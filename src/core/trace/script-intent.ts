@@ -1,0 +1,27 @@
+// What a lock script means to do, read from its body: the reply is invisible in MONITOR, so a
+// refusal is told apart from a failed release or renewal by what the script was written for.
+// The commands it ran (MONITOR's `lua` lines) say what actually happened.
+
+const COMMENTS = /--\[\[[\s\S]*?\]\]|--[^\n]*/g;
+const TOP_LEVEL_FUNCTIONS = /^local function[\s\S]*?^end[ \t]*$/gm;
+
+export type ScriptIntent = 'acquire' | 'renew' | 'release' | 'force' | 'unknown';
+
+/** Classifies a Lua body (Redisson 3.x/4.x, node-redlock, redsync, redis-py, redis-semaphore, ours). */
+export function scriptIntent(body: string): ScriptIntent {
+  // Helper functions defined at the top (our scripts share a prelude of guards) are not the script's purpose.
+  const s = body.replace(COMMENTS, '').replace(TOP_LEVEL_FUNCTIONS, '').toLowerCase().replace(/"/g, "'");
+  const calls = (name: string) => s.includes(`call('${name}'`);
+  // Releases decrement a hold (Redisson) or compare-and-delete a token.
+  if (/'hincrby'[^)]*-\s*1\s*\)/.test(s)) return 'release';
+  if (calls('del') && calls('get') && !calls('set') && !calls('pexpire') && !calls('exists')) return 'release';
+  if (calls('zrem') && !calls('zadd')) return 'release';
+  if (calls('incrby') && !calls('decrby') && !calls('get')) return 'release';
+  // Acquisitions add a hold, set a token only where none is, or take permits.
+  if (calls('hincrby') || calls('hset') || calls('decrby') || calls('zadd')) return calls('hexists') && !calls('exists') && !calls('hset') && !calls('hincrby') ? 'renew' : 'acquire';
+  if (calls('set') && (s.includes("'nx'") || calls('exists'))) return 'acquire';
+  // Renewals move an expiry after checking the holder.
+  if ((calls('pexpire') || calls('set')) && (calls('hexists') || calls('get') || calls('hget'))) return 'renew';
+  if (calls('del') && !calls('get') && !calls('hexists')) return 'force';
+  return 'unknown';
+}

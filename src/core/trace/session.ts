@@ -1,0 +1,46 @@
+// Everything a trace view shows, folded from events as they come: the checker's findings, the
+// per-lock summary, counts, and a bounded window of recent events for the lanes. Memory stays
+// flat however long the trace runs: only the window and per-lock tallies are kept.
+
+import { TraceChecker, type Finding } from './checker.js';
+import type { TraceEvent } from './events.js';
+import { TraceSummary, type LockSummary } from './summary.js';
+
+/** Recent events kept for the live lanes and the event pane. */
+export const RECENT_EVENTS = 2000;
+
+export class TraceSession {
+  readonly checker = new TraceChecker();
+  readonly summary = new TraceSummary();
+  private readonly recentEvents: TraceEvent[] = [];
+  events = 0;
+
+  /** Folds events in; returns the findings they completed. */
+  push(events: readonly TraceEvent[]): Finding[] {
+    const found: Finding[] = [];
+    for (const e of events) {
+      this.events++;
+      found.push(...this.checker.push(e));
+      this.summary.push(e);
+      this.recentEvents.push(e);
+    }
+    if (this.recentEvents.length > RECENT_EVENTS * 1.5) this.recentEvents.splice(0, this.recentEvents.length - RECENT_EVENTS);
+    return found;
+  }
+
+  get findings(): readonly Finding[] {
+    return this.checker.findings;
+  }
+
+  get unsafe(): boolean {
+    return this.checker.findings.some((f) => f.unsafe);
+  }
+
+  recent(limit = RECENT_EVENTS): readonly TraceEvent[] {
+    return this.recentEvents.slice(-limit);
+  }
+
+  locks(): LockSummary[] {
+    return this.summary.locks(this.checker.findings);
+  }
+}

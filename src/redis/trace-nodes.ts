@@ -1,0 +1,112 @@
+import { Redis } from 'ioredis';
+import { connect, tlsOptions } from './connection.js';
+import { toCliError } from './errors.js';
+import type { MonitorEndpoint } from './monitor.js';
+import { formatHostPort, parseRedisUrl, type HostPort, type TargetSpec } from './target.js';
+
+// What `trace` needs to know about a target besides the command stream itself, all read-only:
+// which primaries to follow (every Cluster primary; Sentinel's current master), the names of the
+// clients already connected (CLIENT LIST), which Sentinel master is current after a failover,
+// and whether a lock still exists on a newly promoted primary.
+
+export interface TracePlan {
+  readonly topology: 'standalone' | 'sentinel' | 'cluster';
+  /** One endpoint per primary, credentials included (never printed). */
+  readonly primaries: readonly MonitorEndpoint[];
+}
+
+const NAME = 'redlock-cli:trace';
+
+function endpoint(spec: TargetSpec, node: HostPort): MonitorEndpoint {
+  const url = parseRedisUrl(spec.url);
+  return { host: node.host, port: node.port, tls: url.tls, username: url.username, password: url.password, name: NAME };
+}
+
+/** The primaries to follow, found through the target's own connection (Cluster slots, Sentinel). */
+export async function tracePlan(spec: TargetSpec): Promise<TracePlan> {
+  if (spec.sentinels) {
+    const master = await sentinelMaster(spec);
+    return { topology: 'sentinel', primaries: [endpoint(spec, master)] };
+  }
+  // connect() also finds out when a plain URL names a Cluster node: then the whole Cluster is traced.
+  const conn = await connect(spec, { mode: 'one-shot', name: NAME });
+  try {
+    if (conn.topology !== 'cluster') return { topology: 'standalone', primaries: [endpoint(spec, parseRedisUrl(spec.url))] };
+    const cluster = conn.client as Extract<typeof conn.client, { nodes: unknown }>;
+    const nodes = cluster.nodes('master').map((c) => ({ host: String(c.options.host), port: Number(c.options.port) }));
+    return { topology: 'cluster', primaries: nodes.map((n) => endpoint(spec, n)) };
+  } finally {
+    await conn.close();
+  }
+}
+
+function nodeClient(ep: MonitorEndpoint, timeoutMs = 3000): Redis {
+  const client = new Redis({
+    host: ep.host,
+    port: ep.port,
+    username: ep.username,
+    password: ep.password,
+    ...(ep.tls ? { tls: tlsOptions(ep.host) } : {}),
+    connectionName: NAME,
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+  });
+  client.on('error', () => undefined);
+  return client;
+}
+
+async function withNode<T>(ep: MonitorEndpoint, fn: (client: Redis) => Promise<T>): Promise<T> {
+  const client = nodeClient(ep);
+  try {
+    await client.connect();
+    return await fn(client);
+  } catch (err) {
+    throw toCliError(err, formatHostPort(ep));
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** Address -> CLIENT SETNAME of every connection on the node now (so early events are named too). */
+export function clientNames(ep: MonitorEndpoint): Promise<Map<string, string>> {
+  return withNode(ep, async (client) => {
+    const list = String(await client.call('CLIENT', 'LIST'));
+    const names = new Map<string, string>();
+    for (const line of list.split('\n')) {
+      const addr = / addr=(\S+)/.exec(` ${line}`)?.[1];
+      const name = / name=(\S*)/.exec(` ${line}`)?.[1];
+      if (addr && name) names.set(addr, name);
+    }
+    return names;
+  });
+}
+
+/** Which of `keys` exist on the node (EXISTS, one round trip each in a pipeline). */
+export function keysPresent(ep: MonitorEndpoint, keys: readonly string[]): Promise<boolean[]> {
+  return withNode(ep, async (client) => {
+    const replies = (await client.pipeline(keys.map((k) => ['exists', k])).exec()) ?? [];
+    return replies.map(([err, n]) => !err && Number(n) === 1);
+  });
+}
+
+/** The master the first answering sentinel names now. */
+export async function sentinelMaster(spec: TargetSpec): Promise<HostPort> {
+  const url = parseRedisUrl(spec.url);
+  let last: unknown = new Error('no sentinel given');
+  for (const s of spec.sentinels ?? []) {
+    const client = nodeClient({ host: s.host, port: s.port, tls: url.tls, name: NAME }, 1000);
+    try {
+      await client.connect();
+      const addr = (await client.call('SENTINEL', 'get-master-addr-by-name', spec.masterName ?? '')) as string[] | null;
+      if (addr) return { host: addr[0]!, port: Number(addr[1]) };
+      last = new Error(`sentinel does not know master "${spec.masterName}"`);
+    } catch (err) {
+      last = err;
+    } finally {
+      client.disconnect();
+    }
+  }
+  throw toCliError(last, `sentinels ${(spec.sentinels ?? []).map(formatHostPort).join(',')}`);
+}

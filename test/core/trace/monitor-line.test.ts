@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { formatMonitorLine, parseMonitorLine } from '../../../src/core/trace/monitor-line.js';
+
+describe('MONITOR lines', () => {
+  it('parses time, db, client and arguments', () => {
+    const line = parseMonitorLine('1764064800.123456 [3 127.0.0.1:53210] "SET" "orders" "6f1c" "NX" "PX" "30000"');
+    expect(line).toEqual({ t: 1764064800123.456, db: 3, source: '127.0.0.1:53210', args: ['SET', 'orders', '6f1c', 'NX', 'PX', '30000'] });
+  });
+
+  it('knows lua lines and unix sockets', () => {
+    expect(parseMonitorLine('1764064800.000001 [0 lua] "pexpire" "orders" "30000"')?.source).toBe('lua');
+    expect(parseMonitorLine('1764064800.000001 [0 unix:/tmp/r.sock] "del" "x"')?.source).toBe('unix:/tmp/r.sock');
+  });
+
+  it('undoes the server escapes: quotes, backslashes, control bytes, UTF-8 as \\x bytes', () => {
+    const line = parseMonitorLine(String.raw`1764064800.5 [0 127.0.0.1:1] "set" "a\" \"b" "c\\d" "e\nf\x1b[31m" "\xc3\xa9t\xc3\xa9"`);
+    expect(line?.args).toEqual(['set', 'a" "b', 'c\\d', 'e\nf\x1b[31m', 'été']);
+    expect(line?.t).toBe(1764064800500);
+  });
+
+  it('round-trips any argument through the server format, hostile ones included', () => {
+    const args = ['EVAL', 'return 1', '1', 'k" "ey] [0 lua]', '\u0000\u00ff\r\n', 'ключ'];
+    const text = formatMonitorLine({ t: 1764064800123.5, db: 0, source: '127.0.0.1:9', args });
+    expect(parseMonitorLine(text)).toEqual({ t: 1764064800123.5, db: 0, source: '127.0.0.1:9', args });
+  });
+
+  it('is not fooled by other lines (redis-cli prints OK first)', () => {
+    expect(parseMonitorLine('OK')).toBeUndefined();
+    expect(parseMonitorLine('')).toBeUndefined();
+    expect(parseMonitorLine('1764064800.1 [0 127.0.0.1:1] "unterminated')).toBeUndefined();
+  });
+});

@@ -1,0 +1,194 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// The layers of CONTRIBUTING.md's code map, checked on the real import graph: every import
+// specifier of every file in src/ (static, type-only, re-exports and dynamic import()) as the
+// TypeScript parser reads it, not text matched by patterns.
+
+/** Each folder of src/ (and main.ts) on its floor: a file imports only from floors below its own. */
+const FLOORS: Readonly<Record<string, number>> = {
+  core: 0,
+  redis: 1,
+  state: 1,
+  inspect: 2,
+  sandbox: 2,
+  locks: 3,
+  scenario: 4,
+  race: 4,
+  trace: 4,
+  ui: 5,
+  commands: 6,
+  cli: 7,
+  repl: 8,
+  main: 9,
+};
+
+type ImportKind = 'static' | 'type' | 'dynamic';
+
+interface Edge {
+  readonly file: string;
+  readonly specifier: string;
+  readonly kind: ImportKind;
+  /** The src/ file it points at, for a relative specifier. */
+  readonly target?: string;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
+}
+
+function parse(file: string): ts.SourceFile {
+  return ts.createSourceFile(
+    file,
+    readFileSync(file, 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
+}
+
+/** Every import of a file: declarations, re-exports and import() calls with a literal specifier. */
+function importsOf(file: string): Edge[] {
+  const edges: Edge[] = [];
+  const add = (specifier: string, kind: ImportKind): void => {
+    const target = specifier.startsWith('.')
+      ? relative('.', resolve(dirname(file), specifier.replace(/\.js$/, '')))
+      : undefined;
+    edges.push({ file, specifier, kind, ...(target !== undefined ? { target } : {}) });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      add(node.moduleSpecifier.text, node.importClause?.isTypeOnly ? 'type' : 'static');
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      add(node.moduleSpecifier.text, node.isTypeOnly ? 'type' : 'static');
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [arg] = node.arguments;
+      if (arg && ts.isStringLiteralLike(arg)) add(arg.text, 'dynamic');
+      else throw new Error(`${file}: import() of a computed specifier cannot be checked; use a literal`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(parse(file));
+  return edges;
+}
+
+/** `core` for src/core/decode/x.ts, `main` for src/main.ts. */
+const folderOf = (file: string): string =>
+  relative('src', file)
+    .split('/')[0]!
+    .replace(/\.tsx?$/, '');
+
+const files = filesUnder('src');
+const edges = files.flatMap(importsOf);
+const internal = edges.filter((e) => e.target !== undefined && e.target.startsWith('src/'));
+const packages = edges.filter((e) => e.target === undefined);
+
+/** Folder A imports folder B: [A, B] for every pair with at least one import. */
+function folderArrows(list: readonly Edge[]): Map<string, Set<string>> {
+  const arrows = new Map<string, Set<string>>();
+  for (const e of list) {
+    const from = folderOf(e.file);
+    const to = folderOf(e.target!);
+    if (from === to) continue;
+    if (!arrows.has(from)) arrows.set(from, new Set());
+    arrows.get(from)!.add(to);
+  }
+  return arrows;
+}
+
+/** Cycles between folders, each as a path that ends where it started. */
+function cycles(arrows: Map<string, Set<string>>): string[][] {
+  const found: string[][] = [];
+  const walk = (path: string[]): void => {
+    for (const next of arrows.get(path[path.length - 1]!) ?? []) {
+      if (next === path[0]) found.push([...path, next]);
+      else if (!path.includes(next) && next > path[0]!) walk([...path, next]);
+    }
+  };
+  for (const start of arrows.keys()) walk([start]);
+  return found;
+}
+
+const describeEdge = (e: Edge): string => `${e.file} -> ${e.specifier} (${e.kind})`;
+
+describe('the import graph of src/', () => {
+  it('sees the imports there are (static, type-only, re-export, dynamic)', () => {
+    const kinds = new Set(edges.map((e) => e.kind));
+    expect([...kinds].sort()).toEqual(['dynamic', 'static', 'type']);
+    expect(
+      internal.some(
+        (e) => e.file === 'src/cli/commands.ts' && e.kind === 'dynamic' && e.target === 'src/commands/inspect',
+      ),
+    ).toBe(true);
+  });
+
+  it('places every folder of src/ on a floor', () => {
+    expect([...new Set(files.map(folderOf))].filter((f) => FLOORS[f] === undefined)).toEqual([]);
+  });
+
+  it('points downward only: commands -> scenario/race -> locks -> inspect/sandbox -> redis/state -> core', () => {
+    const upward = internal.filter(
+      (e) => FLOORS[folderOf(e.file)]! <= FLOORS[folderOf(e.target!)]! && folderOf(e.file) !== folderOf(e.target!),
+    );
+    expect(upward.map(describeEdge)).toEqual([]);
+  });
+
+  it('has no cycle between folders', () => {
+    expect(cycles(folderArrows(internal)).map((c) => c.join(' -> '))).toEqual([]);
+  });
+
+  it('finds a cycle where there is one (the check itself)', () => {
+    const fake = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+    ]);
+    expect(cycles(fake)).toEqual([['a', 'b', 'c', 'a']]);
+  });
+});
+
+describe('packages by layer', () => {
+  const inFolder = (folder: string) => packages.filter((e) => folderOf(e.file) === folder);
+
+  it('only src/redis and src/sandbox import ioredis; src/ui never does', () => {
+    const offenders = packages.filter(
+      (e) => e.specifier === 'ioredis' && !['redis', 'sandbox'].includes(folderOf(e.file)),
+    );
+    expect(offenders.map(describeEdge)).toEqual([]);
+  });
+
+  it('src/core imports no I/O, terminal or UI module and never touches process', () => {
+    const io = /^(node:)?(fs|fs\/promises|net|tls|child_process|worker_threads)$|^(ioredis|ink|react|chalk)$/;
+    expect(
+      inFolder('core')
+        .filter((e) => io.test(e.specifier))
+        .map(describeEdge),
+    ).toEqual([]);
+    const touchesProcess = files
+      .filter((f) => folderOf(f) === 'core')
+      .filter((f) => {
+        let found = false;
+        const visit = (node: ts.Node): void => {
+          if (
+            ts.isIdentifier(node) &&
+            node.text === 'process' &&
+            !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)
+          )
+            found = true;
+          ts.forEachChild(node, visit);
+        };
+        visit(parse(f));
+        return found;
+      });
+    expect(touchesProcess).toEqual([]);
+  });
+
+  it('one-shot commands never import ink or react statically', () => {
+    const offenders = inFolder('commands').filter((e) => e.kind === 'static' && /^(ink|react)(\/|$)/.test(e.specifier));
+    expect(offenders.map(describeEdge)).toEqual([]);
+  });
+});

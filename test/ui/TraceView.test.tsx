@@ -1,0 +1,64 @@
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { decodeLines } from '../../src/core/trace/decoder.js';
+import { traceLiveState } from '../../src/core/trace/live.js';
+import type { MonitorLine } from '../../src/core/trace/monitor-line.js';
+import { TraceSession } from '../../src/core/trace/session.js';
+import { TraceApp } from '../../src/ui/TraceApp.js';
+import { TraceView } from '../../src/ui/TraceView.js';
+
+const T0 = 1_764_064_800_000;
+const at = (ms: number, source: string, ...args: string[]): MonitorLine => ({ t: T0 + ms, db: 0, source, args });
+const RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+
+/** worker-a's lease runs out while it is paused, worker-b takes the lock, worker-a's release is refused. */
+function overlapSession(): TraceSession {
+  const session = new TraceSession();
+  session.push(
+    decodeLines([
+      at(0, '127.0.0.1:5001', 'client', 'setname', 'worker-a'),
+      at(1, '127.0.0.1:5002', 'client', 'setname', 'worker-b'),
+      at(100, '127.0.0.1:5001', 'SET', 'orders', 'tokA', 'NX', 'PX', '300'),
+      at(700, '127.0.0.1:5002', 'SET', 'orders', 'tokB', 'NX', 'PX', '5000'),
+      at(900, '127.0.0.1:5001', 'EVAL', RELEASE, '1', 'orders', 'tokA'),
+      at(900, 'lua', 'get', 'orders'),
+      at(950, '127.0.0.1:5003', 'SET', 'evil\x1b[2J', 'x', 'NX', 'PX', '100'),
+    ]),
+  );
+  return session;
+}
+
+let unmount: (() => void) | undefined;
+afterEach(() => unmount?.());
+
+describe('TraceView', () => {
+  it('lanes per client and lock, the findings, and the newest events; names from Redis escaped', () => {
+    const state = traceLiveState(overlapSession(), 99);
+    const view = render(<TraceView state={state} what="the server (127.0.0.1:6379)" lagMs={3} columns={100} />);
+    unmount = view.unmount;
+    const frame = view.lastFrame() ?? '';
+    expect(frame).toMatch(/trace the server \(127\.0\.0\.1:6379\) · 5 events · lag 3 ms · 2 unsafe/);
+    expect(frame).toMatch(/^worker-a .*━.*L/m); // held, then lost
+    expect(frame).toMatch(/^worker-b .*━/m);
+    expect(frame).toMatch(/^orders +.*1.*2/m); // the server's holder: worker-a, then worker-b
+    expect(frame).toMatch(/^! +.*!/m);
+    expect(frame).toMatch(/! expired-while-held orders/);
+    expect(frame).toMatch(/! overlap orders .*tokB \(worker-b@127\.0\.0\.1:5002\) acquired/);
+    expect(frame).toContain('release REFUSED  by tokA');
+    expect(frame).not.toContain('\x1b[2J');
+    expect(frame).toContain('"evil\\x1b[2J"');
+  });
+
+  it('before any lock operation it says it is waiting; the app repaints from the session, with the source status', async () => {
+    const session = new TraceSession();
+    let status: string | undefined;
+    const view = render(<TraceApp session={session} what="the server" stats={() => ({ lagMs: 0, status })} tickMs={20} />);
+    unmount = view.unmount;
+    expect(view.lastFrame()).toContain('waiting for lock operations');
+    session.push(overlapSession().recent());
+    status = 'failover: now following 127.0.0.1:7002';
+    await new Promise((r) => setTimeout(r, 100));
+    expect(view.lastFrame()).toMatch(/2 unsafe/);
+    expect(view.lastFrame()).toContain('failover: now following 127.0.0.1:7002');
+  });
+});
