@@ -15,6 +15,11 @@ export interface RunContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Aborted on Ctrl-C / SIGTERM: waiting stops, held locks are released. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * After the first signal the launcher ends the process within a grace period, whatever is still
+   * pending; a command whose orderly stop takes longer (hold's --kill-grace) extends it here.
+   */
+  readonly interruptGrace?: { extend(ms: number): void } | undefined;
   /** Where lock commands get their connections (the REPL's per-client pool); default: connect anew. */
   readonly connections?: ConnectionProvider | undefined;
   /** The client lock commands act as when no --owner is given (a REPL client); default: a fresh owner. */

@@ -31,7 +31,7 @@ export interface HoldResult {
 /** Shell convention for "command not found / not executable". */
 export const EXIT_CANNOT_RUN = 127;
 // A release that cannot reach Redis must not keep us from exiting: the lease ends it anyway.
-const RELEASE_TIMEOUT_MS = 3000;
+export const RELEASE_TIMEOUT_MS = 3000;
 
 type Ending =
   | { readonly kind: 'watchdog'; readonly end: WatchdogEnd }

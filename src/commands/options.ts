@@ -3,7 +3,7 @@ import { parseDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { LOCK_KINDS, type LockKind } from '../locks/types.js';
 import { parseKind } from '../locks/registry.js';
-import { DEFAULT_URL, parseHostList, type TargetSpec } from '../redis/target.js';
+import { DEFAULT_REPLY_TIMEOUT_MS, DEFAULT_URL, parseHostList, type TargetSpec } from '../redis/target.js';
 import type { RunContext } from './context.js';
 
 export interface ConnectionFlags {
@@ -15,6 +15,7 @@ export interface ConnectionFlags {
   readonly cluster?: string;
   readonly pubsub?: string;
   readonly nodes?: string;
+  readonly timeout?: string;
 }
 
 /** -u/--url, --sentinel, --master-name, --cluster, --target, --pubsub: the same on every command that talks to Redis. */
@@ -25,6 +26,7 @@ export function addConnectionOptions(cmd: Command): Command {
     .option('--sentinel <host:port,...>', 'connect through Redis Sentinel (needs --master-name)')
     .option('--master-name <name>', 'the master monitored by Sentinel')
     .option('--cluster <host:port,...>', 'connect to a Redis Cluster through these seed nodes')
+    .option('--timeout <duration>', `how long to wait for each Redis reply before exit 3 (default ${DEFAULT_REPLY_TIMEOUT_MS / 1000}s)`)
     .addOption(
       new Option('--pubsub <mode>', 'unlock notifications: SPUBLISH on a Redis 7+ Cluster (auto), or force one')
         .choices(['auto', 'sharded', 'plain'])
@@ -41,6 +43,7 @@ export function targetSpec(flags: ConnectionFlags, ctx: RunContext): TargetSpec 
     sentinels: flags.sentinel ? parseHostList(flags.sentinel, '--sentinel') : undefined,
     masterName: flags.masterName,
     clusterNodes: flags.cluster ? parseHostList(flags.cluster, '--cluster') : undefined,
+    replyTimeoutMs: durationFlag(flags.timeout, '--timeout') ?? DEFAULT_REPLY_TIMEOUT_MS,
   };
 }
 

@@ -1,8 +1,9 @@
 import { isIP } from 'node:net';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
-import { UsageError, type CliError } from '../core/errors.js';
+import { CliError, UsageError } from '../core/errors.js';
 import { toCliError } from './errors.js';
-import { describeTarget, parseRedisUrl, type ParsedUrl, type TargetSpec } from './target.js';
+import { describeReplyError, nameReplyErrors } from './reply-errors.js';
+import { DEFAULT_REPLY_TIMEOUT_MS, describeTarget, parseRedisUrl, type ParsedUrl, type TargetSpec } from './target.js';
 
 export type RedisClient = Redis | Cluster;
 export type Topology = 'standalone' | 'sentinel' | 'cluster';
@@ -50,20 +51,28 @@ export interface ConnectionProvider {
 
 const ONE_SHOT_TIMEOUT_MS = 3000;
 
+/** The reply timeout a connection uses: the spec's (--timeout), else the default for one-shot commands. */
+export function replyTimeoutOf(spec: TargetSpec, mode: ConnectMode): number | undefined {
+  return spec.replyTimeoutMs ?? (mode === 'one-shot' ? DEFAULT_REPLY_TIMEOUT_MS : undefined);
+}
+
 /** SNI only for host names: Node warns (and will stop sending) when the server name is an IP. */
 export function tlsOptions(host: string): { servername?: string } {
   return isIP(host) === 0 ? { servername: host } : {};
 }
 
-function baseOptions(url: ParsedUrl, opts: ConnectOptions): RedisOptions {
+function baseOptions(url: ParsedUrl, opts: ConnectOptions, replyTimeoutMs: number | undefined): RedisOptions {
   const oneShot = opts.mode === 'one-shot';
   return {
+    ...(replyTimeoutMs !== undefined ? { commandTimeout: replyTimeoutMs } : {}),
     username: url.username,
     password: url.password,
     db: url.db,
     ...(url.tls ? { tls: tlsOptions(url.host) } : {}),
     lazyConnect: true,
     connectTimeout: opts.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS,
+    // After disconnect(), how long to wait for the server's FIN: a paused one never sends it.
+    disconnectTimeout: 200,
     connectionName: opts.name ?? 'redlock-cli',
     retryStrategy: oneShot ? () => null : (times: number) => Math.min(100 * 2 ** Math.min(times, 5), 3000),
     maxRetriesPerRequest: oneShot ? 0 : null,
@@ -73,7 +82,7 @@ function baseOptions(url: ParsedUrl, opts: ConnectOptions): RedisOptions {
 }
 
 function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { client: RedisClient; topology: Topology } {
-  const base = baseOptions(url, opts);
+  const base = baseOptions(url, opts, replyTimeoutOf(spec, opts.mode));
   if (spec.clusterNodes) {
     if (url.db !== 0) throw new UsageError('Redis Cluster has only database 0: remove the /db from --url');
     const clusterOptions: ClusterOptions = {
@@ -111,12 +120,17 @@ export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<C
   client.on('error', (err: unknown) => {
     lastError = err;
   });
+  const replyTimeoutMs = replyTimeoutOf(spec, opts.mode);
+  // Set once a reply timed out: the server is wedged, so closing must not wait for QUIT's reply.
+  let unresponsive = false;
+  nameReplyErrors(client, label, replyTimeoutMs, () => (unresponsive = true));
   try {
-    await client.connect();
+    // The handshake (SETNAME, the ready check) is several round trips: bound it as a whole.
+    await withinDeadline(client.connect(), replyTimeoutMs, label);
     if (topology === 'cluster') await client.ping();
   } catch (err) {
     client.disconnect();
-    throw toCliError(lastError ?? err, label);
+    throw toCliError(err instanceof CliError ? err : (lastError ?? err), label);
   }
   const closers: (() => Promise<void>)[] = [];
   const connection: Connection = {
@@ -129,6 +143,7 @@ export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<C
     onClose: (fn) => void closers.push(fn),
     close: async () => {
       await Promise.all(closers.splice(0).map((fn) => fn().catch(() => undefined)));
+      if (unresponsive) return client.disconnect();
       try {
         await client.quit();
       } catch {
@@ -137,6 +152,20 @@ export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<C
     },
   };
   return connection;
+}
+
+/** `work`, or an exit-3 error naming the server once `ms` (the reply timeout) has passed. */
+async function withinDeadline<T>(work: Promise<T>, ms: number | undefined, label: string): Promise<T> {
+  if (ms === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(describeReplyError(new Error('Command timed out'), label, ms)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A stand-in for a node that did not answer at start-up: it never connects and carries the error. */
