@@ -20,6 +20,7 @@ import { registerSandbox } from './commands/sandbox.js';
 import { registerScenario } from './commands/scenario.js';
 import { registerTarget } from './commands/target.js';
 import { applyTargetOption } from './commands/target-use.js';
+import { safeLine } from './core/terminal-text.js';
 
 export type { RunContext } from './commands/context.js';
 
@@ -35,8 +36,8 @@ export function buildProgram(ctx: CommandContext): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => void ctx.stdout.write(text),
-      writeErr: (text) => void ctx.stderr.write(text),
+      writeOut: (text) => void ctx.stdout.write(safeLine(text)),
+      writeErr: (text) => void ctx.stderr.write(safeLine(text)),
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
       outputError: (text, write) => write(`redlock-cli: ${text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim()}\n`),
     })
@@ -77,12 +78,12 @@ export async function run(argv: readonly string[], runCtx: RunContext): Promise<
       return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     if (err instanceof CliError) {
-      ctx.stderr.write(`redlock-cli: ${err.message}\n`);
+      ctx.stderr.write(`redlock-cli: ${safeLine(err.message)}\n`);
       return err.exitCode;
     }
     const debug = argv.includes('--debug');
     const message = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
-    ctx.stderr.write(`redlock-cli: unexpected error: ${message}${debug ? '' : ' (run with --debug for details)'}\n`);
+    ctx.stderr.write(`redlock-cli: unexpected error: ${safeLine(message)}${debug ? '' : ' (run with --debug for details)'}\n`);
     return ExitCode.unexpected;
   }
 }

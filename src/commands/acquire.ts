@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { safeText } from '../core/terminal-text.js';
 import { formatDuration } from '../core/duration.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { openLockEnv, parseNodeUrls, type OpenLockEnv } from '../locks/env.js';
@@ -111,7 +112,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
           attempt.token !== undefined ? `token ${attempt.token}` : '',
           attempt.validityMs !== undefined ? `valid for ${formatDuration(attempt.validityMs)}` : '',
         ].filter((s) => s !== '');
-        print(ctx, `acquired "${key}" (${setup.kind}) as ${setup.owner}, lease ${formatDuration(setup.leaseMs)}${extra.length ? `, ${extra.join(', ')}` : ''}`);
+        print(ctx, `acquired "${safeText(key)}" (${setup.kind}) as ${safeText(setup.owner)}, lease ${formatDuration(setup.leaseMs)}${extra.length ? `, ${extra.join(', ')}` : ''}`);
         note(ctx, `release it with: redlock-cli release ${key}${setup.kind === 'reentrant' ? '' : ` --kind ${setup.kind}`}`);
       }
       return ExitCode.ok;

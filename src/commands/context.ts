@@ -1,5 +1,6 @@
 import type { RedissonOwner } from '../core/owner.js';
 import type { ConnectionProvider } from '../redis/connection.js';
+import { safeJson, safeLine } from '../core/terminal-text.js';
 
 /** Streams and environment a command runs with: the real process, a test, or the REPL. */
 export interface OutputStream {
@@ -26,9 +27,11 @@ export interface RunContext {
   readonly identity?: RedissonOwner | undefined;
 }
 
-export const print = (ctx: RunContext, line: string): void => void ctx.stdout.write(`${line}\n`);
-export const note = (ctx: RunContext, line: string): void => void ctx.stderr.write(`${line}\n`);
-export const printJson = (ctx: RunContext, value: unknown): void => print(ctx, JSON.stringify(value));
+// The text boundary of every command: a key or holder a formatter forgot to escape is escaped here
+// (terminal-text.ts), in the CLI and in the REPL alike.
+export const print = (ctx: RunContext, line: string): void => void ctx.stdout.write(`${safeLine(line)}\n`);
+export const note = (ctx: RunContext, line: string): void => void ctx.stderr.write(`${safeLine(line)}\n`);
+export const printJson = (ctx: RunContext, value: unknown): void => void ctx.stdout.write(`${safeJson(JSON.stringify(value))}\n`);
 
 /** A RunContext inside one run(): actions report their exit code here (commander discards return values). */
 export interface CommandContext extends RunContext {

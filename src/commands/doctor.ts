@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { printable } from '../core/decode/escape.js';
+import { safeText } from '../core/terminal-text.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { Finding } from '../core/doctor.js';
 import { REDISSON_THREAD_WAIT_MS } from '../locks/fair.js';
@@ -118,7 +119,7 @@ function printFinding(ctx: RunContext, f: Finding, showNode: boolean): void {
   const where = f.key === null ? f.node ?? '' : `${printable(f.key)}${showNode && f.node ? ` (${f.node})` : ''}`;
   const width = ctx.stdout.isTTY === true ? Math.max(40, (ctx.stdout.columns ?? 80) - INDENT.length) : undefined;
   print(ctx, `${f.severity.toUpperCase().padEnd(7)}  ${f.code}  ${where}`);
-  for (const line of wrap(f.message, width)) print(ctx, `${INDENT}${line}`);
+  for (const line of wrap(safeText(f.message), width)) print(ctx, `${INDENT}${line}`);
   // The fix stays on one line: it is meant to be copied whole.
   print(ctx, `${INDENT}fix: ${f.fix}`);
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { safeText } from '../core/terminal-text.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { kindOfPeek, peekLock } from '../locks/peek.js';
@@ -29,9 +30,9 @@ export function registerForceUnlock(program: Command, ctx: CommandContext): void
       const env = await openEnvFor(explicitKind ?? 'reentrant', spec, flags, 'one-shot', ctx.connections);
       try {
         const peek = await peekLock(env, key);
-        if (peek.type === 'none') throw new NotFoundError(`nothing to unlock: "${key}" does not exist`);
+        if (peek.type === 'none') throw new NotFoundError(`nothing to unlock: "${safeText(key)}" does not exist`);
         const kind = explicitKind ?? kindOfPeek(peek);
-        if (!kind) throw new UsageError(`"${key}" is a ${peek.type}, not a lock: nothing was changed`);
+        if (!kind) throw new UsageError(`"${safeText(key)}" is a ${peek.type}, not a lock: nothing was changed`);
         if (!flags.yes) {
           const ok = await confirm(
             ctx,
@@ -45,8 +46,8 @@ export function registerForceUnlock(program: Command, ctx: CommandContext): void
         }
         const deleted = await protocolFor(kind).forceUnlock(env, key);
         if (flags.json) printJson(ctx, { key, kind, deleted, previousHolders: peek.holders });
-        else if (deleted) print(ctx, `force-unlocked "${key}" (${kind}); waiters were notified`);
-        else note(ctx, `"${key}" was not a ${kind} lock in that state: nothing was deleted`);
+        else if (deleted) print(ctx, `force-unlocked "${safeText(key)}" (${kind}); waiters were notified`);
+        else note(ctx, `"${safeText(key)}" was not a ${kind} lock in that state: nothing was deleted`);
         return deleted ? ExitCode.ok : ExitCode.notAcquired;
       } finally {
         await env.close();

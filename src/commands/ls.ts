@@ -11,6 +11,7 @@ import { act, note, print, type CommandContext, type RunContext } from './contex
 import { scanProgress } from './ls-progress.js';
 import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls-watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
+import { safeJson } from '../core/terminal-text.js';
 
 interface LsFlags extends ConnectionFlags {
   readonly kind?: string;
@@ -114,7 +115,7 @@ async function streamJson(ctx: RunContext, conn: Conn, scan: LockScanOptions): P
   try {
     for await (const batch of scanLocks(conn, { ...scan, onProgress: progress.update })) {
       found += batch.length;
-      ctx.stdout.write(batch.map((f) => `${JSON.stringify(f.view)}\n`).join(''));
+      ctx.stdout.write(batch.map((f) => `${safeJson(JSON.stringify(f.view))}\n`).join(''));
     }
   } finally {
     progress.done();

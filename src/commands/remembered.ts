@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { safeText } from '../core/terminal-text.js';
 import { UsageError } from '../core/errors.js';
 import { identityOwner, parseOwner } from '../locks/owners.js';
 import { parseKind, protocolFor } from '../locks/registry.js';
@@ -45,11 +46,11 @@ export function resolveHold(
     return { kind, owner: identityOwner(protocolFor(kind), identity), leaseMs: remembered?.leaseMs ?? DEFAULT_LEASE_MS, remembered };
   }
   if (candidates.length === 0) {
-    throw new UsageError(`no owner of "${key}" remembered on this machine for ${safeTarget(targetOf, kindGiven ? parseKind(flags.kind) : 'reentrant')}: pass --owner (acquire prints it)`);
+    throw new UsageError(`no owner of "${safeText(key)}" remembered on this machine for ${safeTarget(targetOf, kindGiven ? parseKind(flags.kind) : 'reentrant')}: pass --owner (acquire prints it)`);
   }
   if (candidates.length > 1) {
     throw new UsageError(
-      `${candidates.length} owners of "${key}" remembered (${candidates.map((c) => `${c.kind} ${c.owner}`).join('; ')}): pass --owner`,
+      `${candidates.length} owners of "${safeText(key)}" remembered (${candidates.map((c) => `${c.kind} ${c.owner}`).join('; ')}): pass --owner`,
     );
   }
   const only = candidates[0]!;

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { safeText } from '../core/terminal-text.js';
 import { formatDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
@@ -44,7 +45,7 @@ export function registerRenew(program: Command, ctx: CommandContext): void {
           expiresAt: Date.now() + leaseMs,
           token: hold.remembered?.token,
         });
-        if (!flags.json) print(ctx, `renewed "${key}": lease ${formatDuration(leaseMs)} from now`);
+        if (!flags.json) print(ctx, `renewed "${safeText(key)}": lease ${formatDuration(leaseMs)} from now`);
         return ExitCode.ok;
       } finally {
         await env.close();

@@ -7,6 +7,7 @@ import { viewShows } from '../repl/held-view.js';
 import type { ReplScreen, SandboxPanel } from '../repl/screen.js';
 import { InspectKey } from './InspectKey.js';
 import { LeaseBar } from './LeaseBar.js';
+import { safeStrings, safeText } from '../core/terminal-text.js';
 
 export interface ReplPanelProps {
   readonly screen: ReplScreen;
@@ -37,7 +38,7 @@ function SandboxNodes({ sandbox }: { readonly sandbox: SandboxPanel }) {
       <Text>
         <Text bold>sandbox {sandbox.name}</Text>
         {status ? <Text dimColor> {status.topology}</Text> : null}
-        {sandbox.error ? <Text color="yellow"> status failed: {sandbox.error}</Text> : null}
+        {sandbox.error ? <Text color="yellow"> status failed: {safeText(sandbox.error)}</Text> : null}
       </Text>
       {(status?.nodes ?? []).map((n) => (
         <Text key={n.name} {...(n.state === 'running' ? {} : { color: 'yellow' })}>
@@ -54,10 +55,11 @@ function clientsOn(view: LockView, held: readonly HeldLock[], waiting: readonly 
   const key = view.key;
   const holds = held.filter((h) => h.key === key && viewShows(view, h.owner)).map((h) => `${h.client} holds it`);
   const waits = waiting.filter((w) => w.key === key).map((w) => `${w.client} waits`);
-  return [...holds, ...waits].join(' · ');
+  return safeText([...holds, ...waits].join(' · '));
 }
 
-function CompactKey({ view, elapsedMs }: { readonly view: LockView; readonly elapsedMs: number }) {
+function CompactKey({ view: raw, elapsedMs }: { readonly view: LockView; readonly elapsedMs: number }) {
+  const view = safeStrings(raw);
   const holders = view.holders.map((h) => h.owner).join(', ');
   const ttl = view.ttlMs >= 0 ? formatDuration(Math.max(0, view.ttlMs - elapsedMs)) : view.ttlMs === -1 ? 'no ttl' : '';
   return (
@@ -68,7 +70,8 @@ function CompactKey({ view, elapsedMs }: { readonly view: LockView; readonly ela
   );
 }
 
-function HeldRow({ lock, view, elapsedMs, scaleMs }: { readonly lock: HeldLock; readonly view?: LockView | undefined; readonly elapsedMs: number; readonly scaleMs?: number | undefined }) {
+function HeldRow({ lock: raw, view, elapsedMs, scaleMs }: { readonly lock: HeldLock; readonly view?: LockView | undefined; readonly elapsedMs: number; readonly scaleMs?: number | undefined }) {
+  const lock = safeStrings(raw); // key and client name came from the user
   // Redis's own TTL once a read after the lock was taken is in; until then the lease as asked for.
   const ttl = view && view.ttlMs >= 0 ? Math.max(0, view.ttlMs - elapsedMs) : undefined;
   const how =
@@ -90,7 +93,8 @@ function HeldRow({ lock, view, elapsedMs, scaleMs }: { readonly lock: HeldLock; 
   );
 }
 
-function WaitingRow({ wait, now }: { readonly wait: Waiting; readonly now: number }) {
+function WaitingRow({ wait: raw, now }: { readonly wait: Waiting; readonly now: number }) {
+  const wait = safeStrings(raw);
   const left = wait.untilAt !== undefined ? `, gives up in ${formatDuration(Math.max(0, wait.untilAt - now))}` : '';
   return (
     <Text color="cyan" wrap="truncate-end">
@@ -109,7 +113,7 @@ function PanelStatus({ screen, now }: ReplPanelProps) {
     const left = formatDuration(Math.max(0, panel.retry.at + panel.retry.retryInMs - now));
     return (
       <Text color="yellow" wrap="truncate-end">
-        read failed, retrying in {left}: {panel.retry.error}
+        read failed, retrying in {left}: {safeText(panel.retry.error)}
       </Text>
     );
   }
