@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
 import { safeText } from '../core/terminal-text.js';
 import { formatDuration } from '../core/duration.js';
+import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { shellQuote } from '../core/doctor-fix.js';
 import { openLockEnv, parseNodeUrls, type OpenLockEnv } from '../locks/env.js';
+import { lockKindOf } from '../locks/family.js';
 import { identityOwner, newOwner, parseOwner } from '../locks/owners.js';
 import { protocolFor } from '../locks/registry.js';
 import type { Attempt, LockKind, PubSubMode } from '../locks/types.js';
@@ -11,7 +14,7 @@ import type { RedissonOwner } from '../core/owner.js';
 import { rememberOwner } from '../state/owners.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { describeRefusal, formatVotes } from './lock-output.js';
-import { addConnectionOptions, addLockOptions, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
+import { addConnectionOptions, addLockOptions, checkKeyName, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';
 
 export const DEFAULT_LEASE_MS = 30_000;
@@ -27,6 +30,7 @@ export interface LockSetup {
 
 /** `identity`: the REPL client acting, whose owner is used when no --owner is given. */
 export function lockSetup(key: string, flags: LockFlags, defaultLeaseMs = DEFAULT_LEASE_MS, identity?: RedissonOwner): LockSetup {
+  checkKeyName(key);
   const kind = kindFlag(flags);
   const protocol = protocolFor(kind);
   return {
@@ -47,6 +51,9 @@ export function openEnvFor(
   mode: ConnectMode,
   connections?: ConnectionProvider,
 ): Promise<OpenLockEnv> {
+  if (kind !== 'redlock' && flags.nodes !== undefined) {
+    throw new UsageError(`--nodes is for --kind redlock (independent primaries), not --kind ${kind}: use --url for one server`);
+  }
   const nodes = kind === 'redlock' ? parseNodeUrls(flags.nodes) : undefined;
   const pubsub = (flags.pubsub ?? 'auto') as 'auto' | PubSubMode;
   return openLockEnv(spec, { mode, name: 'redlock-cli', pubsub, nodes, connections });
@@ -87,6 +94,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
     const target = lockTarget(setup.kind, spec, flags);
     const env = await openEnvFor(setup.kind, spec, flags, 'one-shot', ctx.connections);
     try {
+      await lockKindOf(env, key, { kind: setup.kind });
       const protocol = protocolFor(setup.kind);
       const req = { key, owner: setup.owner, leaseMs: setup.leaseMs };
       const attempt =
@@ -97,7 +105,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
         if (!flags.json) note(ctx, describeRefusal(key, attempt));
         return ExitCode.notAcquired;
       }
-      rememberOwner(ctx.env, {
+      await rememberOwner(ctx.env, {
         target,
         key,
         kind: setup.kind,
@@ -105,7 +113,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
         leaseMs: setup.leaseMs,
         expiresAt: Date.now() + setup.leaseMs,
         token: attempt.token,
-      });
+      }, (line) => note(ctx, line));
       if (!flags.json) {
         const extra = [
           attempt.count > 1 ? `hold count ${attempt.count}` : '',
@@ -113,7 +121,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
           attempt.validityMs !== undefined ? `valid for ${formatDuration(attempt.validityMs)}` : '',
         ].filter((s) => s !== '');
         print(ctx, `acquired "${safeText(key)}" (${setup.kind}) as ${safeText(setup.owner)}, lease ${formatDuration(setup.leaseMs)}${extra.length ? `, ${extra.join(', ')}` : ''}`);
-        note(ctx, `release it with: redlock-cli release ${key}${setup.kind === 'reentrant' ? '' : ` --kind ${setup.kind}`}`);
+        note(ctx, `release it with: redlock-cli release ${shellQuote(key)}${setup.kind === 'reentrant' ? '' : ` --kind ${setup.kind}`}`);
       }
       return ExitCode.ok;
     } finally {

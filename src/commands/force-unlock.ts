@@ -1,14 +1,15 @@
 import type { Command } from 'commander';
 import { safeText } from '../core/terminal-text.js';
-import { NotFoundError, UsageError } from '../core/errors.js';
+import { NotFoundError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { kindOfPeek, peekLock } from '../locks/peek.js';
+import { lockKindOf } from '../locks/family.js';
+import { peekLock } from '../locks/peek.js';
 import { parseKind, protocolFor } from '../locks/registry.js';
 import { confirm } from './confirm.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { openEnvFor } from './acquire.js';
 import { describeCurrent } from './lock-output.js';
-import { addConnectionOptions, addLockOptions, targetSpec, type LockFlags } from './options.js';
+import { addConnectionOptions, addLockOptions, checkKeyName, targetSpec, type LockFlags } from './options.js';
 
 interface ForceFlags extends LockFlags {
   readonly yes?: boolean;
@@ -25,14 +26,15 @@ export function registerForceUnlock(program: Command, ctx: CommandContext): void
   addConnectionOptions(cmd);
   cmd.action(
     act(ctx, async (key: string, flags: ForceFlags) => {
+      checkKeyName(key);
       const spec = targetSpec(flags, ctx);
       const explicitKind = cmd.getOptionValueSource('kind') === 'cli' ? parseKind(flags.kind) : undefined;
       const env = await openEnvFor(explicitKind ?? 'reentrant', spec, flags, 'one-shot', ctx.connections);
       try {
+        // Decided as inspect decides: what it does not call a lock of this family is never deleted.
+        const { kind, raws } = await lockKindOf(env, key, { kind: explicitKind });
+        if (!kind || raws.every((r) => r.type === 'none')) throw new NotFoundError(`nothing to unlock: "${safeText(key)}" does not exist`);
         const peek = await peekLock(env, key);
-        if (peek.type === 'none') throw new NotFoundError(`nothing to unlock: "${safeText(key)}" does not exist`);
-        const kind = explicitKind ?? kindOfPeek(peek);
-        if (!kind) throw new UsageError(`"${safeText(key)}" is a ${peek.type}, not a lock: nothing was changed`);
         if (!flags.yes) {
           const ok = await confirm(
             ctx,

@@ -1,6 +1,6 @@
 import type { LockKind } from '../locks/types.js';
 import { forgetOwner, rememberOwner } from '../state/owners.js';
-import type { RunContext } from './context.js';
+import { note, type RunContext } from './context.js';
 import type { HoldOutput } from './hold-output.js';
 
 interface HeldLock {
@@ -16,16 +16,24 @@ interface HeldLock {
  * expiry is the first lease: a watchdog hold that dies keeps the lock at most one lease longer.
  */
 export function rememberWhileHeld(out: HoldOutput, ctx: RunContext, lock: HeldLock): HoldOutput {
+  // File updates run one after another in event order (a quick release must not be overtaken
+  // by the remember before it); close() waits for the last one.
+  let writes = Promise.resolve();
+  const warn = (line: string): void => note(ctx, line);
+  const queue = (write: () => Promise<void>): void => void (writes = writes.then(write, write));
   return {
     emit(event) {
       if (event.type === 'acquired') {
-        rememberOwner(ctx.env, { ...lock, leaseMs: event.leaseMs, expiresAt: event.at + event.leaseMs, token: event.token });
+        queue(() => rememberOwner(ctx.env, { ...lock, leaseMs: event.leaseMs, expiresAt: event.at + event.leaseMs, token: event.token }, warn));
       } else if (event.type === 'released' || event.type === 'expired' || event.type === 'lost') {
-        forgetOwner(ctx.env, lock);
+        queue(() => forgetOwner(ctx.env, lock, warn));
       }
       out.emit(event);
     },
     childOutput: (stream, text) => out.childOutput(stream, text),
-    close: () => out.close(),
+    close: async () => {
+      await writes.catch(() => undefined);
+      await out.close();
+    },
   };
 }

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import type { OpenLockEnv } from '../locks/env.js';
-import { WATCHDOG_LEASE_MS } from '../locks/watchdog.js';
+import { lockKindOf } from '../locks/family.js';
+import { MIN_WATCHDOG_LEASE_MS, WATCHDOG_LEASE_MS } from '../locks/watchdog.js';
 import { lockSetup, lockTarget, openEnvFor } from './acquire.js';
 import { act, note, type CommandContext } from './context.js';
 import { liveOutput, lineOutput, wantsLiveView, type HoldOutput } from './hold-output.js';
@@ -61,7 +62,7 @@ export function registerHold(program: Command, ctx: CommandContext): void {
       if (flags.lease !== undefined && flags.watchdog !== undefined) {
         throw new UsageError('use either --lease (fixed, never renewed) or --watchdog (renewed), not both');
       }
-      const watchdogMs = durationFlag(flags.watchdog, '--watchdog') ?? WATCHDOG_LEASE_MS;
+      const watchdogMs = durationFlag(flags.watchdog, '--watchdog', { minMs: MIN_WATCHDOG_LEASE_MS }) ?? WATCHDOG_LEASE_MS;
       const plan: HoldPlan = {
         setup: lockSetup(key, flags, watchdogMs, ctx.identity),
         mode: flags.lease !== undefined ? 'fixed' : 'watchdog',
@@ -78,6 +79,7 @@ export function registerHold(program: Command, ctx: CommandContext): void {
       let out: HoldOutput | undefined;
       let unresponsive = false;
       try {
+        await lockKindOf(env, key, { kind: plan.setup.kind });
         const target = lockTarget(plan.setup.kind, spec, flags);
         const shown = wantsLiveView(ctx, json) ? await liveOutput(ctx, lines, target) : lineOutput(ctx, lines, { json, withChild: command.length > 0 });
         out = rememberWhileHeld(shown, ctx, { target, key, kind: plan.setup.kind, owner: plan.setup.owner });

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { parseDuration } from '../core/duration.js';
+import { parseDuration, type DurationBounds } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { LOCK_KINDS, type LockKind } from '../locks/types.js';
 import { parseKind } from '../locks/registry.js';
@@ -63,9 +63,15 @@ export function addLockOptions(cmd: Command): Command {
     .option('--nodes <url,url,...>', 'independent Redis primaries for --kind redlock');
 }
 
-/** Parses an optional duration flag, naming the flag in the error. */
-export function durationFlag(value: string | undefined, flag: string): number | undefined {
-  return value === undefined ? undefined : parseDuration(value, `${flag} duration`);
+/** A lock name must be a non-empty key (Redis allows "", but no lock library names one so). */
+export function checkKeyName(key: string): string {
+  if (key === '') throw new UsageError('the key is empty: name the lock, e.g. redlock-cli acquire orders');
+  return key;
+}
+
+/** Parses an optional duration flag, naming the flag in the error (bounds: see parseDuration). */
+export function durationFlag(value: string | undefined, flag: string, bounds?: DurationBounds): number | undefined {
+  return value === undefined ? undefined : parseDuration(value, `${flag} duration`, bounds);
 }
 
 export function kindFlag(flags: { kind: string }): LockKind {

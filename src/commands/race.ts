@@ -4,13 +4,13 @@ import { ExitCode } from '../core/exit-codes.js';
 import { checkRacePlan, CHAOS_VERBS, HOLD_DISTS, RACE_KINDS, RELEASE_MODES, type RacePlan, type RaceTarget } from '../core/race/plan.js';
 import { runRace, type RaceMonitor } from '../race/run.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
-import { raceJson, raceSummary } from './race-output.js';
-import { durationFlag } from './options.js';
+import { checkKeyName, durationFlag } from './options.js';
+import { raceJson, raceProvesNothing, raceSummary } from './race-output.js';
 
 interface RaceFlags {
   readonly kind: string;
   readonly clients: string;
-  readonly procs: string;
+  readonly procs?: string;
   readonly duration: string;
   readonly lease: string;
   readonly hold: string;
@@ -60,6 +60,14 @@ function count(value: string, flag: string): number {
   return Number(value);
 }
 
+/** --procs N starts N worker processes; left out, every client runs in this one. */
+function workers(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const n = count(value, '--procs');
+  if (n < 1) throw new UsageError('--procs must be at least 1: leave it out to run every client in this process');
+  return n;
+}
+
 function required(value: string, flag: string): number {
   return durationFlag(value, flag)!;
 }
@@ -67,6 +75,7 @@ function required(value: string, flag: string): number {
 function target(flags: RaceFlags): RaceTarget {
   if (flags.url !== undefined && flags.sandbox !== undefined) throw new UsageError('use either --url or --sandbox, not both');
   if (flags.nodes !== undefined && flags.url === undefined) throw new UsageError('--nodes goes with --url (a sandbox knows its own nodes)');
+  if (flags.nodes !== undefined && flags.kind !== 'redlock') throw new UsageError(`--nodes is for --kind redlock (independent primaries), not --kind ${flags.kind}`);
   if (flags.url !== undefined) {
     const nodes = flags.nodes?.split(',').map((s) => s.trim()).filter((s) => s !== '').map((u) => (u.includes('://') ? u : `redis://${u}`));
     return { type: 'url', url: flags.url, nodes };
@@ -76,11 +85,12 @@ function target(flags: RaceFlags): RaceTarget {
 
 /** Every flag checked and combined; nothing has started yet. */
 export function racePlanFromFlags(keys: readonly string[], flags: RaceFlags): RacePlan {
+  keys.forEach(checkKeyName);
   return checkRacePlan({
     keys,
     kind: flags.kind,
     clients: count(flags.clients, '--clients'),
-    procs: count(flags.procs, '--procs'),
+    procs: workers(flags.procs),
     durationMs: required(flags.duration, '--duration'),
     leaseMs: required(flags.lease, '--lease'),
     holdMs: required(flags.hold, '--hold'),
@@ -102,7 +112,7 @@ export function registerRace(program: Command, ctx: CommandContext): void {
     .argument('<key...>', 'lock names; clients are dealt over them round-robin')
     .option('-k, --kind <kind>', `lock protocol: ${RACE_KINDS.join(', ')}`, 'reentrant')
     .option('-c, --clients <n>', 'logical clients, each with its own connection and owner', '8')
-    .option('--procs <n>', 'spread the clients over this many worker processes (0: all in this one)', '0')
+    .option('--procs <n>', 'spread the clients over this many worker processes (default: all in this one)')
     .option('-d, --duration <duration>', 'how long the race runs', '10s')
     .option('--lease <duration>', 'lock lease (renewed every third of it unless --no-renew)', '200ms')
     .option('--hold <duration>', 'time inside the critical section (the mean, for --hold-dist uniform and exp)', '20ms')
@@ -136,7 +146,8 @@ export function registerRace(program: Command, ctx: CommandContext): void {
           if (json) printJson(ctx, raceJson(result));
           else for (const line of raceSummary(result)) print(ctx, line);
           if (result.violations.length > 0) return ExitCode.verdictMismatch;
-          return result.interrupted ? ExitCode.interrupted : ExitCode.ok;
+          if (result.interrupted) return ExitCode.interrupted;
+          return raceProvesNothing(result) ? ExitCode.inconclusive : ExitCode.ok;
         } finally {
           await view?.close();
         }

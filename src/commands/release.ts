@@ -9,7 +9,7 @@ import { act, note, print, printJson, type CommandContext } from './context.js';
 import { describeCurrent } from './lock-output.js';
 import { lockTarget, openEnvFor } from './acquire.js';
 import { addConnectionOptions, addLockOptions, targetSpec, type LockFlags } from './options.js';
-import { resolveHold } from './remembered.js';
+import { queryHold, settleHold } from './remembered.js';
 
 // Enough for any real re-entry depth; stops a runaway loop if a server kept answering "decremented".
 const MAX_HOLDS = 10_000;
@@ -30,14 +30,15 @@ export function registerRelease(program: Command, ctx: CommandContext): void {
   cmd.action(
     act(ctx, async (key: string, flags: ReleaseFlags) => {
       const spec = targetSpec(flags, ctx);
-      const hold = resolveHold(cmd, key, flags, (kind) => lockTarget(kind, spec, flags), ctx);
-      const target = lockTarget(hold.kind, spec, flags);
-      const env = await openEnvFor(hold.kind, spec, flags, 'one-shot', ctx.connections);
+      const query = await queryHold(cmd, key, flags, (kind) => lockTarget(kind, spec, flags), ctx);
+      const env = await openEnvFor(query.kind ?? 'reentrant', spec, flags, 'one-shot', ctx.connections);
       try {
+        const hold = await settleHold(env, key, query, 'not-found');
+        const target = lockTarget(hold.kind, spec, flags);
         const req: LockRequest = { key, owner: hold.owner, leaseMs: hold.leaseMs };
         const { outcome, released } = await releaseHolds(env, hold.kind, req, flags.allHolds === true);
         const fullyGone = outcome === 'released' || (flags.allHolds === true && released > 0);
-        if (fullyGone) forgetOwner(ctx.env, { target, key, owner: hold.owner });
+        if (fullyGone) await forgetOwner(ctx.env, { target, key, owner: hold.owner }, (line) => note(ctx, line));
         if (flags.json) printJson(ctx, { key, kind: hold.kind, owner: hold.owner, outcome, holdsReleased: released });
         if (released === 0) {
           const expiredAgo = hold.remembered ? Date.now() - hold.remembered.expiresAt : undefined;

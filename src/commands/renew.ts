@@ -10,25 +10,27 @@ import { act, note, print, printJson, type CommandContext } from './context.js';
 import { lockTarget, openEnvFor } from './acquire.js';
 import { describeCurrent } from './lock-output.js';
 import { addConnectionOptions, addLockOptions, durationFlag, targetSpec, type LockFlags } from './options.js';
-import { resolveHold } from './remembered.js';
+import { queryHold, settleHold } from './remembered.js';
 
 export function registerRenew(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command('renew')
     .summary('extend the lease of a lock you hold')
     .argument('<key>', 'lock name')
-    .requiredOption('--lease <duration>', 'the new lease, counted from now (e.g. 30s)')
+    .option('--lease <duration>', 'the new lease, counted from now (default: the lease it was taken with, when remembered)')
     .option('--json', 'print the result as JSON');
   addLockOptions(cmd);
   addConnectionOptions(cmd);
   cmd.action(
     act(ctx, async (key: string, flags: LockFlags) => {
-      const leaseMs = durationFlag(flags.lease, '--lease');
-      if (leaseMs === undefined) throw new UsageError('renew needs --lease <duration>');
+      const askedMs = durationFlag(flags.lease, '--lease');
       const spec = targetSpec(flags, ctx);
-      const hold = resolveHold(cmd, key, flags, (kind) => lockTarget(kind, spec, flags), ctx);
-      const env = await openEnvFor(hold.kind, spec, flags, 'one-shot', ctx.connections);
+      const query = await queryHold(cmd, key, flags, (kind) => lockTarget(kind, spec, flags), ctx);
+      const env = await openEnvFor(query.kind ?? 'reentrant', spec, flags, 'one-shot', ctx.connections);
       try {
+        const hold = await settleHold(env, key, query, 'go-on');
+        const leaseMs = askedMs ?? hold.remembered?.leaseMs;
+        if (leaseMs === undefined) throw new UsageError(`renew needs --lease <duration>: no lease of "${safeText(key)}" is remembered on this machine`);
         const renewed = await protocolFor(hold.kind).renew(env, { key, owner: hold.owner, leaseMs });
         if (flags.json) printJson(ctx, { key, kind: hold.kind, owner: hold.owner, renewed, leaseMs });
         if (!renewed) {
@@ -36,7 +38,7 @@ export function registerRenew(program: Command, ctx: CommandContext): void {
           if (!flags.json) note(ctx, `not renewed: ${hold.owner} does not hold it; ${describeCurrent(key, await peekLock(env, key), expiredAgo)}`);
           return ExitCode.notAcquired;
         }
-        rememberOwner(ctx.env, {
+        await rememberOwner(ctx.env, {
           target: lockTarget(hold.kind, spec, flags),
           key,
           kind: hold.kind,
@@ -44,7 +46,7 @@ export function registerRenew(program: Command, ctx: CommandContext): void {
           leaseMs,
           expiresAt: Date.now() + leaseMs,
           token: hold.remembered?.token,
-        });
+        }, (line) => note(ctx, line));
         if (!flags.json) print(ctx, `renewed "${safeText(key)}": lease ${formatDuration(leaseMs)} from now`);
         return ExitCode.ok;
       } finally {

@@ -2,14 +2,13 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import type { ScenarioRun, VariantRun } from '../core/scenario/run.js';
-import { allMatched } from '../core/scenario/run.js';
+import { allMatched, outcomesExitCode, type ScenarioRun, type VariantRun } from '../core/scenario/run.js';
 import { summaryTable, type SummaryRow } from '../core/scenario/scenario-summary.js';
 import { scenarioRunText } from '../core/scenario/timeline-text.js';
 import { violationKinds } from '../core/scenario/verdict.js';
 import { listScenarios, resolveScenario } from '../scenario/load.js';
 import type { Scenario } from '../scenario/model.js';
-import { laneNodes, plannedMs, runScenario, type RunScenarioOptions } from '../scenario/run-scenario.js';
+import { DEFAULT_ATTEMPTS, laneNodes, plannedMs, runScenario, type RunScenarioOptions } from '../scenario/run-scenario.js';
 import type { SandboxHandle } from '../sandbox/handle.js';
 import { note, print, printJson, type CommandContext } from './context.js';
 import { safeLine } from '../core/terminal-text.js';
@@ -52,7 +51,11 @@ function runJson(run: ScenarioRun): unknown {
       description: v.description,
       expected: v.expected,
       found: violationKinds(v.verdict),
-      matched: v.matched,
+      matched: v.outcome === 'as-expected',
+      outcome: v.outcome,
+      ...(v.timing.inconclusive !== undefined ? { inconclusive: v.timing.inconclusive } : {}),
+      attempts: v.attempts,
+      timing: v.timing,
       violations: v.verdict.violations,
       durationMs: v.durationMs,
       history: v.history,
@@ -77,6 +80,23 @@ async function catalogue(dir: string | undefined): Promise<Scenario[]> {
   return scenarios;
 }
 
+/**
+ * Test hook, read from the environment so end-to-end tests can reach it: REDLOCK_CLI_TEST_STALL=3:400
+ * blocks the process for 400 ms before step 3 of every attempt (a machine too busy to keep time).
+ */
+function testStall(env: Readonly<Record<string, string | undefined>>): RunScenarioOptions['stall'] {
+  const match = /^(\d+):(\d+)$/.exec(env.REDLOCK_CLI_TEST_STALL ?? '');
+  return match ? { step: Number(match[1]), ms: Math.min(Number(match[2]), 10_000) } : undefined;
+}
+
+/** The four-letter mark of a scenario's line on stderr, by its exit code. */
+const RUN_MARK: Readonly<Record<number, string>> = { [ExitCode.ok]: 'ok  ', [ExitCode.inconclusive]: 'LATE' };
+
+/** Says on stderr that a variant runs again because its timing left the window. */
+function retryNote(ctx: CommandContext, scenario: Scenario): RunScenarioOptions['onRetry'] {
+  return (variant, attempt, reason) => note(ctx, `${scenario.name} ${variant.name}: inconclusive (${reason}); run ${attempt} of up to ${DEFAULT_ATTEMPTS}`);
+}
+
 const live = (ctx: CommandContext, flags: RunFlags): boolean => flags.json !== true && ctx.stdout.isTTY === true;
 
 function keptNote(ctx: CommandContext, sandbox: SandboxHandle | undefined): void {
@@ -86,7 +106,15 @@ function keptNote(ctx: CommandContext, sandbox: SandboxHandle | undefined): void
 async function runOne(ctx: CommandContext, scenario: Scenario, flags: RunFlags, speed: number): Promise<number> {
   const variants = chooseVariants(scenario, flags.variant);
   let sandbox: SandboxHandle | undefined;
-  const base: RunScenarioOptions = { variants, speed, signal: ctx.signal, env: ctx.env, keepSandbox: flags.keepSandbox, onSandbox: (s) => (sandbox = s) };
+  const base: RunScenarioOptions = {
+    variants,
+    speed,
+    signal: ctx.signal,
+    env: ctx.env,
+    keepSandbox: flags.keepSandbox,
+    onSandbox: (s) => (sandbox = s),
+    stall: testStall(ctx.env),
+  };
   let run: ScenarioRun;
   if (live(ctx, flags)) {
     const { mountScenarioRunView } = await import('../ui/scenario-live.js');
@@ -104,6 +132,7 @@ async function runOne(ctx: CommandContext, scenario: Scenario, flags: RunFlags, 
             expectedMs: plannedMs(scenario, v.name),
           }),
         onEvent: view.event,
+        onRetry: view.restartVariant,
         onVariantEnd: view.finishVariant,
       });
     } finally {
@@ -111,12 +140,12 @@ async function runOne(ctx: CommandContext, scenario: Scenario, flags: RunFlags, 
     }
   } else {
     if (!flags.json) note(ctx, `running ${scenario.name} on a ${scenario.sandbox.topology} sandbox...`);
-    run = await runScenario(scenario, base);
+    run = await runScenario(scenario, { ...base, onRetry: retryNote(ctx, scenario) });
     if (flags.json) printJson(ctx, runJson(run));
     else ctx.stdout.write(safeLine(scenarioRunText(run, Math.max(60, Math.min(ctx.stdout.columns ?? 80, 120)))));
   }
   if (flags.keepSandbox) keptNote(ctx, sandbox);
-  return allMatched(run) ? ExitCode.ok : ExitCode.verdictMismatch;
+  return outcomesExitCode(run.variants.map((v) => v.outcome));
 }
 
 async function runAll(ctx: CommandContext, flags: RunFlags, speed: number): Promise<number> {
@@ -132,12 +161,18 @@ async function runAll(ctx: CommandContext, flags: RunFlags, speed: number): Prom
       const started = performance.now();
       view?.startScenario(scenario.name, scenario.variants.length);
       try {
-        const run = await runScenario(scenario, { speed, signal: ctx.signal, env: ctx.env, onVariantStart: (v, i) => view?.startVariant(scenario.name, v.name, i) });
+        const run = await runScenario(scenario, {
+          speed,
+          signal: ctx.signal,
+          env: ctx.env,
+          onVariantStart: (v, i) => view?.startVariant(scenario.name, v.name, i),
+          ...(view ? {} : { onRetry: retryNote(ctx, scenario) }),
+        });
         const durationMs = Math.round(performance.now() - started);
         results.push(runJson(run));
-        rows.push({ name: run.name, variants: run.variants.map((v) => ({ variant: v.variant, matched: v.matched })), durationMs });
+        rows.push({ name: run.name, variants: run.variants.map((v) => ({ variant: v.variant, outcome: v.outcome })), durationMs });
         view?.finishScenario(run, durationMs);
-        if (!view && !flags.json) note(ctx, `${allMatched(run) ? 'ok  ' : 'FAIL'}  ${scenario.name} (${(durationMs / 1000).toFixed(1)} s)`);
+        if (!view && !flags.json) note(ctx, `${RUN_MARK[outcomesExitCode(run.variants.map((v) => v.outcome))] ?? 'FAIL'}  ${scenario.name} (${(durationMs / 1000).toFixed(1)} s)`);
       } catch (err) {
         if (ctx.signal?.aborted) throw err;
         const message = err instanceof Error ? err.message : String(err);
@@ -152,7 +187,8 @@ async function runAll(ctx: CommandContext, flags: RunFlags, speed: number): Prom
   }
   if (flags.json) printJson(ctx, results);
   else if (!view) for (const line of summaryTable(rows, Math.min(ctx.stdout.columns ?? 80, 120))) print(ctx, line);
-  return rows.every((r) => r.error === undefined && r.variants!.every((v) => v.matched)) ? ExitCode.ok : ExitCode.verdictMismatch;
+  if (rows.some((r) => r.error !== undefined)) return ExitCode.verdictMismatch;
+  return outcomesExitCode(rows.flatMap((r) => r.variants!.map((v) => v.outcome)));
 }
 
 /** `scenario run <name|file>` or `scenario run --all`: the exit code says whether every verdict was as expected. */

@@ -51,6 +51,10 @@ export async function targetUrl(ctx: RunContext, name: string, target: StoredTar
 
 /** preAction hook: resolves `--target` of the command about to run; a no-op for commands without it. */
 export async function applyTargetOption(cmd: Command, ctx: RunContext): Promise<void> {
+  // A saved Cluster target carries its credentials in a URL; typed together, the two disagree on where to go.
+  if (cmd.getOptionValueSource('url') === 'cli' && cmd.getOptionValueSource('cluster') === 'cli') {
+    throw new UsageError('use either --url (one server) or --cluster (its seed nodes), not both: a Cluster password goes in REDIS_URL');
+  }
   const name = cmd.getOptionValue('target') as string | undefined;
   if (name === undefined) return;
   const given = CONNECTION_FLAGS.filter((flag) => cmd.getOptionValueSource(flag) === 'cli');

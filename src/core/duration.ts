@@ -7,14 +7,32 @@ type Unit = keyof typeof UNIT_MS;
 // ("100", "2 days"), and a bare number is exactly the ambiguity we want to refuse.
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
 
+/**
+ * The longest duration anything accepts: 24 days, just under the 2^31 - 1 ms a Node timer can
+ * wait (a longer one fires at once), and far inside what PEXPIRE and Lua numbers hold exactly.
+ */
+export const MAX_DURATION_MS = 24 * 24 * 3_600_000;
+
+export interface DurationBounds {
+  /** Shortest accepted value in ms (default 1). */
+  readonly minMs?: number;
+}
+
 /** Parses `500ms`, `5s`, `1.5s`, `2m`, `1h` into whole milliseconds; anything else throws UsageError. */
-export function parseDuration(text: string, what = 'duration'): number {
+export function parseDuration(text: string, what = 'duration', bounds: DurationBounds = {}): number {
   const match = DURATION.exec(text.trim());
   if (!match) {
     throw new UsageError(`invalid ${what} "${text}": use a number with ms, s, m or h (e.g. 500ms, 5s, 2m, 1h)`);
   }
   const ms = Math.round(Number(match[1]) * UNIT_MS[match[2] as Unit]);
+  return checkDurationBounds(ms, text, what, bounds);
+}
+
+/** Refuses a parsed duration outside 1 ms (or `minMs`) .. MAX_DURATION_MS, naming the bound. */
+function checkDurationBounds(ms: number, text: string, what: string, { minMs = 1 }: DurationBounds = {}): number {
   if (ms <= 0) throw new UsageError(`invalid ${what} "${text}": must be greater than zero`);
+  if (ms < minMs) throw new UsageError(`invalid ${what} "${text}": must be at least ${minMs}ms`);
+  if (!(ms <= MAX_DURATION_MS)) throw new UsageError(`invalid ${what} "${text}": must be at most 576h (24 days)`);
   return ms;
 }
 

@@ -9,6 +9,11 @@ export const ExitCode = {
   findings: 6,
   /** A scenario variant or a race did not reach its expected verdict (race: violations found). */
   verdictMismatch: 7,
+  /**
+   * A scenario variant or a race could not be judged: the machine was too busy for its timing,
+   * or (race) nothing was acquired or lock calls failed. Never reported as safe.
+   */
+  inconclusive: 8,
   interrupted: 130,
 } as const;
 
@@ -23,4 +28,5 @@ export const EXIT_CODE_HELP = `Exit codes:
   5    lock not acquired, or not owned by the caller
   6    doctor found problems
   7    scenario: a variant missed its expected verdict; race: safety violations found
+  8    inconclusive, never called safe: a scenario or race ran too late on a busy machine, or a race acquired nothing
   130  interrupted (Ctrl-C)`;

@@ -9,6 +9,8 @@ export interface RedissonOwner {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HOLDER = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(-?\d+)(:write)?$/;
 
+const JAVA_LONG_MAX = 2n ** 63n - 1n;
+
 export function formatOwner(owner: RedissonOwner): string {
   return `${owner.client}:${owner.thread}`;
 }
@@ -21,7 +23,12 @@ export function parseRedissonOwner(text: string): RedissonOwner {
       `invalid owner "${text}": expected <uuid>:<thread>, e.g. 6f1c2b8e-1f7a-4c1e-9d8e-0a1b2c3d4e5f:1`,
     );
   }
-  return { client: match[1]!, thread: match[2]! };
+  const thread = match[2]!;
+  // Redisson writes Java's Thread.getId(), a long, as Long.toString: any other spelling never matches its field.
+  if (BigInt(thread) > JAVA_LONG_MAX || BigInt(thread) < -JAVA_LONG_MAX - 1n || BigInt(thread).toString() !== thread) {
+    throw new UsageError(`invalid owner "${text}": the thread id must be a Java long written without leading zeros (-9223372036854775808..9223372036854775807)`);
+  }
+  return { client: match[1]!, thread };
 }
 
 /** Decodes a Redisson hash field into its holder parts, or undefined if it is not one. */

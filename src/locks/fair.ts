@@ -94,7 +94,7 @@ export function fairLock(options: FairLockOptions = {}): FairLockProtocol {
       ),
     // Only the hash is renewed, as Redisson's watchdog does: queue entries live by their deadlines.
     renew: async (env, req) =>
-      parseFlag(await runScript(env.conn.client, 'lockRenew', [req.key], [req.leaseMs, req.owner]), 'fair renew'),
+      parseFlag(await runScript(env.conn.client, 'lockRenew', [req.key, fairQueueKey(req.key)], [req.leaseMs, req.owner, 'fair']), 'fair renew'),
     forceUnlock: async (env, key) =>
       parseFlag(
         await runScript(env.conn.client, 'fairForceUnlock', [...lockKeys(key), lockChannel(key)], [

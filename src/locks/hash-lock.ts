@@ -1,4 +1,4 @@
-import { fencedTokenKey, lockChannel } from '../core/names.js';
+import { fairQueueKey, fencedTokenKey, lockChannel } from '../core/names.js';
 import { runScript } from '../redis/scripts.js';
 import { parseAttempt, parseFlag, parseRelease } from './replies.js';
 import { publishCommand, type LockEnv, type LockProtocol, type LockRequest } from './types.js';
@@ -15,7 +15,7 @@ export function hashLock(kind: 'reentrant' | 'fenced' | 'spin'): LockProtocol {
 
   const tryAcquire = async (env: LockEnv, req: LockRequest) =>
     parseAttempt(
-      await runScript(env.conn.client, 'lockAcquire', [req.key, fenced ? fencedTokenKey(req.key) : req.key], [
+      await runScript(env.conn.client, 'lockAcquire', [req.key, fenced ? fencedTokenKey(req.key) : req.key, fairQueueKey(req.key)], [
         req.leaseMs,
         req.owner,
         fenced ? '1' : '0',
@@ -37,7 +37,7 @@ export function hashLock(kind: 'reentrant' | 'fenced' | 'spin'): LockProtocol {
       }),
     release: async (env, req) =>
       parseRelease(
-        await runScript(env.conn.client, 'lockRelease', [req.key, lockChannel(req.key)], [
+        await runScript(env.conn.client, 'lockRelease', [req.key, lockChannel(req.key), fairQueueKey(req.key)], [
           req.leaseMs,
           req.owner,
           publish(env),
@@ -45,10 +45,10 @@ export function hashLock(kind: 'reentrant' | 'fenced' | 'spin'): LockProtocol {
         `${kind} release`,
       ),
     renew: async (env, req) =>
-      parseFlag(await runScript(env.conn.client, 'lockRenew', [req.key], [req.leaseMs, req.owner]), `${kind} renew`),
+      parseFlag(await runScript(env.conn.client, 'lockRenew', [req.key, fairQueueKey(req.key)], [req.leaseMs, req.owner, 'lock']), `${kind} renew`),
     forceUnlock: async (env, key) =>
       parseFlag(
-        await runScript(env.conn.client, 'lockForceUnlock', [key, lockChannel(key)], [publish(env)]),
+        await runScript(env.conn.client, 'lockForceUnlock', [key, lockChannel(key), fairQueueKey(key)], [publish(env)]),
         `${kind} force unlock`,
       ),
   };

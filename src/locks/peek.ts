@@ -1,7 +1,7 @@
 import { fairQueueKey, fencedTokenKey } from '../core/names.js';
 import { runScript } from '../redis/scripts.js';
 import { holdersFromFlat, ProtocolError } from './replies.js';
-import type { Holder, LockEnv, LockKind } from './types.js';
+import type { Holder, LockEnv } from './types.js';
 
 /** What a lock key holds right now (one round trip, read-only). */
 export interface LockPeek {
@@ -31,15 +31,4 @@ export async function peekLock(env: LockEnv, key: string): Promise<LockPeek> {
     fairQueueLength: Number(reply[2]),
     fenced: Number(reply[3]) === 1,
   };
-}
-
-/** The kind a key's data says it is, for commands that work on any lock (force-unlock). */
-export function kindOfPeek(peek: LockPeek): LockKind | undefined {
-  if (peek.type === 'hash') {
-    if (peek.mode) return peek.mode === 'write' ? 'write' : 'read';
-    if (peek.fairQueueLength > 0) return 'fair';
-    return peek.fenced ? 'fenced' : 'reentrant';
-  }
-  if (peek.type === 'string') return 'token';
-  return undefined;
 }

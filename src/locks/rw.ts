@@ -1,4 +1,4 @@
-import { braced, rwChannel, rwTimeoutPrefix } from '../core/names.js';
+import { braced, fairQueueKey, rwChannel, rwTimeoutPrefix } from '../core/names.js';
 import { writeHolder } from '../core/owner.js';
 import { runScript } from '../redis/scripts.js';
 import { parseAttempt, parseFlag, parseRelease } from './replies.js';
@@ -89,7 +89,7 @@ export function writeLock(): LockProtocol {
     // The write lock renews like an RLock: HEXISTS-guarded PEXPIRE of the hash (LockTask).
     renew: async (env, req) =>
       parseFlag(
-        await runScript(env.conn.client, 'lockRenew', [req.key], [req.leaseMs, writeHolder(req.owner)]),
+        await runScript(env.conn.client, 'lockRenew', [req.key, fairQueueKey(req.key)], [req.leaseMs, writeHolder(req.owner), 'write']),
         'write renew',
       ),
   });

@@ -5,6 +5,11 @@ import type { LockEnv, LockProtocol, LockRequest } from './types.js';
 
 /** Redisson's lockWatchdogTimeout: the lease the watchdog keeps re-applying. */
 export const WATCHDOG_LEASE_MS = 30_000;
+/**
+ * The shortest --watchdog lease: renewals come every third of it, and below ~100 ms between
+ * renewals a loaded machine's late timers let the lease run out while the holder is alive.
+ */
+export const MIN_WATCHDOG_LEASE_MS = 300;
 /** The ownership check runs at least this often, so a force-unlock is noticed within a second. */
 export const MAX_CHECK_EVERY_MS = 1000;
 

@@ -3,7 +3,7 @@
 // stops. Every step is recorded for the checker. The increment spans the hold on purpose: any two
 // clients inside at once then lose an increment, so the counter shows what the checker finds.
 
-import { STOPPED, TIMED_OUT, LOST_NOTE } from '../core/race/tally.js';
+import { STOPPED, TIMED_OUT } from '../core/race/tally.js';
 import type { Recorder } from './recorder.js';
 import type { LockSession } from './session.js';
 
@@ -119,7 +119,7 @@ export class RaceClient {
 
   /** The watchdog's report that the lock went away while this client still counted on it. */
   lost(reason: string): void {
-    if (!this.dead) this.d.rec.note(this.d.name, `${LOST_NOTE}: ${reason}`);
+    if (!this.dead) this.d.rec.lockLost(this.d.name, reason);
   }
 
   /** Freezes this client (its loop and its renewals) for `ms`, like a GC pause; recorded as a pause. */

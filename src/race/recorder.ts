@@ -41,6 +41,10 @@ export class Recorder {
     this.emit({ kind: 'note', t: this.clock(), lane, text });
   }
 
+  lockLost(client: string, reason: string): void {
+    this.emit({ kind: 'lock-lost', t: this.clock(), client, reason });
+  }
+
   /** A sandbox or client fault: invoke now; call the returned function when it completes. */
   fault(node: string, verb: string, detail?: string): (phase: 'ok' | 'fail', detail?: string) => void {
     const id = this.index + this.seq++ * ID_STRIDE;

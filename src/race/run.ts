@@ -20,7 +20,7 @@ import { Recorder } from './recorder.js';
 import { RaceResources } from './resources.js';
 import { serverCpuSeconds } from './server-cpu.js';
 import { protocolSessions, type SessionConfig, type SessionFactory } from './session.js';
-import { openTarget, RACE_REDLOCK_NODES, type RaceTargetHandle } from './target.js';
+import { openTarget, RACE_REDLOCK_NODES, refuseNonLockKeys, type RaceTargetHandle } from './target.js';
 
 export interface KeyResult {
   readonly key: string;
@@ -79,6 +79,7 @@ export async function runRace(plan: RacePlan, hooks: RaceHooks): Promise<RaceRes
   checkOpenFiles(plan);
   const target = await openTarget(plan, { env: hooks.env, signal: hooks.signal, onProgress: hooks.onProgress });
   try {
+    await refuseNonLockKeys(plan, target);
     return await raceOn(plan, target, hooks);
   } finally {
     await target.close();
@@ -110,8 +111,8 @@ async function raceOn(plan: RacePlan, target: RaceTargetHandle, hooks: RaceHooks
   let clock = raceClock(origin);
 
   const emit = (e: HistoryEvent): void => {
-    if (e.kind === 'op' || e.kind === 'note') {
-      const key = keyOf.get(e.kind === 'op' ? e.client : e.lane);
+    if (e.kind === 'op' || e.kind === 'note' || e.kind === 'lock-lost' || e.kind === 'renewed') {
+      const key = keyOf.get(e.kind === 'note' ? e.lane : e.client);
       if (key !== undefined) events.get(key)!.push(e);
       else if (e.kind === 'note') for (const list of events.values()) list.push(e); // chaos notes
     } else for (const list of events.values()) list.push(e);

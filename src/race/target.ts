@@ -2,6 +2,8 @@
 // chaos need, stopped afterwards), a sandbox already running (--sandbox), or a plain URL.
 
 import { UsageError } from '../core/errors.js';
+import { openLockEnv } from '../locks/env.js';
+import { lockKindOf } from '../locks/family.js';
 import type { ChaosVerb, RacePlan } from '../core/race/plan.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';
 import { loadSandbox, startSandbox, type SandboxHandle, type TopologyName } from '../sandbox/index.js';
@@ -97,4 +99,19 @@ function fromSandbox(sandbox: SandboxHandle, plan: RacePlan, label: string, clos
     return { ...common, spec: { url: first, clusterNodes } };
   }
   return { ...common, spec: { url: urls.primary ?? first } };
+}
+
+/**
+ * Refuses, before any client starts, a race on keys that hold something other than a lock of
+ * the race's kind (application data, another lock family), as `acquire` would: a race whose
+ * every acquisition fails on such a key proves nothing. A fresh sandbox is empty: nothing to read.
+ */
+export async function refuseNonLockKeys(plan: RacePlan, target: RaceTargetHandle): Promise<void> {
+  if (plan.target.type === 'fresh') return;
+  const env = await openLockEnv(target.spec, { mode: 'one-shot', name: 'redlock-cli:race-check', pubsub: 'plain', nodes: target.nodes });
+  try {
+    for (const key of plan.keys) await lockKindOf(env, key, { kind: plan.kind });
+  } finally {
+    await env.close();
+  }
 }

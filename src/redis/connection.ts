@@ -110,6 +110,23 @@ function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { 
   return { client: new Redis({ ...base, host: url.host, port: url.port }), topology: 'standalone' };
 }
 
+/**
+ * ioredis sends SELECT on connect but only emits its failure as an event, and every command
+ * after it then runs in db 0. Asking again and waiting for the answer makes a database the
+ * server does not have (`/99` on a 16-database server) a usage error before anything is sent.
+ */
+async function selectDatabase(client: Redis, db: number, label: string): Promise<void> {
+  try {
+    await client.select(db);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (/DB index is out of range|invalid DB index/i.test(message)) {
+      throw new UsageError(`database ${db} does not exist at ${label} (${message}): use a lower number in the URL's /db`);
+    }
+    throw err;
+  }
+}
+
 /** Connects and waits until the target answers; failures become exit-code-3 CliErrors. */
 export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<Connection> {
   const url = parseRedisUrl(spec.url);
@@ -128,6 +145,7 @@ export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<C
     // The handshake (SETNAME, the ready check) is several round trips: bound it as a whole.
     await withinDeadline(client.connect(), replyTimeoutMs, label);
     if (topology === 'cluster') await client.ping();
+    else if (url.db !== 0) await selectDatabase(client as Redis, url.db, label);
   } catch (err) {
     client.disconnect();
     throw toCliError(err instanceof CliError ? err : (lastError ?? err), label);

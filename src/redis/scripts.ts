@@ -7,10 +7,10 @@ import type { RedisClient } from './connection.js';
  * KEYS / ARGV / return contract; `_prelude.lua` (shared guards) is prepended to all of them.
  */
 export const SCRIPTS = {
-  lockAcquire: { file: 'lock-acquire.lua', keys: 2 },
-  lockRelease: { file: 'lock-release.lua', keys: 2 },
-  lockRenew: { file: 'lock-renew.lua', keys: 1 },
-  lockForceUnlock: { file: 'lock-force-unlock.lua', keys: 2 },
+  lockAcquire: { file: 'lock-acquire.lua', keys: 3 },
+  lockRelease: { file: 'lock-release.lua', keys: 3 },
+  lockRenew: { file: 'lock-renew.lua', keys: 2 },
+  lockForceUnlock: { file: 'lock-force-unlock.lua', keys: 3 },
   lockPeek: { file: 'lock-peek.lua', keys: 3 },
   tokenAcquire: { file: 'token-acquire.lua', keys: 1 },
   tokenRelease: { file: 'token-release.lua', keys: 1 },
@@ -110,6 +110,12 @@ const KIND_HINT: Record<string, string> = {
   stream: 'a stream',
 };
 
+const WRONG_KIND: Record<string, string> = {
+  rw: 'is a Redisson read-write lock: use --kind read or --kind write',
+  plain: 'is a plain Redisson lock, not a read-write lock: use --kind reentrant',
+  fair: 'is a Redisson fair lock with waiters queued: use --kind fair',
+};
+
 /** Turns the prelude's REDLOCK_* error replies into messages a user can act on. */
 export function translateScriptError(err: unknown, key: string): unknown {
   const message = err instanceof Error ? err.message : String(err);
@@ -121,12 +127,10 @@ export function translateScriptError(err: unknown, key: string): unknown {
     );
   }
   const wrongKind = /REDLOCK_WRONGKIND (\w+)/.exec(message);
-  if (wrongKind) {
-    return new WrongTypeError(
-      wrongKind[1] === 'rw'
-        ? `key "${key}" is a Redisson read-write lock: use --kind read or --kind write (nothing was changed)`
-        : `key "${key}" is a plain Redisson lock, not a read-write lock: use --kind reentrant (nothing was changed)`,
-    );
+  if (wrongKind) return new WrongTypeError(`key "${key}" ${WRONG_KIND[wrongKind[1]!] ?? 'is another kind of lock'} (nothing was changed)`);
+  const badArg = /REDLOCK_BADARG (\w+) (\S*)/.exec(message);
+  if (badArg) {
+    return new UsageError(`invalid ${badArg[1]} "${badArg[2]}" for "${key}": expected whole milliseconds up to 576h (nothing was changed)`);
   }
   if (/WRONGTYPE/.test(message)) {
     return new UsageError(`key "${key}" holds a value of another type than this lock kind uses (nothing was changed)`);

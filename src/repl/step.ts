@@ -7,18 +7,15 @@ import { parseInspectKind } from '../core/decode/index.js';
 import { UsageError } from '../core/errors.js';
 import { checkHistory } from '../core/scenario/checker.js';
 import type { History, HistoryEvent } from '../core/scenario/history.js';
-import type { VariantRun } from '../core/scenario/run.js';
 import { eventLine, seconds } from '../core/scenario/timeline-events.js';
 import { chartLines, verdictLines, windowText } from '../core/scenario/timeline-text.js';
 import { deriveLanes } from '../core/scenario/timeline.js';
-import { matchesExpectation } from '../core/scenario/verdict.js';
 import type { SandboxHandle } from '../sandbox/index.js';
 import { sandboxesRoot } from '../sandbox/state.js';
 import { stepText, setupText } from '../scenario/describe.js';
 import { resolveScenario } from '../scenario/load.js';
 import { stepsOf, type Scenario, type Step, type Variant } from '../scenario/model.js';
-import { laneNodes } from '../scenario/run-scenario.js';
-import { runVariant } from '../scenario/runner.js';
+import { laneNodes, runScenario } from '../scenario/run-scenario.js';
 import { startScenarioSandbox } from '../scenario/sandbox.js';
 import type { ReplSession } from './session.js';
 
@@ -177,9 +174,12 @@ async function drive(session: ReplSession, run: StepRun, scenario: Scenario, var
   const reported = new Set<string>();
   const history = (): History => ({ clients: scenario.clients.map((c) => c.name), nodes: laneNodes(sandbox), events });
   try {
-    const result = await runVariant(scenario, variant, {
+    // One attempt: a stepped run is the user's, so it is judged, never replayed behind their back.
+    const result = await runScenario(scenario, {
       sandbox,
+      variants: [variant.name],
       speed,
+      attempts: 1,
       signal: run.controller.signal,
       onEvent: (e) => {
         events.push(e);
@@ -199,18 +199,10 @@ async function drive(session: ReplSession, run: StepRun, scenario: Scenario, var
       },
     });
     printer.flush();
-    const verdict = checkHistory(result.history, { starvationMs: scenario.starvationMs });
-    const summary: VariantRun = {
-      variant: variant.name,
-      description: variant.description,
-      expected: variant.expect,
-      verdict,
-      matched: matchesExpectation(verdict, variant.expect),
-      history: result.history,
-      durationMs: result.durationMs,
-    };
+    const summary = result.variants[0];
+    if (!summary) return;
     const width = Math.min(100, session.columns());
-    for (const line of [...chartLines(deriveLanes(result.history, { violations: verdict.violations }), width), '', ...verdictLines(summary, width)]) {
+    for (const line of [...chartLines(deriveLanes(summary.history, { violations: summary.verdict.violations }), width), '', ...verdictLines(summary, width)]) {
       session.print(line, 'result');
     }
   } catch (err) {

@@ -74,6 +74,13 @@ export async function shiftFakeClock(
   );
 }
 
+/** Puts a node's clock back on real time at real speed (a no-op while no clock verb has written its file). */
+export function resetFakeClock(timestampFile: string): boolean {
+  if (!existsSync(timestampFile)) return false;
+  writeSpec(timestampFile, '+0.000000 x1');
+  return true;
+}
+
 const signed = (seconds: number): string => `${seconds < 0 ? '-' : '+'}${Math.abs(seconds).toFixed(6)}`;
 
 function currentRate(timestampFile: string): number {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { detectClockSupport } from './clock-detect.js';
-import { fakeClockFile } from './clock-faketime.js';
+import { fakeClockFile, resetFakeClock } from './clock-faketime.js';
 import { respRunner } from './clock-runner.js';
 import { shiftClock, type ClockChange, type ClockReport } from './clock.js';
 import type { ActionResult } from './faults.js';
@@ -37,4 +37,15 @@ export async function clockVerb(sup: Supervisor, name: string, change: ClockChan
     change,
   );
   return { verb: 'clock', node: name, pid: node.pid, port: node.port, message: clock.message, ms: Date.now() - started, clock };
+}
+
+/**
+ * Puts a node started under libfaketime back on real time (a scenario variant starts from a clean
+ * state, not from the clock an earlier variant jumped). Without libfaketime a clock change only
+ * rewrote TTLs, which a flush takes away, so there is nothing to undo. True when a clock was reset.
+ */
+export function resetClockVerb(sup: Supervisor, name: string): boolean {
+  const node = sup.record(name);
+  const file = fakeClockFile(node.env);
+  return file !== undefined && resetFakeClock(resolve(nodeDir(sup.dir, name), file));
 }

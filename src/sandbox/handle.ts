@@ -1,6 +1,6 @@
 import { NotFoundError } from '../core/errors.js';
 import { parseClockChange, type ClockChange } from './clock.js';
-import { clockVerb, type ClockActionResult } from './clock-verb.js';
+import { clockVerb, resetClockVerb, type ClockActionResult } from './clock-verb.js';
 import { failoverVerb, type FailoverOptions, type FailoverResult } from './failover.js';
 import { killNodeVerb, pauseNodeVerb, restartNodeVerb, resumeNodeVerb, type ActionResult, type RestartOptions } from './faults.js';
 import { livePrimary } from './primary.js';
@@ -43,6 +43,8 @@ export interface SandboxHandle {
   heal(node: string): Promise<ProxyActionResult>;
   /** `+10s` jumps the node's wall clock, `x2` runs it fast: via libfaketime, else by rewriting its TTLs. */
   clock(node: string, change: string | ClockChange): Promise<ClockActionResult>;
+  /** Puts a node's libfaketime clock back on real time; false when it had none to reset. */
+  resetClock(node: string): Promise<boolean>;
   /** Writes the primary acknowledges miss this replica for `forMs` (default 5 s), so a failover loses them. */
   stallReplication(replica: string, opts?: { forMs?: number }): Promise<StallActionResult>;
   /** Kills every process of the sandbox (after checking each pid) and removes its directory. */
@@ -148,6 +150,10 @@ export class Sandbox implements SandboxHandle {
 
   async clock(node: string, change: string | ClockChange): Promise<ClockActionResult> {
     return clockVerb(this.sup, (await this.node(node)).name, typeof change === 'string' ? parseClockChange(change) : change);
+  }
+
+  async resetClock(node: string): Promise<boolean> {
+    return resetClockVerb(this.sup, (await this.node(node)).name);
   }
 
   async stallReplication(replica: string, opts: { forMs?: number } = {}): Promise<StallActionResult> {

@@ -18,6 +18,7 @@ import type { LockReader } from './reader.js';
 import type { OpRecord, Recorder } from './recorder.js';
 import type { DemoResource } from './resource.js';
 import type { ClientTargets } from './targets.js';
+import type { TimerReport } from './timing-probe.js';
 
 // Scenario clients reconnect quickly (after a partition heals, a node restarts, Sentinel fails
 // over): ioredis's default back-off would add up to seconds the scenario did not ask for.
@@ -37,6 +38,8 @@ export interface ClientContext {
   /** Put a proxy between this client and each node (the scenario has client partitions). */
   readonly clientProxies: boolean;
   readonly names: (owner: string) => string;
+  /** Each client timer's planned and actual delay (the run's timing probe). */
+  readonly onTimer?: TimerReport;
 }
 
 /** The lock a client believes it holds, with what it needs to release, renew and watch it. */
@@ -108,7 +111,7 @@ export class ClientRuntime {
     onFatal: (err: unknown) => void,
     act: (c: ClientRuntime, step: ClientStep) => Promise<void>,
   ): Promise<ClientRuntime> {
-    const gate = new Gate(def.name);
+    const gate = new Gate(def.name, ctx.onTimer);
     const wanted =
       targets.kind === 'single' ? [{ node: targets.node?.name ?? 'primary', spec: targets.spec }] : targets.nodes.map((n) => ({ node: n.node.name, spec: n.spec }));
     const links: Link[] = [];
@@ -173,12 +176,12 @@ export class ClientRuntime {
   }
 
   /**
-   * The client learns that its lock is gone (`why`, if given, goes on its lane). One that stops on loss
-   * stops its work now: it leaves the critical section, as code aborted by onLockLost would.
+   * The client learns that its lock is gone (a lock-lost event with `why`, if given, on its lane). One
+   * that stops on loss stops its work now: it leaves the critical section, as code aborted by onLockLost would.
    */
   lockLost(why?: string): void {
     this.lost = true;
-    if (why !== undefined) this.note(why);
+    if (why !== undefined) this.ctx.recorder.lockLost(this.name, why);
     if (!this.stopsOnLost || !this.inside) return;
     this.inside = false;
     this.ctx.recorder.op(this.name, 'leave', { detail: 'lock lost: stops its work' }).ok();

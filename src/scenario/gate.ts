@@ -3,6 +3,8 @@
 // once the pause ends. Implemented by gating the client's promise chain, never the event loop, so
 // the other clients, the observer and the faults keep running.
 
+import type { TimerReport } from './timing-probe.js';
+
 /** Thrown into a crashed client's code wherever it next resumes. */
 export class CrashedError extends Error {
   constructor(client: string) {
@@ -16,7 +18,11 @@ export class Gate {
   private waiters: (() => void)[] = [];
   private deadFlag = false;
 
-  constructor(private readonly client: string) {}
+  /** `onTimer`: each of its timers' planned and actual delay (the run's timing probe). */
+  constructor(
+    private readonly client: string,
+    private readonly onTimer?: TimerReport,
+  ) {}
 
   get paused(): boolean {
     return this.timer !== undefined;
@@ -32,7 +38,11 @@ export class Gate {
     if (until > this.openAt) {
       this.openAt = until;
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.open(), realMs);
+      const set = performance.now();
+      this.timer = setTimeout(() => {
+        this.onTimer?.(`${this.client}'s pause`, realMs, performance.now() - set);
+        this.open();
+      }, realMs);
     }
     return this.wait();
   }
@@ -67,12 +77,16 @@ export class Gate {
   async sleep(realMs: number, signal?: AbortSignal): Promise<void> {
     await new Promise<void>((resolve) => {
       if (signal?.aborted) return resolve();
+      const set = performance.now();
       const done = (): void => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, Math.max(0, realMs));
+      const timer = setTimeout(() => {
+        this.onTimer?.(`${this.client}'s wait`, Math.max(0, realMs), performance.now() - set);
+        done();
+      }, Math.max(0, realMs));
       signal?.addEventListener('abort', done, { once: true });
     });
     await this.wait();

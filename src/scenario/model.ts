@@ -35,6 +35,8 @@ export interface Scenario {
   readonly starvationMs: number;
   /** The run ends this long after the last step has completed (lets leases run out on the timeline). */
   readonly settleMs: number;
+  /** How late (scenario ms) a step may run before the race could turn out otherwise; default derived (toleranceOf). */
+  readonly toleranceMs?: number;
 }
 
 export interface ScenarioSandbox {
@@ -180,6 +182,24 @@ export function isClientStep(step: Step): step is ClientStep {
 }
 export function isFaultStep(step: Step): step is FaultStep {
   return 'fault' in step;
+}
+
+// Bounds of the derived tolerance: below the floor an ordinary busy machine makes every run
+// inconclusive; above the ceiling a late step could reorder the race's own events.
+const TOLERANCE_FLOOR_MS = 30;
+const TOLERANCE_CEILING_MS = 100;
+
+/**
+ * The lateness a variant's race tolerates, in scenario ms: the file's `tolerance`, or a sixth of
+ * its shortest lease (half a watchdog's renewal period: a renewal later than that starts to eat
+ * into the lease, and the shipped races keep their steps at least that far from a lease's end),
+ * kept between 30 and 100 ms.
+ */
+export function toleranceOf(scenario: Scenario, variant: string): number {
+  if (scenario.toleranceMs !== undefined) return scenario.toleranceMs;
+  const leases = stepsOf(scenario, variant).flatMap((s) => (isClientStep(s) && s.do === 'acquire' ? [s.leaseMs ?? s.watchdogLeaseMs] : []));
+  const shortest = leases.length > 0 ? Math.min(...leases) : TOLERANCE_CEILING_MS * 6;
+  return Math.min(TOLERANCE_CEILING_MS, Math.max(TOLERANCE_FLOOR_MS, Math.round(shortest / 6)));
 }
 
 /** The steps of one variant, in time order. */

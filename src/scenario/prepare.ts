@@ -11,7 +11,7 @@ import { clientTargets, redisNodes } from './targets.js';
 
 /**
  * Puts the sandbox in the state a variant starts from, before its clock starts: nodes an earlier
- * variant killed or paused are back, proxies and replication stalls healed, the variant's
+ * variant killed or paused are back, their clocks on real time, proxies and replication stalls healed, the variant's
  * settings applied, every primary flushed, the seed written, and on replicated topologies a probe
  * write acknowledged by every replica (a fresh link can carry nothing for a while, and a lock
  * written then is "lost" with no fault at all).
@@ -57,6 +57,8 @@ async function revive(sandbox: SandboxHandle): Promise<void> {
     else if (node.state === 'paused') await sandbox.resume(node.name);
   }
   for (const node of redisNodes(sandbox)) {
+    // An earlier variant's clock jump must not carry over into this one.
+    await sandbox.resetClock(node.name);
     // heal resets the node's proxy and ends a replication stall; without a proxy only the stall.
     if (node.proxy) await sandbox.heal(node.name);
     else await call(node.port, ['CLIENT', 'UNPAUSE'], 1000);

@@ -1,4 +1,4 @@
-import type { ClientOp, FaultEvent, HistoryEvent, NoteEvent, OpEvent } from '../core/scenario/history.js';
+import type { ClientOp, FaultEvent, HistoryEvent, LockLostEvent, NoteEvent, OpEvent, RenewedEvent } from '../core/scenario/history.js';
 import type { RunClock } from './clock.js';
 
 type OpExtra = Omit<OpEvent, 'kind' | 't' | 'client' | 'op' | 'phase' | 'id'>;
@@ -62,6 +62,14 @@ export class Recorder {
 
   note(lane: string, text: string): void {
     this.push<NoteEvent>({ kind: 'note', lane, text });
+  }
+
+  lockLost(client: string, reason: string): void {
+    this.push<LockLostEvent>({ kind: 'lock-lost', client, reason });
+  }
+
+  renewed(client: string, renewals: number): void {
+    this.push<RenewedEvent>({ kind: 'renewed', client, renewals });
   }
 
   close(): void {

@@ -1,12 +1,13 @@
 import { InterruptedError, UsageError } from '../core/errors.js';
 import type { EndEvent, History, HistoryEvent } from '../core/scenario/history.js';
+import type { TimingReport } from '../core/scenario/timing.js';
 import type { SandboxHandle } from '../sandbox/handle.js';
 import { ClientRuntime, type ClientContext } from './client.js';
 import { runClientAction } from './client-ops.js';
 import { RunClock, sleepReal } from './clock.js';
 import { desiredConfig } from './config.js';
 import { runFault } from './faults.js';
-import { isClientStep, isFaultStep, stepsOf, type ClientStep, type Scenario, type Step, type Variant } from './model.js';
+import { isClientStep, isFaultStep, stepsOf, toleranceOf, type ClientStep, type Scenario, type Step, type Variant } from './model.js';
 import { Observer } from './observer.js';
 import { prepareSandbox } from './prepare.js';
 import { LockReader } from './reader.js';
@@ -14,6 +15,7 @@ import { Recorder } from './recorder.js';
 import { DemoResource } from './resource.js';
 import { needsProxy, startScenarioSandbox } from './sandbox.js';
 import { checkClientPartitions, clientTargets, readTargets, redisNodes } from './targets.js';
+import { stallProcess, TimingProbe } from './timing-probe.js';
 
 export interface RunVariantOptions {
   /** Reuse this sandbox (every variant of a run can share one); otherwise one is started and stopped. */
@@ -31,10 +33,16 @@ export interface RunVariantOptions {
    * meanwhile, so a step whose time has passed runs as soon as its gate opens.
    */
   readonly beforeStep?: ((step: Step, index: number) => Promise<void>) | undefined;
+  /** The lateness the race tolerates (scenario ms); default the scenario's (toleranceOf). */
+  readonly toleranceMs?: number | undefined;
+  /** Test hook: block the whole process for `ms` just before step number `step` (1-based) runs. */
+  readonly stall?: { readonly step: number; readonly ms: number } | undefined;
 }
 
 export interface VariantResult {
   readonly history: History;
+  /** How late its steps and timers ran against what the race tolerates. */
+  readonly timing: TimingReport;
   /** Wall-clock ms the variant took, preparation included. */
   readonly durationMs: number;
 }
@@ -67,6 +75,7 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
   const sandbox = opts.sandbox ?? (await startScenarioSandbox(scenario, { signal }));
   const clock = new RunClock(opts.speed ?? 1);
   const recorder = new Recorder(clock, opts.onEvent);
+  const probe = new TimingProbe(clock);
   const clients: ClientRuntime[] = [];
   const readers: LockReader[] = [];
   let observer: Observer | undefined;
@@ -88,6 +97,7 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
       kind: variant.lock?.kind ?? scenario.lock.kind,
       clientProxies: steps.some((s) => isClientStep(s) && (s.do === 'partition' || s.do === 'heal')),
       names,
+      onTimer: probe.timer,
     };
     const targets = await clientTargets(sandbox);
     for (const [i, def] of scenario.clients.entries()) {
@@ -101,6 +111,7 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
     observer = new Observer(watching, key, recorder, names);
 
     clock.start();
+    probe.start();
     observer.start();
     const tracked = new Set<Promise<unknown>>();
     const track = (work: Promise<unknown>): void => {
@@ -118,9 +129,17 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
     };
     const byName = new Map(clients.map((c) => [c.name, c]));
     for (const [index, step] of steps.entries()) {
-      if (opts.beforeStep) await opts.beforeStep(step, index);
+      const what = `step ${index + 1} (${stepLabel(step)})`;
+      let due = step.at;
+      if (opts.beforeStep) {
+        await opts.beforeStep(step, index);
+        due = Math.max(due, clock.now());
+        probe.add(what, step.at, due, 'prompt');
+      }
       await sleepReal(clock.untilReal(step.at), signal);
       if (signal.aborted) break;
+      if (opts.stall?.step === index + 1) stallProcess(opts.stall.ms);
+      probe.add(what, due, clock.now(), 'machine');
       if (isFaultStep(step)) faults = faults.then(() => (signal.aborted ? undefined : runFault(step, faultCtx))).catch(fail);
       else if (isClientStep(step)) dispatch(byName.get(step.client)!, step);
       else recorder.note('scenario', step.note);
@@ -137,6 +156,8 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
     const cap = sleepReal(HANG_CAP_MS, AbortSignal.any([signal, capDone.signal])).then(() => !capDone.signal.aborted);
     const hung = await Promise.race([everything.then(() => false), cap]);
     capDone.abort();
+    // Lateness matters while the race runs; settling and teardown may take what they take.
+    probe.stop();
     if (hung && !signal.aborted) recorder.note('scenario', `steps still running after ${HANG_CAP_MS / 1000} s were abandoned`);
     if (!signal.aborted) await sleepReal(clock.real(scenario.settleMs), signal);
     if (signal.aborted) throw fatal ?? new InterruptedError('scenario run interrupted');
@@ -145,8 +166,10 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
     await observer.stop();
     recorder.push<EndEvent>({ kind: 'end', ...ctx.resource.snapshot() });
     recorder.close();
-    return { history: historyOf(scenario, sandbox, recorder.events), durationMs: Math.round(performance.now() - started) };
+    const timing = probe.report(opts.toleranceMs ?? toleranceOf(scenario, variant.name));
+    return { history: historyOf(scenario, sandbox, recorder.events), timing, durationMs: Math.round(performance.now() - started) };
   } finally {
+    probe.stop();
     recorder.close();
     for (const c of clients) c.finish();
     await observer?.stop().catch(() => undefined);
@@ -154,6 +177,13 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
     await Promise.all(readers.map((r) => r.close()));
     if (ownSandbox) await sandbox.stop().catch(() => undefined);
   }
+}
+
+/** A step in a few words, for a lateness report: `B acquire`, `clock n3`, `note`. */
+function stepLabel(step: Step): string {
+  if (isClientStep(step)) return `${step.client} ${step.do}`;
+  if (isFaultStep(step)) return step.node !== undefined ? `${step.fault} ${step.node}` : step.fault;
+  return 'note';
 }
 
 /** Pause, crash and the client's network happen to it whatever it is doing; the rest waits its turn. */

@@ -147,6 +147,7 @@ export const scenarioFileSchema = strict({
   seed: list(seedEntry, 'seed entries').optional(),
   starvation: duration.optional(),
   settle: offset.optional(),
+  tolerance: duration.optional(),
   steps: list(stepSchema, 'steps').refine((s) => s.length > 0, { error: 'expected at least one step' }),
   variants,
 }).transform(
@@ -165,6 +166,7 @@ export const scenarioFileSchema = strict({
     variants: f.variants,
     starvationMs: f.starvation ?? DEFAULTS.starvationMs,
     settleMs: f.settle ?? DEFAULTS.settleMs,
+    ...(f.tolerance !== undefined ? { toleranceMs: f.tolerance } : {}),
   }),
 );
 

@@ -27,7 +27,7 @@ function progressLine(p: ScenarioProgress, now: number): { mark: string; text: s
     case 'done': {
       if (allMatched(p.run)) return { mark: '✓', text: `done in ${formatDuration(p.durationMs)}`, color: 'green' };
       // Say which variant went wrong right away: the table comes only at the end.
-      const wrong = p.run.variants.filter((v) => !v.matched).map((v) => `${v.variant} found ${kindsText(violationKinds(v.verdict))}, expected ${kindsText(v.expected)}`);
+      const wrong = p.run.variants.filter((v) => v.outcome !== 'as-expected').map((v) => (v.outcome === 'inconclusive' ? `${v.variant} inconclusive` : `${v.variant} found ${kindsText(violationKinds(v.verdict))}, expected ${kindsText(v.expected)}`));
       return { mark: '✗', text: `done in ${formatDuration(p.durationMs)}: ${wrong.join('; ')}`, color: 'red' };
     }
     case 'error':

@@ -4,6 +4,7 @@ import { eventLines, seconds, type EventTone } from '../core/scenario/timeline-e
 import { roundSpan } from '../core/scenario/timeline-raster.js';
 import { kindsText } from '../core/scenario/timeline-text.js';
 import { deriveLanes } from '../core/scenario/timeline.js';
+import { OUTCOME_TEXT } from '../core/scenario/timing.js';
 import { violationKinds } from '../core/scenario/verdict.js';
 import type { LiveVariant, ScenarioRunStore, ScenarioScreen } from './scenario-run-store.js';
 import { Swimlane } from './Swimlane.js';
@@ -56,9 +57,10 @@ function FinishedVariant({ variant, index, screen, width }: { readonly variant: 
       <VariantHeader variant={variant} index={index} screen={screen} width={width} />
       <Swimlane lanes={lanes} width={width} />
       <Box width={width}>
-        <Text color={run.matched ? 'green' : 'red'} wrap="truncate-end">
-          {run.matched ? '✓' : '✗'} found {kindsText(violationKinds(run.verdict))}
-          {run.matched ? ', as expected' : `, expected ${kindsText(run.expected)}`} <Text dimColor>({seconds(run.durationMs)})</Text>
+        <Text color={run.outcome === 'as-expected' ? 'green' : run.outcome === 'inconclusive' ? 'yellow' : 'red'} wrap="truncate-end">
+          {OUTCOME_TEXT[run.outcome].mark} found {kindsText(violationKinds(run.verdict))}
+          {run.outcome === 'as-expected' ? ', as expected' : run.outcome === 'inconclusive' ? `, inconclusive: ${run.timing.inconclusive ?? ''}` : `, expected ${kindsText(run.expected)}`}{' '}
+          <Text dimColor>({seconds(run.durationMs)})</Text>
         </Text>
       </Box>
     </Box>

@@ -21,6 +21,8 @@ export interface MountOptions {
 
 export interface LiveScenarioRun {
   startVariant(start: VariantStart): void;
+  /** The runner's onRetry: the variant's lanes start over. */
+  restartVariant(): void;
   /** Pass as the runner's onEvent. */
   event(e: HistoryEvent): void;
   finishVariant(run: VariantRun): void;
@@ -51,6 +53,7 @@ export function mountScenarioRunView(opts: MountOptions & { readonly name: strin
   let closed = false;
   return {
     startVariant: store.startVariant,
+    restartVariant: store.restartVariant,
     event: store.event,
     finishVariant: store.finishVariant,
     close: async () => {

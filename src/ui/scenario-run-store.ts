@@ -37,6 +37,8 @@ export interface ScenarioScreen {
 
 export interface ScenarioRunStore {
   startVariant(start: VariantStart): void;
+  /** The variant started last runs again (its timing was inconclusive): its lanes start over. */
+  restartVariant(): void;
   /** The runner's onEvent: an event of the variant started last. */
   event(e: HistoryEvent): void;
   finishVariant(run: VariantRun): void;
@@ -90,6 +92,13 @@ export function createScenarioRunStore({ name, title, variantCount, clock = Date
   return {
     startVariant: (start) => {
       variants.push({ start, events: [], startedAt: clock() });
+      publish();
+    },
+    restartVariant: () => {
+      const current = variants[variants.length - 1];
+      if (!current || current.result) return;
+      current.events = [];
+      current.startedAt = clock();
       publish();
     },
     event: (e) => {

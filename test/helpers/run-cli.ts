@@ -14,17 +14,18 @@ export function tempStateEnv(extra: Record<string, string> = {}): Record<string,
   return { HOME: process.env.HOME, PATH: process.env.PATH, XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'redlock-cli-state-')), ...extra };
 }
 
-/** Runs the CLI in-process through run(argv, ctx), capturing both streams. */
+/** Runs the CLI in-process through run(argv, ctx), capturing both streams; `onOutput` sees them as they come. */
 export async function runCli(
   argv: readonly string[],
   env: Record<string, string | undefined>,
   signal?: AbortSignal,
+  onOutput?: (text: string) => void,
 ): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const code = await run(argv, {
-    stdout: { write: (t: string) => (stdout += t), isTTY: false },
-    stderr: { write: (t: string) => (stderr += t), isTTY: false },
+    stdout: { write: (t: string) => (onOutput?.(t), (stdout += t)), isTTY: false },
+    stderr: { write: (t: string) => (onOutput?.(t), (stderr += t)), isTTY: false },
     env,
     signal,
   });

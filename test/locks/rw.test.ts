@@ -313,7 +313,7 @@ describe('force unlock and foreign keys', () => {
     ];
     for (const op of ops('plain')) await expect(op).rejects.toThrow(/plain Redisson lock/);
     for (const op of ops('list')) await expect(op).rejects.toMatchObject({ exitCode: 2 });
-    expect(await read.renew(fx.env, req(9, 60_000, 'plain'))).toBe(false);
+    await expect(read.renew(fx.env, req(9, 60_000, 'plain'))).rejects.toThrow(/plain Redisson lock/);
     expect(await fx.raw.hgetall('plain')).toEqual({ [owner(9)]: '1' });
     expect(await fx.raw.pttl('plain')).toBeLessThanOrEqual(5000);
     expect(await fx.raw.lrange('list', 0, -1)).toEqual(['a']);

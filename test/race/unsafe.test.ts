@@ -21,7 +21,7 @@ describe('race, unsafe knobs', () => {
     expect(k!.counter).toBeLessThan(k!.increments);
     expect(r.stats.lostLocks).toBeGreaterThan(0);
     // The watchdog in fixed mode says so as it happens.
-    expect(k!.history.events.some((e) => e.kind === 'note' && e.text.startsWith('lost the lock'))).toBe(true);
+    expect(k!.history.events.some((e) => e.kind === 'lock-lost')).toBe(true);
   });
 
   it('a lease shorter than some holds (exponential holds, mean below the lease), not renewed', async () => {

@@ -3,6 +3,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type FaultProxy } from '../../src/sandbox/proxy.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { eventually } from '../helpers/sandbox.js';
 
 let server: RedisServer;
 let proxy: FaultProxy;
@@ -111,7 +112,8 @@ describe('fault proxy in front of a real redis-server', () => {
     expect(proxy.connections).toBe(1);
     const healedAt = performance.now();
     proxy.heal();
-    expect((await pending) - healedAt).toBeLessThan(20);
+    // Released by heal, not by some timeout: the client has none, so a second is ample on a busy machine.
+    expect((await pending) - healedAt).toBeLessThan(1000);
     expect(await raw.get('held')).toBe('1');
   });
 
@@ -139,7 +141,8 @@ describe('fault proxy in front of a real redis-server', () => {
     await expect(c.ping()).rejects.toThrow();
     await expect(client(proxy.port).ping()).rejects.toThrow();
     expect(proxy.connections).toBe(0);
-    expect(await nodeClients(raw)).toBe(1);
+    // The node learns of the cut upstream socket on its own next event loop turn.
+    await eventually(async () => (await nodeClients(raw)) === 1);
     proxy.heal();
     expect(await client(proxy.port).ping()).toBe('PONG');
   });
@@ -166,7 +169,7 @@ describe('fault proxy in front of a real redis-server', () => {
     await extra.close();
     await new Promise((resolve) => c.once('end', resolve));
     expect(extra.connections).toBe(0);
-    expect(await nodeClients(raw)).toBe(withRaw - 1);
+    await eventually(async () => (await nodeClients(raw)) === withRaw - 1);
     raw.disconnect();
     clients.splice(clients.indexOf(raw), 1);
     await expect(client(extra.port).ping()).rejects.toThrow(/ECONNREFUSED|closed/);

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkHistory, describeVerdict } from '../../src/core/scenario/checker.js';
-import { matchesExpectation } from '../../src/core/scenario/verdict.js';
 import { resolveScenario } from '../../src/scenario/load.js';
-import { runVariant } from '../../src/scenario/runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { expectNoWrongVerdict } from './catalogue-run.js';
 import { dump } from './fixture.js';
 
 // redlock-clock-jump where libfaketime is missing: the same file on nodes started without fake
@@ -15,11 +13,8 @@ describe('redlock-clock-jump with the TTL-rewrite fallback', () => {
   it('every variant matches its expectation, and the clock fault says it was emulated', async () => {
     const scenario = await resolveScenario('redlock-clock-jump');
     expect(scenario.sandbox.fakeClock).toBe(true);
-    for (const variant of scenario.variants) {
-      const { history } = await runVariant(scenario, variant, { sandbox: fx.sandbox });
-      const verdict = checkHistory(history, { starvationMs: scenario.starvationMs });
-      const why = `${variant.name}: ${describeVerdict(verdict).join('; ')}\n${dump(history)}`;
-      expect(matchesExpectation(verdict, variant.expect), why).toBe(true);
+    for (const { variant, history } of await expectNoWrongVerdict(scenario, fx.sandbox)) {
+      const why = `${variant}\n${dump(history)}`;
       const clock = history.events.find((e) => e.kind === 'fault' && e.verb === 'clock' && e.phase === 'ok');
       expect(clock?.kind === 'fault' ? clock.detail : undefined, why).toMatch(/^clock \+\S+ (s|ms) on n3 emulated by rewriting TTLs \(.*\): 1 key\(s\) with a TTL moved, [01] expired now$/);
     }

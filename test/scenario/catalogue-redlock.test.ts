@@ -2,15 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkHistory, describeVerdict } from '../../src/core/scenario/checker.js';
 import type { History } from '../../src/core/scenario/history.js';
-import { matchesExpectation } from '../../src/core/scenario/verdict.js';
 import { withFakeClocks } from '../../src/sandbox/clock.js';
 import { proxyHook } from '../../src/sandbox/proxy-hook.js';
 import { resolveScenario } from '../../src/scenario/load.js';
-import { runVariant } from '../../src/scenario/runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { REDLOCK } from './catalogue-groups.js';
+import { expectNoWrongVerdict } from './catalogue-run.js';
 import { done, dump } from './fixture.js';
 
 // The shipped Redlock scenarios (S7, S8, S13), every variant, on one five-node sandbox started
@@ -37,11 +35,8 @@ describe('shipped Redlock scenarios', () => {
   it.each(REDLOCK)('%s: every variant matches its expectation', async (name) => {
     const scenario = await resolveScenario(name);
     expect(scenario.sandbox).toMatchObject({ topology: 'redlock', nodes: 5 });
-    for (const variant of scenario.variants) {
-      const { history } = await runVariant(scenario, variant, { sandbox: fx.sandbox });
-      const verdict = checkHistory(history, { starvationMs: scenario.starvationMs });
-      const why = `${variant.name}: ${describeVerdict(verdict).join('; ')}\n${dump(history)}`;
-      expect(matchesExpectation(verdict, variant.expect), why).toBe(true);
+    for (const { variant, history } of await expectNoWrongVerdict(scenario, fx.sandbox)) {
+      const why = `${variant}\n${dump(history)}`;
       if (name === 'redlock-clock-jump') {
         // The file asks for fake clocks: where this machine has libfaketime the jump is real.
         const method = support.method === 'faketime' ? /via libfaketime/ : /emulated by rewriting TTLs/;
@@ -51,7 +46,7 @@ describe('shipped Redlock scenarios', () => {
         // A reads its replies after the pause: a negative validity, trusted or refused.
         const a = done(history, 'A', 'acquire');
         expect(a, why).toMatchObject(
-          variant.name === 'unsafe'
+          variant === 'unsafe'
             ? { phase: 'ok', detail: expect.stringMatching(/^validity -\d+ ms, trusted anyway$/) }
             : { phase: 'fail', detail: expect.stringMatching(/validity -\d+ ms$/) },
         );

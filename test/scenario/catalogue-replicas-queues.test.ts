@@ -1,28 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { checkHistory, describeVerdict } from '../../src/core/scenario/checker.js';
 import type { FaultEvent, History } from '../../src/core/scenario/history.js';
-import { matchesExpectation } from '../../src/core/scenario/verdict.js';
 import { resolveScenario } from '../../src/scenario/load.js';
 import type { Scenario } from '../../src/scenario/model.js';
-import { runVariant } from '../../src/scenario/runner.js';
 import type { SandboxHandle } from '../../src/sandbox/handle.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { SENTINEL, SINGLE_NODE_QUEUES } from './catalogue-groups.js';
+import { expectNoWrongVerdict } from './catalogue-run.js';
 import { dump } from './fixture.js';
 
 // The shipped scenarios of the replicas-and-queues group, every variant, one sandbox per topology:
 // each reaches the verdict its file expects (what `scenario run` exits 7 on).
 
+/** The histories of the variants that reached their verdict on time (none may be wrong). */
 async function runAll(scenario: Scenario, sandbox: SandboxHandle): Promise<Map<string, History>> {
-  const histories = new Map<string, History>();
-  for (const variant of scenario.variants) {
-    const { history } = await runVariant(scenario, variant, { sandbox });
-    const verdict = checkHistory(history, { starvationMs: scenario.starvationMs });
-    const why = `${variant.name}: ${describeVerdict(verdict).join('; ')}\n${dump(history)}`;
-    expect(matchesExpectation(verdict, variant.expect), why).toBe(true);
-    histories.set(variant.name, history);
-  }
-  return histories;
+  return new Map((await expectNoWrongVerdict(scenario, sandbox)).map((v) => [v.variant, v.history]));
 }
 
 const faults = (h: History, verb: string): FaultEvent[] => h.events.filter((e): e is FaultEvent => e.kind === 'fault' && e.verb === verb);

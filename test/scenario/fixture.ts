@@ -1,4 +1,5 @@
 import type { HistoryEvent, History, OpEvent, ServerEvent } from '../../src/core/scenario/history.js';
+import { lockLostText, renewedText } from '../../src/core/scenario/timeline-events.js';
 import type { ClientAction, Scenario, ScenarioClient, Step, Variant } from '../../src/scenario/model.js';
 
 // Scenarios built directly in TypeScript (no YAML), with the loader's defaults filled in.
@@ -55,8 +56,14 @@ export function invoke(h: History, client: string, op: OpEvent['op'], n = 0): Op
 }
 
 export const servers = (h: History): ServerEvent[] => h.events.filter((e): e is ServerEvent => e.kind === 'server');
+/** What a lane says besides its operations: notes, lock-lost and renewed events, in words. */
 export const notes = (h: History, lane?: string): string[] =>
-  h.events.flatMap((e) => (e.kind === 'note' && (lane === undefined || e.lane === lane) ? [e.text] : []));
+  h.events.flatMap((e) => {
+    if (e.kind === 'note') return lane === undefined || e.lane === lane ? [e.text] : [];
+    if (e.kind === 'lock-lost') return lane === undefined || e.client === lane ? [lockLostText(e)] : [];
+    if (e.kind === 'renewed') return lane === undefined || e.client === lane ? [renewedText(e)] : [];
+    return [];
+  });
 
 /** The history as lines, for failure messages. */
 export function dump(h: History): string {

@@ -74,7 +74,7 @@ describe('runVariant: lock key per variant, background renewals, abandoned incre
     });
     const { history } = await runVariant(s, 'unsafe', { sandbox: fx.sandbox });
     const info = dump(history);
-    expect(notes(history, 'A'), info).toContain('lease ran out');
+    expect(notes(history, 'A'), info).toContain('lock lost: the lease ran out');
     expect(done(history, 'A', 'incr'), info).toMatchObject({ phase: 'fail', read: 0, detail: 'lock lost: abandoned, nothing written' });
     expect(done(history, 'B', 'incr'), info).toMatchObject({ phase: 'ok', read: 0, value: 1 });
     expect(history.events.at(-1), info).toMatchObject({ kind: 'end', counter: 1 });

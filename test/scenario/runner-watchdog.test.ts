@@ -33,7 +33,7 @@ describe('runVariant: watchdog renewals', () => {
     expect(gone!.t, info).toBeLessThan(600);
     expect(done(paused, 'B', 'acquire').phase, info).toBe('ok');
     // A hears about it only after its pause, and its section starts on a lock it no longer has.
-    const lost = paused.events.find((e) => e.kind === 'note' && e.lane === 'A' && e.text.startsWith('lock lost'));
+    const lost = paused.events.find((e) => e.kind === 'lock-lost' && e.client === 'A');
     expect(lost?.t, info).toBeGreaterThanOrEqual(798);
     expect(done(paused, 'A', 'enter').held, info).toBe(false);
     expect(done(paused, 'A', 'release').phase, info).toBe('fail');

@@ -4,8 +4,6 @@
 import type { HistoryEvent, OpEvent } from '../scenario/history.js';
 import { jainIndex, percentiles, rateSeries, type Percentiles } from './stats.js';
 
-/** Note text a client records when its watchdog finds the lock gone before it released it. */
-export const LOST_NOTE = 'lost the lock';
 /** acquire fail details: the wait ran out, or the race was stopping (not counted as a timeout). */
 export const TIMED_OUT = 'timed out';
 export const STOPPED = 'stopped';
@@ -100,9 +98,9 @@ export class RaceTally {
 
   add(event: HistoryEvent): void {
     if (event.kind === 'op') this.addOp(event);
-    else if (event.kind === 'note' && event.text.startsWith(LOST_NOTE) && !this.lostHold.has(event.lane)) {
+    else if (event.kind === 'lock-lost' && !this.lostHold.has(event.client)) {
       this.lost += 1;
-      this.lostHold.add(event.lane);
+      this.lostHold.add(event.client);
     }
     else if (event.kind === 'fault') this.addFault(event.phase, event.id, `${event.verb} ${event.node}`, event.t, event.detail);
   }

@@ -66,13 +66,33 @@ export interface ServerEvent {
   readonly ttlMs: number;
 }
 
-/** Things worth a line on the timeline that are not operations: "watchdog renewed", "lock lost". */
+/** Things worth a line on the timeline that nothing branches on: "network healed", "SETNX took the key". */
 export interface NoteEvent {
   readonly kind: 'note';
   readonly t: number;
   /** A client name, a node name, or `scenario`. */
   readonly lane: string;
   readonly text: string;
+}
+
+/**
+ * The client learned that its lock is gone (its watchdog's renewal was refused, the server no
+ * longer has it, its lease ran out): from here it no longer counts on holding it.
+ */
+export interface LockLostEvent {
+  readonly kind: 'lock-lost';
+  readonly t: number;
+  readonly client: string;
+  /** Why, in words: "the renewal was refused", "the lease ran out". */
+  readonly reason: string;
+}
+
+/** The client's watchdog extended its lease (the `renewals`-th time for this acquisition). */
+export interface RenewedEvent {
+  readonly kind: 'renewed';
+  readonly t: number;
+  readonly client: string;
+  readonly renewals: number;
 }
 
 /** The last event: the demo resource as the run left it. */
@@ -85,7 +105,7 @@ export interface EndEvent {
   readonly register: { readonly value?: number; readonly writer?: string; readonly token?: number };
 }
 
-export type HistoryEvent = OpEvent | FaultEvent | ServerEvent | NoteEvent | EndEvent;
+export type HistoryEvent = OpEvent | FaultEvent | ServerEvent | NoteEvent | LockLostEvent | RenewedEvent | EndEvent;
 
 /** A recorded run, ordered by `t` (ties keep recording order). */
 export interface History {

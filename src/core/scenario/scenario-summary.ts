@@ -2,25 +2,33 @@
 // long it took. Plain text, so the ink view and a pipe print the same table.
 
 import { formatDuration } from '../duration.js';
+import type { Outcome } from './timing.js';
 
 export interface SummaryRow {
   readonly name: string;
-  /** Each variant that ran and whether its verdict matched; undefined if the scenario never ran. */
-  readonly variants?: readonly { readonly variant: string; readonly matched: boolean }[];
+  /** Each variant that ran and its outcome; undefined if the scenario never ran. */
+  readonly variants?: readonly { readonly variant: string; readonly outcome: Outcome }[];
   readonly durationMs?: number;
   /** The scenario could not run (sandbox failed to start, bad file). */
   readonly error?: string;
 }
 
-/** Every variant matched and nothing failed. */
+/** Every variant matched on time and nothing failed. */
 export function rowPassed(row: SummaryRow): boolean {
-  return row.error === undefined && row.variants !== undefined && row.variants.every((v) => v.matched);
+  return row.error === undefined && row.variants !== undefined && row.variants.every((v) => v.outcome === 'as-expected');
 }
+
+/** Only inconclusive variants kept the row from passing (no wrong verdict, no error). */
+export function rowInconclusive(row: SummaryRow): boolean {
+  return !rowPassed(row) && row.error === undefined && row.variants !== undefined && row.variants.every((v) => v.outcome !== 'not-as-expected');
+}
+
+const MARK: Readonly<Record<Outcome, string>> = { 'as-expected': '✓', 'not-as-expected': '✗', inconclusive: '?' };
 
 function verdictText(r: SummaryRow): string {
   if (r.error !== undefined) return `error: ${r.error}`;
   if (r.variants === undefined) return 'not run';
-  return r.variants.map((v) => `${v.variant} ${v.matched ? '✓' : '✗'}`).join('  ');
+  return r.variants.map((v) => `${v.variant} ${MARK[v.outcome]}`).join('  ');
 }
 
 const cut = (text: string, width: number): string => (text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`);
@@ -44,9 +52,14 @@ export function summaryTable(rows: readonly SummaryRow[], width = 80): string[] 
   const line = (name: string, count: string, verdict: string, time: string) =>
     `${cut(name, nameWidth).padEnd(nameWidth)}  ${count.padStart(countWidth)}  ${cut(verdict, verdictWidth).padEnd(verdictWidth)}  ${time.padStart(timeWidth)}`.trimEnd();
   const body = rows.map((r, i) => line(r.name, r.variants ? String(r.variants.length) : '-', verdicts[i]!, times[i]!));
-  const failed = rows.filter((r) => !rowPassed(r));
+  const late = rows.filter(rowInconclusive);
+  const failed = rows.filter((r) => !rowPassed(r) && !rowInconclusive(r));
   const total = rows.reduce((sum, r) => sum + (r.durationMs ?? 0), 0);
-  const verdict = failed.length === 0 ? 'all as expected' : `${failed.length} not as expected: ${failed.map((r) => r.name).join(', ')}`;
+  const parts = [
+    ...(failed.length > 0 ? [`${failed.length} not as expected: ${failed.map((r) => r.name).join(', ')}`] : []),
+    ...(late.length > 0 ? [`${late.length} inconclusive (machine too busy): ${late.map((r) => r.name).join(', ')}`] : []),
+  ];
+  const verdict = parts.length === 0 ? 'all as expected' : parts.join('; ');
   return [
     line('SCENARIO', countLabel, 'VERDICTS', 'TIME'),
     ...body,

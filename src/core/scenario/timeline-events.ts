@@ -1,7 +1,7 @@
 // History events in words, for the text timeline's event list and the live view's log: one line
 // per event, `0.41 s  B  acquire ok (lease 2.00 s)`.
 
-import type { EndEvent, FaultEvent, History, HistoryEvent, OpEvent, ServerEvent } from './history.js';
+import type { EndEvent, FaultEvent, History, HistoryEvent, LockLostEvent, OpEvent, RenewedEvent, ServerEvent } from './history.js';
 
 /** How a line is coloured on a terminal (the text timeline ignores it). */
 export type EventTone = 'op' | 'failed' | 'fault' | 'server' | 'note' | 'end';
@@ -41,9 +41,23 @@ export function eventLine(e: HistoryEvent): EventLine {
       return { t: e.t, lane: e.node, text: serverText(e), tone: 'server' };
     case 'note':
       return { t: e.t, lane: e.lane, text: e.text, tone: 'note' };
+    case 'lock-lost':
+      return { t: e.t, lane: e.client, text: lockLostText(e), tone: 'failed' };
+    case 'renewed':
+      return { t: e.t, lane: e.client, text: renewedText(e), tone: 'op' };
     case 'end':
       return { t: e.t, lane: 'end', text: endText(e), tone: 'end' };
   }
+}
+
+/** `lock lost: the renewal was refused`. */
+export function lockLostText(e: LockLostEvent): string {
+  return `lock lost: ${e.reason}`;
+}
+
+/** `watchdog renewed (3)`. */
+export function renewedText(e: RenewedEvent): string {
+  return `watchdog renewed (${e.renewals})`;
 }
 
 /** One op event in words, without time or lane: `acquire ok (lease 2.00 s, token 34)`. */

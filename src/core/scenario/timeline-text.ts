@@ -6,6 +6,7 @@ import type { History } from './history.js';
 import type { ScenarioRun, VariantRun } from './run.js';
 import { eventLines, seconds } from './timeline-events.js';
 import { rasterize, type ClientCell, type NodeCell, type Raster } from './timeline-raster.js';
+import type { Outcome } from './timing.js';
 import { deriveLanes, type ClientState, type Lanes, type MarkKind, type NodeFault } from './timeline.js';
 import { VIOLATION_KINDS, violationKinds, type ViolationKind } from './verdict.js';
 
@@ -170,9 +171,13 @@ export function windowText(from: number, to: number): string {
 /** Expected against found, then each violation's window and message. */
 export function verdictLines(run: VariantRun, width = TEXT_WIDTH): string[] {
   const found = kindsText(violationKinds(run.verdict));
-  const head = `verdict: expected ${kindsText(run.expected)}, found ${found}: ${run.matched ? 'as expected' : 'NOT AS EXPECTED'}`;
+  const judged = run.outcome === 'inconclusive' ? 'INCONCLUSIVE' : run.outcome === 'as-expected' ? 'as expected' : 'NOT AS EXPECTED';
+  const head = `verdict: expected ${kindsText(run.expected)}, found ${found}: ${judged}`;
+  const why = run.timing.inconclusive;
+  const tries = run.attempts > 1 ? ` after ${run.attempts} runs` : '';
   return [
     ...wrapText('', head, width, '  '),
+    ...(why !== undefined ? wrapText('  ? ', `inconclusive${tries}: ${why}. The verdict says nothing either way: run it again on a quieter machine`, width, '    ') : []),
     ...run.verdict.violations.flatMap((v) => {
       const who = v.clients.length > 0 ? ` (${v.clients.join(', ')})` : '';
       return wrapText(`  ! ${v.kind} ${windowText(v.from, v.to)}${who}: `, v.message, width, '    ');
@@ -194,6 +199,9 @@ export function variantTextLines(run: VariantRun, width = TEXT_WIDTH): string[] 
   ];
 }
 
+/** The four-letter mark of a variant's outcome in the run's closing lines. */
+const OUTCOME_MARK: Readonly<Record<Outcome, string>> = { 'as-expected': 'ok  ', 'not-as-expected': 'FAIL', inconclusive: 'LATE' };
+
 /** The whole run for a pipe: title, every variant, and one line per variant at the end. */
 export function scenarioRunText(run: ScenarioRun, width = TEXT_WIDTH): string {
   const nameWidth = Math.max(...run.variants.map((v) => v.variant.length));
@@ -202,7 +210,7 @@ export function scenarioRunText(run: ScenarioRun, width = TEXT_WIDTH): string {
     ...run.variants.flatMap((v) => ['', ...variantTextLines(v, width)]),
     '',
     ...run.variants.flatMap((v) =>
-      wrapText(`${v.matched ? 'ok  ' : 'FAIL'}  ${v.variant.padEnd(nameWidth)}  `, `expected ${kindsText(v.expected)}, found ${kindsText(violationKinds(v.verdict))}`, width),
+      wrapText(`${OUTCOME_MARK[v.outcome]}  ${v.variant.padEnd(nameWidth)}  `, `expected ${kindsText(v.expected)}, found ${kindsText(violationKinds(v.verdict))}`, width),
     ),
   ];
   return `${lines.join('\n')}\n`;

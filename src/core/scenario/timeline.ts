@@ -3,8 +3,8 @@
 // windows. The text timeline and the ink swimlane both draw from this, so they never disagree.
 // Works on a partial history too (a live run): whatever is still open runs to `now`.
 
-import type { FaultEvent, History, NoteEvent, OpEvent } from './history.js';
-import { faultText, opText } from './timeline-events.js';
+import type { FaultEvent, History, LockLostEvent, NoteEvent, OpEvent, RenewedEvent } from './history.js';
+import { faultText, lockLostText, opText, renewedText } from './timeline-events.js';
 import type { Violation, ViolationKind } from './verdict.js';
 
 /** What a client is doing; when several apply the later one in this list wins (crashed beats all). */
@@ -93,10 +93,6 @@ export interface Lanes {
   readonly violations: readonly ViolationWindow[];
 }
 
-/** Notes on a client's lane that say its lock is gone ("lock lost", "watchdog: lost the lock"). */
-export const LOST_NOTE = /\blost\b/i;
-/** Notes on a client's lane that report a renewal ("watchdog renewed", "renewed 3"). */
-export const RENEWED_NOTE = /\brenewed\b/i;
 
 // A lasting fault starts with one verb and ends with another.
 const FAULT_PERIODS: Readonly<Record<string, { readonly fault: NodeFault; readonly endedBy: string }>> = {
@@ -127,6 +123,9 @@ export function deriveLanes(history: History, opts: LanesOptions = {}): Lanes {
   };
 }
 
+/** What lands on a client's lane besides its operations. */
+type LaneEvent = NoteEvent | LockLostEvent | RenewedEvent;
+
 interface Span {
   readonly from: number;
   readonly to: number;
@@ -135,7 +134,9 @@ interface Span {
 
 function clientLane(history: History, name: string, end: number): ClientLane {
   const ops = history.events.filter((e): e is OpEvent => e.kind === 'op' && e.client === name);
-  const notes = history.events.filter((e): e is NoteEvent => e.kind === 'note' && e.lane === name);
+  const notes = history.events.filter(
+    (e): e is LaneEvent => (e.kind === 'note' && e.lane === name) || ((e.kind === 'lock-lost' || e.kind === 'renewed') && e.client === name),
+  );
   const faults = history.events.filter((e): e is FaultEvent => e.kind === 'fault' && e.node === name);
   const completion = new Map<number, OpEvent>();
   for (const e of ops) if (e.phase !== 'invoke' && !completion.has(e.id)) completion.set(e.id, e);
@@ -151,16 +152,22 @@ function clientLane(history: History, name: string, end: number): ClientLane {
     if (holdFrom !== undefined) spans.push({ from: holdFrom, to: t, state: 'holding' });
     holdFrom = undefined;
   };
-  // Ops and notes in time order (ties: ops first, as recorded); a "lost" note ends the hold.
-  const timeline: (OpEvent | NoteEvent)[] = [...ops, ...notes].sort((a, b) => a.t - b.t);
+  // Ops and lane events in time order (ties: ops first, as recorded); a lock-lost event ends the hold.
+  const timeline: (OpEvent | LaneEvent)[] = [...ops, ...notes].sort((a, b) => a.t - b.t);
   for (const e of timeline) {
     // Nothing a dead client "does" afterwards counts (a completion arriving after its crash).
     if (e.t > stop || (e.t === crashAt && !(e.kind === 'op' && e.op === 'crash'))) continue;
+    if (e.kind === 'lock-lost') {
+      endHold(e.t);
+      marks.push({ t: e.t, kind: 'lost', text: lockLostText(e) });
+      continue;
+    }
+    if (e.kind === 'renewed') {
+      marks.push({ t: e.t, kind: 'renew-ok', text: renewedText(e) });
+      continue;
+    }
     if (e.kind === 'note') {
-      if (LOST_NOTE.test(e.text)) {
-        endHold(e.t);
-        marks.push({ t: e.t, kind: 'lost', text: e.text });
-      } else marks.push({ t: e.t, kind: RENEWED_NOTE.test(e.text) ? 'renew-ok' : 'note', text: e.text });
+      marks.push({ t: e.t, kind: 'note', text: e.text });
       continue;
     }
     const done = completion.get(e.id);

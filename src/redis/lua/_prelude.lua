@@ -26,6 +26,42 @@ local function redlock_wrong_hash(key, want_rw)
   return false, t
 end
 
+-- The plain lock scripts (RLock, spin, fenced) on a fair lock's name: its waiters queue in
+-- `redisson_lock_queue:{name}` and listen on their own channels, so a plain acquire would jump the
+-- queue and a plain release would wake nobody. 'REDLOCK_WRONGKIND fair' while that queue exists.
+-- Returns err-or-false and the key's type, like redlock_wrong_hash.
+local function redlock_wrong_plain(key, queue)
+  local err, t = redlock_wrong_hash(key, false)
+  if err then return err, t end
+  if redis.call('exists', queue) == 1 then return redis.error_reply('REDLOCK_WRONGKIND fair'), t end
+  return false, t
+end
+
+-- Numeric ARGV are checked before a script's first write: Redis does not roll a script back, so
+-- an HSET followed by a failing PEXPIRE (a lease too large) would leave a lock that never expires.
+-- The ceiling is MAX_DURATION_MS of src/core/duration.ts (24 days); epoch-ms clocks get 2^53.
+local REDLOCK_MAX_MS = 2073600000
+local REDLOCK_MAX_EPOCH_MS = 9007199254740991
+
+-- Error reply 'REDLOCK_BADARG <name> <value>' unless `value` is a whole number in min..max.
+local function redlock_bad_int(value, name, min, max)
+  local n = tonumber(value)
+  if n == nil or n ~= math.floor(n) or n < min or n > max then
+    return redis.error_reply('REDLOCK_BADARG ' .. name .. ' ' .. tostring(value))
+  end
+  return false
+end
+
+-- A lease or wait in ms: 1 .. 24 days (`min` 0 for a wait that may be zero).
+local function redlock_bad_ms(value, name, min)
+  return redlock_bad_int(value, name, min or 1, REDLOCK_MAX_MS)
+end
+
+-- A client clock reading (epoch ms).
+local function redlock_bad_now(value)
+  return redlock_bad_int(value, 'now', 0, REDLOCK_MAX_EPOCH_MS)
+end
+
 -- The hash's fields and values as a flat list (holder, count, ...), for "held by" messages.
 local function redlock_holders(key)
   local t = redis.call('type', key)['ok']

@@ -8,7 +8,8 @@
 -- ARGV[1] holder `<uuid>:<thread>`   ARGV[2] wait ms used when it queued   ARGV[3] now: client epoch ms
 -- Returns 1 the holder was queued and has left, 0 it was not queued (nothing else changed but the purge).
 -- Errors  REDLOCK_WRONGTYPE <type>: the queue or deadline key holds something else; nothing written.
-local err = redlock_fair_guard(KEYS[1], KEYS[2])
+--         REDLOCK_BADARG wait|now <value>: a number out of range; nothing written.
+local err = redlock_bad_ms(ARGV[2], 'wait', 0) or redlock_bad_now(ARGV[3]) or redlock_fair_guard(KEYS[1], KEYS[2])
 if err then return err end
 local queue, timeouts, me = KEYS[1], KEYS[2], ARGV[1]
 redlock_fair_purge(queue, timeouts, tonumber(ARGV[3]))

@@ -12,7 +12,9 @@
 --           max(0, PTTL); newly queued the predecessor's deadline - now (or PTTL with no predecessor);
 --           not queuing PTTL, or 0 when the lock is free but others are queued first.
 -- Errors  REDLOCK_WRONGTYPE <type> / REDLOCK_WRONGKIND rw: a key is not what a fair lock uses; nothing written.
-local err = redlock_wrong_hash(KEYS[1], false) or redlock_fair_guard(KEYS[2], KEYS[3])
+--         REDLOCK_BADARG lease|wait|now <value>: a number out of range; nothing written.
+local err = redlock_bad_ms(ARGV[1], 'lease') or redlock_bad_ms(ARGV[3], 'wait', 0) or redlock_bad_now(ARGV[4])
+  or redlock_wrong_hash(KEYS[1], false) or redlock_fair_guard(KEYS[2], KEYS[3])
 if err then return err end
 local lock, queue, timeouts = KEYS[1], KEYS[2], KEYS[3]
 local me, wait, now = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])

@@ -6,7 +6,8 @@
 -- ARGV[1] now: client epoch ms   ARGV[2] 'publish' | 'spublish'
 -- Returns 1 deleted, 0 there was no lock (nobody is woken then).
 -- Errors  REDLOCK_WRONGTYPE <type> / REDLOCK_WRONGKIND rw: a key is not what a fair lock uses; nothing written.
-local err = redlock_wrong_hash(KEYS[1], false) or redlock_fair_guard(KEYS[2], KEYS[3])
+--         REDLOCK_BADARG now <value>: not a clock reading; nothing written.
+local err = redlock_bad_now(ARGV[1]) or redlock_wrong_hash(KEYS[1], false) or redlock_fair_guard(KEYS[2], KEYS[3])
 if err then return err end
 redlock_fair_purge(KEYS[2], KEYS[3], tonumber(ARGV[1]))
 if redis.call('del', KEYS[1]) == 1 then

@@ -9,7 +9,9 @@
 -- Returns nil not held by the caller (Redisson: IllegalMonitorStateException), 0 still held (count
 --         decremented), 1 released (or already gone).
 -- Errors  REDLOCK_WRONGTYPE <type> / REDLOCK_WRONGKIND rw: a key is not what a fair lock uses; nothing written.
-local err = redlock_wrong_hash(KEYS[1], false) or redlock_fair_guard(KEYS[2], KEYS[3])
+--         REDLOCK_BADARG lease|now <value>: a number out of range; nothing written.
+local err = redlock_bad_ms(ARGV[1], 'lease') or redlock_bad_now(ARGV[3])
+  or redlock_wrong_hash(KEYS[1], false) or redlock_fair_guard(KEYS[2], KEYS[3])
 if err then return err end
 redlock_fair_purge(KEYS[2], KEYS[3], tonumber(ARGV[3]))
 if redis.call('exists', KEYS[1]) == 0 then

@@ -3,10 +3,11 @@
 -- alone on purpose: a reader whose client died must expire (zombie reader), not be kept alive by us.
 -- KEYS[1] lock hash   KEYS[2] the caller's timeout prefix `{name}:<holder>:rwlock_timeout`
 -- ARGV[1] lease ms   ARGV[2] holder `<uuid>:<thread>`
--- Returns 1 renewed, 0 the caller holds no read hold (lock lost, or not a read-write lock: renewal must stop).
-if redis.call('type', KEYS[1])['ok'] ~= 'hash' or redis.call('hexists', KEYS[1], 'mode') == 0 then
-  return 0
-end
+-- Returns 1 renewed, 0 the caller holds no read hold (lock lost: renewal must stop).
+-- Errors  REDLOCK_WRONGTYPE <type> / REDLOCK_WRONGKIND plain / REDLOCK_BADARG lease: nothing written.
+local err = redlock_bad_ms(ARGV[1], 'lease') or redlock_wrong_hash(KEYS[1], true)
+if err then return err end
+if redis.call('exists', KEYS[1]) == 0 then return 0 end
 local count = tonumber(redis.call('hget', KEYS[1], ARGV[2]))
 if count == nil or count <= 0 then return 0 end
 for n = count, 1, -1 do

@@ -5,7 +5,8 @@
 -- Returns {1, writeHoldCount, -1} acquired
 --         {0, pttl, field1, value1, ...} refused (all hash fields, `mode` included: the TS side drops it)
 -- Errors  REDLOCK_WRONGTYPE <type> / REDLOCK_WRONGKIND plain: not a read-write lock; nothing written.
-local err = redlock_wrong_hash(KEYS[1], true)
+-- Errors  REDLOCK_BADARG lease <value>: not a whole number of ms in 1..24 days; nothing written.
+local err = redlock_bad_ms(ARGV[1], 'lease') or redlock_wrong_hash(KEYS[1], true)
 if err then return err end
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == false then

@@ -9,7 +9,8 @@
 -- Returns nil not the writer (also for a missing lock, which still publishes 1 like Redisson >= 3.44),
 --         0 still held (count decremented), 1 write lock released (deleted, or downgraded to read).
 -- Errors  REDLOCK_WRONGTYPE <type> / REDLOCK_WRONGKIND plain: not a read-write lock; nothing written.
-local err = redlock_wrong_hash(KEYS[1], true)
+-- Errors  REDLOCK_BADARG lease <value>: not a whole number of ms in 1..24 days; nothing written.
+local err = redlock_bad_ms(ARGV[1], 'lease') or redlock_wrong_hash(KEYS[1], true)
 if err then return err end
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == false then

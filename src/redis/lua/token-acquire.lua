@@ -9,12 +9,15 @@
 -- Returns {1, 1, -1} acquired
 --         {0, pttl, value, '1'} held (pttl -1 = key without TTL, the SETNX+EXPIRE bug)
 -- Errors  REDLOCK_WRONGTYPE <type>: the key is not a string; nothing written.
+--         REDLOCK_BADARG lease <value>: not a whole number of ms in 1..24 days; nothing written.
 -- SET NX writes nothing when the key exists, whatever its type, so the guard runs only on the
 -- refusal path: a free lock costs one command inside the script (node-redlock: EXISTS + SET).
+local err = redlock_bad_ms(ARGV[2], 'lease')
+if err then return err end
 if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   return { 1, 1, -1 }
 end
-local err = redlock_wrong_type(KEYS[1], 'string')
+err = redlock_wrong_type(KEYS[1], 'string')
 if err then return err end
 local value = redis.call('get', KEYS[1])
 if not value then

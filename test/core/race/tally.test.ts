@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOST_NOTE, RaceTally, TIMED_OUT } from '../../../src/core/race/tally.js';
+import { RaceTally, TIMED_OUT } from '../../../src/core/race/tally.js';
 import type { ClientOp, HistoryEvent } from '../../../src/core/scenario/history.js';
 
 let id = 0;
@@ -37,7 +37,7 @@ describe('RaceTally', () => {
       { kind: 'op', t: 1003, client: 'B', op: 'acquire', phase: 'fail', id: 2, detail: TIMED_OUT } as HistoryEvent,
       op(1100, 'B', 'acquire', 'invoke'),
       op(1150, 'B', 'acquire', 'ok'),
-      { kind: 'note', t: 1400, lane: 'B', text: `${LOST_NOTE}: the lease ran out` } as HistoryEvent,
+      { kind: 'lock-lost', t: 1400, client: 'B', reason: 'the lease ran out' } as HistoryEvent,
       op(1500, 'B', 'release', 'invoke'),
       op(1501, 'B', 'release', 'ok', { detail: 'not-owner' }),
       { kind: 'fault', t: 1200, node: 'B', verb: 'pause', phase: 'invoke', id: 99 } as HistoryEvent,

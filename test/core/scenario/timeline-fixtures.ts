@@ -1,6 +1,7 @@
 // Hand-written histories for the timeline and the scenario views: events spelled out in time
 // order, ids handed out by the builder.
 
+import { outcomeOf } from '../../../src/core/scenario/timing.js';
 import type { ClientOp, History, HistoryEvent, OpEvent } from '../../../src/core/scenario/history.js';
 import type { VariantRun } from '../../../src/core/scenario/run.js';
 import type { Violation, ViolationKind } from '../../../src/core/scenario/verdict.js';
@@ -38,6 +39,14 @@ export function events(clients: string[], nodes: string[] = []) {
     },
     note(lane: string, t: number, text: string) {
       list.push({ kind: 'note', t, lane, text });
+      return builder;
+    },
+    lost(client: string, t: number, reason: string) {
+      list.push({ kind: 'lock-lost', t, client, reason });
+      return builder;
+    },
+    renewed(client: string, t: number, renewals: number) {
+      list.push({ kind: 'renewed', t, client, renewals });
       return builder;
     },
     end(t: number, counter = 0) {
@@ -99,5 +108,7 @@ export const bothInSection: Violation = {
 /** A finished variant around a history; `matched` computed as the runner would. */
 export function variantRun(variant: string, history: History, violations: Violation[], expected: ViolationKind[], description = `the ${variant} way`): VariantRun {
   const verdict = { violations };
-  return { variant, description, expected, verdict, matched: matchesExpectation(verdict, expected), history, durationMs: history.events.at(-1)?.t ?? 0 };
+  const matched = matchesExpectation(verdict, expected);
+  const timing = { toleranceMs: 50, measured: 0 };
+  return { variant, description, expected, verdict, matched, outcome: outcomeOf(matched, timing), timing, attempts: 1, history, durationMs: history.events.at(-1)?.t ?? 0 };
 }

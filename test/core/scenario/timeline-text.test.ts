@@ -133,8 +133,8 @@ describe('text timeline', () => {
 describe('--all summary table', () => {
   it('one row per scenario with verdicts and time, a total line, at most 80 columns', () => {
     const lines = summaryTable([
-      { name: 'expired-lease-misdeletion', variants: [{ variant: 'unsafe', matched: true }, { variant: 'fixed', matched: true }], durationMs: 4200 },
-      { name: 'gc-pause-stale-write', variants: [{ variant: 'unsafe', matched: true }, { variant: 'fenced', matched: false }], durationMs: 3100 },
+      { name: 'expired-lease-misdeletion', variants: [{ variant: 'unsafe', outcome: 'as-expected' }, { variant: 'fixed', outcome: 'as-expected' }], durationMs: 4200 },
+      { name: 'gc-pause-stale-write', variants: [{ variant: 'unsafe', outcome: 'as-expected' }, { variant: 'fenced', outcome: 'not-as-expected' }], durationMs: 3100 },
       { name: 'redlock-clock-jump-with-a-name-far-too-long-for-the-table', error: 'redis-server did not start', durationMs: 900 },
       { name: 'rw-writer-starvation' },
     ]);
@@ -164,7 +164,7 @@ describe('--all summary table', () => {
   });
 
   it('keeps every column on a 40-column terminal', () => {
-    const lines = summaryTable([{ name: 'expired-lease-misdeletion', variants: [{ variant: 'unsafe', matched: true }, { variant: 'fixed', matched: false }], durationMs: 4200 }], 40);
+    const lines = summaryTable([{ name: 'expired-lease-misdeletion', variants: [{ variant: 'unsafe', outcome: 'as-expected' }, { variant: 'fixed', outcome: 'not-as-expected' }], durationMs: 4200 }], 40);
     expect(lines).toEqual([
       'SCENARIO     N  VERDICTS            TIME',
       'expired-le…  2  unsafe ✓  fixed ✗  4.2 s',

@@ -56,13 +56,14 @@ describe('client lanes', () => {
     ]);
   });
 
-  it('a "lost" note ends the hold; renewals, writes and failures are marks', () => {
+  it('a lock-lost event ends the hold (a note saying "lost" does not); renewals, writes and failures are marks', () => {
     const h = events(['A'])
       .op('A', 'acquire', 0, 0, { leaseMs: 300 })
-      .note('A', 100, 'watchdog renewed')
+      .renewed('A', 100, 1)
+      .note('A', 120, 'a note that says lost ends nothing')
       .op('A', 'write', 150, 160, { value: 1, token: 7, accepted: false })
       .op('A', 'incr', 170, 180, { read: 0, value: 1 })
-      .note('A', 200, 'lock lost: renewal refused')
+      .lost('A', 200, 'the renewal was refused')
       .fail('A', 'release', 300, 310, { detail: 'not owner' })
       .fail('A', 'acquire', 400, 450)
       .end(500)
@@ -75,10 +76,11 @@ describe('client lanes', () => {
       [450, 500, 'idle', false],
     ]);
     expect(lane.marks.map((m) => [m.t, m.kind, m.text])).toEqual([
-      [100, 'renew-ok', 'watchdog renewed'],
+      [100, 'renew-ok', 'watchdog renewed (1)'],
+      [120, 'note', 'a note that says lost ends nothing'],
       [160, 'write-rejected', 'write ok (token 7, value 1, REJECTED)'],
       [180, 'incr', 'incr ok (read 0, wrote 1)'],
-      [200, 'lost', 'lock lost: renewal refused'],
+      [200, 'lost', 'lock lost: the renewal was refused'],
       [310, 'release-fail', 'release FAILED (not owner)'],
       [450, 'acquire-fail', 'acquire FAILED'],
     ]);
