@@ -106,6 +106,7 @@ export async function runHold(ctx: RunContext, env: OpenLockEnv, plan: HoldPlan,
           command,
           args,
           env: { ...ctx.env, ...lockEnvVars({ key: setup.key, kind: setup.kind, owner: setup.owner, token: attempt.token }) },
+          killGraceMs: plan.killGraceMs,
           onOutput: out.childOutput,
         });
       } catch (err) {
