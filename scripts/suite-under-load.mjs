@@ -8,6 +8,7 @@
 //
 //   node scripts/suite-under-load.mjs                 # 3 passes, one hog per core
 //   node scripts/suite-under-load.mjs --hogs 2 -n 1   # 1 pass, two hogs per core
+//   node scripts/suite-under-load.mjs -n 5 -- test/scenario/runner-redlock.test.ts   # only these files (vitest run)
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,12 +16,16 @@ import { fileURLToPath } from 'node:url';
 import { loadText, startHogs } from './cpu-hogs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const USAGE = 'usage: node scripts/suite-under-load.mjs [-n passes] [--hogs per-core] [--limit minutes-per-pass]';
+const USAGE = 'usage: node scripts/suite-under-load.mjs [-n passes] [--hogs per-core] [--limit minutes-per-pass] [-- test files]';
 
 function parseArgs(argv) {
-  const opts = { passes: 3, hogs: 1, limitMin: 30 };
+  const opts = { passes: 3, hogs: 1, limitMin: 30, files: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    if (arg === '--') {
+      opts.files = argv.slice(i + 1);
+      break;
+    }
     const value = () => Number(argv[++i]);
     if (arg === '-n' || arg === '--passes') opts.passes = value();
     else if (arg === '--hogs') opts.hogs = value();
@@ -43,12 +48,13 @@ function fail(message) {
 
 const minutes = (ms) => `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 
-/** One `npm test`, in its own process group so a pass out of time is stopped whole. */
-function runSuite(limitMs) {
+/** One `npm test` (or `vitest run <files>`), in its own process group so a pass out of time is stopped whole. */
+function runSuite(limitMs, files) {
   const started = performance.now();
   rmSync(join(root, 'test-results', 'vitest.json'), { force: true });
+  const [command, args] = files.length > 0 ? ['npx', ['vitest', 'run', ...files]] : ['npm', ['test']];
   return new Promise((resolve) => {
-    const child = spawn('npm', ['test'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -84,12 +90,13 @@ const opts = parseArgs(process.argv.slice(2));
 const limitMs = opts.limitMin * 60_000;
 const loadBefore = loadText();
 const hogs = startHogs(opts.hogs, opts.passes * limitMs + 60_000);
-console.log(`suite under load: ${opts.passes} pass(es), ${hogs.count} CPU hogs (${opts.hogs} per core, pids ${hogs.pids.join(' ')}), load average before ${loadBefore}`);
+const what = opts.files.length > 0 ? `vitest run ${opts.files.join(' ')}` : 'npm test';
+console.log(`${what} under load: ${opts.passes} pass(es), ${hogs.count} CPU hogs (${opts.hogs} per core, pids ${hogs.pids.join(' ')}), load average before ${loadBefore}`);
 const results = [];
 const started = performance.now();
 try {
   for (let pass = 1; pass <= opts.passes; pass++) {
-    const r = await runSuite(limitMs);
+    const r = await runSuite(limitMs, opts.files);
     const ok = r.code === 0 && !r.timedOut;
     results.push({ ...r, ok });
     const counts = r.counts ? `${r.counts.passed} passed, ${r.counts.failed} failed` : 'no test report (build or type check failed)';

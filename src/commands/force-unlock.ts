@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { safeText } from '../core/terminal-text.js';
+import { escapeControls } from '../core/decode/escape.js';
 import { NotFoundError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { lockKindOf } from '../locks/family.js';
@@ -33,7 +34,7 @@ export function registerForceUnlock(program: Command, ctx: CommandContext): void
       try {
         // Decided as inspect decides: what it does not call a lock of this family is never deleted.
         const { kind, raws } = await lockKindOf(env, key, { kind: explicitKind });
-        if (!kind || raws.every((r) => r.type === 'none')) throw new NotFoundError(`nothing to unlock: "${safeText(key)}" does not exist`);
+        if (!kind || raws.every((r) => r.type === 'none')) throw new NotFoundError(`nothing to unlock: "${escapeControls(key)}" does not exist`);
         const peek = await peekLock(env, key);
         if (!flags.yes) {
           const ok = await confirm(

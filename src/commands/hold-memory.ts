@@ -1,3 +1,4 @@
+import type { HoldEvent } from '../core/hold-events.js';
 import type { LockKind } from '../locks/types.js';
 import { forgetOwner, rememberOwner } from '../state/owners.js';
 import { note, type RunContext } from './context.js';
@@ -16,19 +17,22 @@ interface HeldLock {
  * expiry is the first lease: a watchdog hold that dies keeps the lock at most one lease longer.
  */
 export function rememberWhileHeld(out: HoldOutput, ctx: RunContext, lock: HeldLock): HoldOutput {
-  // File updates run one after another in event order (a quick release must not be overtaken
-  // by the remember before it); close() waits for the last one.
+  // Events go out in order, each after the file change it implies: "acquired" is shown once the
+  // owner is remembered (so a release typed on seeing it finds the owner), and a quick release
+  // is never overtaken by the remember before it. close() waits for the last one.
   let writes = Promise.resolve();
   const warn = (line: string): void => note(ctx, line);
-  const queue = (write: () => Promise<void>): void => void (writes = writes.then(write, write));
+  const write = (event: HoldEvent): Promise<void> => {
+    if (event.type === 'acquired') {
+      return rememberOwner(ctx.env, { ...lock, leaseMs: event.leaseMs, expiresAt: event.at + event.leaseMs, token: event.token }, warn);
+    }
+    if (event.type === 'released' || event.type === 'expired' || event.type === 'lost') return forgetOwner(ctx.env, lock, warn);
+    return Promise.resolve();
+  };
   return {
     emit(event) {
-      if (event.type === 'acquired') {
-        queue(() => rememberOwner(ctx.env, { ...lock, leaseMs: event.leaseMs, expiresAt: event.at + event.leaseMs, token: event.token }, warn));
-      } else if (event.type === 'released' || event.type === 'expired' || event.type === 'lost') {
-        queue(() => forgetOwner(ctx.env, lock, warn));
-      }
-      out.emit(event);
+      const show = (): void => out.emit(event);
+      writes = writes.then(() => write(event)).then(show, show);
     },
     childOutput: (stream, text) => out.childOutput(stream, text),
     close: async () => {

@@ -63,25 +63,13 @@ function harnessLine(r: RaceResult): string {
   return `race process ${h.cpuPct.toFixed(0)}% of a core, timers late p99 ${ms(h.loopDelayP99Ms)} (max ${ms(h.loopDelayMaxMs)})${workers}${server}${machine}: ${verdict}`;
 }
 
-/**
- * Why a race without violations still proves nothing: no client ever held the lock, or calls
- * failed without a --chaos fault to explain them (a key of another type, a server going away),
- * so the history has holes. Never "safe". Under chaos, failed calls are the fault at work.
- */
-export function raceProvesNothing(r: RaceResult): string | undefined {
-  if (r.violations.length > 0) return undefined;
-  const acquisitions = r.keys.reduce((n, k) => n + k.acquisitions, 0);
-  if (acquisitions === 0) return 'no client acquired the lock';
-  if (r.stats.errors > 0 && r.plan.chaos === undefined) return `${r.stats.errors} lock call${r.stats.errors === 1 ? '' : 's'} failed`;
-  return undefined;
-}
-
 function verdictLine(r: RaceResult): string {
-  const nothing = raceProvesNothing(r);
-  if (nothing) return `INCONCLUSIVE: ${nothing}, so the run proves nothing about safety`;
+  if (r.violations.length === 0 && r.judgement.outcome === 'inconclusive') return `INCONCLUSIVE: ${r.judgement.reason}`;
   if (r.violations.length === 0) return 'SAFE: no violation found (mutual exclusion, stale holders and writes, lost updates)';
   const kinds = violationKinds({ violations: r.violations }).map((k) => `${k} ${r.violations.filter((v) => v.kind === k).length}`);
-  return `UNSAFE: ${r.violations.length} violation${r.violations.length === 1 ? '' : 's'} (${kinds.join(', ')})`;
+  const found = `${r.violations.length} violation${r.violations.length === 1 ? '' : 's'} (${kinds.join(', ')})`;
+  if (r.judgement.outcome === 'inconclusive') return `INCONCLUSIVE: ${found}, but ${r.judgement.reason ?? 'the harness ran late'}`;
+  return `UNSAFE: ${found}`;
 }
 
 /** Every figure, each key's verdict and its history, as one JSON value. */
@@ -97,7 +85,9 @@ export function raceJson(r: RaceResult): unknown {
     target: r.target,
     elapsedMs: r.elapsedMs,
     interrupted: r.interrupted,
-    safe: r.violations.length === 0 && raceProvesNothing(r) === undefined,
+    safe: r.judgement.outcome === 'safe',
+    outcome: r.judgement.outcome,
+    ...(r.judgement.reason !== undefined ? { inconclusive: r.judgement.reason } : {}),
     ...stats,
     shares,
     harness: r.harness,

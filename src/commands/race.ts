@@ -5,7 +5,7 @@ import { checkRacePlan, CHAOS_VERBS, HOLD_DISTS, RACE_KINDS, RELEASE_MODES, type
 import { runRace, type RaceMonitor } from '../race/run.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { checkKeyName, durationFlag } from './options.js';
-import { raceJson, raceProvesNothing, raceSummary } from './race-output.js';
+import { raceJson, raceSummary } from './race-output.js';
 
 interface RaceFlags {
   readonly kind: string;
@@ -47,8 +47,14 @@ partition cuts its clients off.
 Unsafe on purpose: --release naive-del (DEL whoever holds it), --no-renew with a --lease shorter
 than --hold, or an --hold-dist exp whose tail outlives the lease.
 
-Exit codes for race: 0 safe, 7 violations found, 2 bad input (before anything starts), 3 Redis
-unreachable, 130 interrupted (the summary is still printed).
+The race judges its own harness: when its timers ran later than the lease allows (a renewal
+later than two thirds of the lease, or without renewals a hold past the lease's end), violations
+that lateness can explain make the run inconclusive (exit 8) with what to change: --procs, fewer
+clients, a longer --lease. A violation no lateness explains stays UNSAFE (exit 7).
+
+Exit codes for race: 0 safe, 7 violations found (UNSAFE), 8 inconclusive (the harness ran too
+late to tell), 2 bad input (before anything starts), 3 Redis unreachable, 130 interrupted (the
+summary is still printed).
 
 Examples:
   redlock-cli race orders --kind fair --clients 32 --duration 20s --lease 200ms --hold 20ms --chaos pause
@@ -145,9 +151,9 @@ export function registerRace(program: Command, ctx: CommandContext): void {
           view = undefined;
           if (json) printJson(ctx, raceJson(result));
           else for (const line of raceSummary(result)) print(ctx, line);
-          if (result.violations.length > 0) return ExitCode.verdictMismatch;
+          if (result.judgement.outcome === 'unsafe') return ExitCode.verdictMismatch;
           if (result.interrupted) return ExitCode.interrupted;
-          return raceProvesNothing(result) ? ExitCode.inconclusive : ExitCode.ok;
+          return result.judgement.outcome === 'inconclusive' ? ExitCode.inconclusive : ExitCode.ok;
         } finally {
           await view?.close();
         }

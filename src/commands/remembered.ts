@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { safeText } from '../core/terminal-text.js';
+import { escapeControls } from '../core/decode/escape.js';
 import { formatDuration } from '../core/duration.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import type { RedissonOwner } from '../core/owner.js';
@@ -88,7 +89,7 @@ export async function settleHold(env: LockEnv, key: string, q: HoldQuery, missin
   if (absent && missing === 'not-found') {
     const expiredAgo = q.remembered ? Date.now() - q.remembered.expiresAt : -1;
     const why = expiredAgo >= 0 ? `its lease ran out ${formatDuration(expiredAgo)} ago` : 'nobody holds it';
-    throw new NotFoundError(`"${safeText(key)}" is not locked: ${why} (nothing to release)`);
+    throw new NotFoundError(`"${escapeControls(key)}" is not locked: ${why} (nothing to release)`);
   }
   if (q.noOwner) throw q.noOwner;
   const kind = keyKind ?? 'reentrant';

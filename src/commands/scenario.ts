@@ -17,8 +17,13 @@ the race and a fixed one that shows the fix working; the file says which verdict
 Scenario files are YAML (scenarios/README.md in the package documents the format); copy a shipped
 one (scenario show <name> prints its path) and run yours with: redlock-cli scenario run ./my-race.yaml
 
-Exit codes here: 0 every variant reached its expected verdict; 7 one did not; 2 a bad scenario
-file (file:line:col and the field are named) or option; 4 no such scenario; 3 the sandbox did not
+A verdict counts only when the run kept to its timetable: a variant whose steps or timers ran
+later than its race tolerates (the file's tolerance, or a sixth of its shortest lease) is
+inconclusive, runs again (3 runs at most), and is never reported as a verdict.
+
+Exit codes here: 0 every variant reached its expected verdict; 7 one did not; 8 inconclusive (the
+machine was too busy for a variant's timing, even after retries); 2 a bad scenario file
+(file:line:col and the field are named) or option; 4 no such scenario; 3 the sandbox did not
 start; 130 Ctrl-C (the sandbox is stopped first).
 
 Examples:

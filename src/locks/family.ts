@@ -69,7 +69,9 @@ export interface KindQuestion {
  */
 export function kindForKey(raw: RawSnapshot, question: KindQuestion): LockKind | undefined {
   const seen = seenKind(raw, question.kind);
-  if (seen === 'missing') return question.kind;
+  // With no key, only a fair queue still speaks for it (its waiters must be woken in turn); a
+  // fencing counter or permit zset left behind does not make the free name another kind's.
+  if (seen === 'missing' || (raw.type === 'none' && seen !== 'fair')) return question.kind;
   if (question.kind !== undefined) {
     if (ACTS_ON[question.kind].includes(seen)) return question.kind;
     throw refusal(raw, seen, `not a ${question.kind} lock`);

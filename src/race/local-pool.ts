@@ -15,6 +15,8 @@ export interface ClientSpec {
 export interface LoopConfig {
   readonly holdMs: number;
   readonly holdDist: HoldDist;
+  /** Test hook: the first hold of the race blocks this whole process for this long (a starved harness). */
+  readonly stallFirstHoldMs?: number | undefined;
   readonly waitMs: number;
 }
 
@@ -34,6 +36,17 @@ export class LocalPool {
     private readonly resource: ResourcePort,
     private readonly rec: Recorder,
   ) {}
+
+  private stalled = false;
+
+  private stallOnce(): void {
+    if (this.stalled || this.config.stallFirstHoldMs === undefined) return;
+    this.stalled = true;
+    const until = performance.now() + this.config.stallFirstHoldMs;
+    while (performance.now() < until) {
+      // spin: every timer of this process, renewals included, waits
+    }
+  }
 
   /** Opens every client's session; a failure closes the ones already open and rethrows. */
   async connect(specs: readonly ClientSpec[]): Promise<void> {
@@ -55,7 +68,10 @@ export class LocalPool {
       session,
       resource: this.resource,
       rec: this.rec,
-      hold: () => sampleHold(this.config.holdDist, this.config.holdMs),
+      hold: () => {
+        this.stallOnce();
+        return sampleHold(this.config.holdDist, this.config.holdMs);
+      },
       waitMs: this.config.waitMs,
     });
     this.clients.set(spec.name, client);

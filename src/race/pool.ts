@@ -27,6 +27,8 @@ export interface PoolOptions {
   readonly resources: RaceResources;
   readonly rec: Recorder;
   readonly emit: (event: HistoryEvent) => void;
+  /** Test hook (in-process clients): the race's first hold blocks the process this long. */
+  readonly stallFirstHoldMs?: number | undefined;
   /** Who holds a lock right now, as the recorded history says (for --procs). */
   readonly holders: () => string[];
   /** A crashed client's successor joins the race (the runner adds it to its key's history). */
@@ -47,7 +49,7 @@ export function openPool(opts: PoolOptions): RacePool {
 
 function localPool(opts: PoolOptions): RacePool {
   const { plan, rec } = opts;
-  const pool = new LocalPool(opts.factory, plan, opts.resources.port(), rec);
+  const pool = new LocalPool(opts.factory, { ...plan, stallFirstHoldMs: opts.stallFirstHoldMs }, opts.resources.port(), rec);
   return {
     connect: () => pool.connect(opts.specs),
     go: () => pool.go(),

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import { connectionsPerClient, fdShortfall, parseOpenFilesLimit } from '../core/race/fds.js';
 import { harnessReport, type HarnessReport } from '../core/race/harness.js';
+import { judgeRace, type RaceJudgement } from '../core/race/judge.js';
 import type { RacePlan } from '../core/race/plan.js';
 import { RaceTally, type RaceSnapshot } from '../core/race/tally.js';
 import { checkHistory } from '../core/scenario/checker.js';
@@ -46,6 +47,8 @@ export interface RaceResult {
   readonly keys: readonly KeyResult[];
   readonly violations: readonly (Violation & { readonly key: string })[];
   readonly harness: HarnessReport;
+  /** safe, unsafe, or inconclusive when the harness ran later than the lease allows (judgeRace). */
+  readonly judgement: RaceJudgement;
 }
 
 /** What a live view can ask while the race runs. */
@@ -69,6 +72,8 @@ export interface RaceHooks {
   readonly onStart?: ((monitor: RaceMonitor) => void) | undefined;
   /** Other lock libraries (the benchmark); in-process clients only. */
   readonly sessions?: SessionFactory | undefined;
+  /** Test hook (in-process clients): the first hold blocks the whole process this long. */
+  readonly stallFirstHoldMs?: number | undefined;
 }
 
 /** Bounded only by the machine: far longer than any hold, so a stuck acquisition is not a violation here. */
@@ -125,6 +130,7 @@ async function raceOn(plan: RacePlan, target: RaceTargetHandle, hooks: RaceHooks
     specs,
     session,
     factory: hooks.sessions ?? protocolSessions(session),
+    stallFirstHoldMs: hooks.stallFirstHoldMs,
     resources,
     rec,
     emit,
@@ -183,15 +189,21 @@ async function raceOn(plan: RacePlan, target: RaceTargetHandle, hooks: RaceHooks
     const serverPct = cpuBefore !== undefined && cpuAfter !== undefined ? ((cpuAfter - cpuBefore) * 1000 * 100) / parentLoad.wallMs : undefined;
     const harness = harnessReport(parentLoad, pool.loads(), serverPct, machine.read());
     const keys = plan.keys.map((key) => judgeKey(key, clientsOf.get(key)!, events.get(key)!, resources.final(key), target.nodeNames, elapsedMs));
+    const stats = tally.snapshot(elapsedMs);
+    const violations = keys.flatMap((k) => k.verdict.violations.map((v) => ({ ...v, key: k.key })));
     return {
       plan,
       target: target.label,
       elapsedMs,
       interrupted,
-      stats: tally.snapshot(elapsedMs),
+      stats,
       keys,
-      violations: keys.flatMap((k) => k.verdict.violations.map((v) => ({ ...v, key: k.key }))),
+      violations,
       harness,
+      judgement: judgeRace(plan, violations.length, Math.max(harness.loopDelayMaxMs, harness.workerLoopDelayMaxMs), {
+        acquisitions: keys.reduce((n, k) => n + k.acquisitions, 0),
+        errors: stats.errors,
+      }),
     };
   } finally {
     load?.stop();

@@ -110,6 +110,9 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
     await Promise.all(readers.map((r) => r.peek(key).catch(() => undefined)));
     observer = new Observer(watching, key, recorder, names);
 
+    // The first step's gate opens before the clock starts: nothing has happened yet to be late for.
+    const first = steps[0];
+    if (opts.beforeStep && first) await opts.beforeStep(first, 0);
     clock.start();
     probe.start();
     observer.start();
@@ -131,7 +134,7 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
     for (const [index, step] of steps.entries()) {
       const what = `step ${index + 1} (${stepLabel(step)})`;
       let due = step.at;
-      if (opts.beforeStep) {
+      if (opts.beforeStep && index > 0) {
         await opts.beforeStep(step, index);
         due = Math.max(due, clock.now());
         probe.add(what, step.at, due, 'prompt');

@@ -177,7 +177,7 @@ describe('hold without a command (event lines, no TTY)', () => {
     expect(other).toMatchObject({ code: 0, stdout: 'released "orders"\n' });
     expect(await h.done).toBe(5); // the hold itself sees the lock gone
     const again = await runCli(['release', 'orders', '-u', server.url], stateEnv);
-    expect(again.stderr).toMatch(/no owner of "orders" remembered/);
+    expect(again).toMatchObject({ code: 4, stderr: 'redlock-cli: "orders" is not locked: nobody holds it (nothing to release)\n' });
   });
 
   it('refuses --lease together with --watchdog (usage, exit 2) without touching Redis', async () => {

@@ -37,7 +37,7 @@ describe('acquire --kind redlock from the CLI', () => {
     await c.hset('acct', '11111111-1111-4111-8111-111111111111:1', '1');
     const r = await runCli(['acquire', 'acct', '--kind', 'token', '-u', `redis://127.0.0.1:${servers[0]!.port}`], env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('holds a Redisson lock/hash');
+    expect(r.stderr).toContain('is a Redisson lock (reentrant), not a token lock');
     expect(await c.hgetall('acct')).toEqual({ '11111111-1111-4111-8111-111111111111:1': '1' });
     expect(await c.pttl('acct')).toBe(-1);
     c.disconnect();

@@ -206,6 +206,14 @@ describe('8. race', () => {
   }, 30_000);
 });
 
+describe('validation', () => {
+  it('a key with a newline gets a hint that a shell can run as it is', async () => {
+    const r = await cli('acquire', 'a\nb', '--kind', 'fair');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("release it with: redlock-cli release $'a\\x0ab' --kind fair\n");
+  });
+});
+
 describe('issue 16: release and renew say what is true', () => {
   it('release of a key nobody holds is "not locked" (exit 4), not "no owner remembered"', async () => {
     const r = await cli('release', 'nobody');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+import { NO_WRONG_VERDICT, runCli, withoutRetryNotes, tempStateEnv } from '../helpers/run-cli.js';
 
 // `scenario run --all` without a terminal, pointed with --dir at a directory of two small copies
 // of shipped scenarios (single-node sandboxes, ~1.5 s per variant): the same path as the whole
@@ -43,21 +43,22 @@ interface AllJson {
   title: string;
   matched: boolean;
   error?: string;
-  variants: { variant: string; found: string[]; matched: boolean }[];
+  variants: { variant: string; found: string[]; matched: boolean; outcome: string }[];
 }
 
 describe('redlock-cli scenario run --all', () => {
   it('without a terminal: one progress line per scenario on stderr, the summary table on stdout, exit 0', async () => {
     const r = await cli('--all', '--dir', scenarioDir([S3, S1]));
-    expect(r.code, r.stdout + r.stderr).toBe(0);
+    // 8 only when the machine was too busy for a variant's timing (inconclusive, marked ? and LATE).
+    expect(NO_WRONG_VERDICT, r.stdout + r.stderr).toContain(r.code);
     // Files run in name order, each reported as it ends.
-    expect(r.stderr).toMatch(new RegExp(`^ok {4}${S1} \\(\\d+\\.\\d s\\)\\nok {4}${S3} \\(\\d+\\.\\d s\\)\\n$`));
+    expect(withoutRetryNotes(r.stderr)).toMatch(new RegExp(`^(ok {2}|LATE) {2}${S1} \\(\\d+\\.\\d s\\)\\n(ok {2}|LATE) {2}${S3} \\(\\d+\\.\\d s\\)\\n$`));
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^SCENARIO\s+VARIANTS\s+VERDICTS\s+TIME$/);
-    expect(lines[1]).toMatch(new RegExp(`^${S1}\\s+2  unsafe ✓  fixed ✓\\s+\\d`));
-    expect(lines[2]).toMatch(new RegExp(`^${S3}\\s+2  unsafe ✓  fixed ✓\\s+\\d`));
-    expect(lines[3]).toMatch(/^2 scenarios in .+, all as expected$/);
+    expect(lines[1]).toMatch(new RegExp(`^${S1}\\s+2  unsafe [✓?]  fixed [✓?]\\s+\\d`));
+    expect(lines[2]).toMatch(new RegExp(`^${S3}\\s+2  unsafe [✓?]  fixed [✓?]\\s+\\d`));
+    expect(lines[3]).toMatch(r.code === 0 ? /^2 scenarios in .+, all as expected$/ : /^2 scenarios in .+, \d inconclusive \(machine too busy\): /);
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
     expect(readdirSync(sandboxes)).toEqual([]);
   }, 30_000);
@@ -75,11 +76,13 @@ describe('redlock-cli scenario run --all', () => {
       variants: [],
     });
     expect(out[1]!.error).toBeUndefined();
-    expect(out[1]!.matched).toBe(true);
-    expect(out[1]!.variants.map((v) => [v.variant, v.found, v.matched])).toEqual([
-      ['unsafe', ['mutual-exclusion'], true],
-      ['fixed', [], true],
+    // Each variant as expected, or inconclusive when the machine was too busy (never wrong).
+    const ran = out[1]!.variants.map((v) => [v.variant, v.outcome === 'inconclusive' ? 'late' : v.found, v.matched]);
+    expect(ran).toEqual([
+      ['unsafe', ran[0]![1] === 'late' ? 'late' : ['mutual-exclusion'], ran[0]![1] !== 'late'],
+      ['fixed', ran[1]![1] === 'late' ? 'late' : [], ran[1]![1] !== 'late'],
     ]);
+    expect(out[1]!.matched).toBe(ran.every((v) => v[2] === true));
     // stdout is the JSON alone; the failure is also said on stderr.
     expect(r.stderr).toMatch(new RegExp(`^FAIL  ${BROKEN}: unknown redis-server setting "no-such-setting"`));
     expect(readdirSync(sandboxes)).toEqual([]);

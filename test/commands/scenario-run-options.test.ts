@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/sandbox/procfs.js';
-import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+import { NO_WRONG_VERDICT, runCli, tempStateEnv, withoutRetryNotes } from '../helpers/run-cli.js';
 import { probe } from '../helpers/sandbox.js';
 
 // `scenario run --keep-sandbox` and `--speed` through run(argv, ctx), on the shipped
@@ -31,7 +31,7 @@ interface OpJson {
 }
 interface RunJson {
   matched: boolean;
-  variants: { variant: string; matched: boolean; found: string[]; durationMs: number; history: { events: OpJson[] } }[];
+  variants: { variant: string; matched: boolean; outcome: string; found: string[]; durationMs: number; history: { events: OpJson[] } }[];
 }
 
 // A kept sandbox outlives the command by design: whatever a failed test left up is stopped here.
@@ -44,9 +44,9 @@ afterAll(async () => {
 describe('redlock-cli scenario run --keep-sandbox', () => {
   it('leaves the sandbox up where sandbox status finds it, says how to remove it, and sandbox down --all removes it', async () => {
     const r = await cli('scenario', 'run', S1, '--variant', 'fixed', '--keep-sandbox');
-    expect(r.code).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('ok    fixed  expected safe, found safe');
-    expect(r.stderr).toBe(
+    expect(NO_WRONG_VERDICT, r.stderr).toContain(r.code);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^(ok {2}|LATE) {2}fixed {2}expected safe, found /);
+    expect(withoutRetryNotes(r.stderr)).toBe(
       `running ${S1} on a single sandbox...\n` +
         `sandbox "${SANDBOX}" kept running: redlock-cli sandbox status ${SANDBOX}; remove it with redlock-cli sandbox down ${SANDBOX}\n`,
     );
@@ -73,7 +73,7 @@ describe('redlock-cli scenario run --keep-sandbox', () => {
 
   it('without it, the sandbox is gone when the run ends', async () => {
     const r = await cli('scenario', 'run', S1, '--variant', 'fixed', '--json');
-    expect(r.code).toBe(0);
+    expect(NO_WRONG_VERDICT, r.stderr).toContain(r.code);
     expect(JSON.parse((await cli('sandbox', 'status', '--json')).stdout)).toEqual([]);
     expect(existsSync(join(sandboxes, SANDBOX))).toBe(false);
   }, 30_000);
@@ -84,9 +84,12 @@ describe('redlock-cli scenario run --speed', () => {
   // twice, so the race and the bounds below keep their slack.
   it("--speed 0.5 plays the file at half speed with doubled leases; the history keeps the file's times and the verdict holds", async () => {
     const r = await cli('scenario', 'run', S1, '--variant', 'unsafe', '--speed', '0.5', '--json');
-    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(NO_WRONG_VERDICT, r.stderr).toContain(r.code);
+    expect(withoutRetryNotes(r.stderr)).toBe('');
     const out = JSON.parse(r.stdout) as RunJson;
-    expect(out.variants.map((v) => [v.variant, v.found, v.matched])).toEqual([['unsafe', ['mutual-exclusion'], true]]);
+    // Inconclusive only when the machine was too busy for the race's timing (exit 8), never wrong.
+    expect(out.variants.map((v) => [v.variant, v.outcome])).toEqual([['unsafe', r.code === 0 ? 'as-expected' : 'inconclusive']]);
+    if (r.code === 0) expect(out.variants[0]!.found).toEqual(['mutual-exclusion']);
     const v = out.variants[0]!;
     // The variant's wall time: twice the file's 1.5 s plan, plus set-up.
     expect(v.durationMs).toBeGreaterThanOrEqual(PLANNED_MS * 2);

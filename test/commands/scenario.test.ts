@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+import { NO_WRONG_VERDICT, runCli, tempStateEnv, withoutRetryNotes } from '../helpers/run-cli.js';
 
 // `scenario list|show|run` through run(argv, ctx), on the shipped expired-lease-misdeletion (S1):
 // a single-node sandbox and two variants of ~1.5 s each.
@@ -13,7 +13,7 @@ const S1 = 'expired-lease-misdeletion';
 
 interface RunJson {
   matched: boolean;
-  variants: { variant: string; expected: string[]; found: string[]; matched: boolean; history: { events: { kind: string }[] } }[];
+  variants: { variant: string; expected: string[]; found: string[]; matched: boolean; outcome: string; history: { events: { kind: string }[] } }[];
 }
 
 function tempFile(name: string, text: string): string {
@@ -48,12 +48,14 @@ describe('redlock-cli scenario', () => {
 
   it('run --json: both variants reach their expected verdicts, exit 0, and the sandbox is gone', async () => {
     const r = await cli('run', S1, '--json');
-    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(NO_WRONG_VERDICT, r.stderr).toContain(r.code);
+    expect(withoutRetryNotes(r.stderr)).toBe('');
     const out = JSON.parse(r.stdout) as RunJson;
-    expect(out.matched).toBe(true);
-    expect(out.variants.map((v) => [v.variant, v.found, v.matched])).toEqual([
-      ['unsafe', ['mutual-exclusion'], true],
-      ['fixed', [], true],
+    expect(out.matched).toBe(r.code === 0);
+    // Each variant as expected, or inconclusive on a machine too busy for its timing (exit 8).
+    expect(out.variants.map((v) => [v.variant, v.outcome === 'inconclusive' ? 'late' : v.found, v.matched])).toEqual([
+      ['unsafe', out.variants[0]!.outcome === 'inconclusive' ? 'late' : ['mutual-exclusion'], out.variants[0]!.outcome === 'as-expected'],
+      ['fixed', out.variants[1]!.outcome === 'inconclusive' ? 'late' : [], out.variants[1]!.outcome === 'as-expected'],
     ]);
     expect(out.variants[0]!.history.events.at(-1)!.kind).toBe('end');
     expect(existsSync(join(sandboxes, `scenario-${S1}`.slice(0, 32)))).toBe(false);
@@ -61,12 +63,12 @@ describe('redlock-cli scenario', () => {
 
   it('run without a terminal prints the text timeline, 80 columns at most, ending with one line per variant', async () => {
     const r = await cli('run', S1, '--variant', 'unsafe');
-    expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`running ${S1} on a single sandbox...\n`);
+    expect(NO_WRONG_VERDICT, r.stderr).toContain(r.code);
+    expect(withoutRetryNotes(r.stderr)).toBe(`running ${S1} on a single sandbox...\n`);
     const lines = r.stdout.trimEnd().split('\n');
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
     expect(r.stdout).toMatch(/^A {3}=?z{10,}/m);
-    expect(lines.at(-1)).toBe('ok    unsafe  expected mutual-exclusion, found mutual-exclusion');
+    expect(lines.at(-1)).toMatch(r.code === 0 ? /^ok {4}unsafe {2}expected mutual-exclusion, found mutual-exclusion$/ : /^LATE {2}unsafe {2}expected mutual-exclusion, found /);
   }, 30_000);
 
   it('a variant that misses its expected verdict exits 7 and says NOT AS EXPECTED', async () => {

@@ -31,3 +31,12 @@ export async function runCli(
   });
   return { code, stdout, stderr };
 }
+
+/**
+ * Exit codes of a scenario run that reached no wrong verdict: 0, or 8 when the machine was too
+ * busy for a variant's timing even after its retries (inconclusive, never a verdict).
+ */
+export const NO_WRONG_VERDICT: readonly number[] = [0, 8];
+
+/** A scenario run's stderr without the notes of attempts run again because their timing was inconclusive. */
+export const withoutRetryNotes = (stderr: string): string => stderr.replace(/^.*: inconclusive \(.*\); run \d+ of up to \d+\n/gm, '');

@@ -44,9 +44,11 @@ describe('race --chaos on a sandbox it starts', () => {
     const healed = faults(r, 'partition')[0]!;
     const cutAt = events.find((e) => e.kind === 'fault' && e.phase === 'invoke' && e.verb === 'partition')!.t;
     const granted = ops(r, 'acquire', 'ok').map((e) => e.t);
-    // ioredis queues commands while it reconnects: waiters just wait, nobody gets the lock.
+    // Nobody gets the lock while cut off: a waiter's commands either wait in ioredis's queue while it
+    // reconnects (a long wait) or fail (an acquire error), depending on when the cut caught them.
     expect(granted.filter((t) => t > cutAt + 50 && t < healed.t - 50)).toEqual([]);
-    expect(r.stats.waits.max).toBeGreaterThan(250);
+    const failedWhileCut = ops(r, 'acquire', 'fail').filter((e) => e.t > cutAt && e.t < healed.t + 50);
+    expect(r.stats.waits.max > 250 || failedWhileCut.length > 0, JSON.stringify({ waits: r.stats.waits, failedWhileCut })).toBe(true);
     expect(granted.some((t) => t > healed.t + 50)).toBe(true);
     expect(sandboxDirs()).toEqual([]);
   }, 30_000);

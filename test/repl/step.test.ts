@@ -55,12 +55,16 @@ describe('step <scenario>', () => {
 
     session.submit('');
     await waitingAt(2);
-    expect(text()).toMatch(/A\s+acquire ok/);
+    // A's reply arrives when it arrives (a busy machine): the line follows once it has.
+    await until(() => /A\s+acquire ok/.test(text()), 'A acquire ok');
     // The panel reads the scenario's lock on the scenario's sandbox: A's token holds it now.
     await until(() => (session.getSnapshot().panel.views.orders?.holders.length ?? 0) === 1, 'the panel showing the lock held');
 
     session.submit('continue');
-    await until(() => text().includes('verdict: expected safe, found safe: as expected'), 'the verdict');
+    // Step 2 was due 80 ms after step 1 and waited for `continue`: the run says the prompt held it
+    // past what its race tolerates, or (had it come in time) gives the verdict; never a wrong one.
+    await until(() => /verdict: expected safe, found safe: (as expected|INCONCLUSIVE\n {2}\? inconclusive: step 2 \(A pause\) waited)/.test(text()), 'the verdict');
+    expect(text()).not.toContain('NOT AS EXPECTED');
     await until(() => session.getSnapshot().stepping === undefined && session.getSnapshot().target === `127.0.0.1:${server.port}`, 'the target back');
     expect(pids.some(isAlive)).toBe(false);
     expect(session.attachedSandbox).toBeUndefined();

@@ -137,8 +137,10 @@ describe('runVariant: acquire options for lost locks, fair queues and read-write
 
     const plain = (await runVariant(s, 'plain', { sandbox: fx.sandbox })).history;
     info = dump(plain);
-    // Redisson's read acquire joins the read mode at once; W is still waiting then.
-    expect(done(plain, 'R2', 'acquire').t, info).toBeLessThan(350);
+    // Redisson's read acquire joins the read mode at once, while W is still waiting: R2 gets in
+    // before W (order, not a time bound: a busy machine made a 350 ms bound miss by 0.6 ms).
+    expect(done(plain, 'R2', 'acquire').phase, info).toBe('ok');
+    expect(done(plain, 'R2', 'acquire').t, info).toBeLessThan(done(plain, 'W', 'acquire').t);
     expect(done(plain, 'R1', 'release', 1), info).toMatchObject({ phase: 'ok', detail: 'released; other readers still hold the lock' });
 
     const dead = (await runVariant(s, 'dead-writer', { sandbox: fx.sandbox })).history;

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/scenario/runner.js';
 import { proxyHook } from '../../src/sandbox/proxy-hook.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { acquire, done, dump, scenario, servers, step } from './fixture.js';
+import { acquire, done, dump, runOnTime, scenario, servers, step } from './fixture.js';
 
 const sandbox = { topology: 'redlock' as const, nodes: 3, fakeClock: false, config: {} };
 
@@ -19,7 +18,7 @@ describe('runVariant on a Redlock sandbox', () => {
       ],
       steps: [acquire('A', 0, { leaseMs: 1000 }), step('A', 50, { do: 'enter' }), acquire('B', 100, { leaseMs: 1000 })],
     });
-    const { history } = await runVariant(s, 'unsafe', { sandbox: fx.sandbox });
+    const { history } = await runOnTime(s, 'unsafe', { sandbox: fx.sandbox });
     const info = dump(history);
     expect(done(history, 'A', 'acquire').phase, info).toBe('ok');
     expect(done(history, 'A', 'enter').held, info).toBe(true);
@@ -41,21 +40,22 @@ describe('runVariant on a Redlock sandbox', () => {
         ...['n1', 'n2', 'n3'].map((node) => ({ at: 0, fault: 'latency' as const, node, value: '60ms' })),
         acquire('A', 20, { leaseMs: 300, checkValidity: false, only: ['unsafe'] }),
         acquire('A', 20, { leaseMs: 300, checkValidity: true, only: ['fixed'] }),
-        // A wakes at 0.64 s: ~100 ms after B's acquire (at 0.45 s, three 60 ms round trips away) is done.
-        step('A', 40, { do: 'pause', forMs: 600 }),
+        // A wakes at 0.94 s: ~300 ms after B's acquire (at 0.45 s, three 60 ms round trips away) is
+        // done, room enough for a busy machine (at 0.64 s two hogs per core made B finish after A woke).
+        step('A', 40, { do: 'pause', forMs: 900 }),
         acquire('B', 450, { leaseMs: 1000 }),
       ],
     });
-    const unsafe = (await runVariant(s13, 'unsafe', { sandbox: fx.sandbox })).history;
+    const unsafe = (await runOnTime(s13, 'unsafe', { sandbox: fx.sandbox })).history;
     let info = dump(unsafe);
     const a = done(unsafe, 'A', 'acquire');
     expect(a, info).toMatchObject({ phase: 'ok', leaseMs: 300, detail: expect.stringMatching(/^validity -\d+ ms, trusted anyway$/) });
-    expect(a.t, info).toBeGreaterThanOrEqual(638);
+    expect(a.t, info).toBeGreaterThanOrEqual(938);
     const b = done(unsafe, 'B', 'acquire');
     expect(b.phase, info).toBe('ok');
     expect(b.t, info).toBeLessThan(a.t);
 
-    const fixed = (await runVariant(s13, 'fixed', { sandbox: fx.sandbox })).history;
+    const fixed = (await runOnTime(s13, 'fixed', { sandbox: fx.sandbox })).history;
     info = dump(fixed);
     expect(done(fixed, 'A', 'acquire'), info).toMatchObject({ phase: 'fail', detail: expect.stringMatching(/validity -\d+ ms$/) });
     expect(done(fixed, 'B', 'acquire').phase, info).toBe('ok');
@@ -83,7 +83,7 @@ describe('runVariant on a Redlock sandbox', () => {
       ],
     });
     for (const variant of ['clock', 'amnesia']) {
-      const { history } = await runVariant(s, variant, { sandbox: fx.sandbox });
+      const { history } = await runOnTime(s, variant, { sandbox: fx.sandbox });
       const info = dump(history);
       const fault = history.events.filter((e) => e.kind === 'fault').map((e) => (e.kind === 'fault' ? `${e.node} ${e.verb} ${e.phase}` : ''));
       expect(fault, info).toEqual([`n2 ${variant === 'clock' ? 'clock' : 'restart'} invoke`, `n2 ${variant === 'clock' ? 'clock' : 'restart'} ok`]);

@@ -17,9 +17,10 @@ export interface HarnessReport {
   readonly loopDelayP99Ms: number;
   readonly loopDelayMaxMs: number;
   readonly workers: number;
-  /** The busiest worker's share of one core, and the worst worker's loop delay p99. */
+  /** The busiest worker's share of one core, and the worst worker's loop delay p99 and max. */
   readonly workerCpuPctMax: number;
   readonly workerLoopDelayP99Ms: number;
+  readonly workerLoopDelayMaxMs: number;
   /** Parent and workers together, in cores. */
   readonly totalCores: number;
   /** The lock server's CPU over the race, as a share of one core (undefined when it could not be read). */
@@ -52,6 +53,7 @@ export function harnessReport(parent: ProcessLoad, workers: readonly ProcessLoad
   const workerPcts = workers.map(pct);
   const workerCpuPctMax = Math.max(0, ...workerPcts);
   const workerLoopDelayP99Ms = Math.max(0, ...workers.map((w) => w.loopDelayP99Ms));
+  const workerLoopDelayMaxMs = Math.max(0, ...workers.map((w) => w.loopDelayMaxMs));
   const reasons: string[] = [];
   if (cpuPct > BUSY_CPU_PCT) reasons.push(`the race process used ${cpuPct.toFixed(0)}% of a core`);
   if (parent.loopDelayP99Ms > LATE_LOOP_MS) reasons.push(`its timers ran ${parent.loopDelayP99Ms.toFixed(0)} ms late (p99)`);
@@ -69,6 +71,7 @@ export function harnessReport(parent: ProcessLoad, workers: readonly ProcessLoad
     workers: workers.length,
     workerCpuPctMax,
     workerLoopDelayP99Ms,
+    workerLoopDelayMaxMs,
     totalCores,
     serverCpuPct,
     machineCores: machine?.cores,
