@@ -74,8 +74,12 @@ describe('a server that dies while acquire --wait waits', () => {
       const holder = spawnCli(['acquire', 'dies', '--kind', kind, '--lease', '10m', '--url', server.url], env);
       expect(await holder.exited).toBe(0);
       const waiter = spawnCli(['acquire', 'dies', '--kind', kind, '--wait', '10m', '--url', server.url], env, 120_000);
-      // Its first attempt has run (the server saw its script): from here on it is waiting.
-      await until(async () => /name=redlock-cli .*cmd=eval/.test(String(await raw.client('LIST'))));
+      // Its first attempt has run (the server saw its script) and, for the kinds woken by pub/sub,
+      // it has subscribed: from here on it is waiting.
+      await until(async () => {
+        const attempted = /name=redlock-cli .*cmd=eval/.test(String(await raw.client('LIST')));
+        return attempted && (kind === 'token' || ((await raw.call('PUBSUB', 'CHANNELS')) as string[]).length > 0);
+      });
       raw.disconnect();
       process.kill(server.pid, 'SIGKILL');
       expect(await waiter.exited).toBe(3);
