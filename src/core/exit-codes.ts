@@ -29,4 +29,4 @@ export const EXIT_CODE_HELP = `Exit codes:
   6    doctor found problems
   7    scenario: a variant missed its expected verdict; race: safety violations found
   8    inconclusive, never called safe: a scenario or race ran too late on a busy machine, or a race acquired nothing
-  130  interrupted (Ctrl-C)`;
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP; still stopping 10 s later: 128 + the signal)`;
