@@ -19,7 +19,7 @@ import { registerRepl } from './commands/repl.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerScenario } from './commands/scenario.js';
 import { registerTarget } from './commands/target.js';
-import { applyTargetOption } from './commands/target-use.js';
+import { addProgramConnectionOptions, applyConnectionOptions, ENVIRONMENT_HELP, hostHint } from './commands/connection-flags.js';
 import { safeLine } from './core/terminal-text.js';
 
 export type { RunContext } from './commands/context.js';
@@ -31,6 +31,8 @@ export function buildProgram(ctx: CommandContext): Command {
   const program = new Command('redlock-cli')
     .description('Inspect, hold, break and torture Redis distributed locks (Redisson, Redlock, token locks)')
     .version(pkg.version, '-V, --version')
+    // -h is the host, as in redis-cli; every command inherits this before it is registered.
+    .helpOption('--help', 'display help for command')
     .option('--debug', 'print stack traces for unexpected errors')
     .option('--no-color', 'plain output (also NO_COLOR=1)')
     .showSuggestionAfterError(true)
@@ -39,9 +41,10 @@ export function buildProgram(ctx: CommandContext): Command {
       writeOut: (text) => void ctx.stdout.write(safeLine(text)),
       writeErr: (text) => void ctx.stderr.write(safeLine(text)),
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
-      outputError: (text, write) => write(`redlock-cli: ${text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim()}\n`),
+      outputError: (text, write) => write(`redlock-cli: ${hostHint(text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim())}\n`),
     })
-    .addHelpText('afterAll', `\n${EXIT_CODE_HELP}\n`);
+    .addHelpText('afterAll', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`);
+  addProgramConnectionOptions(program);
   registerAcquire(program, ctx);
   registerHold(program, ctx);
   registerRenew(program, ctx);
@@ -57,7 +60,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerTarget(program, ctx);
   registerCompletion(program, ctx);
   registerHelp(program); // after every command: `help sandbox up` follows the tree
-  program.hook('preAction', (_program, actionCommand) => applyTargetOption(actionCommand, ctx)); // --target <name>
+  program.hook('preAction', (_program, actionCommand) => applyConnectionOptions(program, actionCommand, ctx));
   addExamples(program);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;

@@ -16,6 +16,7 @@ import { act, note, print, printJson, type CommandContext } from './context.js';
 import { describeRefusal, formatVotes } from './lock-output.js';
 import { addConnectionOptions, addLockOptions, checkKeyName, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';
+import { replayArgs, stripPassword } from './connection-flags.js';
 
 export const DEFAULT_LEASE_MS = 30_000;
 
@@ -65,6 +66,21 @@ export function lockTarget(kind: LockKind, spec: TargetSpec, flags: LockFlags): 
   return `redlock ${parseNodeUrls(flags.nodes).map(describeTarget).join(',')}`;
 }
 
+/**
+ * `redlock-cli <command> <key>` on the same lock and server as this command: --kind, the Redlock
+ * nodes and the connection options, password-free, so the hint works when pasted.
+ */
+export function sameLockCommand(command: string, kind: LockKind, key: string, flags: LockFlags, self: Command): string {
+  const nodes = kind === 'redlock' && flags.nodes !== undefined ? flags.nodes.split(',').map((n) => stripPassword(n.trim())).join(',') : undefined;
+  const words = [
+    'redlock-cli', command, key,
+    ...(kind === 'reentrant' ? [] : ['--kind', kind]),
+    ...(nodes !== undefined ? ['--nodes', nodes] : []),
+    ...replayArgs(self),
+  ];
+  return words.map((w, i) => (i < 2 ? w : shellQuote(w))).join(' ');
+}
+
 export function attemptJson(setup: LockSetup, attempt: Attempt): Record<string, unknown> {
   const base = { acquired: attempt.acquired, key: setup.key, kind: setup.kind, owner: setup.owner, leaseMs: setup.leaseMs };
   if (attempt.acquired) {
@@ -88,7 +104,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
     .option('--json', 'print the result as JSON');
   addLockOptions(cmd);
   addConnectionOptions(cmd);
-  cmd.action(act(ctx, async (key: string, flags: LockFlags) => {
+  cmd.action(act(ctx, async (key: string, flags: LockFlags, self: Command) => {
     const setup = lockSetup(key, flags, DEFAULT_LEASE_MS, ctx.identity);
     const spec = targetSpec(flags, ctx);
     const target = lockTarget(setup.kind, spec, flags);
@@ -121,7 +137,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
           attempt.validityMs !== undefined ? `valid for ${formatDuration(attempt.validityMs)}` : '',
         ].filter((s) => s !== '');
         print(ctx, `acquired "${safeText(key)}" (${setup.kind}) as ${safeText(setup.owner)}, lease ${formatDuration(setup.leaseMs)}${extra.length ? `, ${extra.join(', ')}` : ''}`);
-        note(ctx, `release it with: redlock-cli release ${shellQuote(key)}${setup.kind === 'reentrant' ? '' : ` --kind ${setup.kind}`}`);
+        note(ctx, `release it with: ${sameLockCommand('release', setup.kind, key, flags, self)}`);
       }
       return ExitCode.ok;
     } finally {

@@ -3,7 +3,7 @@ import { companionFindings, LOCK_LIKE_NAME, sortFindings, viewFindings, type Com
 import { namedClients, parseReplicationInfo, renewalFindings, replicaFindings, type RenewalSample } from '../core/doctor-server.js';
 import type { LockView } from '../core/lock-view.js';
 import { scanLocks, type FoundCompanion, type FoundLock, type ScanProgress } from '../inspect/scan-locks.js';
-import { scanSources, type ScanSource } from '../inspect/scan.js';
+import { scanSources, unreadReason, type ScanSource, type UnreadNode } from '../inspect/scan.js';
 import { inspectKeys, type InspectKey } from '../inspect/snapshot.js';
 import { companionOf } from '../core/decode/companions.js';
 import type { Connection } from '../redis/connection.js';
@@ -28,6 +28,8 @@ export interface DoctorReport {
   readonly findings: readonly Finding[];
   readonly locks: number;
   readonly scanned: number;
+  /** Cluster primaries that could not be read: their locks were not checked. */
+  readonly unread: readonly UnreadNode[];
   readonly notes: readonly string[];
 }
 
@@ -80,7 +82,8 @@ async function renewals(conn: Connection, locks: readonly FoundLock[], windowMs:
   if (held.length === 0) return { samples: [], clientList: '' };
   await sleep(windowMs, signal);
   const after = await inspectInGroups(conn, held.map((f) => f.bytes ?? f.view.key));
-  const clientList = (await Promise.all(scanSources(conn).map((s) => s.client.client('LIST') as Promise<string>))).join('\n');
+  const lists = await Promise.all(scanSources(conn).map((s) => (s.client.client('LIST') as Promise<string>).catch(() => '')));
+  const clientList = lists.join('\n'); // an unread primary is already reported; its clients stay unnamed
   const samples: RenewalSample[] = [];
   held.forEach((f, i) => {
     const now = after[i]!;
@@ -101,7 +104,10 @@ export async function runDoctor(conn: Connection, req: DoctorRequest): Promise<D
   const locks: FoundLock[] = [];
   const companions: FoundCompanion[] = [];
   let scanned = 0;
+  const unread: UnreadNode[] = [];
+  const isUnread = (node: string): boolean => unread.some((n) => n.node === node);
   const scan = scanLocks(conn, {
+    onUnread: (n) => void unread.push(n),
     pattern: req.pattern,
     count: req.scanCount,
     signal: req.signal,
@@ -119,7 +125,7 @@ export async function runDoctor(conn: Connection, req: DoctorRequest): Promise<D
   const notes: string[] = [];
   for (const f of locks) findings.push(...viewFindings(f.view, f.node, targetOf(f.node), req));
   const byKey = new Map(locks.map((f) => [f.view.key, f.view]));
-  const facts = await companionFacts(conn, companions, byKey);
+  const facts = await companionFacts(conn, companions.filter((c) => !isUnread(c.node)), byKey);
   // A lock seen only through its companions (a free fair lock with a queue) is checked too.
   for (const fact of facts) {
     if (byKey.has(fact.lock.key)) continue;
@@ -128,8 +134,14 @@ export async function runDoctor(conn: Connection, req: DoctorRequest): Promise<D
   }
   findings.push(...companionFindings(facts, targetOf));
 
-  for (const source of scanSources(conn)) {
-    findings.push(...replicaFindings(parseReplicationInfo(source.label, await replication(source)), targetOf(source.label)));
+  for (const source of scanSources(conn).filter((s) => !isUnread(s.label))) {
+    const info = await replication(source).catch((err: unknown) => {
+      const reason = source.slots !== undefined ? unreadReason(err, source.label) : undefined;
+      if (reason === undefined) throw err;
+      unread.push({ node: source.label, slots: source.slots!, reason });
+      return undefined;
+    });
+    if (info !== undefined) findings.push(...replicaFindings(parseReplicationInfo(source.label, info), targetOf(source.label)));
   }
   if (req.renewalWindowMs !== undefined) {
     const { samples, clientList } = await renewals(conn, locks, req.renewalWindowMs, req.signal);
@@ -138,5 +150,5 @@ export async function runDoctor(conn: Connection, req: DoctorRequest): Promise<D
     if (result.note) notes.push(result.note);
   }
   const lockCount = locks.filter((f) => f.view.kind !== 'not-a-lock').length;
-  return { findings: sortFindings(findings), locks: lockCount, scanned, notes };
+  return { findings: sortFindings(findings), locks: lockCount, scanned, notes, unread };
 }

@@ -8,6 +8,7 @@ import { DEFAULT_SCAN_COUNT } from '../inspect/scan.js';
 import { connect } from '../redis/connection.js';
 import { act, note, print, printJson, type CommandContext, type RunContext } from './context.js';
 import { fixTargetFor } from './doctor-target.js';
+import { reportPartial } from './cluster-partial.js';
 import { runDoctor, type DoctorReport } from './doctor-run.js';
 import { scanProgress } from './ls-progress.js';
 import { countFlag } from './ls.js';
@@ -54,7 +55,8 @@ run. Printed commands carry no password: add --askpass to redis-cli, or set REDI
 --json prints one array of findings: {severity, code, key (null for server findings), node,
 message, fix}. The summary goes to stderr.
 
-Exit codes for doctor: 0 no findings, 6 findings (any severity printed), 2/3 as usual.`;
+Exit codes for doctor: 0 no findings, 6 findings (any severity printed), 9 a Cluster primary
+could not be read (named on stderr with its slots), 2/3 as usual.`;
 
 export function registerDoctor(program: Command, ctx: CommandContext): void {
   const cmd = program
@@ -89,7 +91,7 @@ export function registerDoctor(program: Command, ctx: CommandContext): void {
         }).finally(() => progress.done());
         if (ctx.signal?.aborted) return ExitCode.interrupted;
         printReport(ctx, report, pattern, flags.json === true, conn.topology === 'cluster');
-        return report.findings.length > 0 ? ExitCode.findings : ExitCode.ok;
+        return reportPartial(ctx, report.unread, report.findings.length > 0 ? ExitCode.findings : ExitCode.ok);
       } finally {
         await conn.close();
       }

@@ -40,6 +40,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'target list': ['redlock-cli target list', 'redlock-cli target list --json'],
   'target show': ['redlock-cli target show prod', 'redlock-cli target show prod --json'],
   'target remove': ['redlock-cli target remove staging', 'redlock-cli target remove old-prod'],
+  'target use': ['redlock-cli target use prod', 'redlock-cli target use --clear'],
 };
 
 /** `sandbox up` for a subcommand, `acquire` for a top-level one. */

@@ -3,11 +3,13 @@ import { parseInspectKind } from '../core/decode/index.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { formatLockView } from '../core/inspect-text.js';
 import type { LockView } from '../core/lock-view.js';
+import { readOnReplicas } from '../inspect/replica-keys.js';
 import { inspectKeys } from '../inspect/snapshot.js';
 import { connect } from '../redis/connection.js';
+import { addNodesOption, inspectAcrossNodes } from './across-nodes.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect-watch.js';
-import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
+import { addConnectionOptions, checkKeyName, targetSpec, type ConnectionFlags } from './options.js';
 
 export interface InspectFlags extends ConnectionFlags, WatchFlags {
   readonly kind?: string;
@@ -26,10 +28,15 @@ count-down latch, redis-semaphore semaphore, or a token lock with the library it
   queue[] {owner, position (0 = next), deadlineInMs (negative = overdue, null = none),
   expectedWaitMs, subscribers}, mode, readers[] {owner, count, timeoutKeys[] {key, ttlMs}, zombie},
   orphanTimeoutKeys[], token, value, library, available, permits[] {id, expiresInMs, expired},
-  count, waiters, size, replicas[] {replica, offset, lagBytes}, warnings[] {code, severity,
+  count, waiters, size, replicas[] {replica, offset, lagBytes, hasKey (read on the replica; null when
+  it could not be), ttlMs, error}, warnings[] {code, severity,
   message}, readAt (Redis server time, epoch ms). Absent fields do not apply to that kind.
 
-Exits 4 when a key does not exist (the others are still printed), 0 otherwise.`;
+--nodes url,url,... reads each key on every Redlock node instead: which nodes hold a copy, its
+value and TTL there, and whether a majority does (--json: key, copies[] {node, state, value,
+ttlMs, error}, held, quorum).
+
+Exits 4 when a key does not exist (on no node, with --nodes; the others are still printed), 0 otherwise.`;
 
 /** Prints views as text blocks (missing keys on stderr) or one JSON array; returns the exit code. */
 export function printViews(ctx: CommandContext, views: readonly LockView[], json: boolean): number {
@@ -59,18 +66,22 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
     .option('-k, --kind <kind>', 'read the data as this kind where it fits, e.g. latch for an integer string (default: recognise)')
     .option('--json', 'print a JSON array, one object per key (shape below)')
     .addHelpText('after', HELP);
+  addNodesOption(cmd);
   addConnectionOptions(cmd);
   // --watch / --interval / --once / --count: the live view lives in inspect-watch.ts.
   addWatchOptions(cmd).addHelpText('after', WATCH_HELP);
   cmd.action(
     act(ctx, async (keys: string[], flags: InspectFlags) => {
+      keys.forEach(checkKeyName);
+      if (flags.nodes !== undefined) return inspectAcrossNodes(ctx, flags.nodes, targetSpec(flags, ctx), keys, flags.json === true);
       const kind = flags.kind !== undefined ? parseInspectKind(flags.kind) : undefined;
       if (wantsWatch(flags)) {
         return runInspectWatch(ctx, { keys, spec: targetSpec(flags, ctx), flags, read: (conn) => inspectKeys(conn, keys, { kind }) });
       }
       const conn = await connect(targetSpec(flags, ctx), { mode: 'one-shot', name: 'redlock-cli:inspect' });
       try {
-        return printViews(ctx, await inspectKeys(conn, keys, { kind }), flags.json === true);
+        const views = await readOnReplicas(conn, keys, await inspectKeys(conn, keys, { kind }));
+        return printViews(ctx, views, flags.json === true);
       } finally {
         await conn.close();
       }

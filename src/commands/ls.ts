@@ -8,6 +8,8 @@ import { DEFAULT_SCAN_COUNT } from '../inspect/scan.js';
 import { connect } from '../redis/connection.js';
 import { formatTable, lsRow, sortViews } from '../ui/ls-table.js';
 import { act, note, print, type CommandContext, type RunContext } from './context.js';
+import { addNodesOption, lsAcrossNodes } from './across-nodes.js';
+import { reportPartial, unreadCollector } from './cluster-partial.js';
 import { scanProgress } from './ls-progress.js';
 import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls-watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
@@ -39,13 +41,18 @@ semaphores and latches), TTL, WAITING (fair locks: queue length; others: clients
 the unlock channel), WARN (errors and warnings; see them with inspect or doctor). On a terminal
 the table fits its width; piped, nothing is cut.
 
+--nodes url,url,... lists the locks of every Redlock node, one entry per key saying which nodes
+hold a copy (value, TTL) and whether a majority does; --json then prints one JSON array.
+
 --json prints NDJSON: one LockView per line (the shape inspect --help describes), streamed as
 batches are read, in scan order. Use jq -s to get an array.
 
 --watch is a top-like live view that re-scans every --interval (default ${LS_WATCH_INTERVAL_MS / 1000}s): t sorts by TTL,
 w by waiting clients, k by key; p pauses, q quits. It needs a terminal.
 
-A pattern that matches no lock prints "no locks match <pattern>" on stderr and exits 0.
+A pattern that matches no lock prints "no locks match <pattern>" on stderr and exits 0. On a
+Cluster with a primary down, the others are listed, the unread primary and its slot ranges are
+named on stderr, and the exit code is 9 (partial).
 
 Examples:
   redlock-cli ls
@@ -80,6 +87,7 @@ export function registerLs(program: Command, ctx: CommandContext): void {
     .option('--watch', 'live, top-like view that re-scans every --interval (needs a terminal)')
     .option('--interval <duration>', `time between scans with --watch (default ${LS_WATCH_INTERVAL_MS / 1000}s)`)
     .addHelpText('after', HELP);
+  addNodesOption(cmd);
   addConnectionOptions(cmd);
   cmd.action(
     act(ctx, async (pattern: string, flags: LsFlags) => {
@@ -91,14 +99,17 @@ export function registerLs(program: Command, ctx: CommandContext): void {
         signal: ctx.signal,
       };
       const spec = targetSpec(flags, ctx);
+      if (flags.nodes !== undefined) return lsAcrossNodes(ctx, flags.nodes, spec, pattern, flags.json === true);
       if (flags.watch) return runLsWatch(ctx, { spec, scan, json: flags.json === true, interval: flags.interval });
       if (flags.interval !== undefined) throw new UsageError('--interval goes with --watch');
       const conn = await connect(spec, { mode: 'one-shot', name: 'redlock-cli:ls' });
+      const unread = unreadCollector();
       try {
-        const found = flags.json ? await streamJson(ctx, conn, scan) : await printTable(ctx, conn, scan);
-        if (found === 0) note(ctx, `no locks match ${pattern}`);
+        const partial = { ...scan, onUnread: unread.onUnread };
+        const found = flags.json ? await streamJson(ctx, conn, partial) : await printTable(ctx, conn, partial);
+        if (found === 0 && unread.nodes.length === 0) note(ctx, `no locks match ${pattern}`);
         else if (scan.limit !== undefined && found >= scan.limit) note(ctx, `stopped after ${found} locks (--limit ${scan.limit})`);
-        return ctx.signal?.aborted ? ExitCode.interrupted : ExitCode.ok;
+        return reportPartial(ctx, unread.nodes, ctx.signal?.aborted ? ExitCode.interrupted : ExitCode.ok);
       } finally {
         await conn.close();
       }

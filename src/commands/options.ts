@@ -3,48 +3,46 @@ import { parseDuration, type DurationBounds } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { LOCK_KINDS, type LockKind } from '../locks/types.js';
 import { parseKind } from '../locks/registry.js';
-import { DEFAULT_REPLY_TIMEOUT_MS, DEFAULT_URL, parseHostList, type TargetSpec } from '../redis/target.js';
+import { DEFAULT_REPLY_TIMEOUT_MS, DEFAULT_URL, parseHostList, parseSentinelUrl, type TargetSpec } from '../redis/target.js';
+import type { TlsFiles } from '../redis/tls.js';
+import { declareConnectionOptions, type ConnectionFlags } from './connection-flags.js';
 import type { RunContext } from './context.js';
 
-export interface ConnectionFlags {
-  /** A saved target; commands/target-use.ts turns it into the flags below before the action runs. */
-  readonly target?: string;
-  readonly url?: string;
-  readonly sentinel?: string;
-  readonly masterName?: string;
-  readonly cluster?: string;
-  readonly pubsub?: string;
-  readonly nodes?: string;
-  readonly timeout?: string;
+export type { ConnectionFlags } from './connection-flags.js';
+
+/** The connection options and --pubsub: the same on every command that talks to Redis (see connection-flags.ts). */
+export function addConnectionOptions(cmd: Command, opts: { readonly sandbox?: boolean } = {}): Command {
+  return declareConnectionOptions(cmd, opts).addOption(
+    new Option('--pubsub <mode>', 'unlock notifications: SPUBLISH on a Redis 7+ Cluster (auto), or force one')
+      .choices(['auto', 'sharded', 'plain'])
+      .default('auto'),
+  );
 }
 
-/** -u/--url, --sentinel, --master-name, --cluster, --target, --pubsub: the same on every command that talks to Redis. */
-export function addConnectionOptions(cmd: Command): Command {
-  return cmd
-    .option('--target <name>', 'a connection saved with `redlock-cli target add` (instead of --url/--sentinel/--cluster)')
-    .option('-u, --url <url>', `Redis URL, redis://[user:password@]host:port[/db] or rediss:// (env REDIS_URL, default ${DEFAULT_URL})`)
-    .option('--sentinel <host:port,...>', 'connect through Redis Sentinel (needs --master-name)')
-    .option('--master-name <name>', 'the master monitored by Sentinel')
-    .option('--cluster <host:port,...>', 'connect to a Redis Cluster through these seed nodes')
-    .option('--timeout <duration>', `how long to wait for each Redis reply before exit 3 (default ${DEFAULT_REPLY_TIMEOUT_MS / 1000}s)`)
-    .addOption(
-      new Option('--pubsub <mode>', 'unlock notifications: SPUBLISH on a Redis 7+ Cluster (auto), or force one')
-        .choices(['auto', 'sharded', 'plain'])
-        .default('auto'),
-    );
-}
-
+/** The spec the resolved flags describe (connection-flags.ts has already applied targets and redis-cli flags). */
 export function targetSpec(flags: ConnectionFlags, ctx: RunContext): TargetSpec {
   if (flags.sentinel && flags.cluster) throw new UsageError('use either --sentinel or --cluster, not both');
+  const given = flags.url ?? (ctx.env.REDIS_URL?.trim() ? ctx.env.REDIS_URL : undefined) ?? DEFAULT_URL;
+  const fromSentinelUrl = parseSentinelUrl(given);
+  if (fromSentinelUrl) return { ...fromSentinelUrl, tls: tlsFiles(flags, fromSentinelUrl.url) };
   if (flags.masterName && !flags.sentinel) throw new UsageError('--master-name goes with --sentinel <host:port,...>');
-  const url = flags.url ?? ctx.env.REDIS_URL ?? DEFAULT_URL;
   return {
-    url,
+    url: given,
     sentinels: flags.sentinel ? parseHostList(flags.sentinel, '--sentinel') : undefined,
     masterName: flags.masterName,
     clusterNodes: flags.cluster ? parseHostList(flags.cluster, '--cluster') : undefined,
     replyTimeoutMs: durationFlag(flags.timeout, '--timeout') ?? DEFAULT_REPLY_TIMEOUT_MS,
+    tls: tlsFiles(flags, given),
   };
+}
+
+/** --cacert/--cert/--key/--insecure, which only mean something over TLS. */
+function tlsFiles(flags: ConnectionFlags, url: string): TlsFiles | undefined {
+  const files: TlsFiles = { ca: flags.cacert, cert: flags.cert, key: flags.key, insecure: flags.insecure };
+  if (Object.values(files).every((v) => v === undefined)) return undefined;
+  if (!/^rediss:/i.test(url)) throw new UsageError('--cacert, --cert, --key and --insecure go with TLS: add --tls or use rediss://');
+  if ((files.cert === undefined) !== (files.key === undefined)) throw new UsageError('--cert and --key go together');
+  return files;
 }
 
 export interface LockFlags extends ConnectionFlags {
@@ -65,7 +63,7 @@ export function addLockOptions(cmd: Command): Command {
 
 /** A lock name must be a non-empty key (Redis allows "", but no lock library names one so). */
 export function checkKeyName(key: string): string {
-  if (key === '') throw new UsageError('the key is empty: name the lock, e.g. redlock-cli acquire orders');
+  if (key === '') throw new UsageError('the key is empty: name the lock (its Redis key), e.g. orders');
   return key;
 }
 

@@ -23,7 +23,7 @@ interface RaceFlags {
   readonly chaosFor?: string;
   readonly url?: string;
   readonly nodes?: string;
-  readonly sandbox?: string;
+  readonly sandbox?: string | true;
   readonly json?: boolean;
 }
 
@@ -86,7 +86,8 @@ function target(flags: RaceFlags): RaceTarget {
     const nodes = flags.nodes?.split(',').map((s) => s.trim()).filter((s) => s !== '').map((u) => (u.includes('://') ? u : `redis://${u}`));
     return { type: 'url', url: flags.url, nodes };
   }
-  return flags.sandbox !== undefined ? { type: 'sandbox', name: flags.sandbox } : { type: 'fresh' };
+  if (flags.sandbox === undefined) return { type: 'fresh' };
+  return { type: 'sandbox', name: flags.sandbox === true ? undefined : flags.sandbox };
 }
 
 /** Every flag checked and combined; nothing has started yet. */
@@ -131,7 +132,7 @@ export function registerRace(program: Command, ctx: CommandContext): void {
     .option('--chaos-for <duration>', 'how long a pause, latency or partition lasts (default 2 x lease + hold)')
     .option('-u, --url <url>', 'race on this Redis instead of a sandbox (no --chaos)')
     .option('--nodes <url,url,...>', '--kind redlock with --url: the independent primaries')
-    .option('--sandbox <name>', 'race on a sandbox that is already up (see `sandbox up`)')
+    .option('--sandbox [name]', 'race on a sandbox that is already up (default: the only one; see `sandbox up`)')
     .option('--json', 'print every figure and the recorded history as JSON instead of the summary')
     .addHelpText('after', HELP)
     .action(

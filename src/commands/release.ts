@@ -5,6 +5,7 @@ import { peekLock } from '../locks/peek.js';
 import { protocolFor } from '../locks/registry.js';
 import type { LockEnv, LockKind, LockRequest, ReleaseOutcome } from '../locks/types.js';
 import { forgetOwner } from '../state/owners.js';
+import { noteAcrossNodes } from './across-nodes.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { describeCurrent } from './lock-output.js';
 import { lockTarget, openEnvFor } from './acquire.js';
@@ -46,6 +47,7 @@ export function registerRelease(program: Command, ctx: CommandContext): void {
           return ExitCode.notAcquired;
         }
         if (!flags.json) print(ctx, releaseMessage(key, outcome, released));
+        if (!flags.json && hold.kind === 'redlock') await noteAcrossNodes(ctx, env.nodes, key); // a copy left is a node that refused
         return ExitCode.ok;
       } finally {
         await env.close();

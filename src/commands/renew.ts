@@ -6,6 +6,7 @@ import { ExitCode } from '../core/exit-codes.js';
 import { peekLock } from '../locks/peek.js';
 import { protocolFor } from '../locks/registry.js';
 import { rememberOwner } from '../state/owners.js';
+import { noteAcrossNodes } from './across-nodes.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { lockTarget, openEnvFor } from './acquire.js';
 import { describeCurrent } from './lock-output.js';
@@ -48,6 +49,7 @@ export function registerRenew(program: Command, ctx: CommandContext): void {
           token: hold.remembered?.token,
         }, (line) => note(ctx, line));
         if (!flags.json) print(ctx, `renewed "${safeText(key)}": lease ${formatDuration(leaseMs)} from now`);
+        if (!flags.json && hold.kind === 'redlock') await noteAcrossNodes(ctx, env.nodes, key); // which nodes hold it now
         return ExitCode.ok;
       } finally {
         await env.close();

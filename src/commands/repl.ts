@@ -33,7 +33,7 @@ export function registerRepl(program: Command, ctx: CommandContext): void {
     .option('--interval <duration>', `panel refresh (default ${DEFAULT_INTERVAL_MS / 1000}s, at least ${MIN_INTERVAL_MS}ms)`)
     .option('--sandbox [name]', 'attach a sandbox at start (default: the only one up)')
     .addHelpText('after', HELP);
-  addConnectionOptions(cmd);
+  addConnectionOptions(cmd, { sandbox: false }); // its own --sandbox attaches the sandbox
   cmd.action(
     act(ctx, async (flags: ReplFlags) => {
       if (ctx.stdin?.isTTY !== true || ctx.stdout.isTTY !== true) {

@@ -5,9 +5,9 @@ import { loadTargets, targetsFile } from '../state/targets.js';
 import type { RunContext } from './context.js';
 import { promptPassword, rawTerminal } from './password-prompt.js';
 
-// `--target <name>` on every command that connects: before the action runs, the saved target is
-// written into the command's own --url / --sentinel / --master-name / --cluster values, so
-// targetSpec() and everything after it see an ordinary connection and need no change.
+// `--target <name>` (or the current target) on every command that connects: before the action
+// runs, the saved target is written into the command's own --url / --sentinel / --master-name /
+// --cluster values, so targetSpec() and everything after it see an ordinary connection.
 
 const CONNECTION_FLAGS = ['url', 'sentinel', 'masterName', 'cluster'] as const;
 const FLAG_NAMES: Record<(typeof CONNECTION_FLAGS)[number], string> = {
@@ -49,14 +49,15 @@ export async function targetUrl(ctx: RunContext, name: string, target: StoredTar
   return withPassword(target.url, password);
 }
 
-/** preAction hook: resolves `--target` of the command about to run; a no-op for commands without it. */
-export async function applyTargetOption(cmd: Command, ctx: RunContext): Promise<void> {
-  // A saved Cluster target carries its credentials in a URL; typed together, the two disagree on where to go.
+/** Refuses --url with --cluster: typed together, the two disagree on where to go. */
+export function checkUrlWithCluster(cmd: Command): void {
   if (cmd.getOptionValueSource('url') === 'cli' && cmd.getOptionValueSource('cluster') === 'cli') {
     throw new UsageError('use either --url (one server) or --cluster (its seed nodes), not both: a Cluster password goes in REDIS_URL');
   }
-  const name = cmd.getOptionValue('target') as string | undefined;
-  if (name === undefined) return;
+}
+
+/** Resolves a saved target (from `--target` or `target use`) into the command's connection values. */
+export async function applyTargetOption(cmd: Command, ctx: RunContext, name: string): Promise<void> {
   const given = CONNECTION_FLAGS.filter((flag) => cmd.getOptionValueSource(flag) === 'cli');
   if (given.length > 0) {
     throw new UsageError(`--target ${name} already says where to connect: drop ${given.map((f) => FLAG_NAMES[f]).join(' and ')}`);

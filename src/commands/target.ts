@@ -11,7 +11,7 @@ import {
   type StoredTarget,
 } from '../core/targets.js';
 import { formatHostPort, parseHostList, parseRedisUrl } from '../redis/target.js';
-import { loadTargets, saveTargets, targetsFile } from '../state/targets.js';
+import { loadCurrentTarget, loadTargets, saveCurrentTarget, saveTargets, targetsFile } from '../state/targets.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { findTarget } from './target-use.js';
 
@@ -25,7 +25,11 @@ Examples:
   redlock-cli target add local redis://127.0.0.1:6379
   redlock-cli target add prod rediss://app:secret@10.0.0.5:6380 --sentinel 10.0.0.5:26379,10.0.0.6:26379 --master-name main
   REDLOCK_PASSWORD_PROD=secret redlock-cli ls --target prod
+  redlock-cli target use prod        # from now on, commands without connection options go to prod
   redlock-cli target list --json
+
+The current target (\`target use\`) is used when nothing on the command line says where to connect
+and REDIS_URL is unset or empty; \`target list\` marks it with *, the REPL's prompt shows it.
 
 Exit codes here: 2 a bad name, URL or host list, or an existing name without --force; 4 no such target.`;
 
@@ -57,9 +61,10 @@ function buildTarget(url: string, flags: AddFlags): { target: StoredTarget; drop
 }
 
 /** The JSON shape of list and show: never the password, only where it comes from. */
-function targetJson(name: string, t: StoredTarget) {
+function targetJson(name: string, t: StoredTarget, current: string | undefined) {
   return {
     name,
+    current: name === current,
     url: maskUrl(t.url),
     topology: t.cluster ? 'cluster' : t.sentinel ? 'sentinel' : 'standalone',
     sentinel: t.sentinel ?? null,
@@ -106,15 +111,17 @@ function registerList(target: Command, ctx: CommandContext): void {
     .command('list')
     .alias('ls')
     .summary('list saved targets (passwords masked)')
-    .option('--json', 'print a JSON array: name, url (masked), topology, sentinel, masterName, cluster, password, passwordEnv')
+    .option('--json', 'print a JSON array: name, current, url (masked), topology, sentinel, masterName, cluster, password, passwordEnv')
     .action(
       act(ctx, async (flags: { json?: boolean }) => {
         const entries = Object.entries(loadTargets(ctx.env));
-        if (flags.json) printJson(ctx, entries.map(([name, t]) => targetJson(name, t)));
+        const current = loadCurrentTarget(ctx.env);
+        if (flags.json) printJson(ctx, entries.map(([name, t]) => targetJson(name, t, current)));
         else if (entries.length === 0) note(ctx, 'no targets saved yet: redlock-cli target add <name> <url>');
         else {
-          const rows = entries.map(([name, t]) => [name, maskUrl(t.url), describeTopology(t), describeAuth(name, t.auth)]);
-          for (const line of pad([['NAME', 'URL', 'TOPOLOGY', 'PASSWORD'], ...rows])) print(ctx, line);
+          const rows = entries.map(([name, t]) => [name === current ? '*' : '', name, maskUrl(t.url), describeTopology(t), describeAuth(name, t.auth)]);
+          for (const line of pad([['CURRENT', 'NAME', 'URL', 'TOPOLOGY', 'PASSWORD'], ...rows])) print(ctx, line);
+          if (current !== undefined && ctx.env.REDIS_URL?.trim()) note(ctx, `REDIS_URL is set: it wins over the current target "${current}"`);
         }
         return ExitCode.ok;
       }),
@@ -130,7 +137,7 @@ function registerShow(target: Command, ctx: CommandContext): void {
     .action(
       act(ctx, async (name: string, flags: { json?: boolean }) => {
         const t = findTarget(ctx, name);
-        if (flags.json) printJson(ctx, targetJson(name, t));
+        if (flags.json) printJson(ctx, targetJson(name, t, loadCurrentTarget(ctx.env)));
         else {
           print(ctx, name);
           const rows = [
@@ -162,7 +169,25 @@ function registerRemove(target: Command, ctx: CommandContext): void {
     );
 }
 
-/** `target add|list|show|remove`: named connections for `--target <name>`. */
+function registerUse(target: Command, ctx: CommandContext): void {
+  target
+    .command('use')
+    .summary('make a saved target the current one: commands without connection options go there')
+    .argument('[name]', 'target name')
+    .option('--clear', 'no current target: back to REDIS_URL and the default')
+    .action(
+      act(ctx, async (name: string | undefined, flags: { clear?: boolean }) => {
+        if ((name === undefined) === (flags.clear !== true)) throw new UsageError('target use <name>, or target use --clear');
+        if (name !== undefined) findTarget(ctx, name);
+        saveCurrentTarget(ctx.env, name);
+        print(ctx, name === undefined ? 'no current target: commands go to REDIS_URL or the default' : `current target: "${name}"`);
+        if (name !== undefined && ctx.env.REDIS_URL?.trim()) note(ctx, 'REDIS_URL is set in this shell and wins over the current target');
+        return ExitCode.ok;
+      }),
+    );
+}
+
+/** `target add|list|show|remove|use`: named connections for `--target <name>`. */
 export function registerTarget(program: Command, ctx: CommandContext): void {
   const target = program
     .command('target')
@@ -172,5 +197,6 @@ export function registerTarget(program: Command, ctx: CommandContext): void {
   registerList(target, ctx);
   registerShow(target, ctx);
   registerRemove(target, ctx);
+  registerUse(target, ctx);
   for (const cmd of target.commands) cmd.exitOverride().configureOutput(program.configureOutput());
 }

@@ -14,6 +14,8 @@ export const ExitCode = {
    * or (race) nothing was acquired or lock calls failed. Never reported as safe.
    */
   inconclusive: 8,
+  /** Some Cluster nodes could not be read: what was printed is incomplete. */
+  partial: 9,
   interrupted: 130,
 } as const;
 
@@ -28,5 +30,6 @@ export const EXIT_CODE_HELP = `Exit codes:
   5    lock not acquired, or not owned by the caller
   6    doctor found problems
   7    scenario: a variant missed its expected verdict; race: safety violations found
-  8    inconclusive, never called safe: a scenario or race ran too late on a busy machine, or a race acquired nothing
+  8    scenario or race inconclusive, never called safe: the machine was too busy for its timing, or a race acquired nothing or had failed lock calls without --chaos
+  9    partial: some Cluster nodes unreachable, results incomplete (ls, doctor)
   130  interrupted (Ctrl-C, SIGTERM, SIGHUP; still stopping 10 s later: 128 + the signal)`;

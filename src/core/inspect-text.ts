@@ -2,7 +2,7 @@
 // Pure: no colour, no terminal; the caller decides where lines go.
 import { escapeControls, printable } from './decode/escape.js';
 import { formatDuration } from './duration.js';
-import type { HolderView, LockView, QueueEntryView, ReaderView, Severity } from './lock-view.js';
+import type { HolderView, LockView, QueueEntryView, ReaderView, ReplicaView, Severity } from './lock-view.js';
 
 export interface TextOptions {
   /** Time since the snapshot was taken (caller's clock): TTLs and deadlines count down by it. */
@@ -144,9 +144,17 @@ export function formatLockView(view: LockView, opts: TextOptions = {}): string[]
   lines.push(...permitLines(view, ttl, max));
   if (CHANNEL_KINDS.has(view.kind) || view.waiters > 0) lines.push(row('waiters', `${view.waiters} subscribed to its channel${view.kind === 'fair' ? 's' : ''}`));
   if (view.replicas) {
-    const text = view.replicas.map((r) => `${r.replica} ${r.lagBytes === 0 ? 'in sync' : `${r.lagBytes} bytes behind`}`).join(', ');
+    const text = view.replicas.map(replicaText).join(', ');
     lines.push(row('replicas', text));
   }
   for (const w of view.warnings) lines.push(row(SEVERITY_TEXT[w.severity], escapeControls(w.message)));
   return lines;
+}
+
+/** What a replica holds of the key: read there when inspect could, else its replication lag. */
+function replicaText(r: ReplicaView): string {
+  if (r.hasKey === true) return `${r.replica} has it (${r.ttlMs !== undefined && r.ttlMs >= 0 ? `TTL ${formatDuration(r.ttlMs)}` : 'no TTL'})`;
+  if (r.hasKey === false) return `${r.replica} does not have it`;
+  if (r.hasKey === null) return `${r.replica} not read (${r.error ?? 'unreachable'})`;
+  return `${r.replica} ${r.lagBytes === 0 ? 'in sync' : `${r.lagBytes} bytes behind`}`;
 }

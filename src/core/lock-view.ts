@@ -90,6 +90,12 @@ export interface ReplicaView {
   readonly offset: number;
   /** The primary's offset right after the snapshot minus this replica's: 0 means it has the key's last write. */
   readonly lagBytes: number;
+  /** inspect reads the key on the replica itself: whether it is there (null: the replica could not be read). */
+  readonly hasKey?: boolean | null | undefined;
+  /** Its TTL there in ms (-1 none), when it has it. */
+  readonly ttlMs?: number | undefined;
+  /** Why the replica could not be read, when hasKey is null. */
+  readonly error?: string | undefined;
 }
 
 export interface LockView {

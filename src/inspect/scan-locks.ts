@@ -3,7 +3,7 @@ import { bytesToText } from '../core/decode/escape.js';
 import { INSPECT_KINDS, type InspectKind, type LockView } from '../core/lock-view.js';
 import type { Connection } from '../redis/connection.js';
 import { keyFate } from './scan-filter.js';
-import { scanBatches } from './scan.js';
+import { reportUnread, scanBatches, unreadReason, type UnreadNode } from './scan.js';
 import { inspectKeys, type InspectKey } from './snapshot.js';
 
 // ls and doctor: every lock in a keyspace. Per SCAN step one script (the SCAN itself, then each
@@ -47,6 +47,8 @@ export interface LockScanOptions {
   readonly signal?: AbortSignal | undefined;
   readonly onCompanion?: ((c: FoundCompanion) => void) | undefined;
   readonly onProgress?: ((p: ScanProgress) => void) | undefined;
+  /** A Cluster primary could not be read (ls and doctor then exit 9); without it the scan fails. */
+  readonly onUnread?: ((node: UnreadNode) => void) | undefined;
 }
 
 /** What one scan saw: the views ls prints and --watch shows. */
@@ -73,8 +75,15 @@ export async function* scanLocks(conn: Connection, opts: LockScanOptions): Async
   const keep = (view: LockView): boolean => kinds.has(view.kind) || (view.kind === 'not-a-lock' && opts.keepNotALock?.(view.key) === true);
   const seen = new Set<string>();
   let scanned = 0;
-  for await (const batch of scanBatches(conn, opts)) {
+  const unread = new Set<string>();
+  const onUnread = (n: UnreadNode): void => {
+    if (unread.has(n.node)) return;
+    unread.add(n.node);
+    reportUnread(opts, n, undefined);
+  };
+  for await (const batch of scanBatches(conn, { ...opts, onUnread: opts.onUnread ? onUnread : undefined })) {
     const node = batch.source.label;
+    if (unread.has(node)) continue;
     const nowMs = Date.now();
     const wanted: { key: InspectKey; bytes?: Buffer | undefined }[] = [];
     batch.keys.forEach((raw, i) => {
@@ -84,7 +93,15 @@ export async function* scanLocks(conn: Connection, opts: LockScanOptions): Async
       const full = fate.fate === 'inspect' || (fate.fate === 'not-a-lock' && (everything || opts.keepNotALock?.(text) === true));
       if (full && !seen.has(text)) wanted.push({ key: bytes ?? text, bytes });
     });
-    const views = wanted.length > 0 ? await inspectKeys(conn, wanted.map((w) => w.key)) : [];
+    let views: LockView[] = [];
+    try {
+      views = wanted.length > 0 ? await inspectKeys(conn, wanted.map((w) => w.key)) : [];
+    } catch (err) {
+      const reason = batch.source.slots !== undefined && opts.onUnread ? unreadReason(err, node) : undefined;
+      if (reason === undefined) throw err;
+      onUnread({ node, slots: batch.source.slots!, reason });
+      continue;
+    }
     const found: FoundLock[] = [];
     views.forEach((view, i) => {
       if (!keep(view) || seen.has(view.key) || seen.size >= (opts.limit ?? Infinity)) return;

@@ -1,4 +1,7 @@
+import { UnreachableError } from '../core/errors.js';
+import { clusterPrimaries } from '../redis/cluster-detect.js';
 import type { Connection, RedisClient } from '../redis/connection.js';
+import { toCliError } from '../redis/errors.js';
 import { probeStep, type KeyProbe } from './scan-probe.js';
 
 // Walks a keyspace with SCAN (never KEYS: it blocks the server for the whole keyspace). On
@@ -16,6 +19,15 @@ export interface ScanSource {
   /** host:port of the node. */
   readonly label: string;
   readonly client: NodeClient;
+  /** Cluster: the slot ranges it serves, for saying what is missing when it does not answer. */
+  readonly slots?: string | undefined;
+}
+
+/** A Cluster primary whose keys could not be read: ls and doctor name it and exit 9 (partial). */
+export interface UnreadNode {
+  readonly node: string;
+  readonly slots: string;
+  readonly reason: string;
 }
 
 export interface KeyBatch {
@@ -31,16 +43,47 @@ export interface ScanOptions {
   readonly pattern: string;
   readonly count?: number | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** A Cluster primary failed: the scan goes on with the others. Without it, the error is thrown. */
+  readonly onUnread?: ((node: UnreadNode) => void) | undefined;
 }
 
 function isCluster(client: RedisClient): client is Extract<RedisClient, { nodes: unknown }> {
   return typeof (client as { nodes?: unknown }).nodes === 'function';
 }
 
-/** The nodes that own keys: the standalone server, or every Cluster primary. */
+const labelOf = (client: NodeClient): string => `${client.options.host}:${client.options.port}`;
+
+/** The nodes that own keys: the standalone server, or every Cluster primary that has a connection. */
 export function scanSources(conn: Connection): ScanSource[] {
-  if (!isCluster(conn.client)) return [{ label: conn.label, client: conn.client }];
-  return conn.client.nodes('master').map((client) => ({ label: `${client.options.host}:${client.options.port}`, client }));
+  return sourcesAndMissing(conn).sources;
+}
+
+/**
+ * Cluster primaries by the slot map, not by the connections ioredis keeps: a primary that refused
+ * us has no connection any more, and listing only the others would be a quiet half answer.
+ */
+export function sourcesAndMissing(conn: Connection): { sources: ScanSource[]; missing: UnreadNode[] } {
+  if (!isCluster(conn.client)) return { sources: [{ label: conn.label, client: conn.client }], missing: [] };
+  const clients = new Map(conn.client.nodes('master').map((client) => [labelOf(client), client]));
+  const sources: ScanSource[] = [];
+  const missing: UnreadNode[] = [];
+  for (const { node, slots } of clusterPrimaries(conn.client.slots)) {
+    const client = clients.get(node);
+    if (client && client.status !== 'end') sources.push({ label: node, client, slots });
+    else missing.push({ node, slots, reason: 'not reachable' });
+  }
+  return { sources, missing };
+}
+
+/**
+ * Why a Cluster node's keys could not be read, when that is the failure (refused, closed, timed
+ * out, or the Cluster refusing reads while a node is down); undefined for any other error.
+ */
+export function unreadReason(err: unknown, node: string): string | undefined {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/^CLUSTERDOWN|while the cluster is down/.test(message)) return 'the Cluster refuses reads while a primary is down (CLUSTERDOWN)';
+  const cli = toCliError(err, node);
+  return cli instanceof UnreachableError ? cli.message : undefined;
 }
 
 /**
@@ -52,7 +95,9 @@ export function scanSources(conn: Connection): ScanSource[] {
  */
 export async function* scanBatches(conn: Connection, opts: ScanOptions): AsyncGenerator<KeyBatch> {
   const count = opts.count ?? DEFAULT_SCAN_COUNT;
-  for (const source of scanSources(conn)) {
+  const { sources, missing } = sourcesAndMissing(conn);
+  for (const node of missing) reportUnread(opts, node, undefined);
+  for (const source of sources) {
     const step = (cursor: string) => probeStep(source.client, cursor, opts.pattern, count);
     let pending = step('0');
     try {
@@ -63,9 +108,19 @@ export async function* scanBatches(conn: Connection, opts: ScanOptions): AsyncGe
         if (keys.length > 0) yield { source, keys, probes };
         if (cursor === '0') break;
       }
+    } catch (err) {
+      const reason = source.slots !== undefined ? unreadReason(err, source.label) : undefined;
+      if (reason === undefined) throw err;
+      reportUnread(opts, { node: source.label, slots: source.slots!, reason }, err);
     } finally {
       // A caller that stops early (--limit) leaves one step in flight: its failure is nobody's business.
       pending.catch(() => undefined);
     }
   }
+}
+
+/** Hands an unread node to the caller, or fails the scan when the caller cannot take a partial answer. */
+export function reportUnread(opts: { readonly onUnread?: ((node: UnreadNode) => void) | undefined }, node: UnreadNode, err: unknown): void {
+  if (!opts.onUnread) throw err ?? new UnreachableError(`cannot reach Cluster primary ${node.node} (slots ${node.slots})`);
+  opts.onUnread(node);
 }

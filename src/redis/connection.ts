@@ -1,9 +1,12 @@
-import { isIP } from 'node:net';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { CliError, UsageError } from '../core/errors.js';
+import { clusterSeedSpec, isClusterNode } from './cluster-detect.js';
 import { toCliError } from './errors.js';
 import { describeReplyError, nameReplyErrors } from './reply-errors.js';
 import { DEFAULT_REPLY_TIMEOUT_MS, describeTarget, parseRedisUrl, type ParsedUrl, type TargetSpec } from './target.js';
+import { tlsOptions } from './tls.js';
+
+export { tlsOptions } from './tls.js';
 
 export type RedisClient = Redis | Cluster;
 export type Topology = 'standalone' | 'sentinel' | 'cluster';
@@ -19,6 +22,8 @@ export interface ConnectOptions {
   /** CLIENT SETNAME, so operators can tell our connections apart in CLIENT LIST. */
   readonly name?: string;
   readonly connectTimeoutMs?: number;
+  /** false: stay on the node the URL names even if it is a Cluster node (reading one replica). */
+  readonly followCluster?: boolean;
 }
 
 export interface Connection {
@@ -56,23 +61,23 @@ export function replyTimeoutOf(spec: TargetSpec, mode: ConnectMode): number | un
   return spec.replyTimeoutMs ?? (mode === 'one-shot' ? DEFAULT_REPLY_TIMEOUT_MS : undefined);
 }
 
-/** SNI only for host names: Node warns (and will stop sending) when the server name is an IP. */
-export function tlsOptions(host: string): { servername?: string } {
-  return isIP(host) === 0 ? { servername: host } : {};
-}
+// ioredis waits this long for a socket to close after QUIT or a failed connect before it destroys
+// it (default 2 s): a refused one-shot connection would keep the process alive that long after
+// the error was printed, and a paused server never sends the FIN it waits for.
+const DISCONNECT_TIMEOUT_MS = 100;
 
-function baseOptions(url: ParsedUrl, opts: ConnectOptions, replyTimeoutMs: number | undefined): RedisOptions {
+function baseOptions(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): RedisOptions {
   const oneShot = opts.mode === 'one-shot';
+  const replyTimeoutMs = replyTimeoutOf(spec, opts.mode);
   return {
     ...(replyTimeoutMs !== undefined ? { commandTimeout: replyTimeoutMs } : {}),
     username: url.username,
     password: url.password,
     db: url.db,
-    ...(url.tls ? { tls: tlsOptions(url.host) } : {}),
+    ...(url.tls ? { tls: tlsOptions(url.host, spec.tls) } : {}),
     lazyConnect: true,
+    disconnectTimeout: DISCONNECT_TIMEOUT_MS,
     connectTimeout: opts.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS,
-    // After disconnect(), how long to wait for the server's FIN: a paused one never sends it.
-    disconnectTimeout: 200,
     connectionName: opts.name ?? 'redlock-cli',
     retryStrategy: oneShot ? () => null : (times: number) => Math.min(100 * 2 ** Math.min(times, 5), 3000),
     maxRetriesPerRequest: oneShot ? 0 : null,
@@ -82,7 +87,7 @@ function baseOptions(url: ParsedUrl, opts: ConnectOptions, replyTimeoutMs: numbe
 }
 
 function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { client: RedisClient; topology: Topology } {
-  const base = baseOptions(url, opts, replyTimeoutOf(spec, opts.mode));
+  const base = baseOptions(spec, url, opts);
   if (spec.clusterNodes) {
     if (url.db !== 0) throw new UsageError('Redis Cluster has only database 0: remove the /db from --url');
     const clusterOptions: ClusterOptions = {
@@ -91,6 +96,9 @@ function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { 
       clusterRetryStrategy: opts.mode === 'one-shot' ? () => null : (times: number) => Math.min(100 * times, 2000),
       enableOfflineQueue: true,
       slotsRefreshTimeout: opts.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS,
+      // Its ready check fails on cluster_state:fail (a primary down) and then never settles
+      // connect(): the live primaries must stay readable for ls/doctor to report a partial answer.
+      enableReadyCheck: false,
     };
     return { client: new Cluster([...spec.clusterNodes], clusterOptions), topology: 'cluster' };
   }
@@ -127,8 +135,25 @@ async function selectDatabase(client: Redis, db: number, label: string): Promise
   }
 }
 
-/** Connects and waits until the target answers; failures become exit-code-3 CliErrors. */
+/**
+ * Connects and waits until the target answers; failures become exit-code-3 CliErrors. A plain URL
+ * that turns out to name a Cluster node is reconnected as that Cluster.
+ */
 export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<Connection> {
+  const first = await connectAsGiven(spec, opts);
+  if (first.topology !== 'standalone' || opts.followCluster === false || !(await isClusterNode(first.client as Redis))) return first;
+  await first.close();
+  return connectAsGiven(clusterSeedSpec(spec, first.url), opts);
+}
+
+/** Any primary answering is a Cluster reached: one that is down is for ls and doctor to report (exit 9), not a failed connect. */
+async function pingCluster(cluster: Cluster): Promise<void> {
+  const primaries = cluster.nodes('master');
+  if (primaries.length === 0) return void (await cluster.ping());
+  await Promise.any(primaries.map((node) => node.ping()));
+}
+
+async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<Connection> {
   const url = parseRedisUrl(spec.url);
   const label = describeTarget(spec);
   const { client, topology } = buildClient(spec, url, opts);
@@ -144,7 +169,7 @@ export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<C
   try {
     // The handshake (SETNAME, the ready check) is several round trips: bound it as a whole.
     await withinDeadline(client.connect(), replyTimeoutMs, label);
-    if (topology === 'cluster') await client.ping();
+    if (topology === 'cluster') await pingCluster(client as Cluster);
     else if (url.db !== 0) await selectDatabase(client as Redis, url.db, label);
   } catch (err) {
     client.disconnect();

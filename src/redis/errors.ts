@@ -25,7 +25,12 @@ const TLS_CODES = new Set([
 export function toCliError(err: unknown, label: string): CliError {
   if (err instanceof CliError) return err;
   const { code, message } = errorText(err);
-  if (/WRONGPASS|NOAUTH|invalid password|invalid username-password/i.test(message)) {
+  if (/NOAUTH/.test(message)) {
+    return new UnreachableError(
+      `Redis at ${label} asked for a password (NOAUTH) and none was given: set REDISCLI_AUTH, use --askpass, or put it in the URL`,
+    );
+  }
+  if (/WRONGPASS|invalid password|invalid username-password/i.test(message)) {
     return new UnreachableError(
       `authentication failed at ${label}: wrong user or password (set them in the URL, redis://user:password@host:port)`,
     );

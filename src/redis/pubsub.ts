@@ -130,7 +130,7 @@ async function nodeConnection(conn: Connection, nodeKey: string): Promise<Redis>
     port: Number(nodeKey.slice(at + 1)),
     username: conn.url.username,
     password: conn.url.password,
-    ...(conn.url.tls ? { tls: tlsOptions(host) } : {}),
+    ...(conn.url.tls ? { tls: tlsOptions(host, conn.spec.tls) } : {}),
     connectionName: 'redlock-cli:wait',
     lazyConnect: true,
   });

@@ -1,4 +1,5 @@
 import { UsageError } from '../core/errors.js';
+import type { TlsFiles } from './tls.js';
 
 export interface HostPort {
   readonly host: string;
@@ -13,6 +14,8 @@ export interface TargetSpec {
   readonly clusterNodes?: readonly HostPort[] | undefined;
   /** --timeout: how long to wait for each reply (connection.ts has the default). */
   readonly replyTimeoutMs?: number | undefined;
+  /** --cacert/--cert/--key/--insecure; TLS itself is the rediss:// scheme (or --tls). */
+  readonly tls?: TlsFiles | undefined;
 }
 
 export interface ParsedUrl extends HostPort {
@@ -84,4 +87,27 @@ export function describeTarget(spec: TargetSpec): string {
     return `sentinel ${spec.sentinels.map(formatHostPort).join(',')} master ${spec.masterName ?? '?'}${db}`;
   }
   return `${formatHostPort(url)}${db}`;
+}
+
+const SENTINEL_URL = /^(rediss?)-sentinel:\/\/(?:([^@/]*)@)?([^/#?]+)(?:\/(\d+))?\/?#(.+)$/i;
+
+/**
+ * `redis-sentinel://[user:password@]host:port,host:port[/db]#master` (the form Lettuce reads and
+ * `sandbox up` prints; `rediss-sentinel://` for TLS) as a spec: the sentinels, the master name,
+ * and a redis:// URL carrying the credentials and db for the master. Undefined for other schemes.
+ */
+export function parseSentinelUrl(text: string): TargetSpec | undefined {
+  if (!/^rediss?-sentinel:/i.test(text)) return undefined;
+  const match = SENTINEL_URL.exec(text);
+  if (!match) {
+    throw new UsageError('invalid Sentinel URL: expected redis-sentinel://[user:password@]host:port,host:port[/db]#master-name');
+  }
+  const [, scheme, auth, hosts, db, master] = match;
+  const sentinels = parseHostList(hosts!, 'redis-sentinel://');
+  // The host in this URL is a placeholder: ioredis asks the sentinels for the master's address.
+  return {
+    url: `${scheme!.toLowerCase()}://${auth ? `${auth}@` : ''}${formatHostPort(sentinels[0]!)}${db ? `/${db}` : ''}`,
+    sentinels,
+    masterName: decodeURIComponent(master!),
+  };
 }

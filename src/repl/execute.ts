@@ -45,7 +45,7 @@ async function runCli(session: ReplSession, client: ReplClient, argv: string[], 
   // A first word that names no command: the error here suggests the REPL's commands too, which the CLI's cannot.
   if (parsed.path.length === 0 && parsed.positionals.length > 0) commandPathOf(session, parsed.positionals.slice(0, 1));
   const command = parsed.path[0]?.name;
-  const help = parsed.flags.has('-h') || parsed.flags.has('--help');
+  const help = parsed.flags.has('--help'); // -h is the host, as in redis-cli
   if (command === 'repl') throw new UsageError('already in the REPL');
   if (parsed.flags.has('--watch') && !parsed.flags.has('--json') && !help) {
     const keys = command === 'inspect' && parsed.positionals.length > 0 ? parsed.positionals.join(' ') : '<key...>';
@@ -101,7 +101,7 @@ function optionValue(argv: readonly string[], flag: string): string | undefined 
 /** Follows what a command changed: held locks, a sandbox started here (attached) or stopped (detached). */
 async function afterCommand(session: ReplSession, parsed: ParsedLine, argv: readonly string[], code: number | undefined): Promise<void> {
   const [command, verb] = parsed.path.map((c) => c.name);
-  if (code === 0 && command === 'sandbox' && verb === 'up' && !parsed.flags.has('-h') && !parsed.flags.has('--help')) {
+  if (code === 0 && command === 'sandbox' && verb === 'up' && !parsed.flags.has('--help')) {
     const name = optionValue(argv, '--name') ?? 'default';
     session.startedSandboxes.add(name);
     await attachSandbox(session, name);

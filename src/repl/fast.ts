@@ -4,11 +4,13 @@
 // (--help, --sandbox, --target, a bad value) returns no plan and goes the ordinary way through
 // commander, which also owns every error message. Light imports only.
 
+import { readFileSync } from 'node:fs';
 import type { RunContext } from '../commands/context.js';
 import { parseDuration } from '../core/duration.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from '../core/poller.js';
 import { DEFAULT_URL, describeTarget, parseRedisUrl } from '../redis/target.js';
+import { targetsFile } from '../state/paths.js';
 import { bootController } from './boot.js';
 import { historyFile, loadHistory } from './history.js';
 
@@ -25,7 +27,9 @@ const HARMLESS = new Set(['--no-color', '--debug']);
 /** A plan for the quick start, or undefined when the ordinary path must decide. */
 export function fastReplPlan(args: readonly string[], env: Readonly<Record<string, string | undefined>>): FastPlan | undefined {
   if (args.length > 0 && args[0] !== 'repl') return undefined;
-  let url = env.REDIS_URL ?? DEFAULT_URL;
+  // A password from REDISCLI_AUTH or a current target is the ordinary path's to resolve.
+  if (env.REDISCLI_AUTH || (!env.REDIS_URL?.trim() && mayHaveCurrentTarget(env))) return undefined;
+  let url = env.REDIS_URL?.trim() ? env.REDIS_URL : DEFAULT_URL;
   let clients: string[] | undefined;
   let intervalMs = DEFAULT_INTERVAL_MS;
   try {
@@ -46,6 +50,15 @@ export function fastReplPlan(args: readonly string[], env: Readonly<Record<strin
   }
   if (clients && (clients.length === 0 || !clients.every((c) => CLIENT.test(c)))) return undefined;
   return { url, clients, intervalMs };
+}
+
+/** Whether `target use` chose a target (read without the schema: this path stays light). */
+function mayHaveCurrentTarget(env: Readonly<Record<string, string | undefined>>): boolean {
+  try {
+    return typeof (JSON.parse(readFileSync(targetsFile(env), 'utf8')) as { current?: unknown }).current === 'string';
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT'; // unreadable: let the ordinary path say why
+  }
 }
 
 /** Mounts the screen, then loads the session behind it; resolves with the exit code. */

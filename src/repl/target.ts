@@ -1,4 +1,4 @@
-import { parseRedisUrl, describeTarget, parseHostList, type TargetSpec } from '../redis/target.js';
+import { parseRedisUrl, describeTarget, parseHostList, parseSentinelUrl, type TargetSpec } from '../redis/target.js';
 import type { SandboxHandle } from '../sandbox/index.js';
 import { hasOption, parseLine, takesOption, type ParsedLine } from './command-tree.js';
 import type { CommandNode } from '../core/completion.js';
@@ -26,6 +26,8 @@ export function ownerMemoryNames(target: ReplTarget): string[] {
 
 /** A plain URL target (`connect <url>`); a bare host:port gets redis:// in front. */
 export function urlTarget(text: string): ReplTarget {
+  const sentinel = parseSentinelUrl(text); // the URL `sandbox up` prints for a Sentinel sandbox
+  if (sentinel) return { label: describeTarget(sentinel), spec: sentinel, args: ['--url', text] };
   const url = text.includes('://') ? text : `redis://${text}`;
   parseRedisUrl(url); // throws a usage error naming what is wrong
   const spec = { url };
@@ -53,7 +55,7 @@ export function sandboxTarget(handle: SandboxHandle): ReplTarget {
   return { ...base, spec: { url: primary }, args: ['--url', primary], redlockNodes };
 }
 
-const CONNECTION_FLAGS = ['--url', '--sentinel', '--cluster', '--target'];
+const CONNECTION_FLAGS = ['--url', '--sentinel', '--cluster', '--target', '--sandbox', '--host', '--port'];
 
 /**
  * argv with the target's connection options inserted right after the command path (so they
@@ -65,7 +67,8 @@ export function withTarget(tree: CommandNode, argv: readonly string[], target: R
   if (!takesOption(line, '--url')) return [...argv];
   const extra: string[] = [];
   if (!CONNECTION_FLAGS.some((f) => hasOption(line, f))) extra.push(...target.args);
-  if (target.redlockNodes !== undefined && takesOption(line, '--nodes') && !hasOption(line, '--nodes')) {
+  // Lock commands (they take --owner) become Redlock; inspect and ls keep reading the panel's node.
+  if (target.redlockNodes !== undefined && takesOption(line, '--owner') && takesOption(line, '--nodes') && !hasOption(line, '--nodes')) {
     const kind = kindGiven(line, argv);
     if (kind === undefined) extra.push('--kind', 'redlock', '--nodes', target.redlockNodes);
     else if (kind === 'redlock') extra.push('--nodes', target.redlockNodes);
@@ -86,10 +89,40 @@ function kindGiven(line: ParsedLine, argv: readonly string[]): string | undefine
 }
 
 /** The REPL's first target from its own connection options (`repl --url ...`, `--sentinel`, `--cluster`), else REDIS_URL or the default. */
-export function flagsTarget(spec: TargetSpec, flags: { readonly sentinel?: string; readonly masterName?: string; readonly cluster?: string }): ReplTarget {
+export function flagsTarget(
+  spec: TargetSpec,
+  flags: { readonly sentinel?: string; readonly masterName?: string; readonly cluster?: string; readonly target?: string },
+): ReplTarget {
+  const target = connectionTarget(spec, flags);
+  // A saved target (--target or `target use`) is named in the prompt: `A@target:prod>`.
+  return flags.target !== undefined ? { ...target, label: `target:${flags.target}` } : target;
+}
+
+function connectionTarget(spec: TargetSpec, flags: { readonly sentinel?: string; readonly masterName?: string; readonly cluster?: string }): ReplTarget {
+  const label = describeTarget(spec);
   if (flags.sentinel !== undefined) {
-    return { label: describeTarget(spec), spec, args: ['--sentinel', flags.sentinel, ...(flags.masterName ? ['--master-name', flags.masterName] : [])] };
+    // The URL carries the master's credentials and db; the sentinels say where it is.
+    const args = ['--sentinel', flags.sentinel, ...(flags.masterName ? ['--master-name', flags.masterName] : []), '--url', spec.url];
+    return { label, spec, args: [...args, ...tlsFileArgs(spec)] };
   }
-  if (flags.cluster !== undefined) return { label: describeTarget(spec), spec, args: ['--cluster', flags.cluster] };
-  return urlTarget(spec.url);
+  if (flags.cluster !== undefined) return { label, spec, args: ['--cluster', flags.cluster, ...clusterCredentialArgs(spec), ...tlsFileArgs(spec)] };
+  return { ...urlTarget(spec.url), spec, args: ['--url', spec.url, ...tlsFileArgs(spec)] };
+}
+
+/** A Cluster takes no --url: its user, password and TLS go as redis-cli's flags (in-process argv, never a process's). */
+function clusterCredentialArgs(spec: TargetSpec): string[] {
+  const url = parseRedisUrl(spec.url);
+  return [...(url.username ? ['--user', url.username] : []), ...(url.password ? ['--pass', url.password] : []), ...(url.tls ? ['--tls'] : [])];
+}
+
+/** --cacert/--cert/--key/--insecure the REPL was started with, for every command it runs. */
+function tlsFileArgs(spec: TargetSpec): string[] {
+  const t = spec.tls;
+  if (!t) return [];
+  return [
+    ...(t.ca !== undefined ? ['--cacert', t.ca] : []),
+    ...(t.cert !== undefined ? ['--cert', t.cert] : []),
+    ...(t.key !== undefined ? ['--key', t.key] : []),
+    ...(t.insecure ? ['--insecure'] : []),
+  ];
 }

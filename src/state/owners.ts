@@ -26,12 +26,13 @@ export const ownersFile = (env: Env): string => join(stateDir(env), 'owners.json
 const FORGET_AFTER_MS = 24 * 3_600_000;
 
 // Concurrent acquires (20 at once in the test) each hold the lock for one read-modify-write of a
-// small file: a few ms. Up to ~5 s of retries covers a loaded machine; a lock left by a process
-// that died is taken over after 10 s.
+// small file: a few ms, but a process descheduled on a loaded machine holds it longer, so waiters
+// retry for up to ~15 s. A lock left by a process that died is taken over after 10 s (a live
+// holder refreshes it every 5 s).
 const LOCK_OPTIONS = {
   realpath: false,
   stale: 10_000,
-  retries: { retries: 100, minTimeout: 5, maxTimeout: 50, randomize: true },
+  retries: { retries: 200, minTimeout: 10, maxTimeout: 100, randomize: true },
 } as const;
 
 function isEntry(value: unknown): value is RememberedLock {

@@ -56,6 +56,7 @@ export const ROWS: Row[] = [
   { name: 'release of an empty key', args: () => ['release', ''], code: 2, says: /the key is empty/ },
   { name: 'renew of an empty key', args: () => ['renew', '', '--lease', '1s'], code: 2, says: /the key is empty/ },
   { name: 'force-unlock of an empty key', args: () => ['force-unlock', '', '--yes'], code: 2, says: /the key is empty/ },
+  { name: 'inspect of an empty key', args: () => ['inspect', 'orders', ''], code: 2, says: /the key is empty/ },
   { name: 'race on an empty key', args: (s) => ['race', '', '--url', s.url], code: 2, says: /the key is empty/ },
   { name: 'owner thread id past a Java long', args: () => ['acquire', 'k', '--owner', `${OWNER.split(':')[0]}:9223372036854775808`], code: 2, says: /thread id must be a Java long/ },
   { name: 'owner thread id below a Java long', args: () => ['acquire', 'k', '--owner', `${OWNER.split(':')[0]}:-9223372036854775809`], code: 2, says: /thread id must be a Java long/ },

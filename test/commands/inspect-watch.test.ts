@@ -165,7 +165,7 @@ const addressOf = (seen: readonly Seen[], name: string): string | undefined =>
 
 /**
  * What a client sent to read, without connecting (CLIENT SETNAME, the bare INFO of the ready
- * check) and leaving (QUIT). EVAL counts as EVALSHA: the first read of a script loads it.
+ * check, INFO cluster of the Cluster check) and leaving (QUIT). EVAL counts as EVALSHA: the first read of a script loads it.
  */
 function reads(seen: readonly Seen[], address: string | undefined): { at: number; name: string }[] {
   return seen
@@ -174,7 +174,7 @@ function reads(seen: readonly Seen[], address: string | undefined): { at: number
       const command = c.args[0]!.toLowerCase();
       return { at: c.at, name: command === 'eval' ? 'evalsha' : command === 'info' ? `info ${c.args[1] ?? ''}`.trim() : command };
     })
-    .filter((c) => !['client', 'info', 'quit'].includes(c.name));
+    .filter((c) => !['client', 'info', 'info cluster', 'quit'].includes(c.name));
 }
 
 describe('inspect --watch load on Redis', () => {

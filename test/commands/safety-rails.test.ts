@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fairQueueKey, fairWaiterChannel, lockChannel, rwTimeoutPrefix } from '../../src/core/names.js';
 import type { OpenLockEnv } from '../../src/locks/env.js';
 import { fairLock } from '../../src/locks/fair.js';
-import { readLock } from '../../src/locks/rw.js';
+import { readLock, writeLock } from '../../src/locks/rw.js';
 import { runScript, SCRIPTS, type ScriptName } from '../../src/redis/scripts.js';
 import { owner, rawClient, recordChannel, testEnv } from '../helpers/lock-env.js';
 import { dumpAll } from '../helpers/read-only.js';
@@ -153,6 +153,14 @@ describe('3. release and renew without --kind use the family Redis says the key 
     expect(r).toMatchObject({ code: 0, stdout: 'renewed "rw": lease 1 m 00 s from now\n' });
     expect(await raw().pttl(`${rwTimeoutPrefix('rw', A)}:1`)).toBeGreaterThan(50_000);
     expect(await raw().pttl('rw')).toBeGreaterThan(50_000);
+  });
+
+  it('a write lock renewed and released without --kind is treated as the write half', async () => {
+    await writeLock().tryAcquire(lockEnv, { key: 'w', owner: A, leaseMs: 5000 });
+    expect(await cli('renew', 'w', '--owner', A, '--lease', '60s')).toMatchObject({ code: 0, stdout: 'renewed "w": lease 1 m 00 s from now\n' });
+    expect(await raw().pttl('w')).toBeGreaterThan(50_000);
+    expect(await cli('release', 'w', '--owner', A)).toMatchObject({ code: 0, stdout: 'released "w"\n' });
+    expect(await raw().exists('w')).toBe(0);
   });
 
   it('the lock script itself refuses another family (a reentrant renew of a read lock)', async () => {

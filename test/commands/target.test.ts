@@ -72,12 +72,12 @@ describe('target add / list / show / remove', () => {
     const show = await cli(['target', 'show', 'prod']);
     const showJson = await cli(['target', 'show', 'prod', '--json']);
     noPassword(added.stdout, added.stderr, list.stdout, list.stderr, json.stdout, show.stdout, showJson.stdout);
-    expect(list.stdout.split('\n')[0]).toMatch(/^NAME\s+URL\s+TOPOLOGY\s+PASSWORD$/);
-    expect(list.stdout).toMatch(new RegExp(`\\nprod\\s+redis://:\\*\\*\\*@127\\.0\\.0\\.1:${server.port}\\s+standalone\\s+saved in the targets file\\n`));
-    expect(list.stdout).toMatch(/\nother\s+redis:\/\/127\.0\.0\.1:\d+\s+standalone\s+none\n/);
+    expect(list.stdout.split('\n')[0]).toMatch(/^CURRENT\s+NAME\s+URL\s+TOPOLOGY\s+PASSWORD$/);
+    expect(list.stdout).toMatch(new RegExp(`\\n\\s*prod\\s+redis://:\\*\\*\\*@127\\.0\\.0\\.1:${server.port}\\s+standalone\\s+saved in the targets file\\n`));
+    expect(list.stdout).toMatch(/\n\s*other\s+redis:\/\/127\.0\.0\.1:\d+\s+standalone\s+none\n/);
     expect(JSON.parse(json.stdout)).toEqual([
       expect.objectContaining({ name: 'other', password: 'none' }),
-      { name: 'prod', url: `redis://:***@127.0.0.1:${server.port}`, topology: 'standalone', sentinel: null, masterName: null, cluster: null, password: 'saved', passwordEnv: 'REDLOCK_PASSWORD_PROD' },
+      { name: 'prod', current: false, url: `redis://:***@127.0.0.1:${server.port}`, topology: 'standalone', sentinel: null, masterName: null, cluster: null, password: 'saved', passwordEnv: 'REDLOCK_PASSWORD_PROD' },
     ]);
     expect(show.stdout).toMatch(/^prod\n {2}url {7}redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\n {2}topology {2}standalone\n {2}password {2}saved in the targets file\n {2}file {6}\S+targets\.json\n$/);
   });
@@ -204,7 +204,7 @@ describe('--target on a command', () => {
     const resolve = async (name: string) => {
       const cmd = addConnectionOptions(new Command('x'));
       cmd.parseOptions(['--target', name]);
-      await applyTargetOption(cmd, { stdout: { write: () => true }, stderr: { write: () => true }, env });
+      await applyTargetOption(cmd, { stdout: { write: () => true }, stderr: { write: () => true }, env }, name);
       return cmd.opts();
     };
     expect(await resolve('s')).toMatchObject({ url: 'redis://app@h:1', sentinel: 'a:1,b:2', masterName: 'main' });

@@ -46,7 +46,7 @@ describe('bash completion', () => {
 
   it('completes subcommands and their arguments', async () => {
     expect(await complete('sandbox', '')).toEqual(expect.arrayContaining(['up', 'down', 'status', 'kill', 'failover']));
-    expect(await complete('target', '')).toEqual(['add', 'list', 'show', 'remove', 'help']);
+    expect(await complete('target', '')).toEqual(['add', 'list', 'show', 'remove', 'use', 'help']);
     expect(await complete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
     expect(await complete('help', 'ho')).toEqual(['hold']);
   });

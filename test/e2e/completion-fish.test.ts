@@ -79,7 +79,7 @@ describe('fish completion', () => {
     const [sandbox, target, completion, help] = await Promise.all([values('sandbox '), values('target '), values('completion '), values('help ho')]);
     expect(sandbox).toEqual(expect.arrayContaining(['up', 'status', 'down', 'kill', 'pause', 'failover', 'help']));
     // fish sorts what it offers.
-    expect(target).toEqual(['add', 'help', 'list', 'remove', 'show']);
+    expect(target).toEqual(['add', 'help', 'list', 'remove', 'show', 'use']);
     expect(completion).toEqual(['bash', 'fish', 'zsh']);
     expect(help).toEqual(['hold']);
   });

@@ -151,7 +151,7 @@ describe('zsh completion', () => {
   it('completes subcommands', async () => {
     const [sandbox, target, help] = await Promise.all([matches('sandbox '), matches('target '), tab('help ho')]);
     expect(sandbox).toEqual(expect.arrayContaining(['up', 'status', 'down', 'kill', 'pause', 'failover', 'help']));
-    expect(target).toEqual(['add', 'list', 'show', 'remove', 'help']);
+    expect(target).toEqual(['add', 'list', 'show', 'remove', 'use', 'help']);
     expect(help.line).toBe('redlock-cli help hold ');
   });
 

@@ -45,7 +45,9 @@ describe('race targets', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(r.code).toBe(130);
     expect(r.stdout).toMatch(/^race orders against 127\.0\.0\.1:\d+ \(interrupted\)$/m);
-    expect(r.stdout).toMatch(/verdict\s+SAFE/);
+    // A race cut short before any acquisition (a slow start on a busy machine) proves nothing.
+    const acquired = Number(/acquisitions\s+(\d+)/.exec(r.stdout)?.[1]);
+    expect(r.stdout).toMatch(acquired > 0 ? /verdict\s+SAFE/ : /verdict\s+INCONCLUSIVE: no client acquired the lock/);
     // Clients waiting when it stopped are recorded as stopped, not as timeouts.
     expect(r.stdout).toMatch(/timeouts\s+0 waits/);
   });

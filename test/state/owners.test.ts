@@ -2,33 +2,21 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadOwners, ownersFile } from '../../src/state/owners.js';
 import { BIN, ensureBuilt } from '../helpers/build.js';
-import { rawClient } from '../helpers/lock-env.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { useLockServer } from '../helpers/fixture.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
 // Issue 12 item 6: the owner memory (owners.json) under concurrency and damage.
 
 const run = promisify(execFile);
-let server: RedisServer;
-let raw: Redis;
+const fx = useLockServer();
 let env: Record<string, string | undefined>;
 
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startRedis();
-  raw = rawClient(server);
-}, 120_000);
-afterAll(async () => {
-  raw?.disconnect();
-  await server?.stop();
-});
-beforeEach(async () => {
-  await raw.flushall();
-  env = tempStateEnv({ REDIS_URL: server.url });
+beforeAll(() => ensureBuilt(), 120_000);
+beforeEach(() => {
+  env = tempStateEnv({ REDIS_URL: fx.server.url });
 });
 
 const file = (): string => ownersFile(env);
@@ -43,7 +31,7 @@ describe('owner memory', () => {
     const childEnv = { ...process.env, ...env } as NodeJS.ProcessEnv;
     const keys = Array.from({ length: 20 }, (_, i) => `par${i}`);
     await Promise.all(keys.map((key) => run(process.execPath, [BIN, 'acquire', key], { env: childEnv, timeout: 60_000 })));
-    expect(await raw.dbsize()).toBe(20);
+    expect(await fx.raw.dbsize()).toBe(20);
     expect(loadOwners(env).map((e) => e.key).sort()).toEqual([...keys].sort());
     // The memory is usable: each is released by name, with no --owner.
     for (const key of keys.slice(0, 3)) expect((await runCli(['release', key], env)).code).toBe(0);

@@ -21,7 +21,7 @@ export type RaceKind = (typeof RACE_KINDS)[number];
 /** Where the clients go: a sandbox this race starts (and stops), a named running sandbox, or a URL. */
 export type RaceTarget =
   | { readonly type: 'fresh' }
-  | { readonly type: 'sandbox'; readonly name: string }
+  | { readonly type: 'sandbox'; readonly name?: string | undefined }
   | { readonly type: 'url'; readonly url: string; readonly nodes?: readonly string[] | undefined };
 
 export interface RacePlan {

@@ -1,0 +1,92 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+import { startCluster, type Topology } from '../helpers/topologies.js';
+
+// Cluster and replicas as they really are: a URL naming one Cluster node is that Cluster (every
+// command works, ls sees every primary, no raw MOVED); with a primary down ls and doctor name it
+// and its slots and exit 9; inspect reads the key on each replica instead of quoting an offset.
+
+const env = tempStateEnv();
+let cluster: Topology;
+// One key per third of the slot space (the helper gives node i the i-th third).
+const KEYS = ['b', 'a', 'c']; // slots 3300 (node 0), 15495 (node 2), 7365 (node 1)
+
+beforeAll(async () => {
+  cluster = await startCluster();
+}, 30_000);
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+const firstNode = (): string[] => ['-p', String(cluster.nodes[0]!.port)];
+
+describe('a URL that names one Cluster node', () => {
+  it('acquire, inspect and release work on keys of every node, without MOVED', async () => {
+    for (const key of KEYS) {
+      const acquired = await runCli(['acquire', key, '--lease', '5m', ...firstNode()], env);
+      expect(acquired).toMatchObject({ code: 0, stdout: expect.stringContaining(`acquired "${key}"`) });
+    }
+    const inspected = await runCli(['inspect', ...KEYS, '-u', `redis://127.0.0.1:${cluster.nodes[1]!.port}`], env);
+    expect(inspected.code).toBe(0);
+    expect(inspected.stdout + inspected.stderr).not.toContain('MOVED');
+    expect(inspected.stdout.match(/Redisson lock, expires in/g)).toHaveLength(3);
+  });
+
+  it('ls lists the locks of every primary', async () => {
+    const ls = await runCli(['ls', '--json', ...firstNode()], env);
+    expect(ls.code).toBe(0);
+    const keys = ls.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { key: string }).key).sort();
+    expect(keys).toEqual([...KEYS].sort());
+  });
+});
+
+describe('a Cluster with a primary down', () => {
+  it('ls and doctor name the unreachable primary and its slots on stderr and exit 9 (partial)', async () => {
+    await cluster.nodes[2]!.stop(); // slots 10923-16383, key "a"
+    const ls = await runCli(['ls', ...firstNode()], env);
+    expect(ls.code).toBe(9);
+    expect(ls.stderr).toContain(`redlock-cli: Cluster primary 127.0.0.1:${cluster.nodes[2]!.port} (slots 10923-16383) not read:`);
+    // Either the others are listed, or (once the Cluster marks itself down) they say why not: never a quiet half list.
+    for (const node of [0, 1]) {
+      const named = ls.stderr.includes(`127.0.0.1:${cluster.nodes[node]!.port}`);
+      expect(named || ls.stdout.includes(KEYS[node]!)).toBe(true);
+    }
+    const doctor = await runCli(['doctor', ...firstNode()], env);
+    expect(doctor.code).toBe(9);
+    expect(doctor.stderr).toContain(`Cluster primary 127.0.0.1:${cluster.nodes[2]!.port} (slots 10923-16383) not read:`);
+  });
+});
+
+describe('replicas in inspect', () => {
+  let primary: RedisServer;
+  let replica: RedisServer;
+  beforeAll(async () => {
+    primary = await startRedis();
+    // Writable, so the test can take the key away from the replica alone.
+    replica = await startRedis({ args: ['--replicaof', '127.0.0.1', String(primary.port), '--replica-read-only', 'no'] });
+  });
+  afterAll(async () => {
+    await replica?.stop();
+    await primary?.stop();
+  });
+
+  it('says whether each replica has the key, read there, with its TTL', async () => {
+    expect((await runCli(['acquire', 'pay', '--lease', '5m', '-p', String(primary.port)], env)).code).toBe(0);
+    const raw = new Redis({ port: replica.port, host: '127.0.0.1' });
+    try {
+      for (let i = 0; i < 100 && (await raw.exists('pay')) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      const has = await runCli(['inspect', 'pay', '-p', String(primary.port)], env);
+      expect(has.stdout).toMatch(new RegExp(`replicas  127\\.0\\.0\\.1:${replica.port} has it \\(TTL \\d`));
+      await raw.del('pay');
+      const hasNot = await runCli(['inspect', 'pay', '-p', String(primary.port), '--json'], env);
+      const [view] = JSON.parse(hasNot.stdout) as [{ replicas: { replica: string; hasKey: boolean }[] }];
+      expect(view.replicas).toEqual([expect.objectContaining({ replica: `127.0.0.1:${replica.port}`, hasKey: false })]);
+      const text = await runCli(['inspect', 'pay', '-p', String(primary.port)], env);
+      expect(text.stdout).toContain(`replicas  127.0.0.1:${replica.port} does not have it`);
+    } finally {
+      raw.disconnect();
+    }
+  });
+});
