@@ -51,24 +51,3 @@ export function safeStrings<T>(value: T): T {
   }
   return value;
 }
-
-// An escape this module wrote: cutting inside one would leave `\x1` on screen, so cuts move before it.
-const WRITTEN_ESCAPE = /\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nrt\\"])/g;
-
-/**
- * The first `max` characters of an escaped text, never cutting one of its escapes in half, with
- * `ellipsis` when anything was cut. Escape first, then fit: a raw control can never be split.
- */
-export function fitEscaped(text: string, max: number, ellipsis = '…'): string {
-  if (text.length <= max) return text;
-  let cut = Math.max(0, max - ellipsis.length);
-  for (const m of text.matchAll(WRITTEN_ESCAPE)) {
-    const start = m.index;
-    if (start >= cut) break;
-    if (start + m[0].length > cut) {
-      cut = start;
-      break;
-    }
-  }
-  return `${text.slice(0, cut)}${ellipsis}`;
-}
