@@ -8,6 +8,8 @@ import type { CommandContext, RunContext } from './commands/context.js';
 import { registerDoctor } from './commands/doctor.js';
 import { addExamples } from './commands/help-examples.js';
 import { registerHelp } from './commands/help.js';
+import { configureHelpWidth, prose } from './commands/help-text.js';
+import { paintFor } from './commands/colour.js';
 import { registerForceUnlock } from './commands/force-unlock.js';
 import { registerHold } from './commands/hold.js';
 import { registerInspect } from './commands/inspect.js';
@@ -41,9 +43,11 @@ export function buildProgram(ctx: CommandContext): Command {
       writeOut: (text) => void ctx.stdout.write(safeLine(text)),
       writeErr: (text) => void ctx.stderr.write(safeLine(text)),
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
-      outputError: (text, write) => write(`redlock-cli: ${hostHint(text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim())}\n`),
+      outputError: (text, write) =>
+        write(`${paintFor(ctx, 'stderr').error(`redlock-cli: ${hostHint(text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim())}`)}\n`),
     })
-    .addHelpText('afterAll', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`);
+    .addHelpText('afterAll', prose(ctx, `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`));
+  configureHelpWidth(program, ctx);
   addProgramConnectionOptions(program);
   registerAcquire(program, ctx);
   registerHold(program, ctx);
@@ -59,9 +63,12 @@ export function buildProgram(ctx: CommandContext): Command {
   registerRepl(program, ctx);
   registerTarget(program, ctx);
   registerCompletion(program, ctx);
-  registerHelp(program); // after every command: `help sandbox up` follows the tree
-  program.hook('preAction', (_program, actionCommand) => applyConnectionOptions(program, actionCommand, ctx));
-  addExamples(program);
+  registerHelp(program, ctx); // after every command: `help sandbox up` follows the tree
+  program.hook('preAction', (_program, actionCommand) => {
+    ctx.noColor = program.opts().color === false;
+    return applyConnectionOptions(program, actionCommand, ctx);
+  });
+  addExamples(program, ctx);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
 }
@@ -80,13 +87,14 @@ export async function run(argv: readonly string[], runCtx: RunContext): Promise<
       // Help and --version "fail" with exit code 0; usage errors were already printed by commander.
       return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
+    const red = paintFor(ctx, 'stderr').error;
     if (err instanceof CliError) {
-      ctx.stderr.write(`redlock-cli: ${safeLine(err.message)}\n`);
+      ctx.stderr.write(`${red(`redlock-cli: ${safeLine(err.message)}`)}\n`);
       return err.exitCode;
     }
     const debug = argv.includes('--debug');
     const message = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
-    ctx.stderr.write(`redlock-cli: unexpected error: ${safeLine(message)}${debug ? '' : ' (run with --debug for details)'}\n`);
+    ctx.stderr.write(`${red(`redlock-cli: unexpected error: ${safeLine(message)}${debug ? '' : ' (run with --debug for details)'}`)}\n`);
     return ExitCode.unexpected;
   }
 }

@@ -13,6 +13,8 @@ import type { ConnectionProvider, ConnectMode } from '../redis/connection.js';
 import type { RedissonOwner } from '../core/owner.js';
 import { rememberOwner } from '../state/owners.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
+import { paintFor } from './colour.js';
+import { waitStatusLine } from './wait-status.js';
 import { describeRefusal, formatVotes } from './lock-output.js';
 import { addConnectionOptions, addLockOptions, checkKeyName, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';
@@ -113,12 +115,14 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
       await lockKindOf(env, key, { kind: setup.kind });
       const protocol = protocolFor(setup.kind);
       const req = { key, owner: setup.owner, leaseMs: setup.leaseMs };
-      const attempt =
-        setup.waitMs > 0 ? await protocol.acquire(env, req, { waitMs: setup.waitMs, signal: ctx.signal }) : await protocol.tryAcquire(env, req);
+      const status = setup.waitMs > 0 ? waitStatusLine(ctx, key) : undefined;
+      const attempt = await (status
+        ? protocol.acquire(env, req, { waitMs: setup.waitMs, signal: ctx.signal, onRefused: status.onRefused }).finally(() => status.stop())
+        : protocol.tryAcquire(env, req));
       if (flags.json) printJson(ctx, attemptJson(setup, attempt));
       if (attempt.votes && !flags.json) for (const line of formatVotes(attempt.votes)) note(ctx, line);
       if (!attempt.acquired) {
-        if (!flags.json) note(ctx, describeRefusal(key, attempt));
+        if (!flags.json) note(ctx, paintFor(ctx, 'stderr').warning(describeRefusal(key, attempt)));
         return ExitCode.notAcquired;
       }
       await rememberOwner(ctx.env, {
@@ -136,7 +140,8 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
           attempt.token !== undefined ? `token ${attempt.token}` : '',
           attempt.validityMs !== undefined ? `valid for ${formatDuration(attempt.validityMs)}` : '',
         ].filter((s) => s !== '');
-        print(ctx, `acquired "${safeText(key)}" (${setup.kind}) as ${safeText(setup.owner)}, lease ${formatDuration(setup.leaseMs)}${extra.length ? `, ${extra.join(', ')}` : ''}`);
+        const paint = paintFor(ctx, 'stdout');
+        print(ctx, `acquired "${paint.key(safeText(key))}" (${setup.kind}) as ${paint.holder(safeText(setup.owner))}, lease ${formatDuration(setup.leaseMs)}${extra.length ? `, ${extra.join(', ')}` : ''}`);
         note(ctx, `release it with: ${sameLockCommand('release', setup.kind, key, flags, self)}`);
       }
       return ExitCode.ok;

@@ -4,6 +4,7 @@ import { ExitCode } from '../core/exit-codes.js';
 import { completionScript, SHELLS, type Shell } from './completion-scripts.js';
 import { commandTree, completionSources } from './completion-tree.js';
 import { act, print, type CommandContext } from './context.js';
+import { prose } from './help-text.js';
 
 const HELP = `
 Completes commands, subcommands, options, lock kinds, shipped scenario names and saved target
@@ -34,7 +35,7 @@ export function registerCompletion(program: Command, ctx: CommandContext): void 
     .command('completion')
     .summary('print a shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'which shell').choices(SHELLS))
-    .addHelpText('after', HELP)
+    .addHelpText('after', prose(ctx, HELP))
     .action(
       act(ctx, async (shell: Shell) => {
         ctx.stdout.write(completionScript(shell));

@@ -28,14 +28,19 @@ export interface RunContext {
 }
 
 // The text boundary of every command: a key or holder a formatter forgot to escape is escaped here
-// (terminal-text.ts), in the CLI and in the REPL alike.
+// (terminal-text.ts), in the CLI and in the REPL alike; colour codes (SGR) pass.
 export const print = (ctx: RunContext, line: string): void => void ctx.stdout.write(`${safeLine(line)}\n`);
+
+/** The width a table is fitted to: the terminal's; none in a pipe, where cells stay whole for grep and awk. */
+export const tableWidth = (ctx: RunContext): number | undefined => (ctx.stdout.isTTY === true ? (ctx.stdout.columns ?? 80) : undefined);
 export const note = (ctx: RunContext, line: string): void => void ctx.stderr.write(`${safeLine(line)}\n`);
 export const printJson = (ctx: RunContext, value: unknown): void => void ctx.stdout.write(`${safeJson(JSON.stringify(value))}\n`);
 
 /** A RunContext inside one run(): actions report their exit code here (commander discards return values). */
 export interface CommandContext extends RunContext {
   exitCode: number;
+  /** --no-color was given: plain output whatever the streams are. */
+  noColor?: boolean;
 }
 
 /** Wraps an action so its returned exit code reaches run(). */

@@ -2,17 +2,21 @@ import type { Command } from 'commander';
 import { printable } from '../core/decode/escape.js';
 import { safeText } from '../core/terminal-text.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { formatColumns, widthOf, wrapShellCommand, wrapText } from '../core/text-layout.js';
 import type { Finding } from '../core/doctor.js';
+import { DOCTOR_CODES, scenarioFor } from '../core/doctor-codes.js';
+import { paintFor } from './colour.js';
 import { REDISSON_THREAD_WAIT_MS } from '../locks/fair.js';
 import { DEFAULT_SCAN_COUNT } from '../inspect/scan.js';
 import { connect } from '../redis/connection.js';
-import { act, note, print, printJson, type CommandContext, type RunContext } from './context.js';
+import { act, note, print, printJson, tableWidth, type CommandContext, type RunContext } from './context.js';
 import { fixTargetFor } from './doctor-target.js';
 import { reportPartial } from './cluster-partial.js';
 import { runDoctor, type DoctorReport } from './doctor-run.js';
 import { scanProgress } from './ls-progress.js';
 import { countFlag } from './ls.js';
 import { addConnectionOptions, durationFlag, targetSpec, type ConnectionFlags } from './options.js';
+import { prose } from './help-text.js';
 
 interface DoctorFlags extends ConnectionFlags {
   readonly json?: boolean;
@@ -24,25 +28,20 @@ interface DoctorFlags extends ConnectionFlags {
 /** Redisson's watchdog renews every 10 s: a window a little longer sees one renewal of every watched lock. */
 const DEFAULT_RENEWAL_WINDOW = '11s';
 
-const HELP = `
+/** Finding codes, what they mean and the scenario that replays each, as a table at the help's width. */
+function codesHelp(width: number): string {
+  const rows = DOCTOR_CODES.map((c) => [c.severity, c.code, `${c.meaning}${c.scenario ? ` (scenario show ${c.scenario})` : ''}`]);
+  return formatColumns(rows, { width: width - 2, wrapLast: true })
+    .map((l) => `  ${l}`)
+    .join('\n');
+}
+
+const HELP_BEFORE = `
 Scans like ls (read-only: SCAN inside a probe script, snapshot scripts, INFO, CLIENT LIST) and
-reports what can be seen in the data (scenario numbers from the scenario catalogue):
-  error    no-ttl                  a lock key without TTL never frees if its holder dies (S2)
-  error    queue-entry-without-deadline   a fair waiter Redisson never purges (S10)
-  warning  silent-queue-head       the next fair waiter does not listen on its wake-up channel:
-                                   gone, and everyone behind it waits until its deadline (S10)
-  warning  overdue-waiter          fair waiters past their deadline: dead, purged at the next try (S10)
-  warning  queue-drift             fair deadlines further out than waiters x --fair-wait (S10)
-  warning  zombie-reader           a reader whose timeout keys are gone, still counted (S17)
-  warning  orphan-timeout-key      a read-hold key no counted hold owns (S17)
-  warning  orphan-companion        a read-hold key whose lock is gone, or a companion key whose
-                                   lock's name holds other data (S17)
-  warning  huge-hold-count         more than 100 re-entrant holds: lock() without unlock() (S12)
-  warning  app-data-on-lock-name   a lock-like name (lock, mutex, sema, latch) holding other data (S16)
-  warning  replica-lag / error replica-offline   a failover now would lose recent locks (S6)
-  warning  renewed-without-holder  with --renewals: a lock renewed while no connection is named
-                                   with its holder's client UUID (S5b)
-and every other error or warning the decoder reports (see inspect).
+reports what can be seen in the data; each finding names the scenario that replays it
+(redlock-cli scenario show <name>):`;
+
+const HELP_AFTER = `and every other error or warning the decoder reports (see inspect).
 
 Renewals: doctor cannot see who renews a lock, only that its TTL went back up between two reads
 --renewals apart (default ${DEFAULT_RENEWAL_WINDOW}, past Redisson's 10 s watchdog period). Whether the holder is
@@ -53,7 +52,7 @@ Each finding has a severity, an explanation and the command that would fix it, p
 run. Printed commands carry no password: add --askpass to redis-cli, or set REDIS_URL.
 
 --json prints one array of findings: {severity, code, key (null for server findings), node,
-message, fix}. The summary goes to stderr.
+message, fix, scenario}. The summary goes to stderr.
 
 Exit codes for doctor: 0 no findings, 6 findings (any severity printed), 9 a Cluster primary
 could not be read (named on stderr with its slots), 2/3 as usual.`;
@@ -67,7 +66,7 @@ export function registerDoctor(program: Command, ctx: CommandContext): void {
     .option('--renewals [duration]', `also watch Redisson-held locks this long for renewals (default ${DEFAULT_RENEWAL_WINDOW})`)
     .option('--scan-count <n>', `SCAN COUNT hint: keys per round trip (default ${DEFAULT_SCAN_COUNT})`)
     .option('--json', 'print the findings as one JSON array')
-    .addHelpText('after', HELP);
+    .addHelpText('after', () => `${prose(ctx, HELP_BEFORE)()}\n${codesHelp(widthOf(ctx.stdout))}\n${prose(ctx, HELP_AFTER)()}`);
   addConnectionOptions(cmd);
   cmd.action(
     act(ctx, async (pattern: string, flags: DoctorFlags) => {
@@ -103,32 +102,24 @@ const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')
 
 const INDENT = '         ';
 
-/** Words onto lines of at most `width` (a terminal's); a pipe gets one long line per paragraph. */
-function wrap(text: string, width: number | undefined): string[] {
-  if (width === undefined) return [text];
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  return [...lines, line];
-}
-
 function printFinding(ctx: RunContext, f: Finding, showNode: boolean): void {
-  const where = f.key === null ? f.node ?? '' : `${printable(f.key)}${showNode && f.node ? ` (${f.node})` : ''}`;
-  const width = ctx.stdout.isTTY === true ? Math.max(40, (ctx.stdout.columns ?? 80) - INDENT.length) : undefined;
-  print(ctx, `${f.severity.toUpperCase().padEnd(7)}  ${f.code}  ${where}`);
-  for (const line of wrap(safeText(f.message), width)) print(ctx, `${INDENT}${line}`);
-  // The fix stays on one line: it is meant to be copied whole.
-  print(ctx, `${INDENT}fix: ${f.fix}`);
+  const paint = paintFor(ctx, 'stdout');
+  const where = f.key === null ? f.node ?? '' : `${paint.key(printable(f.key))}${showNode && f.node ? ` (${f.node})` : ''}`;
+  const severity = f.severity === 'error' ? paint.error : paint.warning;
+  print(ctx, `${severity(f.severity.toUpperCase().padEnd(7))}  ${f.code}  ${where}`);
+  for (const line of wrapText(safeText(f.message), Math.max(40, widthOf(ctx.stdout)), { head: INDENT })) print(ctx, line);
+  // The fix is meant to be copied whole: piped, one line; on a terminal broken only between shell
+  // words, with ` \` line continuations, so it still pastes as one command.
+  const width = tableWidth(ctx);
+  const fix = width === undefined ? [`${INDENT}fix: ${f.fix}`] : wrapShellCommand(f.fix, width, { head: `${INDENT}fix: `, indent: `${INDENT}     ` });
+  for (const line of fix) print(ctx, line);
+  const scenario = scenarioFor(f.code);
+  if (scenario !== undefined) print(ctx, `${INDENT}see: redlock-cli scenario show ${scenario}`);
 }
 
 function printReport(ctx: RunContext, report: DoctorReport, pattern: string, json: boolean, cluster: boolean): void {
   const { findings } = report;
-  if (json) printJson(ctx, findings);
+  if (json) printJson(ctx, findings.map((f) => ({ ...f, scenario: scenarioFor(f.code) ?? null })));
   else findings.forEach((f, i) => (i > 0 && print(ctx, ''), printFinding(ctx, f, cluster)));
   for (const line of report.notes) note(ctx, `note: ${line}`);
   const scope = `${plural(report.locks, 'lock')} among ${plural(report.scanned, 'key')} matching ${pattern}`;

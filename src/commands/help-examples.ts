@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import type { RunContext } from './context.js';
+import { prose } from './help-text.js';
 
 // Examples for commands whose own help text has none; commands that carry an "Examples:" block
 // in their help keep it. A test walks the whole command tree and checks every command ends up
@@ -56,11 +58,11 @@ export function examplesFor(path: string): readonly string[] {
 }
 
 /** Adds an "Examples:" block to every command of the tree that has one in the table. */
-export function addExamples(program: Command): void {
+export function addExamples(program: Command, ctx: RunContext): void {
   const visit = (cmd: Command): void => {
     for (const sub of cmd.commands) {
       const examples = examplesFor(commandPath(sub));
-      if (examples.length > 0) sub.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
+      if (examples.length > 0) sub.addHelpText('after', prose(ctx, `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`));
       visit(sub);
     }
   };

@@ -2,7 +2,9 @@ import { Help, type Command } from 'commander';
 import { lookupCommand } from '../core/completion.js';
 import { UsageError } from '../core/errors.js';
 import { commandTree } from './completion-tree.js';
+import type { RunContext } from './context.js';
 import { commandPath } from './help-examples.js';
+import { prose } from './help-text.js';
 
 // `help <command...>` in place of commander's own help command, which reads only the word after
 // `help` (so `help sandbox up` showed the sandbox group) and answers a typo with the whole help.
@@ -21,7 +23,7 @@ function resolve(cmd: Command, words: readonly string[]): Command {
   return target;
 }
 
-function addHelpCommand(cmd: Command): void {
+function addHelpCommand(cmd: Command, ctx: RunContext): void {
   cmd.helpCommand(false);
   const path = commandPath(cmd);
   const subs = new Help().visibleCommands(cmd).map((c) => c.name());
@@ -30,7 +32,7 @@ function addHelpCommand(cmd: Command): void {
     .command('help')
     .argument('[command...]', path === '' ? 'a command, or a group and one of its commands (sandbox up)' : `one of the ${path} commands`)
     .summary(path === '' ? 'display help for a command (help sandbox up)' : `display help for a ${path} command`)
-    .addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`)
+    .addHelpText('after', prose(ctx, `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`))
     .action((words: string[]) => {
       // help() prints like --help does and ends the parse with exit code 0.
       (words.length === 0 ? cmd : resolve(cmd, words)).help();
@@ -38,7 +40,7 @@ function addHelpCommand(cmd: Command): void {
 }
 
 /** `help` for the program and for every group (`sandbox help up`); call once every command is registered. */
-export function registerHelp(program: Command): void {
+export function registerHelp(program: Command, ctx: RunContext): void {
   const groups = (cmd: Command): Command[] => cmd.commands.filter((c) => c.commands.length > 0).flatMap((c) => [c, ...groups(c)]);
-  for (const cmd of [program, ...groups(program)]) addHelpCommand(cmd);
+  for (const cmd of [program, ...groups(program)]) addHelpCommand(cmd, ctx);
 }

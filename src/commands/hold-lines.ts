@@ -13,7 +13,8 @@ export interface HoldLineContext {
 
 // Events that only make sense on screen: a renewal in flight lasts a millisecond, and the
 // command's output is forwarded as it is rather than wrapped in lines.
-const SILENT: ReadonlySet<HoldEvent['type']> = new Set(['renewing', 'child-output']);
+// 'waiting' repeats every attempt: the live view shows it; a pipe gets nothing extra while waiting.
+const SILENT: ReadonlySet<HoldEvent['type']> = new Set(['renewing', 'child-output', 'waiting']);
 
 /** `hh:mm:ss.mmm`, local time: event lines are read next to other logs of the same machine. */
 function clock(at: number): string {

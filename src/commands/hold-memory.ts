@@ -39,5 +39,6 @@ export function rememberWhileHeld(out: HoldOutput, ctx: RunContext, lock: HeldLo
       await writes.catch(() => undefined);
       await out.close();
     },
+    ...(out.showsWaiting !== undefined ? { showsWaiting: out.showsWaiting } : {}),
   };
 }

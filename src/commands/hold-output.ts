@@ -9,6 +9,8 @@ export interface HoldOutput {
   childOutput(stream: 'stdout' | 'stderr', text: string): void;
   /** Flushes and, for the live view, unmounts it (its last frame stays on screen). */
   close(): Promise<void>;
+  /** The live view shows who holds the lock while we wait; lines and NDJSON do not (so no reads for it). */
+  readonly showsWaiting?: boolean;
 }
 
 export interface HoldOutputOptions {
@@ -47,5 +49,5 @@ export function wantsLiveView(ctx: RunContext, json: boolean): boolean {
 /** Loads ink and react only now: one-shot commands and piped holds never pay for them. */
 export async function liveOutput(ctx: RunContext, lines: HoldLineContext, target: string): Promise<HoldOutput> {
   const { mountHoldView } = await import('../ui/hold-live.js');
-  return mountHoldView({ stdout: ctx.stdout, stderr: ctx.stderr, stdin: ctx.stdin, identity: { ...lines, target } });
+  return { ...mountHoldView({ stdout: ctx.stdout, stderr: ctx.stderr, stdin: ctx.stdin, identity: { ...lines, target } }), showsWaiting: true };
 }

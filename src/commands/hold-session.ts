@@ -1,3 +1,4 @@
+import { printable } from '../core/decode/escape.js';
 import { InterruptedError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { HoldMode, ReleaseReason } from '../core/hold-events.js';
@@ -68,6 +69,8 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'
   }
 }
 
+const escapedHolder = (h: { readonly owner: string; readonly count: number }) => ({ owner: printable(h.owner), count: h.count });
+
 /** Acquires, keeps the lock (watchdog or fixed lease), runs the command, and releases in order. */
 export async function runHold(ctx: RunContext, env: OpenLockEnv, plan: HoldPlan, out: HoldOutput): Promise<HoldResult> {
   const { setup } = plan;
@@ -81,7 +84,13 @@ export async function runHold(ctx: RunContext, env: OpenLockEnv, plan: HoldPlan,
   // re-timed from the server's PTTL at the first ownership check.
   const sentAt = Date.now();
   const attempt =
-    setup.waitMs > 0 ? await protocol.acquire(env, req, { waitMs: setup.waitMs, signal: ctx.signal }) : await protocol.tryAcquire(env, req);
+    setup.waitMs > 0
+      ? await protocol.acquire(env, req, {
+          waitMs: setup.waitMs,
+          signal: ctx.signal,
+          onRefused: out.showsWaiting ? (seen) => out.emit({ type: 'waiting', at: Date.now(), ...seen, holders: seen.holders.map(escapedHolder) }) : undefined,
+        })
+      : await protocol.tryAcquire(env, req);
   if (!attempt.acquired) {
     out.emit({ type: 'not-acquired', at: Date.now(), ttlMs: attempt.ttlMs, holders: attempt.holders });
     return { exitCode: ExitCode.notAcquired };

@@ -9,6 +9,7 @@ import { liveOutput, lineOutput, wantsLiveView, type HoldOutput } from './hold-o
 import { rememberWhileHeld } from './hold-memory.js';
 import { EXIT_CANNOT_RUN, RELEASE_TIMEOUT_MS, runHold, type HoldPlan } from './hold-session.js';
 import { addConnectionOptions, addLockOptions, durationFlag, targetSpec, type LockFlags } from './options.js';
+import { prose } from './help-text.js';
 
 export const DEFAULT_KILL_GRACE_MS = 3000;
 // Closing a connection that is still reconnecting would wait for Redis forever (ioredis queues QUIT).
@@ -54,7 +55,7 @@ export function registerHold(program: Command, ctx: CommandContext): void {
     .option('--for <duration>', 'hold this long, then release and exit 0')
     .option('--kill-grace <duration>', `after SIGTERM, SIGKILL the command if it is still running (default ${DEFAULT_KILL_GRACE_MS / 1000}s)`)
     .option('--json', 'NDJSON event lines instead of the live view')
-    .addHelpText('after', HELP);
+    .addHelpText('after', prose(ctx, HELP));
   addLockOptions(cmd);
   addConnectionOptions(cmd);
   cmd.action(

@@ -7,9 +7,12 @@ import { readOnReplicas } from '../inspect/replica-keys.js';
 import { inspectKeys } from '../inspect/snapshot.js';
 import { connect } from '../redis/connection.js';
 import { addNodesOption, inspectAcrossNodes } from './across-nodes.js';
-import { act, note, print, printJson, type CommandContext } from './context.js';
+import { act, note, print, printJson, tableWidth, type CommandContext } from './context.js';
+import { wrapLine } from '../core/text-layout.js';
+import { paintFor } from './colour.js';
 import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect-watch.js';
 import { addConnectionOptions, checkKeyName, targetSpec, type ConnectionFlags } from './options.js';
+import { prose } from './help-text.js';
 
 export interface InspectFlags extends ConnectionFlags, WatchFlags {
   readonly kind?: string;
@@ -22,15 +25,14 @@ from it) and decodes what it finds: Redisson lock, fair lock (queue with deadlin
 lock (readers and their timeout keys), fenced lock, semaphore, permit-expirable semaphore,
 count-down latch, redis-semaphore semaphore, or a token lock with the library its value looks like.
 
---json prints one array with an object per key, in the order given:
-  key (keyHex too when the name is not UTF-8), kind, type, ttlMs (-1 no TTL, -2 missing),
-  holders[] {owner, client, thread, count, write},
-  queue[] {owner, position (0 = next), deadlineInMs (negative = overdue, null = none),
-  expectedWaitMs, subscribers}, mode, readers[] {owner, count, timeoutKeys[] {key, ttlMs}, zombie},
-  orphanTimeoutKeys[], token, value, library, available, permits[] {id, expiresInMs, expired},
-  count, waiters, size, replicas[] {replica, offset, lagBytes, hasKey (read on the replica; null when
-  it could not be), ttlMs, error}, warnings[] {code, severity,
-  message}, readAt (Redis server time, epoch ms). Absent fields do not apply to that kind.
+--json prints one array with an object per key, in the order given: key (keyHex too when the
+name is not UTF-8), kind, type, ttlMs (-1 no TTL, -2 missing), holders[] {owner, client, thread,
+count, write}, queue[] {owner, position (0 = next), deadlineInMs (negative = overdue, null =
+none), expectedWaitMs, subscribers}, mode, readers[] {owner, count, timeoutKeys[] {key, ttlMs},
+zombie}, orphanTimeoutKeys[], token, value, library, available, permits[] {id, expiresInMs,
+expired}, count, waiters, size, replicas[] {replica, offset, lagBytes, hasKey (read on the
+replica; null when it could not be), ttlMs, error}, warnings[] {code, severity, message}, readAt
+(Redis server time, epoch ms). Absent fields do not apply to that kind.
 
 --nodes url,url,... reads each key on every Redlock node instead: which nodes hold a copy, its
 value and TTL there, and whether a majority does (--json: key, copies[] {node, state, value,
@@ -45,7 +47,10 @@ export function printViews(ctx: CommandContext, views: readonly LockView[], json
   let first = true;
   for (const view of views) {
     if (json) break;
-    const lines = formatLockView(view);
+    const width = tableWidth(ctx);
+    const block = formatLockView(view, { paint: paintFor(ctx, view.kind === 'missing' ? 'stderr' : 'stdout') });
+    // On a terminal a long line wraps under its own text; piped, lines stay whole for grep.
+    const lines = width === undefined ? block : block.flatMap((line) => wrapLine(line, width));
     if (view.kind === 'missing') {
       for (const line of lines) note(ctx, line);
       continue;
@@ -65,11 +70,11 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
     .argument('<key...>', 'lock names (Redis keys)')
     .option('-k, --kind <kind>', 'read the data as this kind where it fits, e.g. latch for an integer string (default: recognise)')
     .option('--json', 'print a JSON array, one object per key (shape below)')
-    .addHelpText('after', HELP);
+    .addHelpText('after', prose(ctx, HELP));
   addNodesOption(cmd);
   addConnectionOptions(cmd);
   // --watch / --interval / --once / --count: the live view lives in inspect-watch.ts.
-  addWatchOptions(cmd).addHelpText('after', WATCH_HELP);
+  addWatchOptions(cmd).addHelpText('after', prose(ctx, WATCH_HELP));
   cmd.action(
     act(ctx, async (keys: string[], flags: InspectFlags) => {
       keys.forEach(checkKeyName);

@@ -1,5 +1,6 @@
 import { safeText } from '../core/terminal-text.js';
 import { formatDuration } from '../core/duration.js';
+import { formatColumns } from '../core/text-layout.js';
 import type { LockPeek } from '../locks/peek.js';
 import type { Attempt, Holder, Vote } from '../locks/types.js';
 
@@ -40,9 +41,8 @@ export function describeCurrent(key: string, peek: LockPeek, expiredAgoMs?: numb
 
 /** The per-node table of a Redlock attempt. */
 export function formatVotes(votes: readonly Vote[]): string[] {
-  const width = Math.max(4, ...votes.map((v) => v.node.length));
-  return [
-    `${'node'.padEnd(width)}  vote    time`,
-    ...votes.map((v) => `${v.node.padEnd(width)}  ${v.result.padEnd(6)}  ${v.ms.toFixed(1)} ms${v.detail ? `  ${safeText(v.detail)}` : ''}`),
-  ];
+  return formatColumns([
+    ['node', 'vote', 'time', ''],
+    ...votes.map((v) => [v.node, v.result, `${v.ms.toFixed(1)} ms`, safeText(v.detail ?? '')]),
+  ]);
 }

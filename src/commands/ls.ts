@@ -7,13 +7,15 @@ import { collectLocks, LOCK_KINDS, scanLocks, type LockScanOptions } from '../in
 import { DEFAULT_SCAN_COUNT } from '../inspect/scan.js';
 import { connect } from '../redis/connection.js';
 import { formatTable, lsRow, sortViews } from '../ui/ls-table.js';
-import { act, note, print, type CommandContext, type RunContext } from './context.js';
+import { act, note, print, type CommandContext, type RunContext, tableWidth } from './context.js';
 import { addNodesOption, lsAcrossNodes } from './across-nodes.js';
 import { reportPartial, unreadCollector } from './cluster-partial.js';
 import { scanProgress } from './ls-progress.js';
 import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls-watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
 import { safeJson } from '../core/terminal-text.js';
+import { prose } from './help-text.js';
+import { paintFor } from './colour.js';
 
 interface LsFlags extends ConnectionFlags {
   readonly kind?: string;
@@ -86,7 +88,7 @@ export function registerLs(program: Command, ctx: CommandContext): void {
     .option('--json', 'NDJSON: one LockView per line')
     .option('--watch', 'live, top-like view that re-scans every --interval (needs a terminal)')
     .option('--interval <duration>', `time between scans with --watch (default ${LS_WATCH_INTERVAL_MS / 1000}s)`)
-    .addHelpText('after', HELP);
+    .addHelpText('after', prose(ctx, HELP));
   addNodesOption(cmd);
   addConnectionOptions(cmd);
   cmd.action(
@@ -144,7 +146,6 @@ async function printTable(ctx: RunContext, conn: Conn, scan: LockScanOptions): P
     progress.done();
   }
   if (result.views.length === 0) return 0;
-  const width = ctx.stdout.isTTY === true ? (ctx.stdout.columns ?? 80) : undefined;
-  for (const line of formatTable(sortViews(result.views, 'key').map((v) => lsRow(v)), width)) print(ctx, line);
+  for (const line of formatTable(sortViews(result.views, 'key').map((v) => lsRow(v)), tableWidth(ctx), paintFor(ctx, 'stdout'))) print(ctx, line);
   return result.views.length;
 }

@@ -7,6 +7,7 @@ import { maskUrl } from '../core/targets.js';
 import { formatWait, sparkline } from '../core/race/stats.js';
 import { violationKinds } from '../core/scenario/verdict.js';
 import type { RaceResult } from '../race/run.js';
+import { FALLBACK_WIDTH, wrapText } from '../core/text-layout.js';
 
 /** Violations listed in the text summary; --json has them all. */
 const SHOWN_VIOLATIONS = 5;
@@ -14,43 +15,46 @@ const SHOWN_VIOLATIONS = 5;
 const ms = formatWait;
 const pct = (share: number): string => `${(share * 100).toFixed(1)}%`;
 
-/** Lines of the summary table (label, then its figures). */
-export function raceSummary(r: RaceResult): string[] {
+/** Lines of the summary table (label, then its figures), wrapped to `width` under the figures. */
+export function raceSummary(r: RaceResult, width = FALLBACK_WIDTH): string[] {
   const s = r.stats;
-  const row = (label: string, text: string): string => `  ${label.padEnd(14)} ${text}`;
+  const row = (label: string, text: string): string[] => wrapText(text, width, { head: `  ${label.padEnd(14)} ` });
+  const acquisitions = `${s.acquisitions} (${s.ratePerSec.toFixed(1)}/s)`;
+  // The sparkline is one word: as wide as the line leaves room for, at most 60 columns.
+  const spark = sparkline(s.series, Math.max(10, Math.min(60, width - 17 - acquisitions.length - 2)));
   const busiest = s.shares[0];
   const quietest = s.shares.at(-1);
   const lines = [
-    `race ${r.plan.keys.join(', ')} against ${r.target}${r.interrupted ? ' (interrupted)' : ''}`,
-    `  ${describePlan(r.plan).join(' · ')}`,
+    ...wrapText(`race ${r.plan.keys.join(', ')} against ${r.target}${r.interrupted ? ' (interrupted)' : ''}`, width, { indent: '  ' }),
+    ...wrapText(describePlan(r.plan).join(' · '), width, { head: '  ', indent: '    ' }),
     '',
-    row('duration', formatDuration(r.elapsedMs)),
-    row('acquisitions', `${s.acquisitions} (${s.ratePerSec.toFixed(1)}/s)  ${sparkline(s.series, 60)}`),
-    row('wait', `p50 ${ms(s.waits.p50)} · p95 ${ms(s.waits.p95)} · p99 ${ms(s.waits.p99)} · max ${ms(s.waits.max)}`),
-    row('timeouts', `${s.timeouts} waits of ${formatDuration(r.plan.waitMs)} ran out · ${s.errors} errors`),
-    row(
+    ...row('duration', formatDuration(r.elapsedMs)),
+    ...row('acquisitions', `${acquisitions}  ${spark}`),
+    ...row('wait', `p50 ${ms(s.waits.p50)} · p95 ${ms(s.waits.p95)} · p99 ${ms(s.waits.p99)} · max ${ms(s.waits.max)}`),
+    ...row('timeouts', `${s.timeouts} waits of ${formatDuration(r.plan.waitMs)} ran out · ${s.errors} errors`),
+    ...row(
       'fairness',
       `${s.fairness.toFixed(2)} (Jain's index, 1 = even)${busiest && quietest ? ` · busiest ${busiest.client} ${pct(busiest.share)} · quietest ${quietest.client} ${pct(quietest.share)}` : ''}`,
     ),
-    row(
+    ...row(
       'lost locks',
       `${s.lostLocks} · releases refused (not owner) ${s.notOwner}` +
         `${r.plan.release === 'naive-del' ? ` · naive DELs of another client's lock ${s.foreignDeletes}` : ''}` +
         `${s.crashed > 0 ? ` · clients crashed ${s.crashed}` : ''}`,
     ),
-    ...r.keys.map((k) =>
+    ...r.keys.flatMap((k) =>
       row(
         r.keys.length > 1 ? `counter ${k.key}` : 'counter',
         `${k.counter} after ${k.increments} increments${k.counter === k.increments ? ' (none lost)' : ` (${k.increments - k.counter} lost)`}` +
           ` · ${k.acquisitions} acquisitions${k.rejectedWrites > 0 ? ` · ${k.rejectedWrites} stale writes fenced off` : ''}`,
       ),
     ),
-    row('faults', s.faults.length === 0 ? 'none' : `${s.faults.length}: ${s.faults.slice(0, 3).join('; ')}${s.faults.length > 3 ? '; ...' : ''}`),
-    row('harness', harnessLine(r)),
-    row('verdict', verdictLine(r)),
+    ...row('faults', s.faults.length === 0 ? 'none' : `${s.faults.length}: ${s.faults.slice(0, 3).join('; ')}${s.faults.length > 3 ? '; ...' : ''}`),
+    ...row('harness', harnessLine(r)),
+    ...row('verdict', verdictLine(r)),
   ];
-  for (const v of r.violations.slice(0, SHOWN_VIOLATIONS)) lines.push(row('', `${v.kind}${r.keys.length > 1 ? ` on ${v.key}` : ''}: ${v.message}`));
-  if (r.violations.length > SHOWN_VIOLATIONS) lines.push(row('', `... ${r.violations.length - SHOWN_VIOLATIONS} more (--json lists them all)`));
+  for (const v of r.violations.slice(0, SHOWN_VIOLATIONS)) lines.push(...row('', `${v.kind}${r.keys.length > 1 ? ` on ${v.key}` : ''}: ${v.message}`));
+  if (r.violations.length > SHOWN_VIOLATIONS) lines.push(...row('', `... ${r.violations.length - SHOWN_VIOLATIONS} more (--json lists them all)`));
   return lines;
 }
 

@@ -6,6 +6,8 @@ import { runRace, type RaceMonitor } from '../race/run.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { checkKeyName, durationFlag } from './options.js';
 import { raceJson, raceSummary } from './race-output.js';
+import { widthOf } from '../core/text-layout.js';
+import { prose } from './help-text.js';
 
 interface RaceFlags {
   readonly kind: string;
@@ -134,7 +136,7 @@ export function registerRace(program: Command, ctx: CommandContext): void {
     .option('--nodes <url,url,...>', '--kind redlock with --url: the independent primaries')
     .option('--sandbox [name]', 'race on a sandbox that is already up (default: the only one; see `sandbox up`)')
     .option('--json', 'print every figure and the recorded history as JSON instead of the summary')
-    .addHelpText('after', HELP)
+    .addHelpText('after', prose(ctx, HELP))
     .action(
       act(ctx, async (keys: string[], flags: RaceFlags) => {
         const plan = racePlanFromFlags(keys, flags);
@@ -151,7 +153,7 @@ export function registerRace(program: Command, ctx: CommandContext): void {
           await view?.close();
           view = undefined;
           if (json) printJson(ctx, raceJson(result));
-          else for (const line of raceSummary(result)) print(ctx, line);
+          else for (const line of raceSummary(result, widthOf(ctx.stdout))) print(ctx, line);
           if (result.judgement.outcome === 'unsafe') return ExitCode.verdictMismatch;
           if (result.interrupted) return ExitCode.interrupted;
           return result.judgement.outcome === 'inconclusive' ? ExitCode.inconclusive : ExitCode.ok;

@@ -3,6 +3,7 @@ import { UsageError } from '../core/errors.js';
 import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from '../core/poller.js';
 import { act, type CommandContext } from './context.js';
 import { addConnectionOptions, durationFlag, targetSpec, type ConnectionFlags } from './options.js';
+import { prose } from './help-text.js';
 
 interface ReplFlags extends ConnectionFlags {
   readonly clients?: string;
@@ -32,7 +33,7 @@ export function registerRepl(program: Command, ctx: CommandContext): void {
     .option('--clients <names>', 'clients to start with, comma-separated (default A,B)')
     .option('--interval <duration>', `panel refresh (default ${DEFAULT_INTERVAL_MS / 1000}s, at least ${MIN_INTERVAL_MS}ms)`)
     .option('--sandbox [name]', 'attach a sandbox at start (default: the only one up)')
-    .addHelpText('after', HELP);
+    .addHelpText('after', prose(ctx, HELP));
   addConnectionOptions(cmd, { sandbox: false }); // its own --sandbox attaches the sandbox
   cmd.action(
     act(ctx, async (flags: ReplFlags) => {

@@ -1,11 +1,7 @@
 import { formatDuration } from '../core/duration.js';
+import { formatColumns } from '../core/text-layout.js';
 import type { NodeStatus, SandboxHandle, SandboxStatus, SandboxUrls } from '../sandbox/index.js';
 
-/** Columns padded to their widest cell; the last column is not padded. */
-export function table(rows: readonly (readonly string[])[]): string[] {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
-}
 
 const mb = (kb: number | undefined): string => (kb === undefined ? '-' : `${(kb / 1024).toFixed(1)} MB`);
 
@@ -29,7 +25,7 @@ function address(n: NodeStatus): string {
 }
 
 /** The heading line and the node table of `status` (and of every fault verb's report). */
-export function formatStatus(status: SandboxStatus, now = Date.now()): string[] {
+export function formatStatus(status: SandboxStatus, width?: number, now = Date.now()): string[] {
   const age = formatDuration(now - Date.parse(status.createdAt));
   const master = status.master
     ? `, ${status.master.name} is ${status.master.node ?? 'unknown'} (${status.master.agreeing}/${status.master.sentinels} sentinels agree)`
@@ -46,7 +42,11 @@ export function formatStatus(status: SandboxStatus, now = Date.now()): string[] 
   ]);
   return [
     `sandbox "${status.name}": ${status.topology}, up ${age}${master}`,
-    ...table([['NODE', 'ROLE', 'STATE', 'ADDRESS', 'PID', 'KEYS', 'REPLICATION', 'MEMORY'], ...rows]).map((l) => `  ${l}`),
+    // On a narrow terminal REPLICATION (the widest cell) goes under its node's row.
+    ...formatColumns([['NODE', 'ROLE', 'STATE', 'ADDRESS', 'PID', 'KEYS', 'REPLICATION', 'MEMORY'], ...rows], {
+      width: width === undefined ? undefined : width - 2,
+      moveBelow: 6,
+    }).map((l) => `  ${l}`),
   ];
 }
 

@@ -1,11 +1,13 @@
 import { Option, type Command } from 'commander';
 import { formatDuration } from '../core/duration.js';
-import { UsageError } from '../core/errors.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { listSandboxes, loadSandbox, startSandbox, TOPOLOGIES, withFakeClocks, type SandboxHandle, type StartOptions, type TopologyName } from '../sandbox/index.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { formatStatus, formatUrls, sandboxJson } from './sandbox-output.js';
+import { tableWidth } from './context.js';
 import { proxyFactory, SANDBOX_VERBS, type SandboxVerb } from './sandbox-verbs.js';
+import { prose } from './help-text.js';
 
 const HELP = `
 Every node is a redis-server (or sentinel) in the foreground, never daemonised, bound to 127.0.0.1
@@ -96,7 +98,7 @@ function registerUp(sandbox: Command, ctx: CommandContext): void {
     }
     print(ctx, `sandbox "${handle.name}" is up: ${handle.topology}, ${handle.nodes.length} processes, formed in ${formatDuration(formedMs)}`);
     for (const line of formatUrls(handle.urls)) print(ctx, line);
-    for (const line of formatStatus(await handle.status()).slice(1)) print(ctx, line);
+    for (const line of formatStatus(await handle.status(), tableWidth(ctx)).slice(1)) print(ctx, line);
     const named = handle.name === 'default' ? '' : ` --name ${handle.name}`;
     const failover = handle.topology === 'sentinel' || handle.topology === 'replicated' ? `, redlock-cli sandbox failover${named}` : '';
     note(ctx, `break it: redlock-cli sandbox kill|pause|restart|resume <node>${named}${failover}; stop it: redlock-cli sandbox down${named}`);
@@ -107,7 +109,7 @@ function registerUp(sandbox: Command, ctx: CommandContext): void {
 async function printStatus(ctx: CommandContext, sandbox: SandboxHandle, json: boolean): Promise<void> {
   const status = await sandbox.status();
   if (json) printJson(ctx, status);
-  else for (const line of formatStatus(status)) print(ctx, line);
+  else for (const line of formatStatus(status, tableWidth(ctx))) print(ctx, line);
 }
 
 function registerStatus(sandbox: Command, ctx: CommandContext): void {
@@ -128,7 +130,7 @@ function registerStatus(sandbox: Command, ctx: CommandContext): void {
     const statuses = await Promise.all(live.map(async (n) => (await loadSandbox(n, { env: ctx.env })).status()));
     if (flags.json) printJson(ctx, statuses);
     else if (statuses.length === 0) note(ctx, 'no sandbox is up: start one with: redlock-cli sandbox up');
-    else print(ctx, statuses.map((s) => formatStatus(s).join('\n')).join('\n\n'));
+    else print(ctx, statuses.map((s) => formatStatus(s, tableWidth(ctx)).join('\n')).join('\n\n'));
     return ExitCode.ok;
   }));
 }
@@ -148,13 +150,18 @@ function registerDown(sandbox: Command, ctx: CommandContext): void {
     for (const c of cleaned) note(ctx, `cleaned up stale sandbox "${c.name}": ${c.reason}`);
     const stopped = [];
     for (const n of live) {
-      const handle = await loadSandbox(n, { env: ctx.env });
+      // Teardown is idempotent, as in `docker compose down`: nothing to stop is a note, not a failure.
+      const handle = await loadSandbox(n, { env: ctx.env }).catch((err: unknown) => {
+        if (!(err instanceof NotFoundError)) throw err;
+        note(ctx, `nothing to stop: ${err.message.replace(/: start (it|one) with: .*$/, '')}`);
+      });
+      if (!handle) continue;
       const result = await handle.stop();
       stopped.push({ name: handle.name, ...result });
       if (!flags.json) print(ctx, `stopped sandbox "${handle.name}": ${result.stopped} process(es) killed${result.gone > 0 ? `, ${result.gone} already gone` : ''}; removed ${handle.dir}`);
     }
     if (flags.json) printJson(ctx, { stopped });
-    else if (stopped.length === 0) note(ctx, 'no sandbox is up');
+    else if (stopped.length === 0 && flags.all) note(ctx, 'nothing to stop: no sandbox is up');
     return ExitCode.ok;
   }));
 }
@@ -198,7 +205,7 @@ function registerVerb(sandbox: Command, ctx: CommandContext, verb: SandboxVerb):
     }
     const status = await handle.status();
     if (flags.json) printJson(ctx, { actions, status });
-    else for (const line of formatStatus(status)) print(ctx, line);
+    else for (const line of formatStatus(status, tableWidth(ctx))) print(ctx, line);
     return ctx.signal?.aborted ? ExitCode.interrupted : ExitCode.ok;
   }));
 }
@@ -209,7 +216,7 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
     .command('sandbox')
     .summary('start real Redis topologies on loopback and break them on command')
     .description('Start real Redis topologies (single, replicated, sentinel, redlock, cluster) on loopback and break them on command.')
-    .addHelpText('after', HELP);
+    .addHelpText('after', prose(ctx, HELP));
   registerUp(sandbox, ctx);
   registerStatus(sandbox, ctx);
   registerDown(sandbox, ctx);

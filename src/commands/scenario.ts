@@ -4,8 +4,10 @@ import { ExitCode } from '../core/exit-codes.js';
 import { kindsText } from '../core/scenario/timeline-text.js';
 import { setupText, stepText } from '../scenario/describe.js';
 import { listScenarios, resolveScenario } from '../scenario/load.js';
-import { act, print, printJson, type CommandContext } from './context.js';
+import { act, print, printJson, type CommandContext, tableWidth } from './context.js';
+import { formatColumns, reflow, widthOf, wrapLine, wrapText } from '../core/text-layout.js';
 import { runScenarioCommand, type RunFlags } from './scenario-run.js';
+import { prose } from './help-text.js';
 
 const HELP = `
 Each scenario replays a known lock race on real redis-server processes (a sandbox started for
@@ -56,10 +58,8 @@ function registerList(scenario: Command, ctx: CommandContext): void {
       })));
       return ExitCode.ok;
     }
-    const width = Math.max(4, ...all.map((s) => s.name.length));
-    const topo = Math.max(8, ...all.map((s) => s.sandbox.topology.length));
-    print(ctx, `${'NAME'.padEnd(width)}  ${'TOPOLOGY'.padEnd(topo)}  SUMMARY`);
-    for (const s of all) print(ctx, `${s.name.padEnd(width)}  ${s.sandbox.topology.padEnd(topo)}  ${s.summary}`);
+    const rows = [['NAME', 'TOPOLOGY', 'SUMMARY'], ...all.map((s) => [s.name, s.sandbox.topology, s.summary])];
+    for (const line of formatColumns(rows, { width: tableWidth(ctx), wrapLast: true })) print(ctx, line);
     return ExitCode.ok;
   }));
 }
@@ -71,23 +71,26 @@ function registerShow(scenario: Command, ctx: CommandContext): void {
     .argument('<scenario>', 'a shipped scenario name or a path to a .yaml file');
   inherit(scenario, cmd).action(act(ctx, async (nameOrPath: string) => {
     const s = await resolveScenario(nameOrPath);
+    // Prose at the terminal's width (80 piped): the narration re-flowed, items wrapped under their text.
+    const width = widthOf(ctx.stdout);
+    const item = (text: string): string[] => wrapText(text, width, { head: '  - ', indent: '    ' });
     const lines = [
-      `${s.name}: ${s.title}`,
+      ...wrapText(s.title, width, { head: `${s.name}: `, indent: '  ' }),
       `file      ${s.file}`,
-      ...setupText(s),
+      ...setupText(s).flatMap((line) => wrapLine(line, width)),
       '',
-      ...s.narration.trimEnd().split('\n'),
+      ...reflow(s.narration.trimEnd(), width).split('\n'),
       '',
       'steps',
-      ...s.steps.map((step) => {
+      ...s.steps.flatMap((step) => {
         const { at, lane, text } = stepText(step);
-        return `  ${at.padStart(8)}  ${lane.padEnd(8)}  ${text}`;
+        return wrapText(text, width, { head: `  ${at.padStart(8)}  ${lane.padEnd(8)}  ` });
       }),
       '',
       'variants',
-      ...s.variants.map((v) => `  ${v.name}: ${v.description} (expect ${kindsText(v.expect)})`),
-      ...(s.lookFor.length > 0 ? ['', 'what to look at', ...s.lookFor.map((l) => `  - ${l}`)] : []),
-      ...(s.sources.length > 0 ? ['', 'sources', ...s.sources.map((l) => `  - ${l}`)] : []),
+      ...s.variants.flatMap((v) => wrapText(`${v.description} (expect ${kindsText(v.expect)})`, width, { head: `  ${v.name}: `, indent: '    ' })),
+      ...(s.lookFor.length > 0 ? ['', 'what to look at', ...s.lookFor.flatMap(item)] : []),
+      ...(s.sources.length > 0 ? ['', 'sources', ...s.sources.flatMap(item)] : []),
     ];
     for (const line of lines) print(ctx, line);
     return ExitCode.ok;
@@ -117,7 +120,7 @@ export function registerScenario(program: Command, ctx: CommandContext): void {
   const scenario = program
     .command('scenario')
     .summary('replay known lock races (lease misdeletion, failover lock loss, GC pause, clock jump, ...) with a verdict')
-    .addHelpText('after', HELP);
+    .addHelpText('after', prose(ctx, HELP));
   registerList(scenario, ctx);
   registerShow(scenario, ctx);
   registerRun(scenario, ctx);

@@ -14,6 +14,8 @@ import { formatHostPort, parseHostList, parseRedisUrl } from '../redis/target.js
 import { loadCurrentTarget, loadTargets, saveCurrentTarget, saveTargets, targetsFile } from '../state/targets.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { findTarget } from './target-use.js';
+import { formatColumns } from '../core/text-layout.js';
+import { prose } from './help-text.js';
 
 const HELP = `
 Targets live in $XDG_CONFIG_HOME/redlock-cli/targets.json (default ~/.config), readable by you
@@ -75,11 +77,6 @@ function targetJson(name: string, t: StoredTarget, current: string | undefined) 
   };
 }
 
-function pad(rows: readonly (readonly string[])[]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
-}
-
 function registerAdd(target: Command, ctx: CommandContext): void {
   target
     .command('add')
@@ -120,7 +117,7 @@ function registerList(target: Command, ctx: CommandContext): void {
         else if (entries.length === 0) note(ctx, 'no targets saved yet: redlock-cli target add <name> <url>');
         else {
           const rows = entries.map(([name, t]) => [name === current ? '*' : '', name, maskUrl(t.url), describeTopology(t), describeAuth(name, t.auth)]);
-          for (const line of pad([['CURRENT', 'NAME', 'URL', 'TOPOLOGY', 'PASSWORD'], ...rows])) print(ctx, line);
+          for (const line of formatColumns([['CURRENT', 'NAME', 'URL', 'TOPOLOGY', 'PASSWORD'], ...rows])) print(ctx, line);
           if (current !== undefined && ctx.env.REDIS_URL?.trim()) note(ctx, `REDIS_URL is set: it wins over the current target "${current}"`);
         }
         return ExitCode.ok;
@@ -146,7 +143,7 @@ function registerShow(target: Command, ctx: CommandContext): void {
             ['password', describeAuth(name, t.auth)],
             ['file', targetsFile(ctx.env)],
           ];
-          for (const line of pad(rows)) print(ctx, `  ${line}`);
+          for (const line of formatColumns(rows)) print(ctx, `  ${line}`);
         }
         return ExitCode.ok;
       }),
@@ -192,7 +189,7 @@ export function registerTarget(program: Command, ctx: CommandContext): void {
   const target = program
     .command('target')
     .summary('save Redis deployments by name, then use --target <name> on any command')
-    .addHelpText('after', HELP);
+    .addHelpText('after', prose(ctx, HELP));
   registerAdd(target, ctx);
   registerList(target, ctx);
   registerShow(target, ctx);

@@ -3,7 +3,8 @@ import { keyWord, redisCli, redlockCli, type FixTarget } from './doctor-fix.js';
 import type { Finding } from './doctor.js';
 
 // Doctor checks about servers rather than single keys: replicas that lag (a failover would lose
-// recent locks, scenarios.md S6) and renewals that outlive their holder (S5b). Pure: the command
+// recent locks, scenario master-failover-lock-loss) and renewals that outlive their holder
+// (scenario watchdog-crash-vs-hang). Pure: the command
 // layer gathers INFO / CLIENT LIST / two snapshots and hands them in.
 
 export interface ReplicaFacts {
@@ -61,7 +62,7 @@ export function replicaFindings(facts: ReplicationFacts, target: FixTarget): Fin
         code: 'replica-offline',
         key: null,
         node: facts.node,
-        message: `replica ${r.addr} of ${facts.node} is ${r.state}, not online: locks written since have no copy, and a failover to it would drop them (two holders, scenario S6). To make the primary refuse lock writes while no replica keeps up, run:`,
+        message: `replica ${r.addr} of ${facts.node} is ${r.state}, not online: locks written since have no copy, and a failover to it would drop them (two holders). To make the primary refuse lock writes while no replica keeps up, run:`,
         fix,
       });
     } else if (r.lagSec >= REPLICA_LAG_SEC || behind >= REPLICA_LAG_BYTES) {
@@ -70,7 +71,7 @@ export function replicaFindings(facts: ReplicationFacts, target: FixTarget): Fin
         code: 'replica-lag',
         key: null,
         node: facts.node,
-        message: `replica ${r.addr} of ${facts.node} is ${behind} bytes behind and last acknowledged ${r.lagSec} s ago: a failover now would lose the newest locks (two holders, scenario S6). To make the primary refuse lock writes while no replica keeps up, run:`,
+        message: `replica ${r.addr} of ${facts.node} is ${behind} bytes behind and last acknowledged ${r.lagSec} s ago: a failover now would lose the newest locks (two holders). To make the primary refuse lock writes while no replica keeps up, run:`,
         fix,
       });
     }
@@ -110,7 +111,7 @@ export const wasRenewed = (s: RenewalSample): boolean => s.ttlAfterMs > s.ttlBef
 
 /**
  * A lock whose TTL jumped back up while no connection carries its holder's client UUID in its
- * name: someone renews a lock for a holder that is not connected (scenarios.md S5b, Redisson PR
+ * name: someone renews a lock for a holder that is not connected (scenario watchdog-crash-vs-hang, Redisson PR
  * #7098). Connections only carry names their clients set, so with no UUID in any name the
  * holder's presence is invisible: then there are no findings, only a note saying so.
  */
@@ -135,7 +136,7 @@ export function renewalFindings(
       code: 'renewed-without-holder',
       key: s.key,
       node: s.node,
-      message: `its TTL went from ${formatDuration(s.ttlBeforeMs)} up to ${formatDuration(s.ttlAfterMs)}, yet no connection is named with its holder's client ${s.client}: a watchdog keeps renewing a lock whose holder is gone (scenario S5b). If that holder is really dead, free it:`,
+      message: `its TTL went from ${formatDuration(s.ttlBeforeMs)} up to ${formatDuration(s.ttlAfterMs)}, yet no connection is named with its holder's client ${s.client}: a watchdog keeps renewing a lock whose holder is gone. If that holder is really dead, free it:`,
       fix: redlockCli(targetOf(s.node), 'force-unlock', keyWord(targetOf(s.node), s.key), '--kind', s.kind, '--yes'),
     }));
   return { findings };

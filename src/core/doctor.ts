@@ -5,8 +5,8 @@ import { keyWord, redisCli, type FixTarget } from './doctor-fix.js';
 import { fairQueueKey, fairTimeoutKey } from './names.js';
 import { INSPECT_KINDS, type InspectKind, type LockView, type LockWarning, type Severity } from './lock-view.js';
 
-// Doctor's checks over decoded locks (scenarios.md: S2 no TTL, S5b renewals, S6 replicas, S10
-// fair queues, S12 hold counts, S16 application data, S17 read-hold keys). The decoder already
+// Doctor's checks over decoded locks (doctor-codes.ts names the scenario behind each finding:
+// no TTL, fair queues, hold counts, application data, read-hold keys). The decoder already
 // warns about most of what it sees in one key; doctor turns those warnings into findings with a
 // fix, and adds what only a whole-keyspace look shows. Pure: the command gathers the facts.
 
@@ -28,7 +28,7 @@ export interface DoctorOptions {
   readonly fairWaitMs: number;
 }
 
-/** Names that say "lock" (scenarios.md S16: such a name holding other data can never be locked). */
+/** Names that say "lock" (scenario lock-key-collision: such a name holding other data can never be locked). */
 export const LOCK_LIKE_NAME = /lock|mutex|sema|latch/i;
 
 const LOCK_KINDS: ReadonlySet<InspectKind> = new Set(INSPECT_KINDS.filter((k) => k !== 'not-a-lock' && k !== 'missing'));
@@ -60,7 +60,7 @@ function warningFindings(view: LockView, node: string, target: FixTarget): Findi
 /**
  * Redisson gives each new waiter the deadline of the one ahead plus its allowance, so with n
  * waiters no deadline should lie further out than the lease left plus n allowances. Beyond that
- * the scores were pushed forward (Redisson #1104/#2099, scenario S10) and waiters behind a dead
+ * the scores were pushed forward (Redisson #1104/#2099, scenario fair-lock-dead-waiter) and waiters behind a dead
  * one wait hours. Deleting both keys is the repair: live waiters queue again at their next try.
  */
 function queueDrift(view: LockView, node: string, target: FixTarget, opts: DoctorOptions): Finding | undefined {
@@ -75,7 +75,7 @@ function queueDrift(view: LockView, node: string, target: FixTarget, opts: Docto
     code: 'queue-drift',
     key: view.key,
     node,
-    message: `the last of ${queue.length} waiter(s) has a deadline in ${formatDuration(furthest)}, more than ${queue.length} × ${formatDuration(opts.fairWaitMs)} allowance beyond the lease: deadlines drifted ahead (scenario S10), so a dead waiter blocks everyone behind it that long. Clearing the queue makes live waiters queue again:`,
+    message: `the last of ${queue.length} waiter(s) has a deadline in ${formatDuration(furthest)}, more than ${queue.length} × ${formatDuration(opts.fairWaitMs)} allowance beyond the lease: deadlines drifted ahead, so a dead waiter blocks everyone behind it that long. Clearing the queue makes live waiters queue again:`,
     fix: redisCli(target, 'DEL', companionWord(target, view.key, fairQueueKey), companionWord(target, view.key, fairTimeoutKey)),
   };
 }
@@ -83,7 +83,7 @@ function queueDrift(view: LockView, node: string, target: FixTarget, opts: Docto
 /**
  * A queued waiter listens on its own wake-up channel while it waits (Redisson does, and so does
  * our fair lock). A head nobody listens for has most likely died, and everyone behind it waits
- * until its deadline (scenario S10): seen here before that deadline passes, when it still matters.
+ * until its deadline: seen here before that deadline passes, when it still matters.
  * Overdue heads are the decoder's `overdue-waiter`.
  */
 function silentHead(view: LockView, node: string, target: FixTarget): Finding | undefined {
@@ -95,22 +95,22 @@ function silentHead(view: LockView, node: string, target: FixTarget): Finding | 
     code: 'silent-queue-head',
     key: view.key,
     node,
-    message: `the next waiter ${head.owner} does not listen on its wake-up channel, so its client is most likely gone, and the ${queue.length - 1} waiter(s) behind it wait until its deadline in ${formatDuration(head.deadlineInMs)} (scenario S10). A client that polls instead of subscribing looks the same; if it is gone, remove it:`,
+    message: `the next waiter ${head.owner} does not listen on its wake-up channel, so its client is most likely gone, and the ${queue.length - 1} waiter(s) behind it wait until its deadline in ${formatDuration(head.deadlineInMs)}. A client that polls instead of subscribing looks the same; if it is gone, remove it:`,
     fix: removeWaitersFix(view, target, [head]),
   };
 }
 
-/** A lock-like name holding something no lock library writes (scenario S16). */
+/** A lock-like name holding something no lock library writes (scenario lock-key-collision). */
 function appData(view: LockView, node: string, target: FixTarget): Finding | undefined {
   if (view.kind !== 'not-a-lock' || !LOCK_LIKE_NAME.test(view.key) || view.warnings.some((w) => w.code === 'companion-key')) return undefined;
   const what = `a ${view.type}${view.size !== undefined ? ` of size ${view.size}` : ''}`;
-  const string = view.type === 'string' ? ', or a hand-written lock set without an expiry (SETNX whose EXPIRE never ran, scenario S2)' : '';
+  const string = view.type === 'string' ? ', or a hand-written lock set without an expiry (SETNX whose EXPIRE never ran)' : '';
   return {
     severity: 'warning',
     code: 'app-data-on-lock-name',
     key: view.key,
     node,
-    message: `a lock-like name holding ${what} in no lock format: application data${string}. No lock on this name can be taken while it exists (node-redlock never reaches quorum, Redisson gets WRONGTYPE; scenario S16). If it is stale, delete it; otherwise lock another name:`,
+    message: `a lock-like name holding ${what} in no lock format: application data${string}. No lock on this name can be taken while it exists (node-redlock never reaches quorum, Redisson gets WRONGTYPE). If it is stale, delete it; otherwise lock another name:`,
     fix: redisCli(target, 'DEL', keyWord(target, view.key)),
   };
 }
@@ -152,7 +152,7 @@ export function companionFindings(facts: readonly CompanionFact[], targetOf: (no
       code: 'orphan-companion',
       key,
       node,
-      message: `${describeCompanion(companion)}, but that lock ${state}: left over${companion.role === 'read-hold-timeout' ? ' (a watchdog may still be renewing it, Redisson PR #7098; scenario S17)' : ''}. Delete it:`,
+      message: `${describeCompanion(companion)}, but that lock ${state}: left over${companion.role === 'read-hold-timeout' ? ' (a watchdog may still be renewing it, Redisson PR #7098)' : ''}. Delete it:`,
       fix: redisCli(targetOf(node), 'DEL', keyWord(targetOf(node), key)),
     });
   }

@@ -1,11 +1,15 @@
 import { UsageError } from './errors.js';
 
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000, ms: 1 } as const;
 type Unit = keyof typeof UNIT_MS;
 
 // Hand-written rather than the `ms` package: `ms` also accepts bare numbers and words
-// ("100", "2 days"), and a bare number is exactly the ambiguity we want to refuse.
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+// ("100", "2 days"), and a bare number is exactly the ambiguity we want to refuse. Compound forms
+// are Go's (`1m30s`, `1h15m`, as redsync and kubectl users type them) plus days: each unit at most
+// once, largest first, so `30s1m` or `1m1m` stay errors instead of guesses.
+const PART = '(\\d+(?:\\.\\d+)?)';
+const DURATION = new RegExp(`^(?:${PART}d)?(?:${PART}h)?(?:${PART}m(?!s))?(?:${PART}s)?(?:${PART}ms)?$`);
+const UNITS_IN_ORDER = Object.keys(UNIT_MS) as Unit[];
 
 /**
  * The longest duration anything accepts: 24 days, just under the 2^31 - 1 ms a Node timer can
@@ -18,13 +22,14 @@ export interface DurationBounds {
   readonly minMs?: number;
 }
 
-/** Parses `500ms`, `5s`, `1.5s`, `2m`, `1h` into whole milliseconds; anything else throws UsageError. */
+/** Parses `500ms`, `5s`, `1.5s`, `2m`, `1h`, `2d` and compounds (`1m30s`, `1h15m`) into whole milliseconds; anything else throws UsageError. */
 export function parseDuration(text: string, what = 'duration', bounds: DurationBounds = {}): number {
-  const match = DURATION.exec(text.trim());
+  const trimmed = text.trim();
+  const match = trimmed === '' ? null : DURATION.exec(trimmed);
   if (!match) {
-    throw new UsageError(`invalid ${what} "${text}": use a number with ms, s, m or h (e.g. 500ms, 5s, 2m, 1h)`);
+    throw new UsageError(`invalid ${what} "${text}": use a number with ms, s, m, h or d, or a compound (e.g. 500ms, 5s, 1m30s, 2h, 1d)`);
   }
-  const ms = Math.round(Number(match[1]) * UNIT_MS[match[2] as Unit]);
+  const ms = Math.round(UNITS_IN_ORDER.reduce((sum, unit, i) => sum + Number(match[i + 1] ?? 0) * UNIT_MS[unit], 0));
   return checkDurationBounds(ms, text, what, bounds);
 }
 

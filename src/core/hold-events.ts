@@ -1,6 +1,8 @@
 // The event model of `hold`: one stream of typed events feeds the ink view, the plain event lines
 // and the NDJSON stream alike, so the three can never disagree about what happened.
 
+import type { WaitSeen } from './wait-text.js';
+
 /** `watchdog`: renewed every lease/3 like Redisson's; `fixed`: --lease, never renewed. */
 export type HoldMode = 'watchdog' | 'fixed';
 
@@ -22,6 +24,14 @@ export interface HoldHolder {
 /** Every event carries `at`, epoch ms. */
 export type HoldEvent =
   | { readonly type: 'acquiring'; readonly at: number; readonly waitMs: number }
+  /** While waiting, after each refused attempt: for the live view only (no event line, no NDJSON). */
+  | {
+      readonly type: 'waiting';
+      readonly at: number;
+      readonly holders: readonly HoldHolder[];
+      readonly ttlMs: number;
+      readonly queuePosition?: number | undefined;
+    }
   | {
       readonly type: 'acquired';
       readonly at: number;
@@ -117,6 +127,9 @@ export interface HoldState {
   readonly releaseOutcome?: 'released' | 'decremented' | 'not-owner' | undefined;
   readonly releaseReason?: ReleaseReason | undefined;
   readonly child?: HoldChildState | undefined;
+  /** When acquiring started, and what the last refused attempt saw while waiting. */
+  readonly acquiringSince?: number | undefined;
+  readonly waiting?: WaitSeen | undefined;
 }
 
 export function initialHoldState(id: { key: string; kind: string; owner: string; target?: string | undefined }): HoldState {
@@ -131,7 +144,10 @@ export function reduceHold(state: HoldState, event: HoldEvent): HoldState {
   const ended = ENDED.includes(state.phase);
   switch (event.type) {
     case 'acquiring':
-      return { ...state, phase: 'acquiring' };
+      return { ...state, phase: 'acquiring', acquiringSince: event.at };
+    case 'waiting':
+      if (state.phase !== 'acquiring') return state;
+      return { ...state, waiting: { holders: event.holders, ttlMs: event.ttlMs, queuePosition: event.queuePosition, seenAt: event.at } };
     case 'acquired':
       return {
         ...state,

@@ -3,12 +3,16 @@
 import { escapeControls, printable } from './decode/escape.js';
 import { formatDuration } from './duration.js';
 import type { HolderView, LockView, QueueEntryView, ReaderView, ReplicaView, Severity } from './lock-view.js';
+import { formatColumns } from './text-layout.js';
+import { PLAIN, type Paint } from './paint.js';
 
 export interface TextOptions {
   /** Time since the snapshot was taken (caller's clock): TTLs and deadlines count down by it. */
   readonly elapsedMs?: number;
   /** Rows listed per table (queue, readers, permits) before "... and N more". */
   readonly maxRows?: number;
+  /** Colour for the key, holders, errors and warnings (default none). */
+  readonly paint?: Paint;
 }
 
 const LABEL = 10;
@@ -46,18 +50,12 @@ export function describeHolder(h: Pick<HolderView, 'owner' | 'client' | 'thread'
 
 const holds = (n: number): string => (n === 1 ? '1 hold' : `${n} holds`);
 
-/** Left-aligned columns; the last column is not padded. */
-function table(rows: readonly (readonly string[])[]): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd());
-}
-
 function clipped<T>(items: readonly T[], max: number): { shown: readonly T[]; more: string[] } {
   if (items.length <= max) return { shown: items, more: [] };
   return { shown: items.slice(0, max), more: [cont(`... and ${items.length - max} more (--json lists all)`)] };
 }
 
-function header(view: LockView, ttl: (ms: number) => number): string {
+function header(view: LockView, ttl: (ms: number) => number, paint: Paint): string {
   const key = view.keyHex !== undefined ? `"${view.key}"` : printable(view.key);
   let what = KIND_TEXT[view.kind];
   if (view.kind === 'token') what += ` (${view.library === 'unknown' || !view.library ? 'unknown format' : view.library})`;
@@ -65,15 +63,15 @@ function header(view: LockView, ttl: (ms: number) => number): string {
   if (view.kind === 'not-a-lock') what += `: a ${view.type}${view.size !== undefined ? ` of ${view.size} ${SIZE_UNIT[view.type] ?? 'entries'}` : ''}`;
   if (view.ttlMs >= 0) what += `, expires ${relative(ttl(view.ttlMs))}`;
   else if (view.ttlMs === -1) what += ', no TTL';
-  return `${key}  ${what}`;
+  return `${paint.key(key)}  ${what}`;
 }
 
-function holderLines(view: LockView): string[] {
-  if (view.kind === 'token') return [row('held by', printable(view.value ?? ''))];
+function holderLines(view: LockView, paint: Paint): string[] {
+  if (view.kind === 'token') return [row('held by', paint.holder(printable(view.value ?? '')))];
   const holders = view.kind === 'rw' ? view.holders.filter((h) => h.write) : view.holders;
   const label = view.kind === 'rw' ? 'writer' : 'holder';
   if (holders.length === 0) return view.kind === 'rw' ? [] : [row(label, 'free')];
-  return holders.map((h) => row(label, `${describeHolder(h)}, ${holds(h.count)}`));
+  return holders.map((h) => row(label, `${paint.holder(describeHolder(h))}, ${holds(h.count)}`));
 }
 
 function queueLines(queue: readonly QueueEntryView[], ttl: (ms: number) => number, max: number): string[] {
@@ -89,7 +87,7 @@ function queueLines(queue: readonly QueueEntryView[], ttl: (ms: number) => numbe
       q.subscribers === undefined ? '?' : q.subscribers > 0 ? 'yes' : 'no',
     ]),
   ];
-  const lines = table(rows);
+  const lines = formatColumns(rows);
   return [row('queue', lines[0]!), ...lines.slice(1).map(cont), ...more];
 }
 
@@ -110,7 +108,7 @@ function readerLines(readers: readonly ReaderView[], ttl: (ms: number) => number
       r.zombie ? 'none left (zombie)' : r.timeoutKeys.map((k) => (k.ttlMs >= 0 ? formatDuration(ttl(k.ttlMs)) : 'no TTL')).join(', '),
     ]),
   ];
-  const lines = table(rows);
+  const lines = formatColumns(rows);
   return [row('readers', lines[0]!), ...lines.slice(1).map(cont), ...more];
 }
 
@@ -135,8 +133,9 @@ export function formatLockView(view: LockView, opts: TextOptions = {}): string[]
   const elapsed = opts.elapsedMs ?? 0;
   const max = opts.maxRows ?? 100;
   const ttl = (ms: number): number => ms - elapsed;
-  const lines = [header(view, ttl)];
-  if (!UNOWNED.has(view.kind)) lines.push(...holderLines(view));
+  const paint = opts.paint ?? PLAIN;
+  const lines = [header(view, ttl, paint)];
+  if (!UNOWNED.has(view.kind)) lines.push(...holderLines(view, paint));
   if (view.kind === 'fenced') lines.push(row('fencing', view.token === undefined ? 'no token handed out yet' : `last token ${view.token}`));
   if (view.queue) lines.push(...queueLines(view.queue, ttl, max));
   if (view.readers) lines.push(...readerLines(view.readers, ttl, max));
@@ -147,7 +146,8 @@ export function formatLockView(view: LockView, opts: TextOptions = {}): string[]
     const text = view.replicas.map(replicaText).join(', ');
     lines.push(row('replicas', text));
   }
-  for (const w of view.warnings) lines.push(row(SEVERITY_TEXT[w.severity], escapeControls(w.message)));
+  const tone = { error: paint.error, warning: paint.warning, info: (text: string) => text } as const;
+  for (const w of view.warnings) lines.push(tone[w.severity](row(SEVERITY_TEXT[w.severity], escapeControls(w.message))));
   return lines;
 }
 

@@ -76,6 +76,11 @@ export function fairLock(options: FairLockOptions = {}): FairLockProtocol {
         attempt: () => attempt(env, req, allowance(opts.waitMs), true),
         waitMs: opts.waitMs,
         signal: opts.signal,
+        onRefused: opts.onRefused,
+        queuePosition: async () => {
+          const at = await env.conn.client.call('LPOS', fairQueueKey(req.key), req.owner);
+          return typeof at === 'number' ? at : undefined;
+        },
         wakeChannel: fairWaiterChannel(req.key, req.owner),
         retryDelay: (last) => (last.ttlMs > 0 ? last.ttlMs : FAIR_IDLE_RETRY_MS),
         giveUp: async () => {

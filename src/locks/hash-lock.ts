@@ -32,6 +32,7 @@ export function hashLock(kind: 'reentrant' | 'fenced' | 'spin'): LockProtocol {
         attempt: () => tryAcquire(env, req),
         waitMs: opts.waitMs,
         signal: opts.signal,
+        onRefused: opts.onRefused,
         wakeChannel: spin ? undefined : lockChannel(req.key),
         retryDelay: spin ? spinBackoff : sleepForTtl,
       }),

@@ -69,6 +69,7 @@ export const redlockLock: LockProtocol = {
       attempt: () => tryAcquire(env, req),
       waitMs: opts.waitMs,
       signal: opts.signal,
+      onRefused: opts.onRefused,
       retryDelay: () => nodeRedlockRetryDelay(),
     });
   },

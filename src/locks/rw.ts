@@ -34,6 +34,7 @@ function rwProtocol(
         attempt: () => tryAcquire(env, req),
         waitMs: opts.waitMs,
         signal: opts.signal,
+        onRefused: opts.onRefused,
         wakeChannel: rwChannel(req.key),
         retryDelay: sleepForTtl,
       }),

@@ -52,6 +52,7 @@ export const tokenLock: LockProtocol = {
       attempt: () => tokenTryAcquire(env.conn.client, req),
       waitMs: opts.waitMs,
       signal: opts.signal,
+      onRefused: opts.onRefused,
       retryDelay: () => nodeRedlockRetryDelay(),
     }),
   release: async (env, req) => ((await tokenRelease(env.conn.client, req)) ? 'released' : 'not-owner'),

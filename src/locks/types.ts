@@ -58,9 +58,20 @@ export interface LockRequest {
   readonly leaseMs: number;
 }
 
+/** What a waiter learns from a refused attempt: shown live by `acquire --wait` / `hold --wait` on a terminal. */
+export interface WaitProgress {
+  readonly holders: readonly Holder[];
+  /** PTTL of the lock: -1 when the key has no TTL. */
+  readonly ttlMs: number;
+  /** Fair locks: our place in the queue, 0 = next. */
+  readonly queuePosition?: number | undefined;
+}
+
 export interface WaitOptions {
   readonly waitMs: number;
   readonly signal?: AbortSignal | undefined;
+  /** Called after every refused attempt while waiting; costs a read per attempt for fair locks (the queue position). */
+  readonly onRefused?: ((progress: WaitProgress) => void) | undefined;
 }
 
 export interface LockProtocol {

@@ -1,6 +1,6 @@
 import { InterruptedError } from '../core/errors.js';
 import { subscribeWake, type WakeSubscription } from '../redis/pubsub.js';
-import type { Attempt, LockEnv } from './types.js';
+import type { Attempt, LockEnv, WaitProgress } from './types.js';
 
 type Refused = Extract<Attempt, { acquired: false }>;
 
@@ -15,6 +15,17 @@ export interface WaitPlan {
   readonly retryDelay: (last: Refused, failures: number) => number;
   /** Cleanup when giving up (the fair lock leaves its queue). */
   readonly giveUp?: (() => Promise<void>) | undefined;
+  /** Told after each refused attempt while waiting (a live "who holds it" line). */
+  readonly onRefused?: ((progress: WaitProgress) => void) | undefined;
+  /** Fair locks: our place in the queue, read only when someone listens to onRefused. */
+  readonly queuePosition?: (() => Promise<number | undefined>) | undefined;
+}
+
+async function report(plan: WaitPlan, last: Refused): Promise<void> {
+  if (!plan.onRefused) return;
+  // The position is for the eye only: a failed read must not end the wait.
+  const queuePosition = plan.queuePosition ? await plan.queuePosition().catch(() => undefined) : undefined;
+  plan.onRefused({ holders: last.holders, ttlMs: last.ttlMs, queuePosition });
 }
 
 /**
@@ -32,6 +43,7 @@ export async function waitForLock(env: LockEnv, plan: WaitPlan): Promise<Attempt
   let sub: WakeSubscription | undefined;
   let failures = 0;
   const lost = wakeOnConnectionEnd(env, plan.signal);
+  await report(plan, last);
   try {
     if (plan.wakeChannel !== undefined) {
       sub = await subscribeWake(env.conn, plan.wakeChannel, env.pubsub === 'sharded');
@@ -50,6 +62,7 @@ export async function waitForLock(env: LockEnv, plan: WaitPlan): Promise<Attempt
       if (plan.signal?.aborted) throw new InterruptedError('interrupted while waiting for the lock');
       last = await plan.attempt();
       if (last.acquired) return last;
+      await report(plan, last);
     }
   } finally {
     lost.dispose();

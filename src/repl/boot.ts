@@ -35,6 +35,7 @@ export function bootController(opts: BootOptions): BootController {
     queued: 0,
     panel: emptyPanel(opts.intervalMs),
     held: [],
+    heldElsewhere: [],
     waiting: [],
     jobs: [],
     ended: false,

@@ -10,7 +10,7 @@ import { hasOption, parseLine, type ParsedLine } from './command-tree.js';
 import { commandPathOf } from './help.js';
 import type { Job } from './jobs.js';
 import type { ReplSession } from './session.js';
-import { withTarget } from './target.js';
+import { lineTarget, withTarget } from './target.js';
 
 /** Commands after which what the clients hold may have changed. */
 const LOCK_COMMANDS = new Set(['acquire', 'release', 'renew', 'force-unlock']);
@@ -81,7 +81,7 @@ function startHold(session: ReplSession, client: ReplClient, argv: string[], par
   const rawJson = parsed.flags.has('--json');
   // Event lines as NDJSON: the panel needs the lease and renewals, and prints them in words.
   const withJson = rawJson ? argv : [...argv.slice(0, parsed.afterPath), '--json', ...argv.slice(parsed.afterPath)];
-  session.startJob(client, withTarget(session.tree, withJson, session.target), line, { key, rawJson });
+  session.startJob(client, withTarget(session.tree, withJson, session.target), line, { key, rawJson, ...lineTarget(session.tree, argv, session.target) });
 }
 
 function holdJobOf(session: ReplSession, client: string, key: string | undefined): Job | undefined {

@@ -6,11 +6,12 @@ import { loadSandbox } from '../sandbox/index.js';
 import { parseLine } from './command-tree.js';
 import type { HeldLock } from './held.js';
 import type { ReplSession } from './session.js';
-import { ownerMemoryNames, withTarget } from './target.js';
+import { withTarget } from './target.js';
 
 const yes = (answer: string): boolean => /^y(es)?$/i.test(answer);
 
-const describe = (lock: HeldLock): string => `${lock.client} holds "${lock.key}"${lock.jobId !== undefined ? ` (hold %${lock.jobId})` : ''}`;
+const describe = (lock: HeldLock): string =>
+  `${lock.client} holds "${lock.key}"${lock.where !== undefined ? ` on ${lock.where}` : ''}${lock.jobId !== undefined ? ` (hold %${lock.jobId})` : ''}`;
 
 /** Runs the exit dialogue; returns without leaving if the user wants to stay. */
 export async function exitRepl(session: ReplSession): Promise<void> {
@@ -37,9 +38,7 @@ export async function exitRepl(session: ReplSession): Promise<void> {
 
 /** Holds of background jobs, and what `acquire` took on any target used in this session. */
 function heldEverywhere(session: ReplSession): HeldLock[] {
-  const { held } = session.locks();
-  const elsewhere = session.acquired.filter((l) => l.target !== undefined && !ownerMemoryNames(session.target).includes(l.target));
-  return [...held, ...elsewhere];
+  return [...session.locks().held, ...session.heldElsewhere()];
 }
 
 async function releaseAll(session: ReplSession, held: readonly HeldLock[]): Promise<void> {

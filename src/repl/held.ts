@@ -18,6 +18,8 @@ export interface HeldLock {
   readonly owner: string;
   /** The owner memory's target description: release must go to the same place. */
   readonly target?: string | undefined;
+  /** The server it lives on as the prompt names it (`127.0.0.1:6379`, `sandbox:single`), for the panel and the exit question. */
+  readonly where?: string | undefined;
   readonly via: 'acquire' | 'hold';
   readonly jobId?: number | undefined;
   readonly mode?: HoldMode | undefined;
@@ -31,6 +33,8 @@ export interface HeldLock {
 export interface Waiting {
   readonly client: string;
   readonly key: string;
+  /** The server it waits on, as the prompt names it. */
+  readonly where?: string | undefined;
   readonly jobId?: number | undefined;
   readonly untilAt?: number | undefined;
 }

@@ -22,6 +22,9 @@ export interface HoldState {
   readonly key: string;
   /** The user asked for --json: show the event lines as they are. */
   readonly rawJson: boolean;
+  /** Where the hold runs: the owner memory's name for its target, and the prompt's label for it. */
+  readonly target?: string | undefined;
+  readonly where?: string | undefined;
   kind?: string | undefined;
   owner?: string | undefined;
   mode?: HoldMode | undefined;
@@ -49,6 +52,8 @@ export function holdLine(job: Job & { hold: HoldState }, line: string): string |
         key: state.key,
         kind: (state.kind ?? 'reentrant') as LockKind,
         owner: state.owner ?? '',
+        target: state.target,
+        where: state.where,
         via: 'hold',
         jobId: job.id,
         mode: event.mode,
@@ -83,7 +88,7 @@ export function jobLocks(jobs: Iterable<Job>): { held: HeldLock[]; waiting: Wait
   const waiting: Waiting[] = [];
   for (const job of jobs) {
     if (job.hold?.held) held.push(job.hold.held);
-    if (job.hold?.waitingUntil !== undefined) waiting.push({ client: job.client, key: job.hold.key, jobId: job.id, untilAt: job.hold.waitingUntil });
+    if (job.hold?.waitingUntil !== undefined) waiting.push({ client: job.client, key: job.hold.key, where: job.hold.where, jobId: job.id, untilAt: job.hold.waitingUntil });
   }
   return { held, waiting };
 }

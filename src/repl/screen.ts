@@ -41,6 +41,8 @@ export interface ReplScreen {
   readonly question?: string | undefined;
   readonly panel: PanelScreen;
   readonly held: readonly HeldLock[];
+  /** Locks `acquire` left on other targets used in this session: shown with their target, never read from this one. */
+  readonly heldElsewhere: readonly HeldLock[];
   readonly waiting: readonly Waiting[];
   readonly jobs: readonly JobView[];
   readonly sandbox?: SandboxPanel | undefined;

@@ -168,6 +168,7 @@ export class ReplSession {
       question: this.lines.asking,
       panel: this.live.state,
       held,
+      heldElsewhere: this.heldElsewhere(),
       waiting,
       jobs: [...this.jobs.values()].map(({ id, client, line, since }) => ({ id, client, line, since })),
       sandbox: this.live.sandboxView,
@@ -180,11 +181,20 @@ export class ReplSession {
   locks(): { held: HeldLock[]; waiting: Waiting[] } {
     const fromJobs = jobLocks(this.jobs.values());
     const here = ownerMemoryNames(this.target);
-    const acquired = this.acquired.filter((l) => l.target === undefined || here.includes(l.target));
-    const held = [...stillHeld(acquired, this.live.state.views, this.live.state.readAt), ...fromJobs.held];
+    const acquired = this.acquired.filter((l) => l.target === undefined || here.includes(l.target)).map((l) => ({ ...l, where: this.target.label }));
+    const jobsHere = fromJobs.held.filter((l) => l.target === undefined || here.includes(l.target));
+    const held = [...stillHeld(acquired, this.live.state.views, this.live.state.readAt), ...jobsHere];
     const fg = this.commands.foreground;
-    const waiting = fg?.waitKey !== undefined ? [...fromJobs.waiting, { client: fg.view.client, key: fg.waitKey }] : fromJobs.waiting;
+    const waiting = fg?.waitKey !== undefined ? [...fromJobs.waiting, { client: fg.view.client, key: fg.waitKey, where: this.target.label }] : fromJobs.waiting;
     return { held, waiting };
+  }
+
+  /** What `acquire` left on other targets of this session: named by where they live, never read from this one. */
+  heldElsewhere(): HeldLock[] {
+    const here = ownerMemoryNames(this.target);
+    return [...this.acquired, ...jobLocks(this.jobs.values()).held]
+      .filter((l) => l.target !== undefined && !here.includes(l.target))
+      .map((l) => ({ ...l, where: l.where ?? this.knownTargets.get(l.target!)?.label ?? l.target }));
   }
 
   /** How the panel reads a key: as asked (`watch --kind`, a stepped scenario's lock), else as our clients hold it. */

@@ -76,6 +76,29 @@ export function withTarget(tree: CommandNode, argv: readonly string[], target: R
   return [...argv.slice(0, line.afterPath), ...extra, ...argv.slice(line.afterPath)];
 }
 
+/** Where a command line's lock lives: the target it names itself (`--url`, `--target`, ...), else the current one. */
+export function lineTarget(tree: CommandNode, argv: readonly string[], current: ReplTarget): { readonly target?: string | undefined; readonly where: string } {
+  const line = parseLine(tree, argv);
+  const own = CONNECTION_FLAGS.find((f) => hasOption(line, f));
+  if (own === undefined) return { target: ownerMemoryNames(current)[0], where: current.label };
+  const value = optionValue(argv, own);
+  if (own === '--url' && value !== undefined) {
+    const name = describeTarget({ url: value.includes('://') ? value : `redis://${value}` });
+    return { target: name, where: name };
+  }
+  return { where: `${own} ${value ?? ''}`.trim() };
+}
+
+function optionValue(argv: readonly string[], flag: string): string | undefined {
+  const short = flag === '--url' ? '-u' : undefined;
+  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
+    const word = argv[i]!;
+    if (word.startsWith(`${flag}=`)) return word.slice(flag.length + 1);
+    if (word === flag || (short !== undefined && word === short)) return argv[i + 1];
+  }
+  return undefined;
+}
+
 /** The --kind value given, if any (`--kind x`, `--kind=x`, `-k x`). */
 function kindGiven(line: ParsedLine, argv: readonly string[]): string | undefined {
   if (!hasOption(line, '--kind')) return undefined;

@@ -4,6 +4,7 @@ import { formatDuration } from '../core/duration.js';
 import { formatCommand, leaseLeft, RELEASE_REASON_TEXT, type HoldHolder, type HoldPhase, type HoldState, type LostReason } from '../core/hold-events.js';
 import { LeaseBar } from './LeaseBar.js';
 import { safeStrings } from '../core/terminal-text.js';
+import { describeWaiting } from '../core/wait-text.js';
 
 export interface HoldViewProps {
   readonly state: HoldState;
@@ -111,7 +112,13 @@ function childStatus(status: 'running' | 'stopping' | 'exited', code: number | n
 function Notice({ state, now }: HoldViewProps) {
   switch (state.phase) {
     case 'acquiring':
-      return <Text dimColor>waiting for the lock… (Ctrl-C gives up)</Text>;
+      return state.waiting && state.acquiringSince !== undefined ? (
+        <Text color="yellow">
+          waiting (Ctrl-C gives up): {describeWaiting(state.waiting, state.acquiringSince, now)}
+        </Text>
+      ) : (
+        <Text dimColor>waiting for the lock… (Ctrl-C gives up)</Text>
+      );
     case 'not-acquired':
       return (
         <Text color="red">

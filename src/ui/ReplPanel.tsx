@@ -58,7 +58,7 @@ function clientsOn(view: LockView, held: readonly HeldLock[], waiting: readonly 
   return safeText([...holds, ...waits].join(' · '));
 }
 
-function CompactKey({ view: raw, elapsedMs }: { readonly view: LockView; readonly elapsedMs: number }) {
+function CompactKey({ view: raw, elapsedMs, target }: { readonly view: LockView; readonly elapsedMs: number; readonly target: string }) {
   const view = safeStrings(raw);
   const holders = view.holders.map((h) => h.owner).join(', ');
   const ttl = view.ttlMs >= 0 ? formatDuration(Math.max(0, view.ttlMs - elapsedMs)) : view.ttlMs === -1 ? 'no ttl' : '';
@@ -66,11 +66,25 @@ function CompactKey({ view: raw, elapsedMs }: { readonly view: LockView; readonl
     <Text wrap="truncate-end">
       <Text bold>{view.key}</Text> <Text dimColor>{view.kind}</Text> {holders ? `held by ${holders}` : 'free'} {ttl}
       {view.waiters > 0 ? <Text color="cyan"> {view.waiters} waiting</Text> : null}
+      <Text dimColor> on {target}</Text>
     </Text>
   );
 }
 
-function HeldRow({ lock: raw, view, elapsedMs, scaleMs }: { readonly lock: HeldLock; readonly view?: LockView | undefined; readonly elapsedMs: number; readonly scaleMs?: number | undefined }) {
+function HeldRow({
+  lock: raw,
+  view,
+  elapsedMs,
+  scaleMs,
+  elsewhere = false,
+}: {
+  readonly lock: HeldLock;
+  readonly view?: LockView | undefined;
+  readonly elapsedMs: number;
+  readonly scaleMs?: number | undefined;
+  /** On another target than the panel reads: its lease as asked for, never a read from here. */
+  readonly elsewhere?: boolean;
+}) {
   const lock = safeStrings(raw); // key and client name came from the user
   // Redis's own TTL once a read after the lock was taken is in; until then the lease as asked for.
   const ttl = view && view.ttlMs >= 0 ? Math.max(0, view.ttlMs - elapsedMs) : undefined;
@@ -80,7 +94,8 @@ function HeldRow({ lock: raw, view, elapsedMs, scaleMs }: { readonly lock: HeldL
       : 'acquire, left to its lease';
   return (
     <Text wrap="truncate-end">
-      <Text bold>{lock.client}</Text> holds <Text bold>{lock.key}</Text> <Text dimColor>{lock.kind}</Text>{' '}
+      <Text bold>{lock.client}</Text> holds <Text bold>{lock.key}</Text> <Text dimColor>{lock.kind}</Text>
+      {lock.where !== undefined ? <Text {...(elsewhere ? { color: 'yellow' } : {})}> on {lock.where}</Text> : null}{' '}
       {ttl !== undefined ? (
         <Text>
           <LeaseBar leftMs={ttl} leaseMs={Math.max(scaleMs ?? 0, lock.leaseMs, ttl)} width={12} /> {formatDuration(ttl)}
@@ -88,7 +103,10 @@ function HeldRow({ lock: raw, view, elapsedMs, scaleMs }: { readonly lock: HeldL
       ) : (
         <Text dimColor>lease {formatDuration(lock.leaseMs)}</Text>
       )}{' '}
-      <Text dimColor>{how}</Text>
+      <Text dimColor>
+        {how}
+        {elsewhere ? ', another target (not read from here)' : ''}
+      </Text>
     </Text>
   );
 }
@@ -99,6 +117,7 @@ function WaitingRow({ wait: raw, now }: { readonly wait: Waiting; readonly now: 
   return (
     <Text color="cyan" wrap="truncate-end">
       <Text bold>{wait.client}</Text> waits for <Text bold>{wait.key}</Text>
+      {wait.where !== undefined ? ` on ${wait.where}` : ''}
       <Text dimColor>
         {wait.jobId !== undefined ? ` (hold %${wait.jobId}${left})` : ' (Ctrl-C cancels)'}
       </Text>
@@ -133,7 +152,7 @@ export function ReplPanel({ screen, now }: ReplPanelProps) {
   const elapsedMs = panel.readAt === undefined ? 0 : Math.max(0, now - panel.readAt);
   const watchedViews = panel.watched.map((k) => panel.views[k]).filter((v): v is LockView => v !== undefined);
   const reading = panel.watched.length > 0 || held.length > 0 || waiting.length > 0;
-  if (!reading && !screen.sandbox) return null;
+  if (!reading && !screen.sandbox && screen.heldElsewhere.length === 0) return null;
   const full = watchedViews.length <= FULL_KEYS;
   return (
     <Box flexDirection="column" borderStyle="single" borderDimColor paddingX={1}>
@@ -143,10 +162,13 @@ export function ReplPanel({ screen, now }: ReplPanelProps) {
         return full ? (
           <Box key={view.key} flexDirection="column">
             <InspectKey view={view} scaleMs={panel.scales[view.key]} elapsedMs={elapsedMs} />
-            {who ? <Text color="magenta">{who}</Text> : null}
+            <Text>
+              {who ? <Text color="magenta">{who} · </Text> : null}
+              <Text dimColor>on {screen.target}</Text>
+            </Text>
           </Box>
         ) : (
-          <CompactKey key={view.key} view={view} elapsedMs={elapsedMs} />
+          <CompactKey key={view.key} view={view} elapsedMs={elapsedMs} target={screen.target} />
         );
       })}
       {held.map((lock) => (
@@ -158,6 +180,9 @@ export function ReplPanel({ screen, now }: ReplPanelProps) {
           elapsedMs={elapsedMs}
           scaleMs={panel.scales[lock.key]}
         />
+      ))}
+      {screen.heldElsewhere.map((lock) => (
+        <HeldRow key={`${lock.client}:${lock.key}:${lock.where ?? ''}:${lock.jobId ?? ''}`} lock={lock} elapsedMs={elapsedMs} elsewhere />
       ))}
       {waiting.map((wait) => (
         <WaitingRow key={`${wait.client}:${wait.key}:${wait.jobId ?? ''}`} wait={wait} now={now} />

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { rasterize, type ClientCell, type NodeCell } from '../core/scenario/timeline-raster.js';
-import { clientCodes, markGlyph, wrapItems } from '../core/scenario/timeline-text.js';
+import { clientCodes, markGlyph } from '../core/scenario/timeline-text.js';
+import { wrapItems } from '../core/text-layout.js';
 import type { ClientState, Lanes, MarkKind, NodeFault } from '../core/scenario/timeline.js';
 
 export interface SwimlaneProps {

@@ -1,6 +1,8 @@
 import { formatDuration } from '../core/duration.js';
 import type { HolderView, LockView } from '../core/lock-view.js';
 import { printable } from '../core/decode/escape.js';
+import { formatColumns } from '../core/text-layout.js';
+import { PLAIN, type Paint } from '../core/paint.js';
 
 // The `ls` table: one row per lock, the columns a person scans for "who holds what, until when,
 // and who waits". Shared by the one-shot table and the --watch dashboard (no ink here, so the
@@ -83,47 +85,18 @@ export function lsRow(v: LockView, elapsedMs = 0): LsRow {
   };
 }
 
-/**
- * Shortens a long cell to `width`: key names lose their middle (prefix and suffix tell them
- * apart), other cells their end (a holder's id comes first, the library in brackets last).
- */
-export function fit(text: string, width: number, cut: 'middle' | 'end' = 'end'): string {
-  const chars = [...text];
-  if (chars.length <= width) return text;
-  if (width <= 1) return '…'.slice(0, width);
-  const head = cut === 'middle' ? Math.ceil((width - 1) / 2) : width - 1;
-  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (width - 1 - head)).join('')}`;
-}
-
 const COLUMNS = ['key', 'kind', 'holder', 'ttl', 'waiting', 'warnings'] as const;
-const GAP = 2;
-/** KEY and HOLDER give up width, the wider one first, but never below these. */
-const MIN_WIDTH = { key: 12, holder: 14 } as const;
+/** KEY and HOLDER give up width, the wider one first, but never below these; a key loses its middle. */
+const LAYOUT = [{ min: 12, cut: 'middle' }, undefined, { min: 14, cut: 'end' }] as const;
 
 /**
  * Lines of the table. With `width` (a terminal), KEY and HOLDER shrink so every line fits;
  * without it (a pipe) nothing is cut, so grep and awk see whole names.
  */
-export function formatTable(rows: readonly LsRow[], width?: number): string[] {
-  const all = [LS_HEADER, ...rows];
-  const widths = Object.fromEntries(COLUMNS.map((c) => [c, Math.max(...all.map((r) => [...r[c]].length))])) as Record<(typeof COLUMNS)[number], number>;
-  if (width !== undefined) {
-    const over = COLUMNS.reduce((sum, c) => sum + widths[c], 0) + GAP * (COLUMNS.length - 1) - width;
-    // One column at a time, always the wider of the two, so both stay as readable as they can.
-    for (let i = 0; i < over; i++) {
-      const col = widths.key - MIN_WIDTH.key >= widths.holder - MIN_WIDTH.holder ? 'key' : 'holder';
-      if (widths[col] <= MIN_WIDTH[col]) break;
-      widths[col] -= 1;
-    }
-  }
-  return all.map((r) =>
-    COLUMNS.map((c, i) => {
-      const cell = fit(r[c], widths[c], c === 'key' ? 'middle' : 'end');
-      return i === COLUMNS.length - 1 ? cell : cell.padEnd(widths[c] + GAP + cell.length - [...cell].length);
-    })
-      .join('')
-      .trimEnd(),
-  );
+export function formatTable(rows: readonly LsRow[], width?: number, paint: Paint = PLAIN): string[] {
+  // Cells are escaped already (lsRow): colour goes around them, and width is measured without it.
+  const coloured = rows.map((r) => ({ ...r, key: paint.key(r.key), holder: r.holder === '-' ? r.holder : paint.holder(r.holder), warnings: r.warnings === '-' ? '-' : paint.warning(r.warnings) }));
+  return formatColumns([LS_HEADER, ...coloured].map((r) => COLUMNS.map((c) => r[c])), { width, columns: LAYOUT });
 }
 
 export type LsSort = 'key' | 'ttl' | 'waiting';

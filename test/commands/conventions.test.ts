@@ -21,12 +21,15 @@ function firstColumn(first: string): string[] {
   return cells;
 }
 
-/** The lines of one --help section, from its heading to the next blank line. */
+/** The item lines of one --help section (not the lines its wrapped text continues on), up to the next blank line. */
 function helpSection(help: string, heading: string): string[] {
   const start = help.indexOf(`${heading}\n`);
   expect(start, `--help has "${heading}"`).toBeGreaterThanOrEqual(0);
   const body = help.slice(start + heading.length + 1);
-  return body.slice(0, body.search(/\n\n|$/)).split('\n');
+  return body
+    .slice(0, body.search(/\n\n|$/))
+    .split('\n')
+    .filter((line) => /^ {2}\S/.test(line));
 }
 
 describe('README conventions match --help', () => {

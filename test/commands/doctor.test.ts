@@ -188,12 +188,13 @@ describe('doctor', () => {
     const text = await runCli(['doctor'], env);
     expect(text.code).toBe(6);
     expect(text.stdout).toBe(
-      `ERROR    no-ttl  stuck\n         no TTL: will never expire; if its holder dies it stays locked until someone deletes it\n         fix: ${cli()} PEXPIRE stuck 30000\n`,
+      // Piped, the explanation wraps at 80 columns (the width when there is no terminal), between words.
+      `ERROR    no-ttl  stuck\n         no TTL: will never expire; if its holder dies it stays locked until\n         someone deletes it\n         fix: ${cli()} PEXPIRE stuck 30000\n         see: redlock-cli scenario show setnx-expire-crash\n`,
     );
     expect(text.stderr).toBe('1 problem (1 error, 0 warnings) in 1 lock among 1 key matching *\n');
     const { findings } = await doctor();
     expect(findings).toEqual([
-      { severity: 'error', code: 'no-ttl', key: 'stuck', node: fx.server.url.slice('redis://'.length), message: expect.any(String), fix: `${cli()} PEXPIRE stuck 30000` },
+      { severity: 'error', code: 'no-ttl', key: 'stuck', node: fx.server.url.slice('redis://'.length), message: expect.any(String), fix: `${cli()} PEXPIRE stuck 30000`, scenario: 'setnx-expire-crash' },
     ]);
   });
 

@@ -39,19 +39,22 @@ describe('race output', () => {
     const r = await cli('race', 'orders', 'invoices', '--url', server.url, '--kind', 'fenced', '--clients', '4', '--duration', '1500ms', '--lease', '2s', '--hold', '2ms');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n');
+    // Piped, the summary wraps at 80 columns between words, continuation lines indented under the figures.
+    for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    const stdout = r.stdout.replace(/\n {4,}(?=\S)/g, ' ');
+    const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`race orders, invoices against 127.0.0.1:${server.port}`);
     expect(lines[1]).toBe('  fenced lock on orders, invoices · 4 clients · lease 2000 ms renewed · hold 2 ms fixed · wait 1000 ms · release safe');
     expect(r.stdout).toMatch(/^ {2}acquisitions +\d+ \(\d+\.\d\/s\) +[▁▂▃▄▅▆▇█]+$/m);
-    expect(r.stdout).toMatch(/^ {2}wait +p50 [\d.]+ ms · p95 .+ · p99 .+ · max .+$/m);
-    expect(r.stdout).toMatch(/^ {2}fairness +[01]\.\d\d \(Jain's index, 1 = even\) · busiest c\d [\d.]+% · quietest c\d [\d.]+%$/m);
+    expect(stdout).toMatch(/^ {2}wait +p50 [\d.]+ ms · p95 .+ · p99 .+ · max .+$/m);
+    expect(stdout).toMatch(/^ {2}fairness +[01]\.\d\d \(Jain's index, 1 = even\) · busiest c\d [\d.]+% · quietest c\d [\d.]+%$/m);
     for (const key of ['orders', 'invoices']) {
-      const [, counter, increments] = new RegExp(`counter ${key} +(\\d+) after (\\d+) increments \\(none lost\\)`).exec(r.stdout) ?? [];
+      const [, counter, increments] = new RegExp(`counter ${key} +(\\d+) after (\\d+) increments \\(none lost\\)`).exec(stdout) ?? [];
       expect(Number(counter)).toBeGreaterThan(0);
       expect(counter).toBe(increments);
     }
-    expect(r.stdout).toMatch(/^ {2}harness +race process \d+% of a core, timers late p99 .+; Redis \d+% of a core(; machine [\d.]+ of \d+ cores busy)?: .+$/m);
-    expect(r.stdout).toMatch(/^ {2}verdict +SAFE: no violation found/m);
+    expect(stdout).toMatch(/^ {2}harness +race process \d+% of a core, timers late p99 .+; Redis \d+% of a core(; machine [\d.]+ of \d+ cores busy)?: .+$/m);
+    expect(stdout).toMatch(/^ {2}verdict +SAFE: no violation found/m);
   });
 
   it('--json: every figure, the harness, and each key with its history, without ink', async () => {

@@ -49,7 +49,7 @@ describe('a sandbox started in the REPL', () => {
     expect(await redis.exists('in-sandbox')).toBe(1);
 
     s.submit('exit');
-    await until(() => s.getSnapshot().question === 'A holds "in-sandbox": release and leave? [y/N]', 'the release question');
+    await until(() => s.getSnapshot().question === `A holds "in-sandbox" on sandbox:${NAME}: release and leave? [y/N]`, 'the release question');
     s.submit('y');
     await until(() => s.getSnapshot().question === `stop sandbox "${NAME}", started in this REPL? [y/N]`, 'the sandbox question');
     expect(await redis.exists('in-sandbox')).toBe(0);

@@ -127,7 +127,10 @@ describe('redlock-cli sandbox (through run)', () => {
     expect(down.stdout).toMatch(/stopped sandbox "rep": 2 process\(es\) killed, 1 already gone; removed/);
     expect(pids.filter(isAlive)).toEqual([]);
     expect(existsSync(join(root, 'default'))).toBe(false);
-    expect(await cli('down')).toMatchObject({ code: 4 });
+    // Idempotent teardown: nothing left to stop is a note and exit 0, named or not, --all or not.
+    expect(await cli('down')).toMatchObject({ code: 0, stdout: '', stderr: 'nothing to stop: no sandbox is up\n' });
+    expect(await cli('down', 'rep')).toMatchObject({ code: 0, stdout: '', stderr: 'nothing to stop: no sandbox "rep" is up\n' });
+    expect(await cli('down', '--all')).toMatchObject({ code: 0, stdout: '', stderr: 'nothing to stop: no sandbox is up\n' });
     expect(await cli('status')).toMatchObject({ code: 0, stdout: '', stderr: 'no sandbox is up: start one with: redlock-cli sandbox up\n' });
   });
 

@@ -86,7 +86,7 @@ describe('missing and malformed values', () => {
     expect(parseError(edit('lease: 300ms', 'lease: 300'))).toBe('race.yaml:10:47: steps[0].lease: expected a duration like 300ms or 1.5s, got 300 without a unit (write 300ms or 300s)');
     expect(parseError(edit('lease: 300ms', 'lease: 0s'))).toBe('race.yaml:10:47: steps[0].lease: invalid duration "0s": must be greater than zero');
     expect(parseError(edit('lease: 300ms', 'lease: 5 secs'))).toBe(
-      'race.yaml:10:47: steps[0].lease: invalid duration "5 secs": use a number with ms, s, m or h (e.g. 500ms, 5s, 2m, 1h)',
+      'race.yaml:10:47: steps[0].lease: invalid duration "5 secs": use a number with ms, s, m, h or d, or a compound (e.g. 500ms, 5s, 1m30s, 2h, 1d)',
     );
     expect(parseError(edit('lease: 300ms', 'lease:'))).toBe('race.yaml:10:40: steps[0].lease: expected a duration like 300ms or 1.5s, got an empty value');
     expect(parseError(edit('at: 20ms', 'at: 20'))).toBe('race.yaml:11:11: steps[1].at: expected a duration like 300ms or 1.5s (or 0), got 20 without a unit (write 20ms or 20s)');

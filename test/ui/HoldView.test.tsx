@@ -70,6 +70,19 @@ describe('HoldView', () => {
     expect(frame).not.toContain('lease');
   });
 
+  it('while waiting: who holds it, the lease it has left, our place in a fair queue, and the time waited, live', async () => {
+    const v = mount('fair');
+    const other = '11111111-2222-4333-8444-555555555555:7';
+    await v.send({ type: 'acquiring', at: 0, waitMs: 10_000 }, { type: 'waiting', at: 1000, holders: [{ owner: other, count: 1 }], ttlMs: 4000, queuePosition: 1 });
+    let frame = await v.at(1000);
+    expect(frame.replace(/\s+/g, ' ')).toContain(`waiting (Ctrl-C gives up): waited 1.0 s · 2nd in the queue · held by ${other} (lease left 4.0 s)`);
+    frame = await v.at(3500);
+    expect(frame.replace(/\s+/g, ' ')).toContain(`waited 3.5 s · 2nd in the queue · held by ${other} (lease left 1.5 s)`);
+    frame = await v.send(acquired({ at: 4000 }));
+    expect(frame).toContain('● held');
+    expect(frame).not.toContain('waited');
+  });
+
   it('counts the lease down between renewals and shows the renewal count', async () => {
     const v = mount();
     await v.send({ type: 'acquiring', at: 0, waitMs: 0 }, acquired());

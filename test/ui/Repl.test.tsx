@@ -109,7 +109,7 @@ describe('the REPL at the keyboard', () => {
     r.enter('clients');
     await r.until((f) => /^ {2}A {2}\S+ {2}holds contended \(reentrant\)$/m.test(f), 'clients listing A as holder');
     // The panel counts down: two frames a few hundred ms apart show less lease left.
-    const left = () => Number(/contended reentrant [█░]+ ([\d.]+) s/.exec(r.frame())?.[1]);
+    const left = () => Number(/contended reentrant on 127\.0\.0\.1:\d+ [█░]+ ([\d.]+) s/.exec(r.frame())?.[1]);
     const first = left();
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(left()).toBeLessThan(first);
@@ -120,7 +120,7 @@ describe('the REPL at the keyboard', () => {
     r.enter('as A acquire waited --lease 20s');
     await r.shows('acquired "waited"');
     r.enter('as B acquire waited --wait 20s');
-    await r.shows('B waits for waited (Ctrl-C cancels)');
+    await r.shows(`B waits for waited on 127.0.0.1:${server.port} (Ctrl-C cancels)`);
     await r.shows('running as B');
     const pressed = Date.now();
     r.type(KEY.ctrlC);
@@ -137,13 +137,13 @@ describe('the REPL at the keyboard', () => {
     r.enter('as A hold held');
     await r.until((f) => /A holds held reentrant .*watchdog, 0 renewals \(hold %1\)/.test(f), 'A holding in %1');
     r.enter('as B hold held --wait 20s');
-    await r.shows('B waits for held (hold %2');
+    await r.shows(`B waits for held on 127.0.0.1:${server.port} (hold %2`);
     r.enter('as A release held');
     await r.until((f) => /B holds held reentrant .*\(hold %2\)/.test(f), 'B holding in %2');
     await r.shows('[%1] done, exit 130: as A hold held');
     expect(await redis.hgetall('held')).toEqual({ [ownerOf(r.session, 'B')]: '1' });
     r.enter('exit');
-    await r.shows('B holds "held" (hold %2): release and leave? [y/N]');
+    await r.shows(`B holds "held" on 127.0.0.1:${server.port} (hold %2): release and leave? [y/N]`);
     r.enter('y');
     expect(await r.session.finished).toBe(0);
     expect(await redis.exists('held')).toBe(0);

@@ -120,7 +120,7 @@ describe('connect and unwatch', () => {
     expect(await redis2.exists('moved')).toBe(1);
     expect(await redis1.exists('moved')).toBe(0);
     r.enter('exit');
-    await r.shows('A holds "moved": release and leave? [y/N]');
+    await r.shows(`A holds "moved" on 127.0.0.1:${second.port}: release and leave? [y/N]`);
     r.enter('y');
     expect(await r.session.finished).toBe(0);
     expect(await redis2.exists('moved')).toBe(0);
@@ -174,7 +174,7 @@ describe('sandboxes', () => {
       expect(await onNode.exists('in-sandbox')).toBe(1);
       expect(await redis1.exists('in-sandbox')).toBe(0);
       r.enter('exit');
-      await r.shows('A holds "in-sandbox": release and leave? [y/N]');
+      await r.shows(`A holds "in-sandbox" on sandbox:${OUTSIDE}: release and leave? [y/N]`);
       r.enter('y');
       expect(await r.session.finished).toBe(0);
       expect(await onNode.exists('in-sandbox')).toBe(0);

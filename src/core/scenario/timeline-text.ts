@@ -9,6 +9,7 @@ import { rasterize, type ClientCell, type NodeCell, type Raster } from './timeli
 import type { Outcome } from './timing.js';
 import { deriveLanes, type ClientState, type Lanes, type MarkKind, type NodeFault } from './timeline.js';
 import { VIOLATION_KINDS, violationKinds, type ViolationKind } from './verdict.js';
+import { wrapItems, wrapText } from '../text-layout.js';
 
 export const TEXT_WIDTH = 80;
 
@@ -104,58 +105,11 @@ function axisText(raster: Raster): string {
   return chars.join('').trimEnd();
 }
 
-/** Joins items with two spaces after `head`, starting a new indented line before one would pass `width`. */
-export function wrapItems(head: string, items: readonly string[], width: number): string[] {
-  const indent = ' '.repeat(head.length);
-  const lines: string[] = [];
-  let line = head;
-  let empty = true;
-  for (const item of items) {
-    if (!empty && line.length + 2 + item.length > width) {
-      lines.push(line);
-      [line, empty] = [indent, true];
-    }
-    line += (empty ? '' : '  ') + item;
-    empty = false;
-  }
-  if (!empty) lines.push(line);
-  return lines;
-}
-
-/** Breaks `text` into lines no wider than `width`, the first after `head`, the rest after `indent`. */
-export function wrapText(head: string, text: string, width: number, indent = ' '.repeat(head.length)): string[] {
-  // A unit stays with its number: `0.50 s`, never `0.50` at the end of a line and `s` on the next.
-  const words = text.split(/\s+/).filter((w) => w !== '').reduce<string[]>((out, w) => {
-    const prev = out[out.length - 1];
-    if (prev !== undefined && /\d$/.test(prev) && /^(s|ms)\b/.test(w)) out[out.length - 1] = `${prev} ${w}`;
-    else out.push(w);
-    return out;
-  }, []);
-  const lines: string[] = [];
-  let line = head;
-  let prefix = head;
-  for (const word of words) {
-    const room = width - line.length - (line === prefix ? 0 : 1);
-    if (word.length > room && line !== prefix) {
-      lines.push(line);
-      line = prefix = indent;
-    }
-    line += (line === prefix ? '' : ' ') + word;
-    // A single word longer than the line (a key, an owner id) is cut into pieces.
-    while (line.length > width) {
-      lines.push(line.slice(0, width));
-      line = prefix = indent + line.slice(width);
-    }
-  }
-  lines.push(line);
-  return lines.map((l) => l.trimEnd());
-}
-
 /** The events of a history, one per line (wrapped under their text): `  0.41 s  B  acquire ok`. */
 export function eventListLines(history: History, width = TEXT_WIDTH): string[] {
   const lines = eventLines(history);
   const laneWidth = Math.min(8, Math.max(1, ...lines.map((l) => l.lane.length)));
-  return lines.flatMap((l) => wrapText(`${seconds(l.t).padStart(8)}  ${l.lane.slice(0, laneWidth).padEnd(laneWidth)}  `, l.text, width));
+  return lines.flatMap((l) => wrapText(l.text, width, { head: `${seconds(l.t).padStart(8)}  ${l.lane.slice(0, laneWidth).padEnd(laneWidth)}  ` }));
 }
 
 /** `safe`, or the kinds joined in catalogue order: `stale-holder, stale-write`. */
@@ -176,11 +130,13 @@ export function verdictLines(run: VariantRun, width = TEXT_WIDTH): string[] {
   const why = run.timing.inconclusive;
   const tries = run.attempts > 1 ? ` after ${run.attempts} runs` : '';
   return [
-    ...wrapText('', head, width, '  '),
-    ...(why !== undefined ? wrapText('  ? ', `inconclusive${tries}: ${why}. The verdict says nothing either way: run it again on a quieter machine`, width, '    ') : []),
+    ...wrapText(head, width, { indent: '  ' }),
+    ...(why !== undefined
+      ? wrapText(`inconclusive${tries}: ${why}. The verdict says nothing either way: run it again on a quieter machine`, width, { head: '  ? ', indent: '    ' })
+      : []),
     ...run.verdict.violations.flatMap((v) => {
       const who = v.clients.length > 0 ? ` (${v.clients.join(', ')})` : '';
-      return wrapText(`  ! ${v.kind} ${windowText(v.from, v.to)}${who}: `, v.message, width, '    ');
+      return wrapText(v.message, width, { head: `  ! ${v.kind} ${windowText(v.from, v.to)}${who}: `, indent: '    ' });
     }),
   ];
 }
@@ -189,7 +145,7 @@ export function verdictLines(run: VariantRun, width = TEXT_WIDTH): string[] {
 export function variantTextLines(run: VariantRun, width = TEXT_WIDTH): string[] {
   const lanes = deriveLanes(run.history, { violations: run.verdict.violations });
   return [
-    ...wrapText(`variant ${run.variant}: `, `${run.description} (expect ${kindsText(run.expected)}, ran ${seconds(run.durationMs)})`, width, '  '),
+    ...wrapText(`${run.description} (expect ${kindsText(run.expected)}, ran ${seconds(run.durationMs)})`, width, { head: `variant ${run.variant}: `, indent: '  ' }),
     '',
     ...chartLines(lanes, width),
     '',
@@ -206,11 +162,13 @@ const OUTCOME_MARK: Readonly<Record<Outcome, string>> = { 'as-expected': 'ok  ',
 export function scenarioRunText(run: ScenarioRun, width = TEXT_WIDTH): string {
   const nameWidth = Math.max(...run.variants.map((v) => v.variant.length));
   const lines = [
-    ...wrapText(`${run.name}: `, run.title, width, '  '),
+    ...wrapText(run.title, width, { head: `${run.name}: `, indent: '  ' }),
     ...run.variants.flatMap((v) => ['', ...variantTextLines(v, width)]),
     '',
     ...run.variants.flatMap((v) =>
-      wrapText(`${OUTCOME_MARK[v.outcome]}  ${v.variant.padEnd(nameWidth)}  `, `expected ${kindsText(v.expected)}, found ${kindsText(violationKinds(v.verdict))}`, width),
+      wrapText(`expected ${kindsText(v.expected)}, found ${kindsText(violationKinds(v.verdict))}`, width, {
+        head: `${OUTCOME_MARK[v.outcome]}  ${v.variant.padEnd(nameWidth)}  `,
+      }),
     ),
   ];
   return `${lines.join('\n')}\n`;

@@ -1,0 +1,230 @@
+import cliTruncate from 'cli-truncate';
+import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
+
+// The one place that measures and lays out terminal text: tables, wrapped prose, help. Widths are
+// display columns (string-width: a CJK character or an emoji takes two, colour codes none), so a
+// key like 注文 lines up with ascii ones; wrapping breaks only between words (wrap-ansi), and a
+// word longer than a whole line is the one thing ever cut. Pure: the caller says how wide.
+
+/** The width to lay out for when the terminal's is unknown (a pipe, a test). */
+export const FALLBACK_WIDTH = 80;
+
+/** Columns `text` takes on a terminal. */
+export const displayWidth = (text: string): number => stringWidth(text);
+
+/** The terminal's width, or FALLBACK_WIDTH when there is none. */
+export function widthOf(stream: { readonly isTTY?: boolean | undefined; readonly columns?: number | undefined }): number {
+  return stream.isTTY === true && stream.columns !== undefined && stream.columns > 0 ? stream.columns : FALLBACK_WIDTH;
+}
+
+/** `text` padded with spaces to `width` display columns. */
+export function padDisplay(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
+}
+
+/** Shortens `text` to `width` columns with an ellipsis: keys lose their middle, other cells their end. */
+export function fit(text: string, width: number, cut: 'middle' | 'end' = 'end'): string {
+  if (displayWidth(text) <= width) return text;
+  return cliTruncate(text, width, { position: cut });
+}
+
+// A number and its unit stay on one line (`0.50 s`, never `0.50` / `s`): joined by a no-break space
+// while wrapping, which wrap-ansi does not break at.
+const NBSP = '\u00a0';
+const UNIT_AFTER_NUMBER = /(\d) (ms|s)\b/g;
+
+export interface WrapOptions {
+  /** Printed before the first line (a label); the text starts after it. */
+  readonly head?: string;
+  /** Printed before every further line; default: as many spaces as `head` is wide. */
+  readonly indent?: string;
+}
+
+/** Breaks `text` into lines of at most `width` columns, between words only. */
+export function wrapText(text: string, width: number, opts: WrapOptions = {}): string[] {
+  const head = opts.head ?? '';
+  const indent = opts.indent ?? ' '.repeat(displayWidth(head));
+  // Line breaks become spaces (prose re-joined); runs of spaces inside a line are kept (aligned cells).
+  const words = text.replace(/[ \t]*\n\s*/g, ' ').trim().replace(UNIT_AFTER_NUMBER, `$1${NBSP}$2`);
+  // The first line has the room the head leaves, the others the room the indent leaves.
+  const wrap = (t: string, room: number): string[] => (t === '' ? [] : wrapAnsi(t, Math.max(1, room), { hard: true, trim: true }).split('\n'));
+  const first = wrap(words, width - displayWidth(head))[0] ?? '';
+  const rest = wrap(words.slice(first.length).trimStart(), width - displayWidth(indent));
+  return [`${head}${first}`, ...rest.map((line) => `${indent}${line}`)].map((line) => line.replaceAll(NBSP, ' ').trimEnd());
+}
+
+/** Items joined by two spaces after `head`, a new indented line before one would pass `width`; items never split. */
+export function wrapItems(head: string, items: readonly string[], width: number): string[] {
+  const indent = ' '.repeat(displayWidth(head));
+  const lines: string[] = [];
+  let line = head;
+  let empty = true;
+  for (const item of items) {
+    if (!empty && displayWidth(line) + 2 + displayWidth(item) > width) {
+      lines.push(line);
+      [line, empty] = [indent, true];
+    }
+    line += (empty ? '' : '  ') + item;
+    empty = false;
+  }
+  if (!empty) lines.push(line);
+  return lines;
+}
+
+export interface ColumnLayout {
+  /** This column gives up width (down to `min`) when the table is wider than the terminal. */
+  readonly min?: number;
+  /** How a shrunk cell is cut. */
+  readonly cut?: 'middle' | 'end';
+}
+
+export interface TableOptions {
+  /** The terminal's width; without it (a pipe) nothing is cut, so grep and awk see whole cells. */
+  readonly width?: number | undefined;
+  /** Per column, by index; columns without `min` keep their width. */
+  readonly columns?: readonly (ColumnLayout | undefined)[] | undefined;
+  /** The last column wraps under itself instead of running past `width` (prose cells). */
+  readonly wrapLast?: boolean | undefined;
+  /** This column moves to a line of its own under each row when the table is still too wide. */
+  readonly moveBelow?: number | undefined;
+}
+
+const GAP = 2;
+
+/**
+ * Left-aligned columns two spaces apart, measured in display columns; the last is not padded.
+ * With a width, shrinkable columns give up a column at a time, always the one furthest above its
+ * minimum, so every shrunk column stays as readable as it can.
+ */
+export function formatColumns(rows: readonly (readonly string[])[], opts: TableOptions = {}): string[] {
+  const { width, moveBelow } = opts;
+  if (width !== undefined && moveBelow !== undefined && formatColumns(rows, { ...opts, moveBelow: undefined }).some((l) => displayWidth(l) > width)) {
+    // Too wide even with shrinking: that column goes under its row, indented past the first column.
+    const rest = rows.map((r) => r.filter((_, c) => c !== moveBelow));
+    const lines = formatColumns(rest, { ...opts, moveBelow: undefined, columns: opts.columns?.filter((_, c) => c !== moveBelow) });
+    const indent = ' '.repeat(Math.max(0, ...rows.map((r) => displayWidth(r[0] ?? ''))) + GAP);
+    return lines.flatMap((line, i) => {
+      const below = rows[i]?.[moveBelow] ?? '';
+      return below === '' || below === '-' ? [line] : [line, ...wrapText(below, width, { head: indent })];
+    });
+  }
+  const count = Math.max(0, ...rows.map((r) => r.length));
+  const widths = Array.from({ length: count }, (_, c) => Math.max(0, ...rows.map((r) => displayWidth(r[c] ?? ''))));
+  const layout = (c: number): ColumnLayout | undefined => opts.columns?.[c];
+  if (opts.width !== undefined) {
+    let over = widths.reduce((sum, w) => sum + w, 0) + GAP * (count - 1) - opts.width;
+    while (over > 0) {
+      const slack = (c: number): number => widths[c]! - (layout(c)?.min ?? widths[c]!);
+      const widest = widths.map((_, c) => c).reduce((best, c) => (slack(c) > slack(best) ? c : best), 0);
+      if (slack(widest) <= 0) break;
+      widths[widest]! -= 1;
+      over -= 1;
+    }
+  }
+  const lastStart = widths.slice(0, -1).reduce((sum, w) => sum + w + GAP, 0);
+  return rows.flatMap((r) => {
+    const cells = r.map((cell, c) => {
+      const shrunk = layout(c)?.min !== undefined ? fit(cell, widths[c]!, layout(c)?.cut) : cell;
+      return c === r.length - 1 ? shrunk : padDisplay(shrunk, widths[c]! + GAP);
+    });
+    const last = cells.pop() ?? '';
+    const lead = cells.join('');
+    if (opts.wrapLast && opts.width !== undefined && r.length === count && displayWidth(lead + last) > opts.width) {
+      // Under itself while there is room for a few words; otherwise on lines of its own below.
+      if (opts.width - lastStart >= 20) return wrapText(last, opts.width, { head: lead, indent: ' '.repeat(lastStart) });
+      const under = ' '.repeat(Math.min(displayWidth(r[0] ?? '') + GAP, Math.floor(opts.width / 3)));
+      return [lead.trimEnd(), ...wrapText(last, opts.width, { head: under })];
+    }
+    return [(lead + last).trimEnd()];
+  });
+}
+
+/**
+ * Help prose re-flowed to `width`: lines of a paragraph are joined and wrapped again; an indented
+ * line is an item whose own continuation lines (indented deeper) join it, wrapped under its text
+ * column; example commands (`redlock-cli ...`, `$ ...`) are wrapped at spaces only where they do
+ * not fit, with a shell line continuation so they still paste.
+ */
+export function reflow(text: string, width: number): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  const indentOf = (line: string): number => line.length - line.trimStart().length;
+  const isCommand = (line: string): boolean => /^\s+(\$ |redlock-cli\b|[A-Z_]+=\S* redlock-cli\b)/.test(line);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === '') {
+      out.push('');
+      continue;
+    }
+    const indent = indentOf(line);
+    if (indent > 0 && isCommand(line)) {
+      out.push(...wrapCommand(line, width));
+      continue;
+    }
+    // An item keeps its own alignment (`  name   text`): only its text is re-wrapped.
+    const textColumn = indent > 0 ? itemTextColumn(line) : undefined;
+    const head = textColumn !== undefined ? line.slice(0, textColumn) : '';
+    let joined = line.slice(head.length).trim();
+    let hang: number | undefined;
+    while (i + 1 < lines.length) {
+      const next = lines[i + 1]!;
+      if (next.trim() === '' || isCommand(next)) break;
+      const nextIndent = indentOf(next);
+      if (indent === 0 ? nextIndent !== 0 : nextIndent <= indent) break;
+      hang ??= nextIndent;
+      joined += ` ${next.trim()}`;
+      i += 1;
+    }
+    if (indent === 0) out.push(...wrapText(joined, width));
+    else {
+      const under = Math.min(hang ?? textColumn ?? indent + 2, Math.floor(width / 2));
+      out.push(...wrapText(joined, width, { head: head === '' ? ' '.repeat(indent) : head, indent: ' '.repeat(under) }));
+    }
+  }
+  return out.join('\n');
+}
+
+/** Where an item's description starts (`  name   text`: after the first gap of two spaces or more). */
+function itemTextColumn(line: string): number | undefined {
+  const gap = /^(\s+\S+(?: \S+)*?\s{2,})\S/.exec(line);
+  return gap && gap[1]!.length <= 40 ? gap[1]!.length : undefined;
+}
+
+function wrapCommand(line: string, width: number): string[] {
+  const indent = ' '.repeat(line.length - line.trimStart().length);
+  return wrapShellCommand(line.trim(), width, { head: indent, indent: `${indent}    ` });
+}
+
+// A shell word: quoted parts ('...', "...") stay whole, as breaking inside them changes the command.
+const SHELL_WORD = /(?:[^\s'"]+|'[^']*'|"(?:[^"\\]|\\.)*")+/g;
+
+/**
+ * A command to copy and paste, on lines of at most `width`: broken only between shell words, each
+ * broken line ending in ` \` so the shell reads it as one. A single word longer than a line
+ * (a quoted script) stays whole: cutting it would change what runs.
+ */
+export function wrapShellCommand(command: string, width: number, opts: WrapOptions = {}): string[] {
+  const head = opts.head ?? '';
+  const indent = opts.indent ?? `${' '.repeat(displayWidth(head))}    `;
+  if (displayWidth(head + command) <= width) return [head + command];
+  const lines: string[] = [];
+  let line = head;
+  let empty = true;
+  for (const word of command.match(SHELL_WORD) ?? []) {
+    if (!empty && displayWidth(line) + 1 + displayWidth(word) + 2 > width) {
+      lines.push(`${line} \\`);
+      [line, empty] = [indent, true];
+    }
+    line += (empty ? '' : ' ') + word;
+    empty = false;
+  }
+  return [...lines, line];
+}
+
+/** One line wider than `width`, wrapped under its item text (`  label     text`), else under its indent. */
+export function wrapLine(line: string, width: number): string[] {
+  if (displayWidth(line) <= width) return [line];
+  const column = itemTextColumn(line) ?? line.length - line.trimStart().length;
+  return wrapText(line.slice(column), width, { head: line.slice(0, column), indent: ' '.repeat(Math.min(column, Math.floor(width / 2))) });
+}
