@@ -24,17 +24,28 @@ const plan = fast?.fastReplPlan(args, process.env);
 
 const controller = new AbortController();
 let interrupts = 0;
+const exitCodeFor = (signal) => (signal === 'SIGINT' ? 130 : signal === 'SIGHUP' ? 129 : 143);
+// The first signal asks every command to stop and release what it holds; whatever it still waits
+// on after this long (a paused server, a wedged release), the process ends anyway. A command that
+// needs longer to stop in order (hold --kill-grace) says so through ctx.interruptGrace.
+let graceMs = 10_000;
 const onSignal = (signal) => {
   interrupts += 1;
   // A second Ctrl-C means "now": stop without waiting for releases to finish.
-  if (interrupts > 1) process.exit(signal === 'SIGINT' ? 130 : signal === 'SIGHUP' ? 129 : 143);
+  if (interrupts > 1) process.exit(exitCodeFor(signal));
+  // unref: a command that finishes in time ends the process as usual, without waiting for this.
+  setTimeout(() => {
+    process.stderr.write(`redlock-cli: still waiting ${graceMs / 1000} s after ${signal}: stopped without finishing\n`);
+    process.exit(exitCodeFor(signal));
+  }, graceMs).unref();
   controller.abort(signal);
 };
+const interruptGrace = { extend: (ms) => void (graceMs = Math.max(graceMs, ms)) };
 // SIGHUP: the terminal or tmux window closed under a hold; release like on SIGTERM.
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 for (const signal of SIGNALS) process.on(signal, onSignal);
 
-const ctx = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, signal: controller.signal };
+const ctx = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, signal: controller.signal, interruptGrace };
 if (fast && plan) {
   process.exitCode = await fast.runFastRepl(plan, ctx);
 } else {

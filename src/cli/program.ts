@@ -15,6 +15,7 @@ import { addExamples } from '../commands/help-examples.js';
 import { registerHelp } from '../commands/help.js';
 import { CliError } from '../core/errors.js';
 import { EXIT_CODE_HELP, ExitCode } from '../core/exit-codes.js';
+import { safeLine } from '../core/terminal-text.js';
 import { COMMANDS, entriesFor, type CommandEntry } from './commands.js';
 
 export type { CommandEntry } from './commands.js';
@@ -34,8 +35,8 @@ export async function buildProgram(ctx: CommandContext, entries: readonly Comman
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => void ctx.stdout.write(text),
-      writeErr: (text) => void ctx.stderr.write(text),
+      writeOut: (text) => void ctx.stdout.write(safeLine(text)),
+      writeErr: (text) => void ctx.stderr.write(safeLine(text)),
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
       outputError: (text, write) => {
         const line = hostHint(text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim());
@@ -77,12 +78,12 @@ export async function runProgram(
     }
     const red = paintFor(ctx, 'stderr').error;
     if (err instanceof CliError) {
-      ctx.stderr.write(`${red(`redlock-cli: ${err.message}`)}\n`);
+      ctx.stderr.write(`${red(`redlock-cli: ${safeLine(err.message)}`)}\n`);
       return err.exitCode;
     }
     const debug = argv.includes('--debug');
     const message = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
-    ctx.stderr.write(`${red(`redlock-cli: unexpected error: ${message}${debug ? '' : ' (run with --debug for details)'}`)}\n`);
+    ctx.stderr.write(`${red(`redlock-cli: unexpected error: ${safeLine(message)}${debug ? '' : ' (run with --debug for details)'}`)}\n`);
     return ExitCode.unexpected;
   }
 }

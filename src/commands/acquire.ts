@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { safeText } from '../core/terminal-text.js';
 import { formatDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
@@ -142,7 +143,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
           attempt.validityMs !== undefined ? `valid for ${formatDuration(attempt.validityMs)}` : '',
         ].filter((s) => s !== '');
         const paint = paintFor(ctx, 'stdout');
-        print(ctx, `acquired "${paint.key(key)}" (${setup.kind}) as ${paint.holder(setup.owner)}, lease ${formatDuration(setup.leaseMs)}${extra.length ? `, ${extra.join(', ')}` : ''}`);
+        print(ctx, `acquired "${paint.key(safeText(key))}" (${setup.kind}) as ${paint.holder(safeText(setup.owner))}, lease ${formatDuration(setup.leaseMs)}${extra.length ? `, ${extra.join(', ')}` : ''}`);
         note(ctx, `release it with: ${sameLockCommand('release', setup.kind, key, flags, self)}`);
       }
       return ExitCode.ok;

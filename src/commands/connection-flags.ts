@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { overrideUrl, parseDb, parsePort, urlHasPassword, type UrlOverrides } from '../core/url-overrides.js';
-import { DEFAULT_URL, formatHostPort, parseSentinelUrl } from '../redis/target.js';
+import { DEFAULT_REPLY_TIMEOUT_MS, DEFAULT_URL, formatHostPort, parseSentinelUrl } from '../redis/target.js';
 import { loadCurrentTarget } from '../state/targets.js';
 import type { RunContext } from './context.js';
 import { promptPassword, rawTerminal } from './password-prompt.js';
@@ -35,6 +35,7 @@ export interface ConnectionFlags {
   readonly key?: string;
   readonly insecure?: boolean;
   readonly sandbox?: string | true;
+  readonly timeout?: string;
 }
 
 /** Their heading in --help, apart from each command's own options. */
@@ -62,6 +63,7 @@ function connectionOptions(): Option[] {
     new Option('--cluster <host:port,...>', 'a Redis Cluster through these seed nodes (a URL naming one node works too)'),
     new Option('--target <name>', 'a connection saved with `target add` (default: the one `target use` chose)'),
     new Option('--sandbox [name]', 'a sandbox that is up (default: the only one)'),
+    new Option('--timeout <duration>', `how long to wait for each Redis reply before exit 3 (default ${DEFAULT_REPLY_TIMEOUT_MS / 1000}s)`),
   ];
   return options.map((o) => o.helpGroup(CONNECTION_HELP_GROUP));
 }

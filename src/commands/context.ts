@@ -1,5 +1,6 @@
 import type { RedissonOwner } from '../core/owner.js';
 import type { ConnectionProvider } from '../redis/connection.js';
+import { safeJson, safeLine } from '../core/terminal-text.js';
 
 /** Streams and environment a command runs with: the real process, a test, or the REPL. */
 export interface OutputStream {
@@ -15,18 +16,25 @@ export interface RunContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Aborted on Ctrl-C / SIGTERM: waiting stops, held locks are released. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * After the first signal the launcher ends the process within a grace period, whatever is still
+   * pending; a command whose orderly stop takes longer (hold's --kill-grace) extends it here.
+   */
+  readonly interruptGrace?: { extend(ms: number): void } | undefined;
   /** Where lock commands get their connections (the REPL's per-client pool); default: connect anew. */
   readonly connections?: ConnectionProvider | undefined;
   /** The client lock commands act as when no --owner is given (a REPL client); default: a fresh owner. */
   readonly identity?: RedissonOwner | undefined;
 }
 
-export const print = (ctx: RunContext, line: string): void => void ctx.stdout.write(`${line}\n`);
+// The text boundary of every command: a key or holder a formatter forgot to escape is escaped here
+// (terminal-text.ts), in the CLI and in the REPL alike; colour codes (SGR) pass.
+export const print = (ctx: RunContext, line: string): void => void ctx.stdout.write(`${safeLine(line)}\n`);
 
 /** The width a table is fitted to: the terminal's; none in a pipe, where cells stay whole for grep and awk. */
 export const tableWidth = (ctx: RunContext): number | undefined => (ctx.stdout.isTTY === true ? (ctx.stdout.columns ?? 80) : undefined);
-export const note = (ctx: RunContext, line: string): void => void ctx.stderr.write(`${line}\n`);
-export const printJson = (ctx: RunContext, value: unknown): void => print(ctx, JSON.stringify(value));
+export const note = (ctx: RunContext, line: string): void => void ctx.stderr.write(`${safeLine(line)}\n`);
+export const printJson = (ctx: RunContext, value: unknown): void => void ctx.stdout.write(`${safeJson(JSON.stringify(value))}\n`);
 
 /** A RunContext inside one run(): actions report their exit code here (commander discards return values). */
 export interface CommandContext extends RunContext {

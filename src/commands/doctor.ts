@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { printable } from '../core/decode/escape.js';
+import { safeText } from '../core/terminal-text.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { formatColumns, widthOf, wrapShellCommand, wrapText } from '../core/text-layout.js';
 import type { Finding } from '../core/doctor.js';
@@ -106,7 +107,7 @@ function printFinding(ctx: RunContext, f: Finding, showNode: boolean): void {
   const where = f.key === null ? f.node ?? '' : `${paint.key(printable(f.key))}${showNode && f.node ? ` (${f.node})` : ''}`;
   const severity = f.severity === 'error' ? paint.error : paint.warning;
   print(ctx, `${severity(f.severity.toUpperCase().padEnd(7))}  ${f.code}  ${where}`);
-  for (const line of wrapText(f.message, Math.max(40, widthOf(ctx.stdout)), { head: INDENT })) print(ctx, line);
+  for (const line of wrapText(safeText(f.message), Math.max(40, widthOf(ctx.stdout)), { head: INDENT })) print(ctx, line);
   // The fix is meant to be copied whole: piped, one line; on a terminal broken only between shell
   // words, with ` \` line continuations, so it still pastes as one command.
   const width = tableWidth(ctx);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { safeText } from '../core/terminal-text.js';
 import { escapeControls } from '../core/decode/escape.js';
 import { NotFoundError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
@@ -48,8 +49,8 @@ export function registerForceUnlock(program: Command, ctx: CommandContext): void
         }
         const deleted = await protocolFor(kind).forceUnlock(env, key);
         if (flags.json) printJson(ctx, { key, kind, deleted, previousHolders: peek.holders });
-        else if (deleted) print(ctx, `force-unlocked "${key}" (${kind}); waiters were notified`);
-        else note(ctx, `"${key}" was not a ${kind} lock in that state: nothing was deleted`);
+        else if (deleted) print(ctx, `force-unlocked "${safeText(key)}" (${kind}); waiters were notified`);
+        else note(ctx, `"${safeText(key)}" was not a ${kind} lock in that state: nothing was deleted`);
         return deleted ? ExitCode.ok : ExitCode.notAcquired;
       } finally {
         await env.close();

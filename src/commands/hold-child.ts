@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
+import { compiledPath } from '../core/compiled-path.js';
+import type { GuardMessage, GuardRequest } from './hold-guard.js';
 
 /** How the command under the lock ended: its exit code, or the signal that stopped it. */
 export interface ChildExit {
@@ -55,76 +57,87 @@ export interface StartChildOptions {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** How long the guard waits after SIGTERM before SIGKILL if this process dies (--kill-grace). */
+  readonly killGraceMs: number;
   /** Output is piped through us, so it reaches the RunContext streams (or the live view). */
   readonly onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
+// The guard runs from the build (dist/commands/hold-guard.js), also when the tests run us from src/.
+const GUARD = compiledPath(import.meta.url, './hold-guard.js', '../../dist/commands/hold-guard.js');
+
 /**
  * Starts the command in its own process group, so losing the lock stops everything it started
  * (a `sh -c 'a; b'` shell and its children alike), and so a Ctrl-C on the terminal reaches only
- * us: we stop the child ourselves and release the lock in order. Rejects if it cannot start.
+ * us: we stop the child ourselves and release the lock in order. The group is led by a guard
+ * (hold-guard.ts) that stops the command if this process dies without doing so (kill -9): the
+ * command never outlives our renewals. Rejects if it cannot start.
  */
 export function startChild(opts: StartChildOptions): Promise<HeldChild> {
-  const child = spawn(opts.command, [...opts.args], {
+  const guard = spawn(process.execPath, [GUARD, String(opts.killGraceMs), opts.command, ...opts.args], {
     env: opts.env as NodeJS.ProcessEnv,
-    stdio: ['inherit', 'pipe', 'pipe'],
+    stdio: ['inherit', 'pipe', 'pipe', 'ipc'],
     detached: true,
   });
   for (const stream of ['stdout', 'stderr'] as const) {
     // One decoder per stream: a UTF-8 character split across two chunks must not become garbage.
     const decoder = new StringDecoder('utf8');
-    child[stream].on('data', (chunk: Buffer) => opts.onOutput(stream, decoder.write(chunk)));
-    child[stream].on('end', () => {
+    guard[stream]!.on('data', (chunk: Buffer) => opts.onOutput(stream, decoder.write(chunk)));
+    guard[stream]!.on('end', () => {
       const rest = decoder.end();
       if (rest !== '') opts.onOutput(stream, rest);
     });
   }
+  let reported: ChildExit | undefined;
   // 'exit' can come before the last output is read; 'close' waits for the pipes, but never comes
   // while a background grandchild keeps them open, so wait for it only briefly.
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const closed = new Promise<void>((resolve) => guard.once('close', () => resolve()));
   const exited = new Promise<ChildExit>((resolve) =>
-    child.once('exit', (code, signal) => {
-      const drained = setTimeout(() => resolve({ code, signal }), DRAIN_MS);
+    guard.once('exit', (code, signal) => {
+      // The command's own exit as the guard saw it; the guard's if it died with it (SIGKILL).
+      const exit = reported ?? { code, signal };
+      const drained = setTimeout(() => resolve(exit), DRAIN_MS);
       void closed.then(() => {
         clearTimeout(drained);
-        resolve({ code, signal });
+        resolve(exit);
       });
     }),
   );
   let exitedYet = false;
   void exited.then(() => (exitedYet = true));
 
-  const signalGroup = (signal: NodeJS.Signals): void => {
-    try {
-      process.kill(-child.pid!, signal);
-    } catch {
-      // ESRCH: the group is already gone
-    }
+  // The guard signals the command's group; if the guard is gone, so is its lifeline's purpose.
+  const signalGroup = (signal: 'SIGTERM' | 'SIGKILL'): void => {
+    if (guard.connected) guard.send({ signal } satisfies GuardRequest);
   };
 
   return new Promise((resolve, reject) => {
-    child.once('error', reject); // ENOENT / EACCES: never started
-    child.once('spawn', () => {
-      child.off('error', reject);
-      child.on('error', () => {}); // a failed kill() is not fatal: we check the exit instead
-      resolve({
-        pid: child.pid!,
-        exited,
-        stop: async (graceMs, onSignal) => {
-          if (exitedYet) return exited;
-          onSignal('SIGTERM');
-          signalGroup('SIGTERM');
-          let timer: NodeJS.Timeout | undefined;
-          const graceOver = new Promise<'grace-over'>((r) => (timer = setTimeout(() => r('grace-over'), graceMs)));
-          const first = await Promise.race([exited, graceOver]);
-          clearTimeout(timer);
-          if (first === 'grace-over' && !exitedYet) {
-            onSignal('SIGKILL');
-            signalGroup('SIGKILL');
-          }
-          return exited;
-        },
-      });
+    guard.once('error', reject); // node itself could not start
+    guard.on('message', (msg: GuardMessage) => {
+      if (msg.type === 'exited') reported = { code: msg.code, signal: msg.signal };
+      else if (msg.type === 'spawn-error') reject(Object.assign(new Error(msg.message), { code: msg.code }));
+      else {
+        guard.off('error', reject);
+        guard.on('error', () => {}); // a failed kill() is not fatal: we check the exit instead
+        resolve({
+          pid: msg.pid,
+          exited,
+          stop: async (graceMs, onSignal) => {
+            if (exitedYet) return exited;
+            onSignal('SIGTERM');
+            signalGroup('SIGTERM');
+            let timer: NodeJS.Timeout | undefined;
+            const graceOver = new Promise<'grace-over'>((r) => (timer = setTimeout(() => r('grace-over'), graceMs)));
+            const first = await Promise.race([exited, graceOver]);
+            clearTimeout(timer);
+            if (first === 'grace-over' && !exitedYet) {
+              onSignal('SIGKILL');
+              signalGroup('SIGKILL');
+            }
+            return exited;
+          },
+        });
+      }
     });
   });
 }

@@ -1,4 +1,5 @@
 import { formatDuration } from '../core/duration.js';
+import { safeText } from '../core/terminal-text.js';
 import { formatCommand, RELEASE_REASON_TEXT, type HoldEvent, type HoldMode, type LostReason } from '../core/hold-events.js';
 import { describeRefusal, formatHolders } from './lock-output.js';
 
@@ -41,21 +42,21 @@ export function describeHoldEvent(ctx: HoldLineContext, e: HoldEvent): string | 
   const { key, kind, owner } = ctx;
   switch (e.type) {
     case 'acquiring':
-      return `acquiring "${key}" (${kind}) as ${owner}${e.waitMs > 0 ? `, waiting up to ${formatDuration(e.waitMs)}` : ''}`;
+      return `acquiring "${safeText(key)}" (${kind}) as ${safeText(owner)}${e.waitMs > 0 ? `, waiting up to ${formatDuration(e.waitMs)}` : ''}`;
     case 'acquired': {
       const lease =
         e.mode === 'watchdog'
           ? `watchdog lease ${formatDuration(e.leaseMs)}, renewed every ${formatDuration(e.renewEveryMs ?? e.leaseMs / 3)}`
           : `lease ${formatDuration(e.leaseMs)}, not renewed`;
       const extra = [e.count > 1 ? `hold count ${e.count}` : '', e.token !== undefined ? `token ${e.token}` : ''].filter(Boolean);
-      return `acquired "${key}" (${kind}) as ${owner}: ${lease}${extra.length ? `, ${extra.join(', ')}` : ''}`;
+      return `acquired "${safeText(key)}" (${kind}) as ${safeText(owner)}: ${lease}${extra.length ? `, ${extra.join(', ')}` : ''}`;
     }
     case 'not-acquired':
       return describeRefusal(key, { acquired: false, ttlMs: e.ttlMs, holders: e.holders });
     case 'renewed':
-      return `renewed "${key}": lease ${formatDuration(e.ttlMs)} from now (renewal ${e.renewals})`;
+      return `renewed "${safeText(key)}": lease ${formatDuration(e.ttlMs)} from now (renewal ${e.renewals})`;
     case 'retrying':
-      return `could not reach "${key}": ${e.error}; retrying in ${formatDuration(e.retryInMs)}`;
+      return `could not reach "${safeText(key)}": ${e.error}; retrying in ${formatDuration(e.retryInMs)}`;
     case 'reconnecting':
       return `connection to ${e.target} lost: reconnecting`;
     case 'reconnected':
@@ -63,7 +64,7 @@ export function describeHoldEvent(ctx: HoldLineContext, e: HoldEvent): string | 
     case 'lost':
       return lostText(ctx, e);
     case 'expired':
-      return `lease expired: "${key}" was held for ${formatDuration(e.heldMs)} and is free again`;
+      return `lease expired: "${safeText(key)}" was held for ${formatDuration(e.heldMs)} and is free again`;
     case 'child-started':
       return `started pid ${e.pid}: ${formatCommand(e.command)}`;
     case 'child-stopping':
@@ -71,8 +72,8 @@ export function describeHoldEvent(ctx: HoldLineContext, e: HoldEvent): string | 
     case 'child-exited':
       return e.code !== null ? `pid ${e.pid} exited with code ${e.code}` : `pid ${e.pid} was killed by ${e.signal ?? 'a signal'}`;
     case 'released':
-      if (e.outcome === 'not-owner') return `"${key}" was no longer ours when releasing (${RELEASE_REASON_TEXT[e.reason]})`;
-      return `${e.outcome === 'decremented' ? 'released one hold of' : 'released'} "${key}" after ${formatDuration(e.heldMs)} (${RELEASE_REASON_TEXT[e.reason]})`;
+      if (e.outcome === 'not-owner') return `"${safeText(key)}" was no longer ours when releasing (${RELEASE_REASON_TEXT[e.reason]})`;
+      return `${e.outcome === 'decremented' ? 'released one hold of' : 'released'} "${safeText(key)}" after ${formatDuration(e.heldMs)} (${RELEASE_REASON_TEXT[e.reason]})`;
     default:
       return undefined;
   }

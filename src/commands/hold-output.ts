@@ -1,6 +1,7 @@
 import type { HoldEvent } from '../core/hold-events.js';
 import type { RunContext } from './context.js';
 import { holdJson, holdLine, type HoldLineContext } from './hold-lines.js';
+import { safeJson, safeLine } from '../core/terminal-text.js';
 
 /** Where `hold` sends its events and the command's output: event lines, NDJSON, or the live view. */
 export interface HoldOutput {
@@ -29,10 +30,10 @@ export function lineOutput(ctx: RunContext, lines: HoldLineContext, opts: HoldOu
     emit: (event) => {
       if (opts.json) {
         const value = holdJson(lines, event);
-        if (value) out.write(`${JSON.stringify(value)}\n`);
+        if (value) out.write(`${safeJson(JSON.stringify(value))}\n`);
       } else {
         const line = holdLine(lines, event);
-        if (line) out.write(`${line}\n`);
+        if (line) out.write(`${safeLine(line)}\n`);
       }
     },
     childOutput: (stream, text) => void (stream === 'stdout' ? ctx.stdout : ctx.stderr).write(text),

@@ -32,7 +32,7 @@ export interface HoldResult {
 /** Shell convention for "command not found / not executable". */
 export const EXIT_CANNOT_RUN = 127;
 // A release that cannot reach Redis must not keep us from exiting: the lease ends it anyway.
-const RELEASE_TIMEOUT_MS = 3000;
+export const RELEASE_TIMEOUT_MS = 3000;
 
 type Ending =
   | { readonly kind: 'watchdog'; readonly end: WatchdogEnd }
@@ -115,6 +115,7 @@ export async function runHold(ctx: RunContext, env: OpenLockEnv, plan: HoldPlan,
           command,
           args,
           env: { ...ctx.env, ...lockEnvVars({ key: setup.key, kind: setup.kind, owner: setup.owner, token: attempt.token }) },
+          killGraceMs: plan.killGraceMs,
           onOutput: out.childOutput,
         });
       } catch (err) {

@@ -7,7 +7,7 @@ import { lockSetup, lockTarget, openEnvFor } from './acquire.js';
 import { act, note, type CommandContext } from './context.js';
 import { liveOutput, lineOutput, wantsLiveView, type HoldOutput } from './hold-output.js';
 import { rememberWhileHeld } from './hold-memory.js';
-import { EXIT_CANNOT_RUN, runHold, type HoldPlan } from './hold-session.js';
+import { EXIT_CANNOT_RUN, RELEASE_TIMEOUT_MS, runHold, type HoldPlan } from './hold-session.js';
 import { addConnectionOptions, addLockOptions, durationFlag, targetSpec, type LockFlags } from './options.js';
 import { prose } from './help-text.js';
 
@@ -71,6 +71,8 @@ export function registerHold(program: Command, ctx: CommandContext): void {
         killGraceMs: durationFlag(flags.killGrace, '--kill-grace') ?? DEFAULT_KILL_GRACE_MS,
         command,
       };
+      // Stopping in order after a signal: the command's grace, then one release, then closing.
+      ctx.interruptGrace?.extend(plan.killGraceMs + RELEASE_TIMEOUT_MS + CLOSE_TIMEOUT_MS + 1000);
       const spec = targetSpec(flags, ctx);
       const lines = { key, kind: plan.setup.kind, owner: plan.setup.owner, mode: plan.mode };
       const json = flags.json === true;

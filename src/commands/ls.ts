@@ -13,6 +13,7 @@ import { reportPartial, unreadCollector } from './cluster-partial.js';
 import { scanProgress } from './ls-progress.js';
 import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls-watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
+import { safeJson } from '../core/terminal-text.js';
 import { prose } from './help-text.js';
 import { paintFor } from './colour.js';
 
@@ -127,7 +128,7 @@ async function streamJson(ctx: RunContext, conn: Conn, scan: LockScanOptions): P
   try {
     for await (const batch of scanLocks(conn, { ...scan, onProgress: progress.update })) {
       found += batch.length;
-      ctx.stdout.write(batch.map((f) => `${JSON.stringify(f.view)}\n`).join(''));
+      ctx.stdout.write(batch.map((f) => `${safeJson(JSON.stringify(f.view))}\n`).join(''));
     }
   } finally {
     progress.done();

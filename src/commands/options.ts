@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { parseDuration, type DurationBounds } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { LOCK_KINDS, parseKind, type LockKind } from '../locks/types.js';
-import { DEFAULT_URL, parseHostList, parseSentinelUrl, type TargetSpec } from '../redis/target.js';
+import { DEFAULT_REPLY_TIMEOUT_MS, DEFAULT_URL, parseHostList, parseSentinelUrl, type TargetSpec } from '../redis/target.js';
 import type { TlsFiles } from '../redis/tls.js';
 import { declareConnectionOptions, type ConnectionFlags } from './connection-flags.js';
 import type { RunContext } from './context.js';
@@ -30,6 +30,7 @@ export function targetSpec(flags: ConnectionFlags, ctx: RunContext): TargetSpec 
     sentinels: flags.sentinel ? parseHostList(flags.sentinel, '--sentinel') : undefined,
     masterName: flags.masterName,
     clusterNodes: flags.cluster ? parseHostList(flags.cluster, '--cluster') : undefined,
+    replyTimeoutMs: durationFlag(flags.timeout, '--timeout') ?? DEFAULT_REPLY_TIMEOUT_MS,
     tls: tlsFiles(flags, given),
   };
 }

@@ -2,7 +2,8 @@
 // and the recorded history of each key.
 
 import { formatDuration } from '../core/duration.js';
-import { describePlan } from '../core/race/plan.js';
+import { describePlan, type RaceTarget } from '../core/race/plan.js';
+import { maskUrl } from '../core/targets.js';
 import { formatWait, sparkline } from '../core/race/stats.js';
 import { violationKinds } from '../core/scenario/verdict.js';
 import type { RaceResult } from '../race/run.js';
@@ -76,10 +77,15 @@ function verdictLine(r: RaceResult): string {
 }
 
 /** Every figure, each key's verdict and its history, as one JSON value. */
+function maskedTarget(t: RaceTarget): RaceTarget {
+  return t.type === 'url' ? { ...t, url: maskUrl(t.url), ...(t.nodes ? { nodes: t.nodes.map(maskUrl) } : {}) } : t;
+}
+
 export function raceJson(r: RaceResult): unknown {
   const { shares, keys: _liveKeys, elapsedMs: _snapshotAt, ...stats } = r.stats;
   return {
-    plan: r.plan,
+    // The plan's URLs as given may carry a password: shown masked, like everywhere else.
+    plan: { ...r.plan, target: maskedTarget(r.plan.target) },
     target: r.target,
     elapsedMs: r.elapsedMs,
     interrupted: r.interrupted,

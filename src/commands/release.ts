@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { safeText } from '../core/terminal-text.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { peekLock } from '../locks/peek.js';
 import { protocolFor } from '../locks/registry.js';
@@ -70,8 +71,8 @@ async function releaseHolds(env: LockEnv, kind: LockKind, req: LockRequest, all:
 }
 
 function releaseMessage(key: string, outcome: ReleaseOutcome, released: number): string {
-  if (outcome === 'released') return `released "${key}"${released > 1 ? ` (${released} holds)` : ''}`;
+  if (outcome === 'released') return `released "${safeText(key)}"${released > 1 ? ` (${released} holds)` : ''}`;
   return released > 1
-    ? `released ${released} holds of "${key}"; the lock is still held by others`
-    : `released one hold of "${key}"; it is still held (re-entrant holds or other readers remain)`;
+    ? `released ${released} holds of "${safeText(key)}"; the lock is still held by others`
+    : `released one hold of "${safeText(key)}"; it is still held (re-entrant holds or other readers remain)`;
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { safeText } from '../core/terminal-text.js';
 import { escapeControls } from '../core/decode/escape.js';
 import { formatDuration } from '../core/duration.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
@@ -61,13 +62,13 @@ export async function queryHold(
   }
   if (candidates.length > 1) {
     throw new UsageError(
-      `${candidates.length} owners of "${key}" remembered (${candidates.map((c) => `${c.kind} ${c.owner}`).join('; ')}): pass --owner`,
+      `${candidates.length} owners of "${safeText(key)}" remembered (${candidates.map((c) => `${c.kind} ${c.owner}`).join('; ')}): pass --owner`,
     );
   }
   const only = candidates[0];
   if (only) return { kind: only.kind, ownerText: only.owner, remembered: only, candidates };
   const where = safeTarget(targetOf, flagKind ?? 'reentrant');
-  return { kind: flagKind, noOwner: new UsageError(`no owner of "${key}" remembered on this machine for ${where}: pass --owner (acquire prints it)`), candidates };
+  return { kind: flagKind, noOwner: new UsageError(`no owner of "${safeText(key)}" remembered on this machine for ${where}: pass --owner (acquire prints it)`), candidates };
 }
 
 /** The owner as a Redisson holder, when it looks like one: a read-write lock's half depends on it. */

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { safeText } from '../core/terminal-text.js';
 import { formatDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
@@ -30,7 +31,7 @@ export function registerRenew(program: Command, ctx: CommandContext): void {
       try {
         const hold = await settleHold(env, key, query, 'go-on');
         const leaseMs = askedMs ?? hold.remembered?.leaseMs;
-        if (leaseMs === undefined) throw new UsageError(`renew needs --lease <duration>: no lease of "${key}" is remembered on this machine`);
+        if (leaseMs === undefined) throw new UsageError(`renew needs --lease <duration>: no lease of "${safeText(key)}" is remembered on this machine`);
         const renewed = await protocolFor(hold.kind).renew(env, { key, owner: hold.owner, leaseMs });
         if (flags.json) printJson(ctx, { key, kind: hold.kind, owner: hold.owner, renewed, leaseMs });
         if (!renewed) {
@@ -47,7 +48,7 @@ export function registerRenew(program: Command, ctx: CommandContext): void {
           expiresAt: Date.now() + leaseMs,
           token: hold.remembered?.token,
         }, (line) => note(ctx, line));
-        if (!flags.json) print(ctx, `renewed "${key}": lease ${formatDuration(leaseMs)} from now`);
+        if (!flags.json) print(ctx, `renewed "${safeText(key)}": lease ${formatDuration(leaseMs)} from now`);
         if (!flags.json && hold.kind === 'redlock') await noteAcrossNodes(ctx, env.nodes, key); // which nodes hold it now
         return ExitCode.ok;
       } finally {

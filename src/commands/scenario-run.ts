@@ -11,6 +11,7 @@ import type { Scenario } from '../scenario/model.js';
 import { DEFAULT_ATTEMPTS, laneNodes, plannedMs, runScenario, type RunScenarioOptions } from '../scenario/run-scenario.js';
 import type { SandboxHandle } from '../sandbox/handle.js';
 import { note, print, printJson, type CommandContext } from './context.js';
+import { safeLine } from '../core/terminal-text.js';
 
 export interface RunFlags {
   readonly all?: boolean;
@@ -141,7 +142,7 @@ async function runOne(ctx: CommandContext, scenario: Scenario, flags: RunFlags, 
     if (!flags.json) note(ctx, `running ${scenario.name} on a ${scenario.sandbox.topology} sandbox...`);
     run = await runScenario(scenario, { ...base, onRetry: retryNote(ctx, scenario) });
     if (flags.json) printJson(ctx, runJson(run));
-    else ctx.stdout.write(scenarioRunText(run, Math.max(60, Math.min(ctx.stdout.columns ?? 80, 120))));
+    else ctx.stdout.write(safeLine(scenarioRunText(run, Math.max(60, Math.min(ctx.stdout.columns ?? 80, 120)))));
   }
   if (flags.keepSandbox) keptNote(ctx, sandbox);
   return outcomesExitCode(run.variants.map((v) => v.outcome));

@@ -32,4 +32,4 @@ export const EXIT_CODE_HELP = `Exit codes:
   7    scenario: a variant missed its expected verdict; race: safety violations found; trace: something unsafe seen
   8    scenario or race inconclusive, never called safe: the machine was too busy for its timing, or a race acquired nothing or had failed lock calls without --chaos
   9    partial: some Cluster nodes unreachable, results incomplete (ls, doctor)
-  130  interrupted (Ctrl-C)`;
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP; still stopping 10 s later: 128 + the signal)`;

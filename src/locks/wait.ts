@@ -42,6 +42,7 @@ export async function waitForLock(env: LockEnv, plan: WaitPlan): Promise<Attempt
   }
   let sub: WakeSubscription | undefined;
   let failures = 0;
+  const lost = wakeOnConnectionEnd(env, plan.signal);
   await report(plan, last);
   try {
     if (plan.wakeChannel !== undefined) {
@@ -55,8 +56,8 @@ export async function waitForLock(env: LockEnv, plan: WaitPlan): Promise<Attempt
         if (remaining <= 0) return last;
         failures += 1;
         const delay = Math.min(plan.retryDelay(last, failures), remaining);
-        if (sub) await sub.next(delay, plan.signal);
-        else await sleep(delay, plan.signal);
+        if (sub) await sub.next(delay, lost.signal);
+        else await sleep(delay, lost.signal);
       }
       if (plan.signal?.aborted) throw new InterruptedError('interrupted while waiting for the lock');
       last = await plan.attempt();
@@ -64,9 +65,27 @@ export async function waitForLock(env: LockEnv, plan: WaitPlan): Promise<Attempt
       await report(plan, last);
     }
   } finally {
+    lost.dispose();
     await sub?.close();
     if (!last.acquired) await plan.giveUp?.();
   }
+}
+
+/**
+ * Aborts when `signal` does or when a single-target connection ends for good (a one-shot
+ * connection does not reconnect), so a waiter whose server died tries once more at once and fails
+ * with "lost the connection" instead of sleeping out its whole --wait. Redlock tolerates a
+ * minority of dead nodes, so its waits keep their timer.
+ */
+function wakeOnConnectionEnd(env: LockEnv, signal: AbortSignal | undefined): { signal: AbortSignal; dispose(): void } {
+  const ended = new AbortController();
+  const onEnd = (): void => ended.abort();
+  const client = env.nodes.length === 0 ? env.conn.client : undefined;
+  client?.once('end', onEnd);
+  return {
+    signal: signal ? AbortSignal.any([signal, ended.signal]) : ended.signal,
+    dispose: () => void client?.off('end', onEnd),
+  };
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -4,9 +4,9 @@
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { CliError } from '../core/errors.js';
 import { ExitCode, type ExitCodeValue } from '../core/exit-codes.js';
+import { compiledPath } from '../core/compiled-path.js';
 import type { HistoryEvent } from '../core/scenario/history.js';
 import type { FromWorker, ResourceRequest, ToWorker, WorkerConfig, WorkerLoad } from './ipc.js';
 import type { ClientSpec } from './local-pool.js';
@@ -17,8 +17,7 @@ const STOP_TIMEOUT_MS = 15_000;
 
 /** The compiled worker: next to us in dist/, or dist/race/worker.js when we run from source (tests). */
 export function workerPath(): string {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const path = fileURLToPath(new URL(fromSource ? '../../dist/race/worker.js' : './worker.js', import.meta.url));
+  const path = compiledPath(import.meta.url, './worker.js', '../../dist/race/worker.js');
   if (!existsSync(path)) throw new CliError(`the race worker ${path} is missing: build first (npm run build)`, ExitCode.unexpected);
   return path;
 }

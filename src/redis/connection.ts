@@ -1,8 +1,9 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
-import { UsageError, type CliError } from '../core/errors.js';
+import { CliError, UsageError } from '../core/errors.js';
 import { clusterSeedSpec, isClusterNode } from './cluster-detect.js';
 import { toCliError } from './errors.js';
-import { describeTarget, parseRedisUrl, type ParsedUrl, type TargetSpec } from './target.js';
+import { describeReplyError, nameReplyErrors } from './reply-errors.js';
+import { DEFAULT_REPLY_TIMEOUT_MS, describeTarget, parseRedisUrl, type ParsedUrl, type TargetSpec } from './target.js';
 import { tlsOptions } from './tls.js';
 
 export { tlsOptions } from './tls.js';
@@ -55,14 +56,21 @@ export interface ConnectionProvider {
 
 const ONE_SHOT_TIMEOUT_MS = 3000;
 
+/** The reply timeout a connection uses: the spec's (--timeout), else the default for one-shot commands. */
+export function replyTimeoutOf(spec: TargetSpec, mode: ConnectMode): number | undefined {
+  return spec.replyTimeoutMs ?? (mode === 'one-shot' ? DEFAULT_REPLY_TIMEOUT_MS : undefined);
+}
+
 // ioredis waits this long for a socket to close after QUIT or a failed connect before it destroys
 // it (default 2 s): a refused one-shot connection would keep the process alive that long after
-// the error was printed.
+// the error was printed, and a paused server never sends the FIN it waits for.
 const DISCONNECT_TIMEOUT_MS = 100;
 
 function baseOptions(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): RedisOptions {
   const oneShot = opts.mode === 'one-shot';
+  const replyTimeoutMs = replyTimeoutOf(spec, opts.mode);
   return {
+    ...(replyTimeoutMs !== undefined ? { commandTimeout: replyTimeoutMs } : {}),
     username: url.username,
     password: url.password,
     db: url.db,
@@ -154,13 +162,18 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
   client.on('error', (err: unknown) => {
     lastError = err;
   });
+  const replyTimeoutMs = replyTimeoutOf(spec, opts.mode);
+  // Set once a reply timed out: the server is wedged, so closing must not wait for QUIT's reply.
+  let unresponsive = false;
+  nameReplyErrors(client, label, replyTimeoutMs, () => (unresponsive = true));
   try {
-    await client.connect();
+    // The handshake (SETNAME, the ready check) is several round trips: bound it as a whole.
+    await withinDeadline(client.connect(), replyTimeoutMs, label);
     if (topology === 'cluster') await pingCluster(client as Cluster);
     else if (url.db !== 0) await selectDatabase(client as Redis, url.db, label);
   } catch (err) {
     client.disconnect();
-    throw toCliError(err instanceof UsageError ? err : (lastError ?? err), label);
+    throw toCliError(err instanceof CliError ? err : (lastError ?? err), label);
   }
   const closers: (() => Promise<void>)[] = [];
   const connection: Connection = {
@@ -173,6 +186,7 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
     onClose: (fn) => void closers.push(fn),
     close: async () => {
       await Promise.all(closers.splice(0).map((fn) => fn().catch(() => undefined)));
+      if (unresponsive) return client.disconnect();
       try {
         await client.quit();
       } catch {
@@ -181,6 +195,20 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
     },
   };
   return connection;
+}
+
+/** `work`, or an exit-3 error naming the server once `ms` (the reply timeout) has passed. */
+async function withinDeadline<T>(work: Promise<T>, ms: number | undefined, label: string): Promise<T> {
+  if (ms === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(describeReplyError(new Error('Command timed out'), label, ms)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A stand-in for a node that did not answer at start-up: it never connects and carries the error. */

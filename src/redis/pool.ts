@@ -10,7 +10,7 @@ export interface ConnectionPool extends ConnectionProvider {
 
 // Credentials are part of the key: a target reached with another user is another connection.
 const keyOf = (spec: TargetSpec): string =>
-  JSON.stringify([spec.url, spec.sentinels ?? null, spec.masterName ?? null, spec.clusterNodes ?? null, spec.tls ?? null]);
+  JSON.stringify([spec.url, spec.sentinels ?? null, spec.masterName ?? null, spec.clusterNodes ?? null, spec.tls ?? null, spec.replyTimeoutMs ?? null]);
 
 /**
  * One REPL client's connections: the first command to a target connects (long-lived: it

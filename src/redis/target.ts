@@ -12,6 +12,8 @@ export interface TargetSpec {
   readonly sentinels?: readonly HostPort[] | undefined;
   readonly masterName?: string | undefined;
   readonly clusterNodes?: readonly HostPort[] | undefined;
+  /** --timeout: how long to wait for each reply (connection.ts has the default). */
+  readonly replyTimeoutMs?: number | undefined;
   /** --cacert/--cert/--key/--insecure; TLS itself is the rediss:// scheme (or --tls). */
   readonly tls?: TlsFiles | undefined;
 }
@@ -24,6 +26,12 @@ export interface ParsedUrl extends HostPort {
 }
 
 export const DEFAULT_URL = 'redis://127.0.0.1:6379';
+
+/**
+ * How long a command waits for Redis's reply (`--timeout`): a server that accepts connections but
+ * never answers (paused, wedged) must end a one-shot command with exit 3, not hang it.
+ */
+export const DEFAULT_REPLY_TIMEOUT_MS = 5000;
 
 /** Parses `redis://[user:password@]host[:port][/db]` or `rediss://...` (TLS). */
 export function parseRedisUrl(text: string): ParsedUrl {

@@ -31,9 +31,7 @@ export async function exitRepl(session: ReplSession): Promise<void> {
       session.print(`sandbox "${name}" keeps running: redlock-cli sandbox down${name === 'default' ? '' : ` ${name}`} stops it`);
       continue;
     }
-    const client = session.client(session.current);
-    const argv = ['sandbox', 'down', name];
-    await session.runForeground(client, argv, argv.join(' '), parseLine(session.tree, argv));
+    await stopSandbox(session, name);
   }
   await session.close(0);
 }
@@ -53,6 +51,11 @@ async function releaseAll(session: ReplSession, held: readonly HeldLock[]): Prom
   }
 }
 
+async function stopSandbox(session: ReplSession, name: string): Promise<void> {
+  const argv = ['sandbox', 'down', name];
+  await session.runForeground(session.client(session.current), argv, argv.join(' '), parseLine(session.tree, argv));
+}
+
 async function isUp(session: ReplSession, name: string): Promise<boolean> {
   try {
     await loadSandbox(name, { env: session.env });
@@ -62,8 +65,14 @@ async function isUp(session: ReplSession, name: string): Promise<boolean> {
   }
 }
 
-/** SIGTERM / SIGHUP (the terminal went away): release without asking, leave sandboxes running, close. */
+/**
+ * SIGTERM / SIGHUP (the terminal went away, nobody can be asked): release what the clients hold
+ * and stop the sandboxes started in this session, since nothing may outlive the REPL unasked.
+ */
 export async function shutdownRepl(session: ReplSession): Promise<void> {
   await releaseAll(session, heldEverywhere(session)).catch(() => undefined);
+  for (const name of [...session.startedSandboxes]) {
+    if (await isUp(session, name)) await stopSandbox(session, name).catch(() => undefined);
+  }
   await session.close(130);
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { UnreachableError } from '../core/errors.js';
 import { call } from './resp.js';
 import { isAlive, leadsGroup, ownedBy } from './procfs.js';
 import { checkAborted, sleep } from './wait.js';
@@ -117,10 +118,15 @@ export async function waitForPing(port: number, spawned: Spawned, log: string, t
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     checkAborted(signal);
-    if (exitReason !== undefined) throw new Error(`redis-server on port ${port} ${exitReason}: ${logTail(log)}`);
+    if (exitReason !== undefined) {
+      // Not a Redis we can reach: a binary that is not redis-server, a bad config, a port taken.
+      throw new UnreachableError(
+        `redis-server on port ${port} ${exitReason} before answering (${logTail(log) || 'its log is empty'}): check that --redis-server is a working redis-server (\`<path> --version\`)`,
+      );
+    }
     const ok = await call(port, ['PING'], 500).then((r) => r === 'PONG', () => false);
     if (ok) return;
-    if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not answer PING within ${timeoutMs} ms: ${logTail(log)}`);
+    if (Date.now() > deadline) throw new UnreachableError(`redis-server on port ${port} did not answer PING within ${timeoutMs} ms: ${logTail(log)}`);
     await sleep(10);
   }
 }

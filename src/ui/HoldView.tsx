@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { formatDuration } from '../core/duration.js';
 import { formatCommand, leaseLeft, RELEASE_REASON_TEXT, type HoldHolder, type HoldPhase, type HoldState, type LostReason } from '../core/hold-events.js';
 import { LeaseBar } from './LeaseBar.js';
+import { safeStrings } from '../core/terminal-text.js';
 import { describeWaiting } from '../core/wait-text.js';
 
 export interface HoldViewProps {
@@ -48,7 +49,8 @@ function Row({ label, children }: { readonly label: string; readonly children: R
 const ago = (now: number, at: number): string => `${formatDuration(Math.max(0, now - at))} ago`;
 
 /** Holder, lease countdown, renewals, state and the command of one `hold`. */
-export function HoldView({ state, now }: HoldViewProps) {
+export function HoldView({ state: raw, now }: HoldViewProps) {
+  const state = safeStrings(raw); // holders, key, owner and the command came from Redis or the user
   const phase = PHASE[state.phase];
   const active = state.endedAt === undefined;
   const left = leaseLeft(state, now);

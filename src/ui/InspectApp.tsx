@@ -4,6 +4,7 @@ import { clockTime } from './clock-time.js';
 import type { InspectStore, LogTone } from './inspect-store.js';
 import { InspectKey } from './InspectKey.js';
 import { InspectStatus } from './InspectStatus.js';
+import { safeText } from '../core/terminal-text.js';
 
 /** What a key press asks the command to do: `interrupt` is Ctrl-C, which raw mode turns into a key. */
 export type InspectAction = 'toggle-pause' | 'quit' | 'interrupt';
@@ -52,8 +53,8 @@ export function InspectApp({ store, onAction, clock = Date.now, tickMs = 200 }: 
         {(line) => (
           <Text key={line.id} {...toneProps(line.tone)}>
             <Text dimColor>{clockTime(line.at)} </Text>
-            {several && line.key !== undefined ? <Text bold>{line.key} </Text> : null}
-            {line.text}
+            {several && line.key !== undefined ? <Text bold>{safeText(line.key)} </Text> : null}
+            {safeText(line.text)}
           </Text>
         )}
       </Static>

@@ -5,6 +5,7 @@ import { InspectQueue } from './InspectQueue.js';
 import { InspectReaders } from './InspectReaders.js';
 import { InspectRow } from './InspectRow.js';
 import { LeaseBar } from './LeaseBar.js';
+import { safeStrings } from '../core/terminal-text.js';
 
 export interface InspectKeyProps {
   readonly view: LockView;
@@ -95,7 +96,8 @@ function Counters({ view, elapsedMs }: InspectKeyProps) {
 
 /** Everything one snapshot says about one key, with its countdowns moved on by `elapsedMs`. */
 export function InspectKey(props: InspectKeyProps) {
-  const { view, elapsedMs } = props;
+  const { elapsedMs } = props;
+  const view = safeStrings(props.view); // everything in it came from Redis or the user
   const waiting = view.waiters > 0 ? `${view.waiters} waiting for unlock` : '';
   return (
     <Box flexDirection="column" marginBottom={1}>

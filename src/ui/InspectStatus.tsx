@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { formatDuration } from '../core/duration.js';
 import { clockTime } from './clock-time.js';
 import type { InspectScreen } from './inspect-store.js';
+import { safeText } from '../core/terminal-text.js';
 
 export interface InspectStatusProps {
   readonly screen: InspectScreen;
@@ -21,7 +22,7 @@ export function InspectStatus({ screen, now }: InspectStatusProps) {
   const retryIn = screen.retry ? `retrying in ${formatDuration(Math.max(0, screen.retry.at + screen.retry.retryInMs - now))}` : undefined;
   if (screen.reconnecting || screen.retry) {
     // Short enough for 80 columns; the error itself (long, from Redis) goes on its own truncated line.
-    const what = screen.reconnecting ? `reconnecting to ${screen.reconnecting.target}…` : '';
+    const what = screen.reconnecting ? `reconnecting to ${safeText(screen.reconnecting.target)}…` : '';
     return (
       <Box flexDirection="column">
         <Text color="yellow">
@@ -29,7 +30,7 @@ export function InspectStatus({ screen, now }: InspectStatusProps) {
         </Text>
         {screen.retry && !screen.reconnecting && (
           <Text color="yellow" dimColor wrap="truncate-end">
-            {screen.retry.error}
+            {safeText(screen.retry.error)}
           </Text>
         )}
       </Box>

@@ -6,6 +6,7 @@ import { completionPoint, quoteWord } from '../core/repl/tokenize.js';
 import type { OutputLine, OutputTone, ReplScreen } from './repl-screen.js';
 import { ReplPanel } from './ReplPanel.js';
 import { ReplPrompt } from './ReplPrompt.js';
+import { safeLine } from '../core/terminal-text.js';
 
 /** What the view needs of the session (src/repl/session.ts): its snapshot and where key presses go. */
 export interface ReplController {
@@ -35,7 +36,8 @@ const TONE: Record<OutputTone, { color?: string; dimColor?: boolean }> = {
 };
 
 function Output({ line }: { readonly line: OutputLine }) {
-  return <Text {...TONE[line.tone]}>{line.text === '' ? ' ' : line.text}</Text>;
+  // Every output line passes the text boundary: the REPL's own messages quote keys and client names too.
+  return <Text {...TONE[line.tone]}>{line.text === '' ? ' ' : safeLine(line.text)}</Text>;
 }
 
 /** The REPL: command output scrolls above (<Static>), the live panel and the prompt repaint below. */

@@ -6,6 +6,7 @@ import { viewShows } from '../core/held-view.js';
 import type { HeldLock, ReplScreen, SandboxPanel, Waiting } from './repl-screen.js';
 import { InspectKey } from './InspectKey.js';
 import { LeaseBar } from './LeaseBar.js';
+import { safeStrings, safeText } from '../core/terminal-text.js';
 
 export interface ReplPanelProps {
   readonly screen: ReplScreen;
@@ -36,7 +37,7 @@ function SandboxNodes({ sandbox }: { readonly sandbox: SandboxPanel }) {
       <Text>
         <Text bold>sandbox {sandbox.name}</Text>
         {status ? <Text dimColor> {status.topology}</Text> : null}
-        {sandbox.error ? <Text color="yellow"> status failed: {sandbox.error}</Text> : null}
+        {sandbox.error ? <Text color="yellow"> status failed: {safeText(sandbox.error)}</Text> : null}
       </Text>
       {(status?.nodes ?? []).map((n) => (
         <Text key={n.name} {...(n.state === 'running' ? {} : { color: 'yellow' })}>
@@ -53,10 +54,11 @@ function clientsOn(view: LockView, held: readonly HeldLock[], waiting: readonly 
   const key = view.key;
   const holds = held.filter((h) => h.key === key && viewShows(view, h.owner)).map((h) => `${h.client} holds it`);
   const waits = waiting.filter((w) => w.key === key).map((w) => `${w.client} waits`);
-  return [...holds, ...waits].join(' · ');
+  return safeText([...holds, ...waits].join(' · '));
 }
 
-function CompactKey({ view, elapsedMs, target }: { readonly view: LockView; readonly elapsedMs: number; readonly target: string }) {
+function CompactKey({ view: raw, elapsedMs, target }: { readonly view: LockView; readonly elapsedMs: number; readonly target: string }) {
+  const view = safeStrings(raw);
   const holders = view.holders.map((h) => h.owner).join(', ');
   const ttl = view.ttlMs >= 0 ? formatDuration(Math.max(0, view.ttlMs - elapsedMs)) : view.ttlMs === -1 ? 'no ttl' : '';
   return (
@@ -69,7 +71,7 @@ function CompactKey({ view, elapsedMs, target }: { readonly view: LockView; read
 }
 
 function HeldRow({
-  lock,
+  lock: raw,
   view,
   elapsedMs,
   scaleMs,
@@ -82,6 +84,7 @@ function HeldRow({
   /** On another target than the panel reads: its lease as asked for, never a read from here. */
   readonly elsewhere?: boolean;
 }) {
+  const lock = safeStrings(raw); // key and client name came from the user
   // Redis's own TTL once a read after the lock was taken is in; until then the lease as asked for.
   const ttl = view && view.ttlMs >= 0 ? Math.max(0, view.ttlMs - elapsedMs) : undefined;
   const how =
@@ -107,7 +110,8 @@ function HeldRow({
   );
 }
 
-function WaitingRow({ wait, now }: { readonly wait: Waiting; readonly now: number }) {
+function WaitingRow({ wait: raw, now }: { readonly wait: Waiting; readonly now: number }) {
+  const wait = safeStrings(raw);
   const left = wait.untilAt !== undefined ? `, gives up in ${formatDuration(Math.max(0, wait.untilAt - now))}` : '';
   return (
     <Text color="cyan" wrap="truncate-end">
@@ -127,7 +131,7 @@ function PanelStatus({ screen, now }: ReplPanelProps) {
     const left = formatDuration(Math.max(0, panel.retry.at + panel.retry.retryInMs - now));
     return (
       <Text color="yellow" wrap="truncate-end">
-        read failed, retrying in {left}: {panel.retry.error}
+        read failed, retrying in {left}: {safeText(panel.retry.error)}
       </Text>
     );
   }

@@ -160,7 +160,28 @@ export const ROWS: Row[] = [
 ];
 
 /** Rows other areas add (issue 12 items 9-13): same checks, same servers. */
-export const ROWS_MORE: Row[] = [];
+export const ROWS_MORE: Row[] = [
+  // Item 9: the reply timeout is a duration like the others (its hangs: test/e2e/hangs.test.ts).
+  { name: '--timeout 0s', args: () => ['acquire', 'k', '--timeout', '0s'], code: 2, says: /invalid --timeout duration "0s": must be greater than zero/ },
+  { name: '--timeout without a unit', args: () => ['inspect', 'k', '--timeout', '5'], code: 2, says: /invalid --timeout duration "5": use a number with ms, s, m/ },
+  { name: '--timeout past the bound', args: () => ['ls', '--timeout', '99999h'], code: 2, says: /invalid --timeout duration "99999h": must be at most 576h/ },
+  // Redis's own refusals mapped to what to do (test/commands/redis-errors.test.ts has the rest).
+  {
+    name: 'an ACL user without scripting (NOPERM)',
+    args: (s) => ['acquire', 'k', '--url', `redis://noscripts:${PASSWORD}@127.0.0.1:${s.port}`],
+    code: 3,
+    says: /the Redis user at 127\.0\.0\.1:\d+ is not allowed to do this \(NOPERM.*ACL SETUSER/,
+    arrange: (p) => p.call('ACL', 'SETUSER', 'noscripts', 'on', `>${PASSWORD}`, '~*', '&*', '+@all', '-@scripting'),
+  },
+  {
+    name: 'acquire of a hash whose hold count is not a number',
+    args: () => ['acquire', 'orders', '--owner', OWNER],
+    code: 2,
+    says: /"orders"/,
+    arrange: (p) => p.hset('orders', OWNER, 'lots').then(() => p.pexpire('orders', 60_000)),
+  },
+  { name: 'sandbox up --redis-server /bin/false', args: () => ['sandbox', 'up', '--redis-server', '/bin/false', '--name', 'bad-input-false'], code: 3, says: /exited with code 1 before answering .*check that --redis-server is a working redis-server/ },
+];
 
 let plain: RedisServer;
 let second: RedisServer;

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt } from '../helpers/build.js';
+import { ensureBuilt } from '../helpers/build.js';
+import { killStartedClis, spawnCli } from '../helpers/cli-process.js';
 import { rawClient } from '../helpers/lock-env.js';
 import { tempStateEnv } from '../helpers/run-cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -10,7 +10,6 @@ import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 const stateEnv = tempStateEnv();
 let server: RedisServer;
 let raw: Redis;
-const spawned: ChildProcess[] = [];
 
 beforeAll(async () => {
   ensureBuilt();
@@ -19,34 +18,13 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killStartedClis();
   raw?.disconnect();
   await server?.stop();
 });
 
 /** Runs the built CLI as a real process with piped stdio (no TTY: event lines). */
-function cli(...args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...stateEnv, NO_COLOR: '1' } });
-  spawned.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    out: () => stdout,
-    err: () => stderr,
-    async waitFor(pattern: RegExp, timeoutMs = 10_000) {
-      const until = Date.now() + timeoutMs;
-      while (!pattern.test(stdout + stderr)) {
-        if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}:\n${stdout}${stderr}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
-  };
-}
+const cli = (...args: string[]) => spawnCli(args, stateEnv);
 
 describe('redlock-cli hold (built, real process)', () => {
   it('SIGINT releases the lock and exits 130', async () => {

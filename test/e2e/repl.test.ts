@@ -161,6 +161,23 @@ describe('redlock-cli repl in a terminal', () => {
     expect(alive(bare.pid)).toBe(false);
   }, 30_000);
 
+  // Issue 12, item 12: a holder written by some client with terminal escapes in it retitled the
+  // tmux pane ("pwned") from the REPL panel. Through a real pseudo-terminal it must show escaped.
+  it('a hostile holder is shown escaped on the panel and in messages: the pane keeps its title', async () => {
+    await raw.set('hostile', '\x1b]0;pwned\x07\x1b[2J\x9b31m\u202egnp.exe', 'PX', 60_000);
+    const repl = await start('hostile', {}, 'repl', '--url', server.url, '--interval', '200ms');
+    await repl.shows(`A@127.0.0.1:${server.port}>`);
+    const title = tmux('display-message', '-p', '-t', 'hostile', '#{pane_title}').trim();
+    repl.line('watch hostile');
+    repl.line('as B acquire hostile --kind token');
+    const screen = await repl.until((s) => s.includes('exit 5') && s.includes('\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\u202egnp.exe'), 'the escaped holder');
+    expect(screen).toMatch(/is held by \\x1b]0;pwned/); // the refusal, through the REPL's output
+    expect(tmux('display-message', '-p', '-t', 'hostile', '#{pane_title}').trim()).toBe(title);
+    expect(screen).toContain(`A@127.0.0.1:${server.port}>`); // no ESC [2J wiped it
+    repl.keys('C-d');
+    await repl.until(() => repl.exitCode() !== undefined, 'the REPL to exit');
+  }, 30_000);
+
   it('SIGTERM (the terminal going away) releases what the clients hold without asking, and exits 130', async () => {
     const repl = await start('term', {}, 'repl', '--url', server.url);
     await repl.shows(`A@127.0.0.1:${server.port}>`);

@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { rawClient } from '../helpers/lock-env.js';
 import { tempStateEnv } from '../helpers/run-cli.js';
+import { shutdownRepl } from '../../src/repl/exit.js';
 import { createSession } from '../../src/repl/start.js';
 import { urlTarget } from '../../src/repl/target.js';
 import { isAlive } from '../../src/sandbox/procfs.js';
@@ -57,5 +58,24 @@ describe('a sandbox started in the REPL', () => {
     expect(await s.finished).toBe(0);
     expect(text()).toContain(`stopped sandbox "${NAME}"`);
     expect(pids.some(isAlive)).toBe(false);
+  }, 40_000);
+
+  // Issue 12: SIGTERM / SIGHUP (startRepl calls shutdownRepl) left a sandbox started here running.
+  it('SIGTERM / SIGHUP: the sandbox started here is stopped without asking, and the lock released', async () => {
+    await session?.close();
+    session = await createSession(env, { target: urlTarget('redis://127.0.0.1:1'), intervalMs: 100 });
+    const s = session;
+    const text = (): string => s.getSnapshot().output.map((l) => l.text).join('\n');
+    s.submit(`sandbox up --name ${NAME}`);
+    await until(() => text().includes(`attached sandbox "${NAME}" (single)`), 'the sandbox attached');
+    const nodePids = s.attachedSandbox!.nodes.map((n) => n.pid);
+    pids.push(...nodePids);
+    s.submit('acquire on-term --lease 20s');
+    await until(() => text().includes('acquired "on-term"'), 'the acquire');
+    await shutdownRepl(s);
+    expect(await s.finished).toBe(130);
+    expect(s.getSnapshot().question).toBeUndefined();
+    expect(nodePids.some(isAlive)).toBe(false);
+    await expect(loadSandbox(NAME, { env })).rejects.toThrow(/no sandbox/);
   }, 40_000);
 });

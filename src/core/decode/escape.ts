@@ -1,29 +1,20 @@
 // Key names, owners and values come from anyone's data: control characters must never reach a
 // terminal raw, and binary names must survive a round trip. Escapes follow redis-cli (\xNN).
 
-const NEEDS_ESCAPE = /[\x00-\x1f\x7f-\x9f\\"\u2028\u2029\ufffd]/;
-const ESCAPE_ALL = new RegExp(NEEDS_ESCAPE.source, 'g');
+import { escapeChar, safeText, UNSAFE_CLASS } from '../terminal-text.js';
 
-function escapeChar(c: string): string {
-  if (c === '\\' || c === '"') return `\\${c}`;
-  if (c === '\n') return '\\n';
-  if (c === '\r') return '\\r';
-  if (c === '\t') return '\\t';
-  const code = c.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-}
+// Controls and bidi characters (terminal-text.ts), plus what quoting needs: \\, " and U+FFFD
+// (a lossy decode: the name was not what it shows).
+const NEEDS_QUOTES = new RegExp(`[${UNSAFE_CLASS}\\\\"\\ufffd]`);
+const QUOTE_ALL = new RegExp(NEEDS_QUOTES.source, 'g');
 
 /** Text safe to print: quoted with escapes when it holds control characters, unchanged otherwise. */
 export function printable(text: string): string {
-  return NEEDS_ESCAPE.test(text) ? `"${text.replace(ESCAPE_ALL, escapeChar)}"` : text;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(QUOTE_ALL, (c) => (c === '\\' || c === '"' ? `\\${c}` : escapeChar(c)))}"` : text;
 }
-
-const CONTROLS = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/g;
 
 /** Only control characters escaped: for messages that quote names but are not names themselves. */
-export function escapeControls(text: string): string {
-  return text.replace(CONTROLS, escapeChar);
-}
+export const escapeControls = safeText;
 
 /**
  * A key's bytes as text: UTF-8 when valid; otherwise printable ASCII kept and every other byte
