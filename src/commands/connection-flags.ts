@@ -45,7 +45,7 @@ function connectionOptions(): Option[] {
   const options = [
     new Option(
       '-u, --url <url>',
-      `redis://[user:password@]host:port[/db], rediss:// (TLS) or redis-sentinel://host:port,...#master (env REDIS_URL, default ${DEFAULT_URL})`,
+      `redis://[user:pass@]host:port/db, rediss:// (TLS) or redis-sentinel://h:p,...#master (env REDIS_URL, default ${DEFAULT_URL})`,
     ),
     new Option('-h, --host <host>', "server host, as in redis-cli (replaces the URL's; help is --help)"),
     new Option('-p, --port <port>', 'server port'),

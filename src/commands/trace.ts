@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { prose } from './help-text.js';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { Finding } from '../core/trace/checker.js';
@@ -68,7 +69,7 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
     .option('--json', 'NDJSON: every event and finding as it happens, the summary at the end')
     .option('--record <file>', 'also write the decoded events to this file (read it back with --from)')
     .option('--from <file>', 'diagnose a recording, or a saved `redis-cli monitor` log, instead of a live server')
-    .addHelpText('after', HELP);
+    .addHelpText('after', prose(ctx, HELP));
   addConnectionOptions(cmd);
   cmd.action(
     act(ctx, async (pattern: string | undefined, flags: TraceFlags) => {

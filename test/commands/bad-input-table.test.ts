@@ -89,7 +89,7 @@ export const ROWS: Row[] = [
   // Item 2: durations bounded before anything is sent.
   ...KINDS.map((kind): Row => ({ name: `acquire --kind ${kind} --lease ${big}`, args: () => ['acquire', 'k', '--kind', kind, '--lease', big], code: 2, says: /must be at most 576h \(24 days\)/ })),
   { name: 'acquire --lease 1e12 ms', args: () => ['acquire', 'k', '--lease', '1000000000000ms'], code: 2, says: /at most 576h/ },
-  { name: 'acquire --lease 1e15ms (no exponents)', args: () => ['acquire', 'k', '--lease', '1e15ms'], code: 2, says: /use a number with ms, s, m or h/ },
+  { name: 'acquire --lease 1e15ms (no exponents)', args: () => ['acquire', 'k', '--lease', '1e15ms'], code: 2, says: /use a number with ms, s, m, h or d/ },
   { name: 'acquire --wait 1000000h', args: () => ['acquire', 'k', '--wait', '1000000h'], code: 2, says: /--wait duration "1000000h": must be at most 576h/ },
   { name: 'hold --for 1000000h', args: () => ['hold', 'k', '--for', '1000000h'], code: 2, says: /--for duration "1000000h": must be at most 576h/ },
   { name: 'renew --lease 0s', args: () => ['renew', 'k', '--lease', '0s'], code: 2, says: /must be greater than zero/ },

@@ -115,28 +115,28 @@ describe('redlock-cli repl in a terminal', () => {
 
     repl.line('watch k');
     repl.line('as A acquire k --lease 30s');
-    const acquired = await repl.until((s) => /A holds k reentrant [█░]+ [\d.]+ s acquire/.test(s) && s.includes('A holds it'), 'the panel showing A with a countdown');
+    const acquired = await repl.until((s) => /A holds k reentrant (?:on \S+ )?[█░]+ [\d.]+ s acquire/.test(s) && s.includes('A holds it'), 'the panel showing A with a countdown');
     const ownerA = /acquired "k" \(reentrant\) as (\S+:1)/.exec(acquired)![1]!;
     expect(acquired).toContain(`holder   ${ownerA}`);
-    const left = (s: string): number => Number(/A holds k reentrant [█░]+ ([\d.]+) s/.exec(s)?.[1]);
+    const left = (s: string): number => Number(/A holds k reentrant (?:on \S+ )?[█░]+ ([\d.]+) s/.exec(s)?.[1]);
     const before = left(acquired);
     const later = await repl.until((s) => left(s) < before, 'the countdown moving');
     expect(left(later)).toBeGreaterThan(25);
 
     repl.line('as B hold k --wait 30s');
-    await repl.shows('B waits for k (hold %1');
+    await repl.until((s) => /B waits for k (?:on \S+ )?\(hold %1/.test(s), 'B waiting for k');
     repl.line('as B acquire k');
     await repl.shows('exit 5');
     expect(await raw.hgetall('k')).toEqual({ [ownerA]: '1' });
 
     repl.line('as A release k');
-    await repl.until((s) => /B holds k reentrant [█░]+ [\d.]+ s watchdog, 0 renewals \(hold %1\)/.test(s) && s.includes('B holds it'), 'B holding k');
+    await repl.until((s) => /B holds k reentrant (?:on \S+ )?[█░]+ [\d.]+ s watchdog, 0 renewals \(hold %1\)/.test(s) && s.includes('B holds it'), 'B holding k');
     const fields = Object.keys(await raw.hgetall('k'));
     expect(fields).toHaveLength(1);
     expect(fields[0]).not.toBe(ownerA);
 
     repl.line('exit');
-    await repl.shows('B holds "k" (hold %1): release and leave? [y/N]');
+    await repl.until((s) => /B holds "k" (?:on \S+ )?\(hold %1\): release and leave\? \[y\/N\]/.test(s), 'the exit question');
     repl.line('y');
     await repl.until(() => repl.exitCode() !== undefined, 'the REPL to exit');
     expect(repl.exitCode()).toBe('0');
