@@ -67,10 +67,13 @@ export async function shiftFakeClock(
   // Where the node's clock may be when our probe reads it. Rate 1: real time plus the new offset.
   // `@`: it starts at the target when libfaketime parses the file, at our probe or at any clock
   // call Redis made since the write, and runs at `rate` from there.
+  // The first reading is itself uncertain by half its round trip (long on a busy machine): the
+  // node's clock may land that far either side of the target.
+  const uncertainty = (now.afterMs - now.beforeMs) / 2;
   return verify(client, rate, (probe) =>
     rate === 1
-      ? [probe.beforeMs + targetMs - realMs, probe.afterMs + targetMs - realMs]
-      : [targetMs, targetMs + (probe.afterMs - realMs) * rate],
+      ? [probe.beforeMs + targetMs - realMs - uncertainty, probe.afterMs + targetMs - realMs + uncertainty]
+      : [targetMs - uncertainty, targetMs + (probe.afterMs - realMs) * rate + uncertainty],
   );
 }
 
