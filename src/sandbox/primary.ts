@@ -14,11 +14,16 @@ export function answering(sup: Supervisor, sentinels: boolean): NodeRecord[] {
 
 /** The master port the first answering sentinel reports. */
 export async function sentinelMasterPort(sup: Supervisor): Promise<number | undefined> {
-  for (const s of answering(sup, true)) {
-    const addr = await call(s.port, ['SENTINEL', 'get-master-addr-by-name', MASTER_NAME], 500).catch(() => null);
-    if (Array.isArray(addr)) return Number(addr[1]);
-  }
-  return undefined;
+  // Asked of every answering sentinel, and the port most of them name wins: right after a
+  // failover one sentinel can still name the old master for a moment.
+  const replies = await Promise.all(
+    answering(sup, true).map((s) => call(s.port, ['SENTINEL', 'get-master-addr-by-name', MASTER_NAME], 500).catch(() => null)),
+  );
+  const votes = new Map<number, number>();
+  for (const addr of replies) if (Array.isArray(addr)) votes.set(Number(addr[1]), (votes.get(Number(addr[1])) ?? 0) + 1);
+  let best: number | undefined;
+  for (const [port, count] of votes) if (best === undefined || count > votes.get(best)!) best = port;
+  return best;
 }
 
 /**
