@@ -2,12 +2,11 @@
 // key it reads, when that read was sent, and what changed since the previous read (the lock events
 // the output area logs, like `inspect --watch` does).
 
-import { deriveLockEvents, describeLockEvent } from '../core/lock-events.js';
-import type { LockView } from '../core/lock-view.js';
-import type { PollState } from '../core/poller.js';
-import type { PanelScreen } from '../ui/repl-screen.js';
-
-export type { PanelScreen } from '../ui/repl-screen.js';
+import { viewShows } from '../held-view.js';
+import { deriveLockEvents, describeLockEvent } from '../lock-events.js';
+import type { LockView } from '../lock-view.js';
+import type { PollState } from '../poller.js';
+import type { HeldLock, PanelScreen } from './screen-parts.js';
 
 export const emptyPanel = (intervalMs: number): PanelScreen => ({ watched: [], views: {}, scales: {}, intervalMs });
 
@@ -45,4 +44,13 @@ export function foldPoll(panel: PanelScreen, state: PollState<readonly LockView[
     case 'resumed':
       return { panel: { ...panel, paused: false }, lines: [] };
   }
+}
+
+/** Locks still held as far as the last read knows: a read sent after the lock was taken and not showing it means it is gone. */
+export function stillHeld(locks: readonly HeldLock[], views: Readonly<Record<string, LockView>>, readAt: number | undefined): HeldLock[] {
+  return locks.filter((lock) => {
+    const view = views[lock.key];
+    if (!view || readAt === undefined || readAt < lock.since) return true;
+    return viewShows(view, lock.owner);
+  });
 }
