@@ -1,6 +1,5 @@
 import { describeHoldEvent } from '../commands/hold-lines.js';
 import type { CommandOutcome } from '../core/outcomes.js';
-import { nameOwners } from '../core/repl/state.js';
 import type { SessionState } from './host.js';
 
 /**
@@ -13,5 +12,5 @@ export function holdEventLine(state: SessionState, client: string, outcome: Comm
   const hold = state.jobs.find((j) => j.id === jobId)?.hold;
   if (!hold || hold.rawJson) return undefined;
   const words = describeHoldEvent({ key: outcome.key, kind: outcome.kind, owner: outcome.owner, mode: hold.mode ?? 'watchdog' }, outcome.event);
-  return words === undefined ? undefined : `[%${jobId} ${client}] ${nameOwners(words, state.clients)}`;
+  return words === undefined ? undefined : `[%${jobId} ${client}] ${words}`;
 }
