@@ -1,20 +1,17 @@
 // A background `hold` of the REPL, as its events (typed outcomes) tell it: whether it waits for the
 // lock, and once it has it, the lock with its lease and renewals for the panel.
 
-import type { HoldEvent, HoldMode } from '../hold-events.js';
+import type { HoldEvent } from '../hold-events.js';
 import type { LockKind } from '../lock-kind.js';
 import type { HeldLock, Waiting } from './screen-parts.js';
 
-export interface HoldJob {
+/** Once its events have said so: its lock's kind, owner and target, and whether it renews. */
+type HoldKnown = Partial<Pick<HeldLock, 'kind' | 'owner' | 'target' | 'where' | 'mode'>>;
+
+export interface HoldJob extends HoldKnown {
   readonly key: string;
   /** The user asked for --json: the command prints its NDJSON and the REPL adds no words of its own. */
   readonly rawJson: boolean;
-  /** Where the hold runs: the owner memory's name for its target, and the prompt's label for it. */
-  readonly target?: string | undefined;
-  readonly where?: string | undefined;
-  readonly kind?: LockKind | undefined;
-  readonly owner?: string | undefined;
-  readonly mode?: HoldMode | undefined;
   readonly waitingUntil?: number | undefined;
   readonly held?: HeldLock | undefined;
 }
