@@ -38,12 +38,12 @@ export async function execute(session: ReplHost, line: string): Promise<void> {
 }
 
 async function runCli(session: ReplHost, client: ReplClient, argv: string[], background: boolean, line: string): Promise<void> {
+  if (argv[0] === 'repl') throw new UsageError('already in the REPL');
   const parsed = parseLine(session.tree, argv);
   // A first word that names no command: the error here suggests the REPL's commands too, which the CLI's cannot.
   if (parsed.path.length === 0 && parsed.positionals.length > 0) commandPathOf(session, BUILTINS, parsed.positionals.slice(0, 1));
   const command = parsed.path[0]?.name;
   const help = parsed.flags.has('--help'); // -h is the host, as in redis-cli
-  if (command === 'repl') throw new UsageError('already in the REPL');
   if (parsed.flags.has('--watch') && !parsed.flags.has('--json') && !help) {
     const keys = command === 'inspect' && parsed.positionals.length > 0 ? parsed.positionals.join(' ') : '<key...>';
     throw new UsageError(`the panel is the live view here: watch ${keys} (or add --json for one JSON line per tick)`);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunContext } from '../../src/commands/context.js';
 import { commandTree } from '../../src/commands/completion-tree.js';
 import { buildProgram, runProgram } from '../../src/cli/program.js';
-import { ALL_COMMANDS } from '../../src/repl/entry.js';
+import { COMMANDS } from '../../src/cli/commands.js';
 import { ReplSession } from '../../src/repl/session.js';
 import { urlTarget } from '../../src/repl/target.js';
 import { rawClient } from '../helpers/lock-env.js';
@@ -22,10 +22,10 @@ beforeAll(async () => {
   server = await startRedis();
   const env = tempStateEnv();
   const quiet = { write: () => true };
-  const tree = commandTree(await buildProgram({ stdout: quiet, stderr: quiet, env, exitCode: 0 }, ALL_COMMANDS));
+  const tree = commandTree(await buildProgram({ stdout: quiet, stderr: quiet, env, exitCode: 0 }, COMMANDS));
   const run = (argv: readonly string[], ctx: RunContext): Promise<number> => {
     argvs.push([...argv]);
-    return runProgram(argv, ctx, ALL_COMMANDS);
+    return runProgram(argv, ctx, COMMANDS);
   };
   session = new ReplSession({ run, tree, env, target: urlTarget(server.url), intervalMs: 100 });
   session.start();
@@ -92,5 +92,12 @@ describe('the REPL follows typed outcomes', () => {
     const redis = rawClient(server);
     expect(await redis.exists('hinted', 'typed')).toBe(0);
     redis.disconnect();
+  });
+
+  it('`repl` inside the REPL is one usage error, and the session goes on', async () => {
+    const ran = argvs.length;
+    session.submit('repl --clients X');
+    await until(() => lines().includes('already in the REPL'), 'the error');
+    expect(argvs.length).toBe(ran);
   });
 });
