@@ -9,18 +9,20 @@ import { buildProgram, runProgram } from '../../src/cli/program.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { ReplSession } from '../../src/repl/session.js';
 import { urlTarget } from '../../src/repl/target.js';
+import { loadSandbox } from '../../src/sandbox/index.js';
 import { rawClient } from '../helpers/lock-env.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { tempStateEnv } from '../helpers/run-cli.js';
 
 let server: RedisServer;
 let session: ReplSession;
+const env = tempStateEnv();
+const SANDBOX = 'outcomes-test';
 /** Every argv the REPL ran, as the program got it. */
 const argvs: string[][] = [];
 
 beforeAll(async () => {
   server = await startRedis();
-  const env = tempStateEnv();
   const quiet = { write: () => true };
   const tree = commandTree(await buildProgram({ stdout: quiet, stderr: quiet, env, exitCode: 0 }, COMMANDS));
   const run = (argv: readonly string[], ctx: RunContext): Promise<number> => {
@@ -32,8 +34,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await session?.close();
+  // Whatever the test did, the sandbox goes (by its state file: the supervisor checks each pid).
+  await loadSandbox(SANDBOX, { env }).then((s) => s.stop(), () => undefined);
   await server.stop();
-});
+}, 30_000);
 
 const lines = (): string[] => session.getSnapshot().output.map((l) => l.text);
 
@@ -99,5 +103,17 @@ describe('the REPL follows typed outcomes', () => {
     session.submit('repl --clients X');
     await until(() => lines().includes('already in the REPL'), 'the error');
     expect(argvs.length).toBe(ran);
+  });
+
+  it('sandbox up attaches the sandbox it reports, and sandbox down sends commands back', async () => {
+    session.submit(`sandbox up --name=${SANDBOX}`);
+    await until(() => session.getSnapshot().target === `sandbox:${SANDBOX}`, 'the sandbox attached', 30_000);
+    expect(session.state.startedSandboxes).toEqual([SANDBOX]);
+    expect(argvs.find((a) => a[0] === 'sandbox')).toEqual(['sandbox', 'up', `--name=${SANDBOX}`]);
+    session.submit(`sandbox down ${SANDBOX}`);
+    await until(() => lines().includes(`sandbox "${SANDBOX}" is down: commands go to 127.0.0.1:${server.port} again`), 'the detach', 30_000);
+    expect(session.getSnapshot().target).toBe(`127.0.0.1:${server.port}`);
+    expect(session.attachedSandbox).toBeUndefined();
+    expect(session.state.startedSandboxes).toEqual([]);
   });
 });
