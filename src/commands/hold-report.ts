@@ -7,7 +7,11 @@ import type { HoldOutput } from './hold-output.js';
  * into its panel). A host that shows the events itself gets them only that way; the held
  * command's output still goes through as it is.
  */
-export function reportingTo(ctx: RunContext, out: HoldOutput, lock: { key: string; kind: LockKind; owner: string; target: string }): HoldOutput {
+export function reportingTo(
+  ctx: RunContext,
+  out: HoldOutput,
+  lock: { key: string; kind: LockKind; owner: string; target: string },
+): HoldOutput {
   const emit = ctx.emit;
   if (!emit) return out;
   return {

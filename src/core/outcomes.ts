@@ -23,9 +23,22 @@ export type CommandOutcome =
   /** `gone`: this owner holds it no more (its last re-entrant hold, or --all-holds). */
   | ({ readonly type: 'lock-released'; readonly gone: boolean } & LockFacts)
   | ({ readonly type: 'lock-renewed'; readonly leaseMs: number } & LockFacts)
-  | { readonly type: 'lock-force-unlocked'; readonly key: string; readonly kind: LockKind; readonly target: LockTargetName; readonly at: number }
+  | {
+      readonly type: 'lock-force-unlocked';
+      readonly key: string;
+      readonly kind: LockKind;
+      readonly target: LockTargetName;
+      readonly at: number;
+    }
   /** One event of `hold`, as its event lines and NDJSON tell it. */
-  | { readonly type: 'hold-event'; readonly key: string; readonly kind: LockKind; readonly owner: string; readonly target: LockTargetName; readonly event: HoldEvent }
+  | {
+      readonly type: 'hold-event';
+      readonly key: string;
+      readonly kind: LockKind;
+      readonly owner: string;
+      readonly target: LockTargetName;
+      readonly event: HoldEvent;
+    }
   | { readonly type: 'sandbox-up'; readonly name: string; readonly topology: string }
   | { readonly type: 'sandbox-down'; readonly name: string };
 

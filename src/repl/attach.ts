@@ -6,5 +6,7 @@ export async function attachSandbox(session: ReplHost, name: string | undefined)
   const handle = await loadSandbox(name, { env: session.env });
   session.attach(handle);
   const { target } = session.state.target;
-  session.print(`attached sandbox "${handle.name}" (${handle.topology}): commands go to ${target.args.join(' ')}; its nodes are on the panel`);
+  session.print(
+    `attached sandbox "${handle.name}" (${handle.topology}): commands go to ${target.args.join(' ')}; its nodes are on the panel`,
+  );
 }

@@ -10,7 +10,7 @@ import { exitRepl } from './exit.js';
 import { attachSandbox } from './attach.js';
 import { builtinHelp, commandPathOf, replHelp, type BuiltinDoc } from './help.js';
 import { parseLine } from './command-tree.js';
-import { locksHere } from '../core/repl/state.js';
+import { locksHere } from '../core/repl/selectors.js';
 import { formatOwner } from '../core/owner.js';
 
 /** `%2`, `2`: a job id as typed. */

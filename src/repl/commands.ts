@@ -52,7 +52,11 @@ const PREFIX = 'redlock-cli: ';
  * lines are messages (hints, progress); suggested commands read as they are typed here, and the
  * REPL's own clients are named after their owner ids.
  */
-function shown(raw: string, stream: 'stdout' | 'stderr', nameOwners: (text: string) => string): { text: string; tone: OutputTone } {
+function shown(
+  raw: string,
+  stream: 'stdout' | 'stderr',
+  nameOwners: (text: string) => string,
+): { text: string; tone: OutputTone } {
   const text = isJsonResult(raw, stream) ? raw : nameOwners(asTypedInRepl(raw, stream));
   if (stream === 'stdout') return { text, tone: 'result' };
   return text.startsWith(PREFIX) ? { text: text.slice(PREFIX.length), tone: 'error' } : { text, tone: 'message' };
@@ -73,7 +77,13 @@ export class CommandRunner {
   constructor(private readonly host: RunnerHost) {}
 
   /** A RunContext for one command of one client; each output line goes to `onLine`, each outcome to `onOutcome`. */
-  private io(client: ReplClient, signal: AbortSignal, opts: RunOptions, onLine: (text: string, stream: 'stdout' | 'stderr') => void, onOutcome: (o: CommandOutcome) => void) {
+  private io(
+    client: ReplClient,
+    signal: AbortSignal,
+    opts: RunOptions,
+    onLine: (text: string, stream: 'stdout' | 'stderr') => void,
+    onOutcome: (o: CommandOutcome) => void,
+  ) {
     const columns = (): number => this.host.columns();
     const stdout = lineStream((t) => onLine(t, 'stdout'), columns);
     const stderr = lineStream((t) => onLine(t, 'stderr'), columns);
@@ -97,13 +107,25 @@ export class CommandRunner {
   }
 
   /** Runs argv in the foreground: the prompt waits, Ctrl-C aborts it. */
-  async runForeground(client: ReplClient, argv: readonly string[], line: string, parsed: ParsedLine, opts: RunOptions = {}): Promise<CommandRun> {
+  async runForeground(
+    client: ReplClient,
+    argv: readonly string[],
+    line: string,
+    parsed: ParsedLine,
+    opts: RunOptions = {},
+  ): Promise<CommandRun> {
     const controller = new AbortController();
     const outcomes: CommandOutcome[] = [];
-    const io = this.io(client, controller.signal, opts, (text, stream) => this.printLine(text, stream), (o) => {
-      outcomes.push(o);
-      this.host.outcome(client.name, o);
-    });
+    const io = this.io(
+      client,
+      controller.signal,
+      opts,
+      (text, stream) => this.printLine(text, stream),
+      (o) => {
+        outcomes.push(o);
+        this.host.outcome(client.name, o);
+      },
+    );
     let detach!: () => void;
     const detached = new Promise<'detached'>((resolve) => (detach = () => resolve('detached')));
     const waits = parsed.path[0]?.name === 'acquire' && parsed.flags.has('--wait');
@@ -144,8 +166,12 @@ export class CommandRunner {
   startJob(client: ReplClient, argv: readonly string[], line: string, hold?: HoldJob, opts: RunOptions = {}): number {
     const controller = new AbortController();
     const id = this.nextJobId;
-    const io = this.io(client, controller.signal, opts, (text, stream) => this.printLine(text, stream, `[%${id} ${client.name}] `), (o) =>
-      this.host.outcome(client.name, o, id),
+    const io = this.io(
+      client,
+      controller.signal,
+      opts,
+      (text, stream) => this.printLine(text, stream, `[%${id} ${client.name}] `),
+      (o) => this.host.outcome(client.name, o, id),
     );
     this.addJob(client.name, line, { controller, done: this.host.run(argv, io.ctx).finally(io.flush) }, hold);
     this.host.print(`[%${id}] ${client.name}: ${line} (in the background: cancel %${id} stops it)`);
@@ -185,6 +211,9 @@ export class CommandRunner {
   /** Aborts every job and waits for them, at most `ms`. */
   async stopAll(ms: number): Promise<void> {
     for (const job of this.jobs.values()) job.controller.abort();
-    await Promise.race([Promise.all([...this.jobs.values()].map((j) => j.done)), new Promise((r) => setTimeout(r, ms).unref())]);
+    await Promise.race([
+      Promise.all([...this.jobs.values()].map((j) => j.done)),
+      new Promise((r) => setTimeout(r, ms).unref()),
+    ]);
   }
 }

@@ -4,7 +4,7 @@ import { completionPoint } from '../core/repl/tokenize.js';
 import { sandboxesRoot, sandboxNames } from '../sandbox/state.js';
 import { loadOwners } from '../state/owners.js';
 import { BUILTINS } from './builtins.js';
-import { locksHere } from '../core/repl/state.js';
+import { locksHere } from '../core/repl/selectors.js';
 import type { ReplHost } from './host.js';
 
 /**

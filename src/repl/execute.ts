@@ -24,24 +24,33 @@ export async function execute(session: ReplHost, line: string): Promise<void> {
   let words = tokens.map((t) => t.value);
   let client = session.client(session.state.current);
   if (words[0] === 'as') {
-    if (words.length < 3) throw new UsageError('as <client> <command...>: runs one command as that client, e.g. as B acquire orders');
+    if (words.length < 3)
+      throw new UsageError('as <client> <command...>: runs one command as that client, e.g. as B acquire orders');
     client = session.client(words[1]!);
     words = words.slice(2);
   }
   if (words.length === 0) return;
   const builtin = BUILTINS.find((b) => b.name === words[0]);
   if (builtin) {
-    if (background) throw new UsageError(`${builtin.name} is a REPL command: only CLI commands run in the background with &`);
+    if (background)
+      throw new UsageError(`${builtin.name} is a REPL command: only CLI commands run in the background with &`);
     return builtin.run(session, client, words.slice(1));
   }
   return runCli(session, client, words, background, line);
 }
 
-async function runCli(session: ReplHost, client: ReplClient, argv: string[], background: boolean, line: string): Promise<void> {
+async function runCli(
+  session: ReplHost,
+  client: ReplClient,
+  argv: string[],
+  background: boolean,
+  line: string,
+): Promise<void> {
   if (argv[0] === 'repl') throw new UsageError('already in the REPL');
   const parsed = parseLine(session.tree, argv);
   // A first word that names no command: the error here suggests the REPL's commands too, which the CLI's cannot.
-  if (parsed.path.length === 0 && parsed.positionals.length > 0) commandPathOf(session, BUILTINS, parsed.positionals.slice(0, 1));
+  if (parsed.path.length === 0 && parsed.positionals.length > 0)
+    commandPathOf(session, BUILTINS, parsed.positionals.slice(0, 1));
   const command = parsed.path[0]?.name;
   const help = parsed.flags.has('--help'); // -h is the host, as in redis-cli
   if (parsed.flags.has('--watch') && !parsed.flags.has('--json') && !help) {
@@ -84,7 +93,13 @@ function startHold(session: ReplHost, client: ReplClient, argv: string[], parsed
   if (existing) throw new UsageError(`${client.name} already holds "${key}" in %${existing.id}: release ${key} first`);
   const rawJson = parsed.flags.has('--json');
   const full = targeted(session.tree, argv, session.state.target.target);
-  session.startJob(client, full.argv, line, { key, rawJson }, { hostOptions: full.hostOptions, showsHoldEvents: !rawJson });
+  session.startJob(
+    client,
+    full.argv,
+    line,
+    { key, rawJson },
+    { hostOptions: full.hostOptions, showsHoldEvents: !rawJson },
+  );
 }
 
 function holdJobOf(session: ReplHost, client: string, key: string | undefined) {

@@ -5,7 +5,7 @@
 import { loadSandbox } from '../sandbox/index.js';
 import { parseLine } from './command-tree.js';
 import type { HeldLock } from '../core/repl/screen-parts.js';
-import { heldElsewhere, locksHere } from '../core/repl/state.js';
+import { heldElsewhere, locksHere } from '../core/repl/selectors.js';
 import type { ReplHost } from './host.js';
 import { withTarget } from './target.js';
 

@@ -2,6 +2,7 @@
 // actions that change it and the resources it owns. They depend on this, not on the session class,
 // so the session's files do not import each other in a circle.
 
+import type { RunContext } from '../commands/context.js';
 import type { CommandNode } from '../core/completion.js';
 import type { ReplAction, ReplState } from '../core/repl/state.js';
 import type { SandboxHandle, SandboxStatus } from '../sandbox/index.js';
@@ -25,6 +26,23 @@ export interface SteppedRun {
   readonly scenario: string;
 }
 
+/** What a session is made with. */
+export interface ReplOptions {
+  /** The CLI's own run(argv, ctx): every command is dispatched through it. */
+  readonly run: (argv: readonly string[], ctx: RunContext) => Promise<number>;
+  readonly tree: CommandNode;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly target: ReplTarget;
+  /** Clients that exist from the start (default A and B); the first is current. */
+  readonly clients?: readonly string[] | undefined;
+  readonly intervalMs?: number | undefined;
+  readonly columns?: (() => number) | undefined;
+  /** Lines typed in earlier sessions, oldest first. */
+  readonly history?: readonly string[] | undefined;
+  /** Called with every line worth keeping, to persist it. */
+  readonly onHistory?: ((line: string) => void) | undefined;
+}
+
 export interface ReplHost {
   readonly tree: CommandNode;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -37,7 +55,13 @@ export interface ReplHost {
   client(name: string): ReplClient;
   /** Creates a client (`use C`). */
   addClient(name: string): ReplClient;
-  runForeground(client: ReplClient, argv: readonly string[], line: string, parsed: ParsedLine, opts?: RunOptions): Promise<CommandRun>;
+  runForeground(
+    client: ReplClient,
+    argv: readonly string[],
+    line: string,
+    parsed: ParsedLine,
+    opts?: RunOptions,
+  ): Promise<CommandRun>;
   startJob(client: ReplClient, argv: readonly string[], line: string, hold?: HoldJob, opts?: RunOptions): number;
   /** Aborts a job like Ctrl-C would (a hold releases) and waits for it, at most `ms`. */
   stopJob(id: number, ms?: number): Promise<void>;

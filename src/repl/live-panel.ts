@@ -45,7 +45,11 @@ export class LivePanel {
 
   attach(handle: SandboxHandle): void {
     this.detach();
-    const poller = startSandboxPoller(handle, this.opts.intervalMs, (poll) => this.sandbox?.poller === poller && this.opts.onSandboxPoll(poll));
+    const poller = startSandboxPoller(
+      handle,
+      this.opts.intervalMs,
+      (poll) => this.sandbox?.poller === poller && this.opts.onSandboxPoll(poll),
+    );
     this.sandbox = { handle, poller };
   }
 

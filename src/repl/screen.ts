@@ -1,4 +1,4 @@
-import { heldElsewhere, locksHere } from '../core/repl/state.js';
+import { heldElsewhere, locksHere } from '../core/repl/selectors.js';
 import type { ReplScreen } from '../ui/repl-screen.js';
 import type { SessionState } from './host.js';
 
@@ -6,7 +6,10 @@ import type { SessionState } from './host.js';
 export const promptOf = (state: SessionState): string => `${state.current}@${state.target.target.label}> `;
 
 /** The screen the ink view draws, from the session's state and the prompt line's queue and question. */
-export function screenOf(state: SessionState, prompt: { readonly queued: number; readonly question?: string | undefined }): ReplScreen {
+export function screenOf(
+  state: SessionState,
+  prompt: { readonly queued: number; readonly question?: string | undefined },
+): ReplScreen {
   const { held, waiting } = locksHere(state);
   return {
     output: state.output,

@@ -4,11 +4,11 @@
 // them in step with the state. The ink view subscribes to its snapshot and feeds it lines,
 // Ctrl-C and Ctrl-D; tests drive it the same way.
 
-import type { RunContext } from '../commands/context.js';
 import type { CommandNode } from '../core/completion.js';
 import { UsageError } from '../core/errors.js';
 import type { CommandOutcome } from '../core/outcomes.js';
-import { initialReplState, kindOf, nameOwners, panelKeys, replReducer, type HoldJob } from '../core/repl/state.js';
+import { kindOf, panelKeys } from '../core/repl/selectors.js';
+import { initialReplState, nameOwners, replReducer, type HoldJob } from '../core/repl/state.js';
 import type { SandboxHandle } from '../sandbox/index.js';
 import type { ReplScreen } from '../ui/repl-screen.js';
 import { clientState, createClient, type ReplClient } from './clients.js';
@@ -17,30 +17,15 @@ import { CommandRunner, type CommandRun, type RunOptions } from './commands.js';
 import { completeLine } from './completion.js';
 import { execute } from './execute.js';
 import { holdEventLine } from './hold-words.js';
-import type { ReplHost, SessionAction, SessionState, SteppedRun } from './host.js';
+import type { ReplHost, ReplOptions, SessionAction, SessionState, SteppedRun } from './host.js';
 import { LineQueue } from './line-queue.js';
 import { LivePanel } from './live-panel.js';
 import type { OutputTone } from './output.js';
 import { promptOf, screenOf } from './screen.js';
-import { placed, sandboxTarget, type ReplTarget } from './target.js';
+import { placed, sandboxTarget } from './target.js';
 
+export type { ReplOptions } from './host.js';
 export type { ReplScreen } from '../ui/repl-screen.js';
-
-export interface ReplOptions {
-  /** The CLI's own run(argv, ctx): every command is dispatched through it. */
-  readonly run: (argv: readonly string[], ctx: RunContext) => Promise<number>;
-  readonly tree: CommandNode;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly target: ReplTarget;
-  /** Clients that exist from the start (default A and B); the first is current. */
-  readonly clients?: readonly string[] | undefined;
-  readonly intervalMs?: number | undefined;
-  readonly columns?: (() => number) | undefined;
-  /** Lines typed in earlier sessions, oldest first. */
-  readonly history?: readonly string[] | undefined;
-  /** Called with every line worth keeping, to persist it. */
-  readonly onHistory?: ((line: string) => void) | undefined;
-}
 
 export const DEFAULT_CLIENTS = ['A', 'B'] as const;
 
@@ -65,7 +50,12 @@ export class ReplSession implements ReplHost {
     this.env = options.env;
     for (const name of options.clients ?? DEFAULT_CLIENTS) this.clients.set(name, createClient(name));
     const clients = [...this.clients.values()].map(clientState);
-    this.current = initialReplState({ clients, target: placed(options.target), intervalMs: options.intervalMs ?? 1000, history: options.history });
+    this.current = initialReplState({
+      clients,
+      target: placed(options.target),
+      intervalMs: options.intervalMs ?? 1000,
+      history: options.history,
+    });
     this.live = new LivePanel({
       intervalMs: options.intervalMs ?? 1000,
       keys: () => panelKeys(this.current),
@@ -81,7 +71,8 @@ export class ReplSession implements ReplHost {
       print: (text, tone) => this.print(text, tone),
       nameOwners: (text) => nameOwners(text, this.current.clients),
       outcome: (client, outcome, jobId) => this.outcome(client, outcome, jobId),
-      running: (running) => this.dispatch(running === 'cancelling' ? { type: 'cancelling' } : { type: 'running', running }),
+      running: (running) =>
+        this.dispatch(running === 'cancelling' ? { type: 'cancelling' } : { type: 'running', running }),
       jobStarted: (job) => this.dispatch({ type: 'job-started', job }),
       jobEnded: (id) => {
         this.dispatch({ type: 'job-ended', id });
@@ -216,7 +207,9 @@ export class ReplSession implements ReplHost {
   client(name: string): ReplClient {
     const client = this.clients.get(name);
     if (!client) {
-      throw new UsageError(`no client "${name}": clients are ${[...this.clients.keys()].join(', ')}; create one with: use ${name}`);
+      throw new UsageError(
+        `no client "${name}": clients are ${[...this.clients.keys()].join(', ')}; create one with: use ${name}`,
+      );
     }
     return client;
   }
@@ -228,7 +221,13 @@ export class ReplSession implements ReplHost {
     return created;
   }
 
-  runForeground(client: ReplClient, argv: readonly string[], line: string, parsed: ParsedLine, opts?: RunOptions): Promise<CommandRun> {
+  runForeground(
+    client: ReplClient,
+    argv: readonly string[],
+    line: string,
+    parsed: ParsedLine,
+    opts?: RunOptions,
+  ): Promise<CommandRun> {
     return this.commands.runForeground(client, argv, line, parsed, opts);
   }
 

@@ -38,15 +38,39 @@ describe('typed outcomes of the lock commands', () => {
   it('acquire, renew and release each report one outcome with the lock and where it lives', async () => {
     const acquired = await cli(['acquire', 'o1', '--lease', '10s', '--owner', OWNER]);
     expect(acquired.outcomes).toEqual([
-      { type: 'lock-acquired', key: 'o1', kind: 'reentrant', owner: OWNER, target: where(), leaseMs: 10_000, at: expect.any(Number) },
+      {
+        type: 'lock-acquired',
+        key: 'o1',
+        kind: 'reentrant',
+        owner: OWNER,
+        target: where(),
+        leaseMs: 10_000,
+        at: expect.any(Number),
+      },
     ]);
     const renewed = await cli(['renew', 'o1', '--lease', '20s', '--owner', OWNER]);
     expect(renewed.outcomes).toEqual([
-      { type: 'lock-renewed', key: 'o1', kind: 'reentrant', owner: OWNER, target: where(), leaseMs: 20_000, at: expect.any(Number) },
+      {
+        type: 'lock-renewed',
+        key: 'o1',
+        kind: 'reentrant',
+        owner: OWNER,
+        target: where(),
+        leaseMs: 20_000,
+        at: expect.any(Number),
+      },
     ]);
     const released = await cli(['release', 'o1', '--owner', OWNER]);
     expect(released.outcomes).toEqual([
-      { type: 'lock-released', key: 'o1', kind: 'reentrant', owner: OWNER, target: where(), gone: true, at: expect.any(Number) },
+      {
+        type: 'lock-released',
+        key: 'o1',
+        kind: 'reentrant',
+        owner: OWNER,
+        target: where(),
+        gone: true,
+        at: expect.any(Number),
+      },
     ]);
   });
 
@@ -59,7 +83,9 @@ describe('typed outcomes of the lock commands', () => {
     expect(notOwner.code).toBe(5);
     expect(notOwner.outcomes).toEqual([]);
     const forced = await cli(['force-unlock', 'o2', '--yes']);
-    expect(forced.outcomes).toEqual([{ type: 'lock-force-unlocked', key: 'o2', kind: 'reentrant', target: where(), at: expect.any(Number) }]);
+    expect(forced.outcomes).toEqual([
+      { type: 'lock-force-unlocked', key: 'o2', kind: 'reentrant', target: where(), at: expect.any(Number) },
+    ]);
     const gone = await cli(['force-unlock', 'o2', '--yes']);
     expect(gone.code).toBe(4);
     expect(gone.outcomes).toEqual([]);

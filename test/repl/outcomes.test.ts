@@ -35,7 +35,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await session?.close();
   // Whatever the test did, the sandbox goes (by its state file: the supervisor checks each pid).
-  await loadSandbox(SANDBOX, { env }).then((s) => s.stop(), () => undefined);
+  await loadSandbox(SANDBOX, { env }).then(
+    (s) => s.stop(),
+    () => undefined,
+  );
   await server.stop();
 }, 30_000);
 
@@ -52,7 +55,10 @@ async function until(check: () => boolean, what: string, ms = 20_000): Promise<v
 describe('the REPL follows typed outcomes', () => {
   it("shows a hold's renewals on the panel with no --json put into hold's argv", async () => {
     session.submit('hold renewing --watchdog 600ms');
-    await until(() => (session.getSnapshot().held.find((h) => h.key === 'renewing')?.renewals ?? 0) >= 2, 'two renewals on the panel');
+    await until(
+      () => (session.getSnapshot().held.find((h) => h.key === 'renewing')?.renewals ?? 0) >= 2,
+      'two renewals on the panel',
+    );
     const held = session.getSnapshot().held.find((h) => h.key === 'renewing')!;
     expect(held).toMatchObject({ client: 'A', via: 'hold', jobId: 1, mode: 'watchdog', leaseMs: 600 });
     const hold = argvs.find((a) => a[0] === 'hold')!;
@@ -62,7 +68,10 @@ describe('the REPL follows typed outcomes', () => {
     expect(lines().filter((l) => l.startsWith('[%1 A] acquired "renewing" (reentrant)'))).toHaveLength(1);
     expect(lines().some((l) => l.includes('renewed "renewing"') || l.includes('{"event"'))).toBe(false);
     session.submit('release renewing');
-    await until(() => lines().some((l) => /^\[%1 A\] released "renewing" after .* \(interrupted\)$/.test(l)), 'the hold releasing');
+    await until(
+      () => lines().some((l) => /^\[%1 A\] released "renewing" after .* \(interrupted\)$/.test(l)),
+      'the hold releasing',
+    );
     await until(() => !session.getSnapshot().held.some((h) => h.key === 'renewing'), 'the lock off the panel');
   });
 
@@ -89,10 +98,15 @@ describe('the REPL follows typed outcomes', () => {
     expect(lines().filter((l) => l.includes('release hinted'))).toEqual(['release it with: release hinted']);
     session.submit(`acquire typed --lease 30s -u ${server.url}`);
     await until(() => lines().some((l) => l.includes('release typed')), 'the second hint');
-    expect(lines().filter((l) => l.includes('release typed'))).toEqual([`release it with: release typed -u ${server.url}`]);
+    expect(lines().filter((l) => l.includes('release typed'))).toEqual([
+      `release it with: release typed -u ${server.url}`,
+    ]);
     session.submit('release hinted');
     session.submit('release typed');
-    await until(() => !session.getSnapshot().held.some((h) => h.key === 'hinted' || h.key === 'typed'), 'both released');
+    await until(
+      () => !session.getSnapshot().held.some((h) => h.key === 'hinted' || h.key === 'typed'),
+      'both released',
+    );
     const redis = rawClient(server);
     expect(await redis.exists('hinted', 'typed')).toBe(0);
     redis.disconnect();
@@ -111,7 +125,11 @@ describe('the REPL follows typed outcomes', () => {
     expect(session.state.startedSandboxes).toEqual([SANDBOX]);
     expect(argvs.find((a) => a[0] === 'sandbox')).toEqual(['sandbox', 'up', `--name=${SANDBOX}`]);
     session.submit(`sandbox down ${SANDBOX}`);
-    await until(() => lines().includes(`sandbox "${SANDBOX}" is down: commands go to 127.0.0.1:${server.port} again`), 'the detach', 30_000);
+    await until(
+      () => lines().includes(`sandbox "${SANDBOX}" is down: commands go to 127.0.0.1:${server.port} again`),
+      'the detach',
+      30_000,
+    );
     expect(session.getSnapshot().target).toBe(`127.0.0.1:${server.port}`);
     expect(session.attachedSandbox).toBeUndefined();
     expect(session.state.startedSandboxes).toEqual([]);

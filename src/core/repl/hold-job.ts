@@ -78,7 +78,13 @@ export function jobLocks(jobs: Iterable<JobState>): { held: HeldLock[]; waiting:
   for (const job of jobs) {
     if (job.hold?.held) held.push(job.hold.held);
     if (job.hold?.waitingUntil !== undefined) {
-      waiting.push({ client: job.client, key: job.hold.key, where: job.hold.where, jobId: job.id, untilAt: job.hold.waitingUntil });
+      waiting.push({
+        client: job.client,
+        key: job.hold.key,
+        where: job.hold.where,
+        jobId: job.id,
+        untilAt: job.hold.waitingUntil,
+      });
     }
   }
   return { held, waiting };

@@ -3,14 +3,13 @@
 // jobs, the attached and started sandboxes, the panel's reads and the output lines. Pure: the
 // session (src/repl/session.ts) dispatches actions and keeps the connections and pollers in step.
 
-import { parseInspectKind } from '../decode/index.js';
 import type { InspectKind, LockView } from '../lock-view.js';
 import type { CommandOutcome } from '../outcomes.js';
 import type { RedissonOwner } from '../owner.js';
 import type { PollState } from '../poller.js';
-import { foldHoldEvent, jobLocks, type HoldJob, type JobState } from './hold-job.js';
-import { emptyPanel, foldPoll, stillHeld } from './panel.js';
-import type { HeldLock, OutputLine, OutputTone, PanelScreen, RunningView, StepView, Waiting } from './screen-parts.js';
+import { foldHoldEvent, type HoldJob, type JobState } from './hold-job.js';
+import { emptyPanel, foldPoll } from './panel.js';
+import type { HeldLock, OutputLine, OutputTone, PanelScreen, RunningView, StepView } from './screen-parts.js';
 
 export type { HoldJob, JobState } from './hold-job.js';
 
@@ -78,7 +77,12 @@ export type ReplAction<T extends TargetRef = TargetRef, S = unknown> =
   /** Stops showing the sandbox; `restore` sends commands back to the target from before it. */
   | { readonly type: 'sandbox-detached'; readonly restore: boolean }
   /** What a command of `client` did; `jobId`: it runs in the background as that job. */
-  | { readonly type: 'outcome'; readonly client: string; readonly jobId?: number | undefined; readonly outcome: CommandOutcome }
+  | {
+      readonly type: 'outcome';
+      readonly client: string;
+      readonly jobId?: number | undefined;
+      readonly outcome: CommandOutcome;
+    }
   | { readonly type: 'job-started'; readonly job: JobState }
   | { readonly type: 'job-ended'; readonly id: number }
   | { readonly type: 'running'; readonly running: Running | undefined }
@@ -149,13 +153,28 @@ const sameLock = (a: { key: string; target?: string | undefined; owner: string }
   a.key === b.key && a.target === b.target && a.owner === b.owner;
 
 /** Folds what a command did into the state. */
-function applyOutcome<T extends TargetRef, S>(state: ReplState<T, S>, client: string, jobId: number | undefined, o: CommandOutcome): ReplState<T, S> {
+function applyOutcome<T extends TargetRef, S>(
+  state: ReplState<T, S>,
+  client: string,
+  jobId: number | undefined,
+  o: CommandOutcome,
+): ReplState<T, S> {
   switch (o.type) {
     case 'lock-acquired':
     case 'lock-renewed': {
       // Only a lock taken under the client's own owner id is its to release at exit (not one taken with --owner).
       if (!state.clients.find((c) => c.name === client)?.owners.includes(o.owner)) return state;
-      const lock: HeldLock = { client, key: o.key, kind: o.kind, owner: o.owner, target: o.target, via: 'acquire', leaseMs: o.leaseMs, since: o.at, renewals: 0 };
+      const lock: HeldLock = {
+        client,
+        key: o.key,
+        kind: o.kind,
+        owner: o.owner,
+        target: o.target,
+        via: 'acquire',
+        leaseMs: o.leaseMs,
+        since: o.at,
+        renewals: 0,
+      };
       return { ...state, acquired: [...state.acquired.filter((l) => !sameLock(l, lock)), lock] };
     }
     case 'lock-released':
@@ -165,7 +184,12 @@ function applyOutcome<T extends TargetRef, S>(state: ReplState<T, S>, client: st
     case 'hold-event': {
       const job = state.jobs.find((j) => j.id === jobId);
       if (!job?.hold || job.hold.key !== o.key) return state;
-      const facts = { kind: o.kind, owner: o.owner, target: o.target, where: state.knownTargets[o.target]?.label ?? o.target };
+      const facts = {
+        kind: o.kind,
+        owner: o.owner,
+        target: o.target,
+        where: state.knownTargets[o.target]?.label ?? o.target,
+      };
       const hold: HoldJob = foldHoldEvent(job, job.hold, facts, o.event);
       return { ...state, jobs: state.jobs.map((j) => (j === job ? { ...j, hold } : j)) };
     }
@@ -213,10 +237,18 @@ export function replReducer<T extends TargetRef, S>(state: ReplState<T, S>, acti
     case 'running':
       return { ...state, running: action.running };
     case 'cancelling':
-      return state.running ? { ...state, running: { ...state.running, view: { ...state.running.view, cancelling: true } } } : state;
+      return state.running
+        ? { ...state, running: { ...state.running, view: { ...state.running.view, cancelling: true } } }
+        : state;
     case 'watched': {
-      const kindHints = action.kind ? { ...state.kindHints, ...Object.fromEntries(action.keys.map((k) => [k, action.kind!])) } : state.kindHints;
-      return { ...state, kindHints, panel: { ...state.panel, watched: [...new Set([...state.panel.watched, ...action.keys])] } };
+      const kindHints = action.kind
+        ? { ...state.kindHints, ...Object.fromEntries(action.keys.map((k) => [k, action.kind!])) }
+        : state.kindHints;
+      return {
+        ...state,
+        kindHints,
+        panel: { ...state.panel, watched: [...new Set([...state.panel.watched, ...action.keys])] },
+      };
     }
     case 'unwatched': {
       const watched = action.keys.length === 0 ? [] : state.panel.watched.filter((k) => !action.keys.includes(k));
@@ -233,7 +265,11 @@ export function replReducer<T extends TargetRef, S>(state: ReplState<T, S>, acti
     case 'panel-connection': {
       const label = state.target.target.label;
       const next = { ...state, panel: { ...state.panel, reconnecting: action.down } };
-      return print(next, action.down ? `panel: connection to ${label} lost, reconnecting` : `panel: reconnected to ${label}`, 'event');
+      return print(
+        next,
+        action.down ? `panel: connection to ${label} lost, reconnecting` : `panel: reconnected to ${label}`,
+        'event',
+      );
     }
     case 'sandbox-polled': {
       const sandbox = state.sandbox;
@@ -252,39 +288,4 @@ export function replReducer<T extends TargetRef, S>(state: ReplState<T, S>, acti
     case 'ended':
       return { ...state, ended: true, running: undefined };
   }
-}
-
-// ---- what the state says, for the screen, the panel and the exit dialogue ----
-
-/** What the clients hold on the current target as far as Redis last said, and who waits. */
-export function locksHere(state: ReplState): { held: HeldLock[]; waiting: Waiting[] } {
-  const fromJobs = jobLocks(state.jobs);
-  const here = (l: HeldLock): boolean => l.target === undefined || state.target.names.includes(l.target);
-  const label = state.target.target.label;
-  const acquired = state.acquired.filter(here).map((l) => ({ ...l, where: label }));
-  const held = [...stillHeld(acquired, state.panel.views, state.panel.readAt), ...fromJobs.held.filter(here)];
-  const waitKey = state.running?.waitKey;
-  const waiting = waitKey !== undefined ? [...fromJobs.waiting, { client: state.running!.view.client, key: waitKey, where: label }] : fromJobs.waiting;
-  return { held, waiting };
-}
-
-/** What `acquire` or a hold left on other targets of this session: named by where they live, never read from this one. */
-export function heldElsewhere(state: ReplState): HeldLock[] {
-  return [...state.acquired, ...jobLocks(state.jobs).held]
-    .filter((l) => l.target !== undefined && !state.target.names.includes(l.target))
-    .map((l) => ({ ...l, where: l.where ?? state.knownTargets[l.target!]?.label ?? l.target }));
-}
-
-/** How the panel reads a key: as asked (`watch --kind`, a stepped scenario's lock), else as our clients hold it. */
-export function kindOf(state: ReplState, key: string): InspectKind | undefined {
-  const hinted = state.kindHints[key];
-  if (hinted) return hinted;
-  const held = locksHere(state).held.find((h) => h.key === key);
-  return held ? parseInspectKind(held.kind) : undefined;
-}
-
-/** Keys the panel reads each tick: watched ones first, then held and waited-for ones. */
-export function panelKeys(state: ReplState): string[] {
-  const { held, waiting } = locksHere(state);
-  return [...new Set([...state.panel.watched, ...held.map((h) => h.key), ...waiting.map((w) => w.key)])];
 }
