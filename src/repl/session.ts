@@ -8,12 +8,11 @@ import type { CommandNode } from '../core/completion.js';
 import { UsageError } from '../core/errors.js';
 import type { CommandOutcome } from '../core/outcomes.js';
 import { kindOf, panelKeys } from '../core/repl/selectors.js';
-import { initialReplState, nameOwners, replReducer, type HoldJob } from '../core/repl/state.js';
+import { initialReplState, nameOwners, replReducer } from '../core/repl/state.js';
 import type { SandboxHandle } from '../sandbox/index.js';
 import type { ReplScreen } from '../ui/repl-screen.js';
 import { clientState, createClient, type ReplClient } from './clients.js';
-import type { ParsedLine } from './command-tree.js';
-import { CommandRunner, type CommandRun, type RunOptions } from './commands.js';
+import { CommandRunner } from './commands.js';
 import { completeLine } from './completion.js';
 import { execute } from './execute.js';
 import { holdEventLine } from './hold-words.js';
@@ -221,19 +220,9 @@ export class ReplSession implements ReplHost {
     return created;
   }
 
-  runForeground(
-    client: ReplClient,
-    argv: readonly string[],
-    line: string,
-    parsed: ParsedLine,
-    opts?: RunOptions,
-  ): Promise<CommandRun> {
-    return this.commands.runForeground(client, argv, line, parsed, opts);
-  }
+  runForeground: ReplHost['runForeground'] = (...args) => this.commands.runForeground(...args);
 
-  startJob(client: ReplClient, argv: readonly string[], line: string, hold?: HoldJob, opts?: RunOptions): number {
-    return this.commands.startJob(client, argv, line, hold, opts);
-  }
+  startJob: ReplHost['startJob'] = (...args) => this.commands.startJob(...args);
 
   stopJob(id: number, ms?: number): Promise<void> {
     return this.commands.stopJob(id, ms);

@@ -36,42 +36,14 @@ const where = (): string => `127.0.0.1:${server.port}`;
 
 describe('typed outcomes of the lock commands', () => {
   it('acquire, renew and release each report one outcome with the lock and where it lives', async () => {
+    // What every outcome of this lock says: which lock, whose, where, when.
+    const lock = { key: 'o1', kind: 'reentrant', owner: OWNER, target: where(), at: expect.any(Number) };
     const acquired = await cli(['acquire', 'o1', '--lease', '10s', '--owner', OWNER]);
-    expect(acquired.outcomes).toEqual([
-      {
-        type: 'lock-acquired',
-        key: 'o1',
-        kind: 'reentrant',
-        owner: OWNER,
-        target: where(),
-        leaseMs: 10_000,
-        at: expect.any(Number),
-      },
-    ]);
+    expect(acquired.outcomes).toEqual([{ type: 'lock-acquired', ...lock, leaseMs: 10_000 }]);
     const renewed = await cli(['renew', 'o1', '--lease', '20s', '--owner', OWNER]);
-    expect(renewed.outcomes).toEqual([
-      {
-        type: 'lock-renewed',
-        key: 'o1',
-        kind: 'reentrant',
-        owner: OWNER,
-        target: where(),
-        leaseMs: 20_000,
-        at: expect.any(Number),
-      },
-    ]);
+    expect(renewed.outcomes).toEqual([{ type: 'lock-renewed', ...lock, leaseMs: 20_000 }]);
     const released = await cli(['release', 'o1', '--owner', OWNER]);
-    expect(released.outcomes).toEqual([
-      {
-        type: 'lock-released',
-        key: 'o1',
-        kind: 'reentrant',
-        owner: OWNER,
-        target: where(),
-        gone: true,
-        at: expect.any(Number),
-      },
-    ]);
+    expect(released.outcomes).toEqual([{ type: 'lock-released', ...lock, gone: true }]);
   });
 
   it('reports nothing when the command did nothing: refused, not owner, not found', async () => {
