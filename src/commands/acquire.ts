@@ -8,7 +8,7 @@ import { openLockEnv, parseNodeUrls, type OpenLockEnv } from '../locks/env.js';
 import { lockKindOf } from '../locks/family.js';
 import { identityOwner, newOwner, parseOwner } from '../locks/owners.js';
 import { protocolFor } from '../locks/registry.js';
-import type { Attempt, LockKind, PubSubMode } from '../locks/types.js';
+import type { Attempt, LockKind, LockSetup, PubSubMode } from '../locks/types.js';
 import type { ConnectionProvider, ConnectMode } from '../redis/connection.js';
 import type { RedissonOwner } from '../core/owner.js';
 import { rememberOwner } from '../state/owners.js';
@@ -21,15 +21,6 @@ import { describeTarget, type TargetSpec } from '../redis/target.js';
 import { replayArgs, stripPassword } from './connection-flags.js';
 
 export const DEFAULT_LEASE_MS = 30_000;
-
-/** Everything a command needs to take a lock: parsed once, shared by acquire and hold. */
-export interface LockSetup {
-  readonly kind: LockKind;
-  readonly key: string;
-  readonly owner: string;
-  readonly leaseMs: number;
-  readonly waitMs: number;
-}
 
 /** `identity`: the REPL client acting, whose owner is used when no --owner is given. */
 export function lockSetup(key: string, flags: LockFlags, defaultLeaseMs = DEFAULT_LEASE_MS, identity?: RedissonOwner): LockSetup {
