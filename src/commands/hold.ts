@@ -3,7 +3,7 @@ import { UsageError } from '../core/errors.js';
 import type { OpenLockEnv } from '../locks/env.js';
 import { lockKindOf } from '../locks/family.js';
 import { MIN_WATCHDOG_LEASE_MS, WATCHDOG_LEASE_MS } from '../locks/watchdog.js';
-import { lockSetup, lockTarget, openEnvFor } from './acquire.js';
+import { lockSetup, lockTarget, openEnvFor } from './lock-setup.js';
 import { act, note, type CommandContext } from './context.js';
 import { liveOutput, lineOutput, wantsLiveView, type HoldOutput } from './hold-output.js';
 import { rememberWhileHeld } from '../hold/memory.js';
