@@ -1,6 +1,7 @@
 import { printable } from '../core/decode/escape.js';
 import { InterruptedError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { sleep } from '../core/sleep.js';
 import type { HoldEvent, HoldMode, ReleaseReason } from '../core/hold-events.js';
 import type { OpenLockEnv } from '../locks/env.js';
 import { protocolFor } from '../locks/registry.js';
@@ -69,10 +70,10 @@ function onAbort(signal: AbortSignal | undefined): { promise: Promise<void>; can
   return { promise, cancel: () => signal.removeEventListener('abort', listener) };
 }
 
+/** A timer to race against; cancel() clears it (settling it early, which the finished race ignores). */
 function delay(ms: number): { promise: Promise<void>; cancel: () => void } {
-  let timer: NodeJS.Timeout | undefined;
-  const promise = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return { promise, cancel: () => clearTimeout(timer) };
+  const cancelled = new AbortController();
+  return { promise: sleep(ms, cancelled.signal), cancel: () => cancelled.abort() };
 }
 
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {

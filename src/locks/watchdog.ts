@@ -2,6 +2,7 @@ import type { HoldEvent, HoldHolder, HoldMode, LostReason } from '../core/hold-e
 import type { Connection } from '../redis/connection.js';
 import { peekLock } from './peek.js';
 import type { LockEnv, LockProtocol, LockRequest } from './types.js';
+import { sleep } from '../core/sleep.js';
 
 /** Redisson's lockWatchdogTimeout: the lease the watchdog keeps re-applying. */
 export const WATCHDOG_LEASE_MS = 30_000;
@@ -194,7 +195,7 @@ export async function untilExpired(env: LockEnv, req: LockRequest, maxWaitMs = 1
   while (Date.now() < until) {
     const seen = await check(env, req);
     if (!seen.held || seen.ttlMs < 0) return; // gone, or someone removed the TTL: waiting won't help
-    await new Promise((resolve) => setTimeout(resolve, Math.min(seen.ttlMs + 1, until - Date.now())));
+    await sleep(Math.min(seen.ttlMs + 1, until - Date.now()));
   }
 }
 
