@@ -7,6 +7,7 @@ import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { LockView } from '../core/lock-view.js';
 import { createPoller, DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from '../core/poller.js';
+import { closeConnection } from '../redis/close.js';
 import { connect, type Connection } from '../redis/connection.js';
 import type { TargetSpec } from '../redis/target.js';
 import type { InspectAction } from '../ui/InspectApp.js';
@@ -23,8 +24,6 @@ export interface WatchFlags {
 }
 
 export const WATCH_CONNECTION_NAME = 'redlock-cli:watch';
-// QUIT waits for a server that may be gone; after this, drop the socket instead.
-const CLOSE_TIMEOUT_MS = 1000;
 
 export const WATCH_HELP = `
 --watch repaints the keys every --interval (default ${DEFAULT_INTERVAL_MS / 1000}s, at least ${MIN_INTERVAL_MS}ms) with their TTLs
@@ -128,14 +127,4 @@ export async function runInspectWatch(ctx: RunContext, req: InspectWatchRequest)
     if (action === 'toggle-pause') poller.togglePause();
     else finish(action === 'quit' ? ExitCode.ok : ExitCode.interrupted);
   }
-}
-
-/** QUIT when Redis answers; otherwise (or if it does not answer soon) drop the socket. */
-async function closeConnection(conn: Connection): Promise<void> {
-  if (conn.client.status !== 'ready') return void conn.client.disconnect();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)));
-  await Promise.race([conn.close(), timeout]);
-  clearTimeout(timer);
-  conn.client.disconnect();
 }
