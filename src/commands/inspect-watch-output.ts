@@ -1,15 +1,13 @@
 import { formatDuration } from '../core/duration.js';
 import type { LockView } from '../core/lock-view.js';
-import type { PollState } from '../core/poller.js';
-import type { ConnectionEvent } from '../locks/watchdog.js';
+import type { WatchSink } from '../inspect/watch.js';
+import type { ConnectionEvent } from '../redis/watch-connection.js';
 import type { InspectAction } from '../ui/InspectApp.js';
 import { note, print, type RunContext } from './context.js';
 
 /** Where `inspect --watch` sends what the poller and the connection report. */
-export interface WatchOutput {
-  poll(state: PollState<readonly LockView[]>): void;
+export interface WatchOutput extends WatchSink<readonly LockView[]> {
   connection(event: ConnectionEvent): void;
-  close(): Promise<void>;
 }
 
 /**

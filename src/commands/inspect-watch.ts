@@ -1,18 +1,17 @@
 // `inspect <key...> --watch`: the inspect command's live half. The inspect command owns decoding
-// and hands over a `read` (one round trip for all keys); this module owns the connection, the
-// poller, and where ticks go (ink view on a terminal, NDJSON with --json).
+// and hands over a `read` (one round trip for all keys); this module parses the watch flags and
+// says where ticks go (ink view on a terminal, NDJSON with --json); the loop is inspect/watch.ts.
 
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { LockView } from '../core/lock-view.js';
-import { createPoller, DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from '../core/poller.js';
-import { closeConnection } from '../redis/close.js';
-import { connect, type Connection } from '../redis/connection.js';
+import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from '../core/poller.js';
+import { runWatch, WATCH_CONNECTION_NAME } from '../inspect/watch.js';
+import type { Connection } from '../redis/connection.js';
 import type { TargetSpec } from '../redis/target.js';
-import type { InspectAction } from '../ui/InspectApp.js';
 import { note, type RunContext } from './context.js';
-import { liveOutput, ndjsonOutput, type WatchOutput } from './inspect-watch-output.js';
+import { liveOutput, ndjsonOutput } from './inspect-watch-output.js';
 import { durationFlag } from './options.js';
 
 export interface WatchFlags {
@@ -22,8 +21,6 @@ export interface WatchFlags {
   readonly count?: string;
   readonly json?: boolean;
 }
-
-export const WATCH_CONNECTION_NAME = 'redlock-cli:watch';
 
 export const WATCH_HELP = `
 --watch repaints the keys every --interval (default ${DEFAULT_INTERVAL_MS / 1000}s, at least ${MIN_INTERVAL_MS}ms) with their TTLs
@@ -82,49 +79,17 @@ function plan(ctx: RunContext, flags: WatchFlags): WatchPlan {
 }
 
 /** Runs the watch until q, Ctrl-C / a signal, or --count reads; returns the exit code. */
-export async function runInspectWatch(ctx: RunContext, req: InspectWatchRequest): Promise<number> {
+export function runInspectWatch(ctx: RunContext, req: InspectWatchRequest): Promise<number> {
   const { intervalMs, count, json } = plan(ctx, req.flags);
-  // Loaded here: a one-shot inspect shares this module for its options but never watches.
-  const { watchConnection } = await import('../locks/watchdog.js');
-  const conn = await connect(req.spec, { mode: 'long-lived', name: WATCH_CONNECTION_NAME });
-  let finish!: (code: number) => void;
-  const ended = new Promise<number>((resolve) => (finish = resolve));
-  const onAbort = (): void => finish(ExitCode.interrupted);
-  let out: WatchOutput | undefined;
-  let unwatch = (): void => {};
-  const poller = createPoller<readonly LockView[]>({
+  return runWatch<readonly LockView[]>({
+    spec: req.spec,
     intervalMs,
-    // While ioredis reconnects it would queue the read until Redis is back: fail now, so the
-    // view says "retrying" and no reads pile up behind a dead socket.
-    fetch: () => (conn.client.status === 'ready' ? req.read(conn) : Promise.reject(new Error(`not connected to ${conn.label}`))),
-    onState: (state) => {
-      out?.poll(state);
-      if (state.type === 'ok' && count !== undefined && state.tick >= count) finish(ExitCode.ok);
+    signal: ctx.signal,
+    read: req.read,
+    open: (target, controls) =>
+      json ? Promise.resolve(ndjsonOutput(ctx)) : liveOutput(ctx, { keys: req.keys, target, intervalMs, onAction: controls.key }),
+    after: (state, controls) => {
+      if (state.type === 'ok' && count !== undefined && state.tick >= count) controls.finish(ExitCode.ok);
     },
   });
-  try {
-    out = json
-      ? ndjsonOutput(ctx)
-      : await liveOutput(ctx, { keys: req.keys, target: conn.label, intervalMs, onAction: (action) => onKey(action) });
-    unwatch = watchConnection(conn, (event) => {
-      out?.connection(event);
-      // Back: read now rather than at the end of a backoff of up to 8 s.
-      if (event.type === 'reconnected') poller.refresh();
-    });
-    ctx.signal?.addEventListener('abort', onAbort, { once: true });
-    if (ctx.signal?.aborted) onAbort();
-    poller.start();
-    return await ended;
-  } finally {
-    poller.stop();
-    ctx.signal?.removeEventListener('abort', onAbort);
-    unwatch();
-    await out?.close();
-    await closeConnection(conn);
-  }
-
-  function onKey(action: InspectAction): void {
-    if (action === 'toggle-pause') poller.togglePause();
-    else finish(action === 'quit' ? ExitCode.ok : ExitCode.interrupted);
-  }
 }

@@ -6,7 +6,8 @@ import type { HoldEvent, HoldMode, ReleaseReason } from '../core/hold-events.js'
 import type { OpenLockEnv } from '../locks/env.js';
 import { protocolFor } from '../locks/registry.js';
 import type { LockRequest, LockSetup, ReleaseOutcome } from '../locks/types.js';
-import { startWatchdog, untilExpired, watchConnection, type WatchdogEnd } from '../locks/watchdog.js';
+import { startWatchdog, untilExpired, type WatchdogEnd } from '../locks/watchdog.js';
+import { watchConnection } from '../redis/watch-connection.js';
 import { exitCodeOf, lockEnvVars, spawnErrorText, startChild, type ChildExit, type HeldChild } from './child.js';
 
 /** What `hold` was asked to do, parsed and validated. */

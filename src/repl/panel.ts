@@ -6,9 +6,9 @@ import { decodeSnapshot } from '../core/decode/index.js';
 import type { InspectKind, LockView } from '../core/lock-view.js';
 import { createPoller, type PollState, type Poller } from '../core/poller.js';
 import { snapshotKeys } from '../inspect/snapshot.js';
-import { watchConnection } from '../locks/watchdog.js';
 import { closeConnection } from '../redis/close.js';
 import { connect, type Connection } from '../redis/connection.js';
+import { watchConnection } from '../redis/watch-connection.js';
 import type { TargetSpec } from '../redis/target.js';
 import type { SandboxHandle, SandboxStatus } from '../sandbox/index.js';
 
