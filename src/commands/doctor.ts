@@ -12,7 +12,7 @@ import { connect } from '../redis/connection.js';
 import { act, note, print, printJson, tableWidth, type CommandContext, type RunContext } from './context.js';
 import { fixTargetFor } from './doctor-target.js';
 import { reportPartial } from './cluster-partial.js';
-import { runDoctor, type DoctorReport } from './doctor-run.js';
+import { runDoctor, type DoctorReport } from '../inspect/doctor-run.js';
 import { scanProgress } from './ls-progress.js';
 import { countFlag } from './ls.js';
 import { addConnectionOptions, durationFlag, targetSpec, type ConnectionFlags } from './options.js';
