@@ -2,10 +2,13 @@
 // ink table (loaded only here) repaints. One scan per tick on its own long-lived connection.
 
 import { UsageError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
 import { MIN_INTERVAL_MS } from '../core/poller.js';
 import { collectLocks, type LockScan, type LockScanOptions } from '../inspect/scan-locks.js';
+import type { UnreadNode } from '../inspect/scan.js';
 import { runWatch } from '../inspect/watch.js';
 import type { TargetSpec } from '../redis/target.js';
+import { reportPartial, unreadCollector } from './cluster-partial.js';
 import type { RunContext } from './context.js';
 import { durationFlag } from './options.js';
 
@@ -21,18 +24,29 @@ export interface LsWatchRequest {
   readonly interval?: string | undefined;
 }
 
-/** Runs the dashboard until q, Ctrl-C or a signal; returns the exit code. */
-export function runLsWatch(ctx: RunContext, req: LsWatchRequest): Promise<number> {
+/**
+ * Runs the dashboard until q, Ctrl-C or a signal; returns the exit code. On a Cluster with a
+ * primary it cannot read, it stops after the first scan that says so, leaving that table on
+ * screen, names the primary on stderr and exits 9 (partial), as one-shot ls does: a watch that
+ * went on would show a half list as if it were the whole.
+ */
+export async function runLsWatch(ctx: RunContext, req: LsWatchRequest): Promise<number> {
   if (req.json || ctx.stdout.isTTY !== true) {
     throw new UsageError('ls --watch draws a live view and needs a terminal: use ls --json for the same data as NDJSON (run it again to poll)');
   }
   const intervalMs = Math.max(MIN_INTERVAL_MS, durationFlag(req.interval, '--interval') ?? LS_WATCH_INTERVAL_MS);
-  return runWatch<LockScan>({
+  let unread: readonly UnreadNode[] = [];
+  const code = await runWatch<LockScan>({
     spec: req.spec,
     intervalMs,
     timeoutMs: SCAN_TIMEOUT_MS,
     signal: ctx.signal,
-    read: (conn) => collectLocks(conn, req.scan),
+    read: async (conn) => {
+      const tick = unreadCollector();
+      const scan = await collectLocks(conn, { ...req.scan, onUnread: tick.onUnread });
+      unread = tick.nodes;
+      return scan;
+    },
     open: async (target, controls) => {
       const { mountLsView } = await import('../ui/ls-live.js');
       return mountLsView({
@@ -45,5 +59,9 @@ export function runLsWatch(ctx: RunContext, req: LsWatchRequest): Promise<number
         onAction: controls.key,
       });
     },
+    after: (state, controls) => {
+      if (state.type === 'ok' && unread.length > 0) controls.finish(ExitCode.partial);
+    },
   });
+  return code === ExitCode.partial ? reportPartial(ctx, unread, code) : code;
 }
