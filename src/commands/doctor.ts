@@ -10,7 +10,7 @@ import { REDISSON_THREAD_WAIT_MS } from '../locks/fair.js';
 import { DEFAULT_SCAN_COUNT } from '../inspect/scan.js';
 import { connect } from '../redis/connection.js';
 import { act, note, print, printJson, tableWidth, type CommandContext, type RunContext } from './context.js';
-import { fixTargetFor } from './doctor-target.js';
+import { fixTargetFor } from './doctor/target.js';
 import { reportPartial } from './cluster-partial.js';
 import { runDoctor, type DoctorReport } from '../inspect/doctor-run.js';
 import { scanProgress } from './ls-progress.js';

@@ -11,7 +11,7 @@ import { act, note, print, type CommandContext, type RunContext, tableWidth } fr
 import { addNodesOption, lsAcrossNodes } from './across-nodes.js';
 import { reportPartial, unreadCollector } from './cluster-partial.js';
 import { scanProgress } from './ls-progress.js';
-import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls-watch.js';
+import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls/watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
 import { safeJson } from '../core/terminal-text.js';
 import { prose } from './help-text.js';

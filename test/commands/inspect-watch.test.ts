@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LockView } from '../../src/core/lock-view.js';
-import { wantsWatch } from '../../src/commands/inspect-watch.js';
+import { wantsWatch } from '../../src/commands/inspect/watch.js';
 import { WATCH_CONNECTION_NAME } from '../../src/inspect/watch.js';
 import { run } from '../../src/main.js';
 import { owner, rawClient } from '../helpers/lock-env.js';

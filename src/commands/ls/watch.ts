@@ -1,16 +1,16 @@
 // `ls --watch`: the shared watch loop (inspect/watch.ts) re-scans the keyspace each tick and the
 // ink table (loaded only here) repaints. One scan per tick on its own long-lived connection.
 
-import { UsageError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import { MIN_INTERVAL_MS } from '../core/poller.js';
-import { collectLocks, type LockScan, type LockScanOptions } from '../inspect/scan-locks.js';
-import type { UnreadNode } from '../inspect/scan.js';
-import { runWatch } from '../inspect/watch.js';
-import type { TargetSpec } from '../redis/target.js';
-import { reportPartial, unreadCollector } from './cluster-partial.js';
-import type { RunContext } from './context.js';
-import { durationFlag } from './options.js';
+import { UsageError } from '../../core/errors.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { MIN_INTERVAL_MS } from '../../core/poller.js';
+import { collectLocks, type LockScan, type LockScanOptions } from '../../inspect/scan-locks.js';
+import type { UnreadNode } from '../../inspect/scan.js';
+import { runWatch } from '../../inspect/watch.js';
+import type { TargetSpec } from '../../redis/target.js';
+import { reportPartial, unreadCollector } from '../cluster-partial.js';
+import type { RunContext } from '../context.js';
+import { durationFlag } from '../options.js';
 
 /** A scan reads every key: twice the single-key watch's period keeps a big keyspace's load down. */
 export const LS_WATCH_INTERVAL_MS = 2000;
@@ -48,7 +48,7 @@ export async function runLsWatch(ctx: RunContext, req: LsWatchRequest): Promise<
       return scan;
     },
     open: async (target, controls) => {
-      const { mountLsView } = await import('../ui/ls-live.js');
+      const { mountLsView } = await import('../../ui/ls-live.js');
       return mountLsView({
         stdout: ctx.stdout,
         stderr: ctx.stderr,

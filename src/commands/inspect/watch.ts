@@ -3,16 +3,16 @@
 // says where ticks go (ink view on a terminal, NDJSON with --json); the loop is inspect/watch.ts.
 
 import type { Command } from 'commander';
-import { UsageError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import type { LockView } from '../core/lock-view.js';
-import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from '../core/poller.js';
-import { runWatch, WATCH_CONNECTION_NAME } from '../inspect/watch.js';
-import type { Connection } from '../redis/connection.js';
-import type { TargetSpec } from '../redis/target.js';
-import { note, type RunContext } from './context.js';
-import { liveOutput, ndjsonOutput } from './inspect-watch-output.js';
-import { durationFlag } from './options.js';
+import { UsageError } from '../../core/errors.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import type { LockView } from '../../core/lock-view.js';
+import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from '../../core/poller.js';
+import { runWatch, WATCH_CONNECTION_NAME } from '../../inspect/watch.js';
+import type { Connection } from '../../redis/connection.js';
+import type { TargetSpec } from '../../redis/target.js';
+import { note, type RunContext } from '../context.js';
+import { liveOutput, ndjsonOutput } from './watch-output.js';
+import { durationFlag } from '../options.js';
 
 export interface WatchFlags {
   readonly watch?: boolean;

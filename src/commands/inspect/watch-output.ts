@@ -1,9 +1,9 @@
-import { formatDuration } from '../core/duration.js';
-import type { LockView } from '../core/lock-view.js';
-import type { WatchSink } from '../inspect/watch.js';
-import type { ConnectionEvent } from '../redis/watch-connection.js';
-import type { InspectAction } from '../ui/InspectApp.js';
-import { note, print, type RunContext } from './context.js';
+import { formatDuration } from '../../core/duration.js';
+import type { LockView } from '../../core/lock-view.js';
+import type { WatchSink } from '../../inspect/watch.js';
+import type { ConnectionEvent } from '../../redis/watch-connection.js';
+import type { InspectAction } from '../../ui/InspectApp.js';
+import { note, print, type RunContext } from '../context.js';
 
 /** Where `inspect --watch` sends what the poller and the connection report. */
 export interface WatchOutput extends WatchSink<readonly LockView[]> {
@@ -42,6 +42,6 @@ export interface LiveWatchOptions {
 
 /** The ink view, loaded only now: plain `inspect` and `--json` never pay for ink and react. */
 export async function liveOutput(ctx: RunContext, opts: LiveWatchOptions): Promise<WatchOutput> {
-  const { mountInspectView } = await import('../ui/inspect-live.js');
+  const { mountInspectView } = await import('../../ui/inspect-live.js');
   return mountInspectView({ stdout: ctx.stdout, stderr: ctx.stderr, stdin: ctx.stdin, ...opts });
 }
