@@ -2,7 +2,7 @@ import { formatDuration } from '../../core/duration.js';
 import type { LockView } from '../../core/lock-view.js';
 import type { WatchSink } from '../../inspect/watch.js';
 import type { ConnectionEvent } from '../../redis/watch-connection.js';
-import type { InspectAction } from '../../ui/InspectApp.js';
+import type { MountInspectViewOptions } from '../../ui/inspect-live.js';
 import { note, print, type RunContext } from '../context.js';
 
 /** Where `inspect --watch` sends what the poller and the connection report. */
@@ -33,12 +33,8 @@ export function ndjsonOutput(ctx: RunContext): WatchOutput {
   };
 }
 
-export interface LiveWatchOptions {
-  readonly keys: readonly string[];
-  readonly target: string;
-  readonly intervalMs: number;
-  readonly onAction: (action: InspectAction) => void;
-}
+/** What the view needs besides the streams, which come from the context. */
+export type LiveWatchOptions = Omit<MountInspectViewOptions, 'stdout' | 'stderr' | 'stdin'>;
 
 /** The ink view, loaded only now: plain `inspect` and `--json` never pay for ink and react. */
 export async function liveOutput(ctx: RunContext, opts: LiveWatchOptions): Promise<WatchOutput> {
