@@ -54,15 +54,15 @@ async function until(check: () => boolean, what: string, ms = 20_000): Promise<v
 
 describe('the REPL follows typed outcomes', () => {
   it("shows a hold's renewals on the panel with no --json put into hold's argv", async () => {
-    session.submit('hold renewing --watchdog 600ms');
+    session.submit('hold renewing --watchdog 3s');
     await until(
       () => (session.getSnapshot().held.find((h) => h.key === 'renewing')?.renewals ?? 0) >= 2,
       'two renewals on the panel',
     );
     const held = session.getSnapshot().held.find((h) => h.key === 'renewing')!;
-    expect(held).toMatchObject({ client: 'A', via: 'hold', jobId: 1, mode: 'watchdog', leaseMs: 600 });
+    expect(held).toMatchObject({ client: 'A', via: 'hold', jobId: 1, mode: 'watchdog', leaseMs: 3000 });
     const hold = argvs.find((a) => a[0] === 'hold')!;
-    expect(hold).toEqual(['hold', '--url', server.url, 'renewing', '--watchdog', '600ms']);
+    expect(hold).toEqual(['hold', '--url', server.url, 'renewing', '--watchdog', '3s']);
     expect(hold).not.toContain('--json');
     // The events are said in words, once each, renewals not at all, and no NDJSON reaches the screen.
     expect(lines().filter((l) => l.startsWith('[%1 A] acquired "renewing" (reentrant)'))).toHaveLength(1);
@@ -82,6 +82,22 @@ describe('the REPL follows typed outcomes', () => {
     const child = out.indexOf('[%2 B] hello from the child');
     expect(child).toBeGreaterThan(out.findIndex((l) => l.startsWith('[%2 B] acquired "child-key"')));
     expect(out.findIndex((l) => l.startsWith('[%2 B] released "child-key"'))).toBeGreaterThan(child);
+  });
+
+  it('a hold given --json by the user prints its NDJSON as it is, and the panel still follows it', async () => {
+    session.submit('hold json-key --json --watchdog 3s');
+    await until(
+      () => (session.getSnapshot().held.find((h) => h.key === 'json-key')?.renewals ?? 0) >= 1,
+      'a renewal on the panel',
+    );
+    const id = session.getSnapshot().held.find((h) => h.key === 'json-key')!.jobId!;
+    const events = lines()
+      .filter((l) => l.startsWith(`[%${id} A] {`))
+      .map((l) => JSON.parse(l.slice(l.indexOf('{'))).event);
+    expect(events.slice(0, 3)).toEqual(['acquiring', 'acquired', 'renewed']);
+    expect(lines().some((l) => l.startsWith(`[%${id} A] acquired "json-key"`))).toBe(false);
+    session.submit('release json-key');
+    await until(() => !session.getSnapshot().held.some((h) => h.key === 'json-key'), 'the hold ended');
   });
 
   it('a force-unlock takes the lock off the panel at once, before any read says so', async () => {
