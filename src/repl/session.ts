@@ -110,9 +110,9 @@ export class ReplSession implements ReplHost {
 
   // ---- the screen ----
 
-  getSnapshot = (): ReplScreen => this.screen;
+  readonly getSnapshot = (): ReplScreen => this.screen;
 
-  subscribe = (listener: () => void): (() => void) => {
+  readonly subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
@@ -220,9 +220,9 @@ export class ReplSession implements ReplHost {
     return created;
   }
 
-  runForeground: ReplHost['runForeground'] = (...args) => this.commands.runForeground(...args);
+  readonly runForeground: ReplHost['runForeground'] = (...args) => this.commands.runForeground(...args);
 
-  startJob: ReplHost['startJob'] = (...args) => this.commands.startJob(...args);
+  readonly startJob: ReplHost['startJob'] = (...args) => this.commands.startJob(...args);
 
   stopJob(id: number, ms?: number): Promise<void> {
     return this.commands.stopJob(id, ms);
