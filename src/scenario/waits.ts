@@ -1,8 +1,8 @@
 // Wait steps: the timetable holds until the event a race depends on is seen (a lease gone on the
 // server, another client's reply) instead of a fixed sleep that hopes it has happened. A fixed
 // sleep can be right by the runner's clock and still too early for the event on a busy machine,
-// which no lateness figure shows; a wait cannot run the next step before its event, and what it
-// waited beyond the event's own time counts as lateness (timing.ts judges it).
+// which no lateness figure shows. After a wait the next step cannot run before its event, and it
+// is still measured against its plan (the runner's awaitEvent, timing.ts).
 
 import { formatDuration } from '../core/duration.js';
 import type { SandboxHandle } from '../sandbox/handle.js';

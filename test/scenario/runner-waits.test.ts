@@ -61,6 +61,17 @@ describe('wait steps', () => {
     for (const v of run.variants) expect(v.outcome, info).not.toBe('not-as-expected');
   }, 30_000);
 
+  it('an expiry due long after the wait\'s time is too late for the race: inconclusive, with the wait named', async () => {
+    // The default tolerance (100 ms here) lets later steps move that far with the event, not 1.4 s.
+    const run = await runScenario(EXPIRY, { sandbox: fx.sandbox, attempts: 1, variants: ['waits'] });
+    const [v] = run.variants;
+    const info = `${JSON.stringify(v?.timing)}\n${v ? dump(v.history) : ''}`;
+    expect(v?.outcome, info).toBe('inconclusive');
+    expect(v?.timing.inconclusive, info).toMatch(/^step 2 \(wait for orders expired\): the event itself ran [\d.]+ m?s late: the machine was too busy/);
+    // Still never before the event: B's one attempt found the key gone.
+    expect(done(v!.history, 'B', 'acquire').phase, info).toBe('ok');
+  }, 30_000);
+
   it("until reply: the next step runs only once the client's pending step has returned", async () => {
     const run = await runScenario(REPLY, { sandbox: fx.sandbox, attempts: 1, toleranceMs: 1000 });
     const [waits, noWait] = run.variants;
