@@ -7,7 +7,8 @@
 import { formatDuration } from '../core/duration.js';
 import type { SandboxHandle } from '../sandbox/handle.js';
 import type { ClientRuntime } from './client.js';
-import { sleepReal, type RunClock } from './clock.js';
+import { sleep } from '../core/sleep.js';
+import type { RunClock } from './clock.js';
 import type { WaitFor, WaitStep } from './model.js';
 import { LockReader } from './reader.js';
 import type { Recorder } from './recorder.js';
@@ -73,7 +74,7 @@ async function untilExpired(wait: Extract<WaitFor, { until: 'expired' }>, timeou
         last = `"${key}" was still there with ${formatDuration(Math.max(...ttls))} to live`;
       } else last = 'no node answered';
       if (clock.now() >= deadline) break;
-      await sleepReal(POLL_EVERY_MS, ctx.signal);
+      await sleep(POLL_EVERY_MS, ctx.signal);
     }
   } finally {
     await Promise.all(owned.map((r) => r.close()));
@@ -95,7 +96,7 @@ async function untilReply(wait: Extract<WaitFor, { until: 'reply' }>, timeoutMs:
   const client = ctx.clients.get(wait.client);
   if (!client) return { seen: false, reason: `no client named ${wait.client}` };
   const stop = new AbortController();
-  const timedOut = sleepReal(ctx.clock.real(timeoutMs), AbortSignal.any([ctx.signal, stop.signal])).then(() => false);
+  const timedOut = sleep(ctx.clock.real(timeoutMs), AbortSignal.any([ctx.signal, stop.signal])).then(() => false);
   const returned = await Promise.race([client.idle().then(() => true), timedOut]);
   stop.abort();
   if (returned) return { seen: true, seenMs: ctx.clock.now() };
