@@ -139,7 +139,7 @@ async function streamJson(ctx: RunContext, conn: Conn, scan: LockScanOptions): P
 /** The table needs every row for its widths: collect, sort by key, print. */
 async function printTable(ctx: RunContext, conn: Conn, scan: LockScanOptions): Promise<number> {
   const progress = scanProgress(ctx, scan.kinds?.has('not-a-lock') ? 'listed' : 'locks');
-  let result;
+  let result: Awaited<ReturnType<typeof collectLocks>>;
   try {
     result = await collectLocks(conn, { ...scan, onProgress: progress.update });
   } finally {

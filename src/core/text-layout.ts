@@ -24,7 +24,7 @@ export function padDisplay(text: string, width: number): string {
 }
 
 /** Shortens `text` to `width` columns with an ellipsis: keys lose their middle, other cells their end. */
-export function fit(text: string, width: number, cut: 'middle' | 'end' = 'end'): string {
+export function truncateToWidth(text: string, width: number, cut: 'middle' | 'end' = 'end'): string {
   if (displayWidth(text) <= width) return text;
   return cliTruncate(text, width, { position: cut });
 }
@@ -125,7 +125,7 @@ export function formatColumns(rows: readonly (readonly string[])[], opts: TableO
   const lastStart = widths.slice(0, -1).reduce((sum, w) => sum + w + GAP, 0);
   return rows.flatMap((r) => {
     const cells = r.map((cell, c) => {
-      const shrunk = layout(c)?.min !== undefined ? fit(cell, widths[c]!, layout(c)?.cut) : cell;
+      const shrunk = layout(c)?.min !== undefined ? truncateToWidth(cell, widths[c]!, layout(c)?.cut) : cell;
       return c === r.length - 1 ? shrunk : padDisplay(shrunk, widths[c]! + GAP);
     });
     const last = cells.pop() ?? '';

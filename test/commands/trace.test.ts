@@ -45,7 +45,7 @@ describe('redlock-cli trace (piped)', () => {
       await fx.raw.del('other');
     });
     expect(r.code, r.stderr).toBe(7);
-    expect(r.stdout).toMatch(/^\d\d:\d\d:\d\d\.\d{3}  jobs:2  acquired  by tok /m);
+    expect(r.stdout).toMatch(/^\d\d:\d\d:\d\d\.\d{3} {2}jobs:2 {2}acquired {2}by tok /m);
     expect(r.stdout).toMatch(/^! foreign-delete jobs:2 /m);
     expect(r.stdout).not.toMatch(/ other /);
     expect(r.stdout).toMatch(/findings: 1 unsafe, 0 warnings/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, fit, formatColumns, reflow, widthOf, wrapItems, wrapText } from '../../src/core/text-layout.js';
+import { displayWidth, formatColumns, reflow, truncateToWidth, widthOf, wrapItems, wrapText } from '../../src/core/text-layout.js';
 
 /** Every word of `text` appears whole on some line: nothing was broken inside a word. */
 function wordsKept(text: string, lines: readonly string[]): void {
@@ -19,10 +19,10 @@ describe('display width', () => {
     expect(widthOf({ isTTY: true })).toBe(80);
   });
 
-  it('fit cuts by display width: a key loses its middle, other cells their end', () => {
-    expect(fit('orders:2024:customer-42', 12, 'middle')).toBe('orders…er-42');
-    expect(displayWidth(fit('注文注文注文注文', 7))).toBeLessThanOrEqual(7);
-    expect(fit('short', 12)).toBe('short');
+  it('truncateToWidth cuts by display width: a key loses its middle, other cells their end', () => {
+    expect(truncateToWidth('orders:2024:customer-42', 12, 'middle')).toBe('orders…er-42');
+    expect(displayWidth(truncateToWidth('注文注文注文注文', 7))).toBeLessThanOrEqual(7);
+    expect(truncateToWidth('short', 12)).toBe('short');
   });
 });
 

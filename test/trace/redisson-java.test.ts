@@ -28,7 +28,7 @@ describeWithPeer('trace decodes the real Redisson (Java) client', () => {
     for (const { kind, peer } of peers) {
       const acquired = peer.events.find((e) => e.event === 'acquired');
       const released = peer.events.find((e) => e.event === 'released');
-      expect(acquired && released && released.ok).toBe(true);
+      expect(acquired && released?.ok).toBe(true);
       const owner = kind === 'write' ? `${acquired!.token}:write` : acquired!.token;
       const mine = trace.events.filter((e) => e.lock === acquired!.key && e.owner === owner).map((e) => e.kind);
       const [joins, leaves] = kind === 'read' ? ['reader-join', 'reader-leave'] : ['acquired', 'released'];
