@@ -82,7 +82,7 @@ describe('Redis Cluster', () => {
     expect(db.code).toBe(2);
     const down = await runCli(['acquire', 'k', '--cluster', '127.0.0.1:1'], env);
     expect(down.code).toBe(3);
-    expect(down.stderr).toContain('cluster 127.0.0.1:1');
+    expect(down.stderr).toContain('Redis Cluster at 127.0.0.1:1');
   });
 
   it('read-write and fair locks keep every key (derived inside Lua too) in the lock slot', async () => {
