@@ -1,4 +1,4 @@
-import cliTruncate from 'cli-truncate';
+import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 
@@ -23,10 +23,37 @@ export function padDisplay(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
 }
 
-/** Shortens `text` to `width` columns with an ellipsis: keys lose their middle, other cells their end. */
+// What the output boundary writes for one unsafe character (`\x1b`, `\u202e`, `\n`) and what
+// quoting escapes (`\\`, `\"`): a cut inside one would show `\x1…`, a byte that never was.
+const ESCAPED_CHAR = /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[nrt\\"])/g;
+const SGR = /\u001b\[[0-9;]*m/g;
+
+/** The column ranges [start, end) that escaped characters take in `text` (colour codes take none). */
+function escapeSpans(text: string): [number, number][] {
+  const visible = text.replace(SGR, '');
+  return [...visible.matchAll(ESCAPED_CHAR)].map((m) => {
+    const start = displayWidth(visible.slice(0, m.index));
+    return [start, start + m[0].length];
+  });
+}
+
+/**
+ * Shortens `text` to `width` columns with an ellipsis: keys lose their middle, other cells their
+ * end. A cut never falls inside an escaped character: it moves to the escape's edge, so the
+ * result may be a column or three narrower than `width`.
+ */
 export function truncateToWidth(text: string, width: number, cut: 'middle' | 'end' = 'end'): string {
-  if (displayWidth(text) <= width) return text;
-  return cliTruncate(text, width, { position: cut });
+  const total = displayWidth(text);
+  if (total <= width) return text;
+  if (width < 1) return '';
+  const spans = text.includes('\\') ? escapeSpans(text) : [];
+  const inside = (column: number) => spans.find(([start, end]) => start < column && column < end);
+  const cutBefore = (column: number): number => inside(column)?.[0] ?? column;
+  const cutAfter = (column: number): number => inside(column)?.[1] ?? column;
+  if (cut === 'end') return `${sliceAnsi(text, 0, cutBefore(width - 1))}…`;
+  // The head keeps half the room; the tail gets what is left after the head and the ellipsis.
+  const head = cutBefore(Math.floor(width / 2));
+  return `${sliceAnsi(text, 0, head)}…${sliceAnsi(text, cutAfter(total - (width - 1 - head)))}`;
 }
 
 // A number and its unit stay on one line (`0.50 s`, never `0.50` / `s`): joined by a no-break space

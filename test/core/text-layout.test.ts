@@ -24,6 +24,29 @@ describe('display width', () => {
     expect(displayWidth(truncateToWidth('注文注文注文注文', 7))).toBeLessThanOrEqual(7);
     expect(truncateToWidth('short', 12)).toBe('short');
   });
+
+  it('truncateToWidth never cuts inside an escaped character, at any width, either end, coloured or not', () => {
+    // What the output boundary writes for ESC, a bidi override, a newline, and quoting's backslash.
+    const key = '"orders:\\x1b]0;pwned\\x07:\\u202e:eu\\n\\\\x:lock"';
+    const whole = /\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nrt\\"])/g;
+    const colour = (t: string) => `\u001b[36m${t}\u001b[39m`;
+    for (const text of [key, colour(key)]) {
+      for (let width = 1; width < displayWidth(text); width++) {
+        for (const cut of ['end', 'middle'] as const) {
+          const out = truncateToWidth(text, width, cut);
+          expect(displayWidth(out)).toBeLessThanOrEqual(width);
+          // Whole escapes removed, no backslash is left: none was cut off from its escape.
+          expect(out.replace(/\u001b\[[0-9;]*m/g, '').replace(whole, ''), `${cut} at ${width}: ${out}`).not.toContain('\\');
+        }
+      }
+    }
+    // The cut moves to the escape's edge: `\x1b` is dropped whole from the head, `\u202e` from the tail.
+    expect(truncateToWidth(key, 11, 'end')).toBe('"orders:…');
+    expect(truncateToWidth(key, 22, 'middle')).toBe('"orders:…eu\\n\\\\x:lock"');
+    expect(truncateToWidth(key, 37, 'middle')).toBe('"orders:\\x1b]0;pwn…:eu\\n\\\\x:lock"');
+    // Where a cut falls on an edge, nothing moves.
+    expect(truncateToWidth(key, 24, 'middle')).toBe('"orders:\\x1b…\\n\\\\x:lock"');
+  });
 });
 
 describe('formatColumns', () => {
