@@ -56,10 +56,10 @@ export function truncateToWidth(text: string, width: number, cut: 'middle' | 'en
   return `${sliceAnsi(text, 0, head)}…${sliceAnsi(text, cutAfter(total - (width - 1 - head)))}`;
 }
 
-// A number and its unit stay on one line (`0.50 s`, never `0.50` / `s`): joined by a no-break space
-// while wrapping, which wrap-ansi does not break at.
+// A duration stays on one line (`0.50 s`, `4 m 51 s`, never `0.50` / `s` or `4 m` / `51 s`, as
+// formatDuration writes them): its spaces are no-break spaces while wrapping, which wrap-ansi keeps.
 const NBSP = '\u00a0';
-const UNIT_AFTER_NUMBER = /(\d) (ms|s)\b/g;
+const DURATION = /\d+(?:\.\d+)? (?:ms|s|m|h)\b(?: \d+ (?:s|m)\b)?/g;
 
 export interface WrapOptions {
   /** Printed before the first line (a label); the text starts after it. */
@@ -73,7 +73,7 @@ export function wrapText(text: string, width: number, opts: WrapOptions = {}): s
   const head = opts.head ?? '';
   const indent = opts.indent ?? ' '.repeat(displayWidth(head));
   // Line breaks become spaces (prose re-joined); runs of spaces inside a line are kept (aligned cells).
-  const words = text.replace(/[ \t]*\n\s*/g, ' ').trim().replace(UNIT_AFTER_NUMBER, `$1${NBSP}$2`);
+  const words = text.replace(/[ \t]*\n\s*/g, ' ').trim().replace(DURATION, (d) => d.replaceAll(' ', NBSP));
   // The first line has the room the head leaves, the others the room the indent leaves.
   const wrap = (t: string, room: number): string[] => (t === '' ? [] : wrapAnsi(t, Math.max(1, room), { hard: true, trim: true }).split('\n'));
   const first = wrap(words, width - displayWidth(head))[0] ?? '';

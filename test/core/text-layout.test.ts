@@ -93,6 +93,15 @@ describe('wrapText', () => {
     expect(lines.join('\n')).not.toMatch(/\d\n\s*(ms|s)\b/);
   });
 
+  it('a duration of minutes or hours stays whole: `expires in 4 m 51 s` never ends a line at `4 m`', () => {
+    const header = 'orders:2024:eu-west-1:customer-4242:invoice-lock  Redisson lock, expires in 4 m 51 s';
+    for (let width = 30; width < header.length; width++) {
+      const joined = wrapText(header, width).join('\n');
+      expect(joined, `at ${width}`).toMatch(/4 m 51 s/);
+      expect(wrapText(`lease left 2 h 05 m of ${width} h`, 16).join('\n')).toMatch(/2 h 05 m/);
+    }
+  });
+
   it('cuts only a word longer than a whole line', () => {
     expect(wrapText('x'.repeat(25), 10)).toEqual(['xxxxxxxxxx', 'xxxxxxxxxx', 'xxxxx']);
   });
