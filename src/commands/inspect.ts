@@ -71,7 +71,7 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
     .option('--json', 'print a JSON array, one object per key (shape below)')
     .addHelpText('after', prose(ctx, HELP));
   addNodesOption(cmd);
-  addConnectionOptions(cmd);
+  addConnectionOptions(cmd, { pubsub: false }); // read-only: never notifies
   // --watch / --interval / --once / --count: the live view lives in inspect-watch.ts.
   addWatchOptions(cmd).addHelpText('after', prose(ctx, WATCH_HELP));
   cmd.action(

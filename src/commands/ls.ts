@@ -90,7 +90,7 @@ export function registerLs(program: Command, ctx: CommandContext): void {
     .option('--interval <duration>', `time between scans with --watch (default ${LS_WATCH_INTERVAL_MS / 1000}s)`)
     .addHelpText('after', prose(ctx, HELP));
   addNodesOption(cmd);
-  addConnectionOptions(cmd);
+  addConnectionOptions(cmd, { pubsub: false }); // read-only: never notifies
   cmd.action(
     act(ctx, async (pattern: string, flags: LsFlags) => {
       const scan: LockScanOptions = {
