@@ -27,6 +27,8 @@ export function padDisplay(text: string, width: number): string {
 // quoting escapes (`\\`, `\"`): a cut inside one would show `\x1…`, a byte that never was.
 const ESCAPED_CHAR = /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[nrt\\"])/g;
 const SGR = /\u001b\[[0-9;]*m/g;
+const SGR_AT = /^\u001b\[[0-9;]*m/;
+const LEADING_SPACE = /^((?:\u001b\[[0-9;]*m)*)\s+/;
 
 /** The column ranges [start, end) that escaped characters take in `text` (colour codes take none). */
 function escapeSpans(text: string): [number, number][] {
@@ -75,9 +77,11 @@ export function wrapText(text: string, width: number, opts: WrapOptions = {}): s
   // Line breaks become spaces (prose re-joined); runs of spaces inside a line are kept (aligned cells).
   const words = text.replace(/[ \t]*\n\s*/g, ' ').trim().replace(DURATION, (d) => d.replaceAll(' ', NBSP));
   // The first line has the room the head leaves, the others the room the indent leaves.
-  const wrap = (t: string, room: number): string[] => (t === '' ? [] : wrapAnsi(t, Math.max(1, room), { hard: true, trim: true }).split('\n'));
+  const wrap = (t: string, room: number): string[] => (t.replace(SGR, '').trim() === '' ? [] : wrapAnsi(t, Math.max(1, room), { hard: true, trim: true }).split('\n'));
   const first = wrap(words, width - displayWidth(head))[0] ?? '';
-  const rest = wrap(words.slice(first.length).trimStart(), width - displayWidth(indent));
+  // wrap-ansi trims the line and closes its colour: find where it ended in `words` by its visible characters.
+  const { index, codes } = afterVisible(words, first.replace(SGR, '').length, true);
+  const rest = wrap(codes + words.slice(index).replace(LEADING_SPACE, '$1'), width - displayWidth(indent));
   return [`${head}${first}`, ...rest.map((line) => `${indent}${line}`)].map((line) => line.replaceAll(NBSP, ' ').trimEnd());
 }
 
@@ -249,9 +253,31 @@ export function wrapShellCommand(command: string, width: number, opts: WrapOptio
   return [...lines, line];
 }
 
-/** One line wider than `width`, wrapped under its item text (`  label     text`), else under its indent. */
+/** One line wider than `width`, wrapped under its item text (`  label     text`), else under its indent; colour codes take no room. */
 export function wrapLine(line: string, width: number): string[] {
   if (displayWidth(line) <= width) return [line];
-  const column = itemTextColumn(line) ?? line.length - line.trimStart().length;
-  return wrapText(line.slice(column), width, { head: line.slice(0, column), indent: ' '.repeat(Math.min(column, Math.floor(width / 2))) });
+  const plain = line.replace(SGR, '');
+  const column = itemTextColumn(plain) ?? plain.length - plain.trimStart().length;
+  // The colour the head opened goes on with the text, so every wrapped line carries its own.
+  const { index, codes } = afterVisible(line, column, false);
+  return wrapText(codes + line.slice(index), width, { head: line.slice(0, index), indent: ' '.repeat(Math.min(column, Math.floor(width / 2))) });
+}
+
+/**
+ * Where `count` visible characters of `text` end (colour codes not counted; with `skipSpace`,
+ * leading white space neither), and the colour codes passed on the way, to carry over.
+ */
+function afterVisible(text: string, count: number, skipSpace: boolean): { index: number; codes: string } {
+  let index = 0;
+  let codes = '';
+  let seen = 0;
+  while (index < text.length && seen < count) {
+    const code = SGR_AT.exec(text.slice(index));
+    if (code) {
+      codes += code[0];
+      index += code[0].length;
+    } else if (skipSpace && seen === 0 && /\s/.test(text[index]!)) index += 1;
+    else [seen, index] = [seen + 1, index + 1];
+  }
+  return { index, codes };
 }

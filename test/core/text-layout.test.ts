@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, formatColumns, reflow, truncateToWidth, widthOf, wrapItems, wrapText } from '../../src/core/text-layout.js';
+import { displayWidth, formatColumns, reflow, truncateToWidth, widthOf, wrapItems, wrapLine, wrapText } from '../../src/core/text-layout.js';
 
 /** Every word of `text` appears whole on some line: nothing was broken inside a word. */
 function wordsKept(text: string, lines: readonly string[]): void {
@@ -99,6 +99,20 @@ describe('wrapText', () => {
       const joined = wrapText(header, width).join('\n');
       expect(joined, `at ${width}`).toMatch(/4 m 51 s/);
       expect(wrapText(`lease left 2 h 05 m of ${width} h`, 16).join('\n')).toMatch(/2 h 05 m/);
+    }
+  });
+
+  it('a coloured line loses no text when wrapped, and each of its lines carries the colour', () => {
+    const red = (t: string) => `\u001b[31m${t}\u001b[39m`;
+    const message = 'no TTL: will never expire; if its holder dies it stays locked until someone deletes it';
+    const plain = (l: string) => l.replace(/\u001b\[[0-9;]*m/g, '');
+    for (let width = 40; width <= 100; width++) {
+      const lines = wrapLine(red(`  error     ${message}`), width);
+      for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(width);
+      expect(lines.map((l) => plain(l).trim()).join(' '), `at ${width}`).toBe(`error     ${message}`);
+      expect(lines.slice(1).every((l) => /^ {12}\u001b\[31m\S/.test(l)), `at ${width}: ${JSON.stringify(lines)}`).toBe(true);
+      const head = wrapText(red(message), width, { head: '  error     ' });
+      expect(head.map((l) => plain(l).trim()).join(' ').replace(/^error\s+/, '')).toBe(message);
     }
   });
 
