@@ -47,7 +47,7 @@ export function printViews(ctx: CommandContext, views: readonly LockView[], json
   for (const view of views) {
     if (json) break;
     const width = tableWidth(ctx);
-    const block = formatLockView(view, { paint: paintFor(ctx, view.kind === 'missing' ? 'stderr' : 'stdout') });
+    const block = formatLockView(view, { paint: paintFor(ctx, view.kind === 'missing' ? 'stderr' : 'stdout'), width });
     // On a terminal a long line wraps under its own text; piped, lines stay whole for grep.
     const lines = width === undefined ? block : block.flatMap((line) => wrapLine(line, width));
     if (view.kind === 'missing') {
