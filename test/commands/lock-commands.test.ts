@@ -129,7 +129,7 @@ describe('force-unlock', () => {
       env,
     });
     await new Promise((r) => setTimeout(r, 100));
-    expect(stderr).toContain(`Force-unlock "orders" is held by ${OWNER_B}`);
+    expect(stderr).toContain(`"orders" is held by ${OWNER_B} with no TTL: it will never expire on its own. Force-unlock it? [y/N] `);
     stdin.write(`${answer}\n`);
     expect(await pending).toBe(code);
     expect(await fx.raw.exists('orders')).toBe(left);
