@@ -58,6 +58,13 @@ describe('release and renew', () => {
     expect(again.stderr).toBe('redlock-cli: "orders" is not locked: nobody holds it (nothing to release)\n');
   });
 
+  it('release --kind other than the one acquired here says which kind it was taken as, and changes nothing', async () => {
+    await runCli(['acquire', 'orders'], env);
+    const r = await runCli(['release', 'orders', '--kind', 'fair'], env);
+    expect(r).toMatchObject({ code: 2, stderr: 'redlock-cli: "orders" was acquired here as reentrant, not fair: pass --kind reentrant or leave --kind out\n' });
+    expect(await fx.raw.exists('orders')).toBe(1);
+  });
+
   it('refuses to release for a non-owner, says who holds it, and changes nothing', async () => {
     await fx.raw.hset('orders', OWNER_B, '1');
     await fx.raw.pexpire('orders', 10_000);
