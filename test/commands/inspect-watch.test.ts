@@ -1,50 +1,17 @@
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { LockView } from '../../src/core/lock-view.js';
-import { wantsWatch, WATCH_CONNECTION_NAME } from '../../src/commands/inspect-watch.js';
+import { wantsWatch } from '../../src/commands/inspect/watch.js';
+import { WATCH_CONNECTION_NAME } from '../../src/inspect/watch.js';
 import { run } from '../../src/main.js';
 import { useBackgroundRuns, useRedisServer } from '../helpers/fixture.js';
 import { owner, rawClient } from '../helpers/lock-env.js';
 import { dumpAll, sideEffects } from '../helpers/read-only.js';
 import { startRedis } from '../helpers/redis-server.js';
+import { Keyboard, Sink } from '../helpers/terminal.js';
 
 const fx = useRedisServer({ flushEachTest: true });
 // A failed test must not leave a watch running.
 const runs = useBackgroundRuns();
-
-class Sink extends EventEmitter {
-  text = '';
-  readonly columns = 100;
-  constructor(readonly isTTY = false) {
-    super();
-  }
-  write(chunk: string): boolean {
-    this.text += chunk;
-    return true;
-  }
-  lines(): string[] {
-    return this.text.split('\n').filter(Boolean);
-  }
-}
-
-/** A terminal's keyboard as ink reads it: raw mode, 'readable' events, read(). */
-class Keyboard extends EventEmitter {
-  readonly isTTY = true;
-  private pending: string[] = [];
-  press(key: string): void {
-    this.pending.push(key);
-    this.emit('readable');
-  }
-  read(): string | null {
-    return this.pending.shift() ?? null;
-  }
-  setEncoding(): void {}
-  setRawMode(): void {}
-  ref(): void {}
-  unref(): void {}
-  resume(): void {}
-  pause(): void {}
-}
 
 /** Starts `inspect <argv>` through run(); the handle lets the test read its output, press keys and interrupt it. */
 function inspect(argv: string[], opts: { url?: string; tty?: boolean } = {}) {
