@@ -39,7 +39,8 @@ export function registerForceUnlock(program: Command, ctx: CommandContext): void
         if (!flags.yes) {
           const ok = await confirm(
             ctx,
-            `Force-unlock ${describeCurrent(key, peek)}?`,
+            // The state, then the question: "Force-unlock ... with no TTL: ...?" read as a question about the TTL.
+            `${describeCurrent(key, peek)}. Force-unlock it?`,
             'force-unlock deletes a lock you may not own: pass --yes to confirm (there is no terminal to ask on)',
           );
           if (!ok) {

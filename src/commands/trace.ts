@@ -70,7 +70,7 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
     .option('--record <file>', 'also write the decoded events to this file (read it back with --from)')
     .option('--from <file>', 'diagnose a recording, or a saved `redis-cli monitor` log, instead of a live server')
     .addHelpText('after', prose(ctx, HELP));
-  addConnectionOptions(cmd);
+  addConnectionOptions(cmd, { pubsub: false }); // read-only: never notifies
   cmd.action(
     act(ctx, async (pattern: string | undefined, flags: TraceFlags) => {
       const wants = globMatcher(pattern);

@@ -1,31 +1,20 @@
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
-import { rawClient } from '../helpers/lock-env.js';
+import { describe, expect, it } from 'vitest';
+import { useRedisServer } from '../helpers/fixture.js';
+import { freePort } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
 // `trace` through run(argv, ctx) as a user runs it piped: event lines or NDJSON while it runs,
 // the summary at the end, exit 0 when nothing unsafe was seen and 7 when something was.
 
-let server: RedisServer;
-let raw: Redis;
-const env = () => tempStateEnv({ REDIS_URL: server.url });
-
-beforeAll(async () => {
-  server = await startRedis();
-  raw = rawClient(server);
-});
-afterAll(async () => {
-  raw?.disconnect();
-  await server?.stop();
-});
+const fx = useRedisServer();
+const env = () => tempStateEnv({ REDIS_URL: fx.server.url });
 
 /** Runs `trace` for `forMs` while `traffic` runs once its MONITOR is up (it says so on stderr). */
 async function traceDuring(args: string[], traffic: () => Promise<void>) {
   const run = runCli(['trace', ...args], env());
   // MONITOR is attached once a client named redlock-cli:trace is connected.
   const until = Date.now() + 10_000;
-  while (!String(await raw.client('LIST')).includes('name=redlock-cli:trace')) {
+  while (!String(await fx.raw.client('LIST')).includes('name=redlock-cli:trace')) {
     if (Date.now() > until) throw new Error('trace did not start');
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -37,9 +26,9 @@ async function traceDuring(args: string[], traffic: () => Promise<void>) {
 describe('redlock-cli trace (piped)', () => {
   it('--json: one event per line, then the summary; safe traffic exits 0', async () => {
     const r = await traceDuring(['--for', '3s', '--json'], async () => {
-      await raw.set('jobs:1', 'tok', 'PX', 5000, 'NX');
-      await raw.eval('if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end', 1, 'jobs:1', 'tok');
-      await raw.set('other', 'tok', 'PX', 5000, 'NX');
+      await fx.raw.set('jobs:1', 'tok', 'PX', 5000, 'NX');
+      await fx.raw.eval('if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end', 1, 'jobs:1', 'tok');
+      await fx.raw.set('other', 'tok', 'PX', 5000, 'NX');
     });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -50,13 +39,13 @@ describe('redlock-cli trace (piped)', () => {
 
   it('a pattern keeps other locks out; unsafe traffic prints the finding and exits 7', async () => {
     const r = await traceDuring(['jobs:*', '--for', '3s'], async () => {
-      await raw.set('jobs:2', 'tok', 'PX', 5000, 'NX');
-      await raw.del('jobs:2');
-      await raw.set('other', 'tok2', 'PX', 5000, 'NX');
-      await raw.del('other');
+      await fx.raw.set('jobs:2', 'tok', 'PX', 5000, 'NX');
+      await fx.raw.del('jobs:2');
+      await fx.raw.set('other', 'tok2', 'PX', 5000, 'NX');
+      await fx.raw.del('other');
     });
     expect(r.code, r.stderr).toBe(7);
-    expect(r.stdout).toMatch(/^\d\d:\d\d:\d\d\.\d{3}  jobs:2  acquired  by tok /m);
+    expect(r.stdout).toMatch(/^\d\d:\d\d:\d\d\.\d{3} {2}jobs:2 {2}acquired {2}by tok /m);
     expect(r.stdout).toMatch(/^! foreign-delete jobs:2 /m);
     expect(r.stdout).not.toMatch(/ other /);
     expect(r.stdout).toMatch(/findings: 1 unsafe, 0 warnings/);
