@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { percentiles } from '../src/core/race/stats.js';
+import type { TraceEvent } from '../src/core/trace/events.js';
 import { findingLine } from '../src/core/trace/format.js';
 import { TraceSession } from '../src/core/trace/session.js';
 import { TraceSource } from '../src/trace/source.js';
@@ -75,8 +76,13 @@ function load(server: RedisServer, rate: number, seconds: number): Promise<{ ops
   });
 }
 
-async function attach(server: RedisServer, session: TraceSession): Promise<TraceSource> {
-  const source = new TraceSource({ spec: { url: server.url }, wants: () => true, onStatus: () => undefined, onEvents: (events) => void session.push(events) });
+/** `decoded`: outcomes (acquired, released, ...); attempts come on top, one before each acquisition. */
+async function attach(server: RedisServer, session: TraceSession, count = { decoded: 0 }): Promise<TraceSource> {
+  const onEvents = (events: readonly TraceEvent[]) => {
+    session.push(events);
+    for (const e of events) if (e.kind !== 'attempt') count.decoded++;
+  };
+  const source = new TraceSource({ spec: { url: server.url }, wants: () => true, onStatus: () => undefined, onEvents });
   await source.start();
   return source;
 }
@@ -96,7 +102,8 @@ async function main(): Promise<void> {
     console.log(`server throughput, all-out for ${ALL_OUT_SECONDS} s: ${rate(bare)} lock ops/s without trace, ${rate(withTrace)} with trace attached (${Math.round((1 - rate(withTrace) / rate(bare)) * 100)} % less)`);
 
     const session = new TraceSession();
-    const paced = await attach(server, session);
+    const count = { decoded: 0 };
+    const paced = await attach(server, session, count);
     const lags: number[] = [];
     const heap: number[] = [];
     const sampler = setInterval(() => {
@@ -106,7 +113,8 @@ async function main(): Promise<void> {
     const result = await load(server, RATE, SECONDS);
     clearInterval(sampler);
     const drained = Date.now();
-    while (session.events < result.ops && Date.now() - drained < 10_000) await new Promise((r) => setTimeout(r, 50));
+    const decoded = () => count.decoded;
+    while (decoded() < result.ops && Date.now() - drained < 10_000) await new Promise((r) => setTimeout(r, 50));
     await paced.stop();
     const lag = percentiles(lags);
     const achieved = percentiles(result.perSecond);
@@ -114,7 +122,7 @@ async function main(): Promise<void> {
     const tenth = Math.max(1, Math.floor(heap.length / 10));
     const early = percentiles(heap.slice(tenth, 2 * tenth)).p50;
     const late = percentiles(heap.slice(-tenth)).p50;
-    console.log(`paced load, ${SECONDS} s at ${RATE} lock ops/s: the load reached p50 ${achieved.p50} ops/s; trace decoded ${session.events} events of ${result.ops} operations`);
+    console.log(`paced load, ${SECONDS} s at ${RATE} lock ops/s: the load reached p50 ${achieved.p50} ops/s; trace decoded ${decoded()} outcomes (and ${session.events - decoded()} attempts) of ${result.ops} operations`);
     console.log(`trace lag behind the server: p50 ${Math.round(lag.p50)} ms, p99 ${Math.round(lag.p99)} ms, max ${Math.round(lag.max)} ms`);
     console.log(`trace heap: ${mb(early)} early in the run, ${mb(late)} at the end (${mb(Math.max(...heap))} max); findings: ${session.findings.length}`);
     for (const f of session.findings.slice(0, 5)) console.log(`  ${findingLine(f)}`);

@@ -51,8 +51,10 @@ describe('trace across a Sentinel failover', () => {
     expect(moved?.detail).toMatch(new RegExp(`to 127\\.0\\.0\\.1:${primary.port}$`));
     expect(trace.findings.map((f) => [f.kind, f.lock, f.owners])).toEqual([['lost-in-failover', 'orders', [owner(1)]]]);
     expect(trace.events.filter((e) => e.lock === 'orders').map((e) => `${e.kind} ${e.owner}`)).toEqual([
+      `attempt ${owner(1)}`,
       `acquired ${owner(1)}`,
       `lost-in-failover ${owner(1)}`,
+      `attempt ${owner(2)}`,
       `acquired ${owner(2)}`,
     ]);
   }, 90_000);
