@@ -1,0 +1,123 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { missingNotifyFlags } from '../../src/core/trace/notify-flags.js';
+import { rawClient } from '../helpers/lock-env.js';
+import { sideEffects } from '../helpers/read-only.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+import { eventually } from '../helpers/sandbox.js';
+import { startTrace } from './trace-fixture.js';
+
+// `trace --source keyspace` on real servers: one with notify-keyspace-events on (as an operator
+// would set it) and one left at Redis's default (off). Locks are taken by our own CLI. Another
+// MONITOR on each server sees what the trace sends: reads only, and CONFIG SET only when asked.
+
+let enabled: RedisServer;
+let off: RedisServer;
+let rawEnabled: Redis;
+let rawOff: Redis;
+
+beforeAll(async () => {
+  [enabled, off] = await Promise.all([startRedis({ args: ['--notify-keyspace-events', 'Kg$hx'] }), startRedis()]);
+  rawEnabled = rawClient(enabled);
+  rawOff = rawClient(off);
+});
+afterAll(async () => {
+  rawEnabled?.disconnect();
+  rawOff?.disconnect();
+  await Promise.all([enabled?.stop(), off?.stop()]);
+});
+
+/** Records what every connection named redlock-cli:trace sends to the server, until stopped. */
+async function watchTrace(server: RedisServer) {
+  const seen: { args: string[]; source: string }[] = [];
+  const watcher = await rawClient(server).monitor();
+  watcher.on('monitor', (_t: string, args: string[], source: string) => seen.push({ args, source }));
+  return {
+    async stop() {
+      await new Promise((r) => setTimeout(r, 100));
+      watcher.disconnect();
+      const ours = new Set(seen.filter((s) => s.args[0]?.toLowerCase() === 'client' && s.args[2] === 'redlock-cli:trace').map((s) => s.source));
+      return seen.filter((s) => ours.has(s.source)).map((s) => s.args);
+    },
+  };
+}
+/** CONFIG SET calls the server has run: MONITOR never shows admin commands, INFO commandstats counts them. */
+async function configSets(raw: Redis): Promise<number> {
+  const info = String(await raw.info('commandstats'));
+  return Number(/^cmdstat_config\|set:calls=(\d+)/m.exec(info)?.[1] ?? 0);
+}
+
+describe('trace --source keyspace', () => {
+  it('a token lock and a Redisson lock taken by our CLI: acquired, renewed, released with their owners; expired from the server', async () => {
+    const watch = await watchTrace(enabled);
+    const setsBefore = await configSets(rawEnabled);
+    const trace = await startTrace({ url: enabled.url }, { source: 'keyspace' });
+    const env = tempStateEnv({ REDIS_URL: enabled.url });
+    const cli = async (...args: string[]) => {
+      const r = await runCli(args, env);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as { owner: string };
+    };
+    const tok = await cli('acquire', 'tok', '--kind', 'token', '--lease', '1s', '--json');
+    const red = await cli('acquire', 'red', '--lease', '20s', '--json');
+    await cli('renew', 'red', '--owner', red.owner, '--lease', '25s', '--json');
+    await cli('release', 'red', '--owner', red.owner, '--json');
+    await eventually(async () => trace.events.some((e) => e.kind === 'expired' && e.lock === 'tok'), 15_000);
+    await trace.stop(rawEnabled);
+    const sent = await watch.stop();
+
+    const of = (lock: string) => trace.events.filter((e) => e.lock === lock).map((e) => `${e.kind} ${e.owner}`);
+    expect(of('tok')).toEqual([`acquired ${tok.owner}`, `expired ${tok.owner}`]);
+    expect(of('red')).toEqual([`acquired ${red.owner}`, `renewed ${red.owner}`, `released ${red.owner}`]);
+    const expired = trace.events.find((e) => e.kind === 'expired')!;
+    expect(expired.detail).toBe("the server's expired notification");
+    expect(trace.events.find((e) => e.kind === 'renewed')?.leaseMs).toBeGreaterThan(20_000);
+    expect(trace.findings).toEqual([]);
+    // Read-only: reads and the subscription; no CONFIG SET since the flags were on.
+    expect(sent.some((a) => a[0]!.toLowerCase() === 'psubscribe')).toBe(true);
+    expect(await configSets(rawEnabled)).toBe(setsBefore);
+    expect(await sideEffects(rawEnabled, sent)).toEqual([]);
+  }, 60_000);
+
+  it('notifications off: exit 2 with one line naming the missing flags and both fixes; the config is left alone', async () => {
+    const watch = await watchTrace(off);
+    const setsBefore = await configSets(rawOff);
+    const r = await runCli(['trace', '--source', 'keyspace', '--for', '2s'], tempStateEnv({ REDIS_URL: off.url }));
+    const sent = await watch.stop();
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `redlock-cli: --source keyspace: notify-keyspace-events on 127.0.0.1:${off.port} is "", without K g $ h x: run CONFIG SET notify-keyspace-events "Kg$hx" there, or add --enable-notifications (trace sets them and puts "" back when it ends)`,
+    ]);
+    expect(await rawOff.config('GET', 'notify-keyspace-events')).toEqual(['notify-keyspace-events', '']);
+    expect(await configSets(rawOff)).toBe(setsBefore);
+    expect(await sideEffects(rawOff, sent)).toEqual([]);
+  }, 30_000);
+
+  it('--enable-notifications: sets the flags, traces, and puts the old value back; that CONFIG SET pair is all it changes', async () => {
+    await rawOff.config('SET', 'notify-keyspace-events', 'E$');
+    // As the server prints it back (its own order of the flags).
+    const before = String(((await rawOff.config('GET', 'notify-keyspace-events')) as string[])[1]);
+    const watch = await watchTrace(off);
+    const setsBefore = await configSets(rawOff);
+    const env = tempStateEnv({ REDIS_URL: off.url });
+    const run = runCli(['trace', '--source', 'keyspace', '--enable-notifications', '--for', '3s', '--json'], env);
+    await eventually(async () => String(((await rawOff.config('GET', 'notify-keyspace-events')) as string[])[1]).includes('K'), 10_000);
+    await rawOff.set('job', 'tokA', 'PX', 10_000, 'NX');
+    const r = await run;
+    const sent = await watch.stop();
+    expect(r.code, r.stderr).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; kind?: string; lock?: string; owner?: string });
+    expect(events.filter((e) => e.type === 'event').map((e) => `${e.kind} ${e.lock} ${e.owner}`)).toEqual(['acquired job tokA']);
+    expect(await rawOff.config('GET', 'notify-keyspace-events')).toEqual(['notify-keyspace-events', before]);
+    // Exactly one CONFIG SET to turn them on and one to put them back; everything else it sent only reads.
+    expect(await configSets(rawOff)).toBe(setsBefore + 2);
+    expect(await sideEffects(rawOff, sent)).toEqual([]);
+    // The value as the server reports it once set: every needed flag, in the server's own order.
+    const set = new RegExp(`set notify-keyspace-events on 127\\.0\\.0\\.1:${off.port} to "([^"]*)" \\(was "(.*)"\\); it is put back when the trace ends`).exec(r.stderr);
+    expect(set?.[2]).toBe(before);
+    expect(missingNotifyFlags(set?.[1] ?? '')).toEqual([]);
+    expect(r.stderr).toContain(`put notify-keyspace-events on 127.0.0.1:${off.port} back to "${before}"`);
+    await rawOff.config('SET', 'notify-keyspace-events', '');
+  }, 30_000);
+});
