@@ -1,4 +1,4 @@
-import { UsageError } from '../core/errors.js';
+import { UnreachableError, UsageError } from '../core/errors.js';
 import type { TraceEvent } from '../core/trace/events.js';
 import { KeyspaceDecoder, readingFor, type KeyReading } from '../core/trace/keyspace-decoder.js';
 import type { LockModel } from '../core/trace/lock-model.js';
@@ -63,7 +63,9 @@ export class KeyspaceFeed implements ShardFeed {
   private async ensureNotifications(endpoint: MonitorEndpoint): Promise<void> {
     const node = formatHostPort(endpoint);
     const previous = await notifyConfig(endpoint).catch((err: Error) => {
-      throw new UsageError(`--source keyspace: cannot read notify-keyspace-events on ${node} (${err.message}); ask for CONFIG GET, or use the MONITOR source`);
+      // The node refused CONFIG GET (an ACL, a renamed command); a node that cannot be reached stays exit 3.
+      if (err instanceof UnreachableError) throw err;
+      throw new UsageError(`--source keyspace: cannot read notify-keyspace-events on ${node} (${err.message}); allow CONFIG GET, or use the MONITOR source`);
     });
     if (missingNotifyFlags(previous).length === 0) return;
     if (!this.opts.enableNotifications) throw new UsageError(missingFlagsMessage(node, previous));

@@ -152,9 +152,10 @@ export class TraceSource {
     held.forEach((lock, i) => {
       if (!present[i]) out.push(...shard.feed.lostInFailover(lock, t, `absent on ${to} after the failover from ${from}`));
     });
+    // Out before the new node's first event; the status only once its stream is really followed.
     this.emit(out);
-    this.opts.onStatus(`failover: now following ${to}`);
     await this.attach(shard);
+    this.opts.onStatus(`failover: now following ${to}`);
   }
 
   async stop(): Promise<void> {
