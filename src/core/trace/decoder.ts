@@ -27,13 +27,9 @@ export interface DecoderOptions {
   readonly clientNames?: ReadonlyMap<string, string>;
 }
 
-interface PendingRun {
+/** A script run still collecting its `lua` lines; its time is its EVAL line's. */
+interface PendingRun extends Omit<ScriptRun, 't' | 'lua'> {
   readonly line: MonitorLine;
-  readonly client: TraceClient;
-  readonly intent: ScriptIntent;
-  readonly keys: readonly string[];
-  readonly argv: readonly string[];
-  readonly command: readonly string[];
   readonly lua: MonitorLine[];
 }
 
@@ -224,8 +220,7 @@ export class TraceDecoder {
     this.pending = undefined;
     const prev = this.current;
     this.current = { t: run.line.t, client: run.client };
-    const scriptRun: ScriptRun = { t: run.line.t, client: run.client, intent: run.intent, keys: run.keys, argv: run.argv, command: run.command, lua: run.lua };
-    applyScript(this.ctx, scriptRun);
+    applyScript(this.ctx, { ...run, t: run.line.t });
     this.current = prev;
   }
 }

@@ -17,6 +17,19 @@ const OWNER_B = '9e8d7c6b-0000-4000-8000-000000000002:7';
 const ACQUIRE = "if (redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; return redis.call('pttl', KEYS[1]);";
 const RENEW = "if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('pexpire', KEYS[1], ARGV[1]); return 1; end; return 0;";
 const RELEASE = "if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then return nil;end; local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); return 0; else redis.call('del', KEYS[1]); redis.call(ARGV[4], KEYS[2], ARGV[1]); return 1; end; return nil;";
+/** Redisson's acquire script on `orders` as MONITOR shows it, when it took the lock and when it was refused. */
+const acquires = (ms: number, source: string, owner: string) => [
+  at(ms, source, 'EVAL', ACQUIRE, '1', 'orders', '30000', owner),
+  lua(ms, 'exists', 'orders'),
+  lua(ms, 'hincrby', 'orders', owner, '1'),
+  lua(ms, 'pexpire', 'orders', '30000'),
+];
+const refused = (ms: number, source: string, owner: string) => [
+  at(ms, source, 'EVAL', ACQUIRE, '1', 'orders', '30000', owner),
+  lua(ms, 'exists', 'orders'),
+  lua(ms, 'hexists', 'orders', owner),
+  lua(ms, 'pttl', 'orders'),
+];
 const TOKEN_RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
 
 // The outcomes of each operation; attempts, which precede them, have their own test below.
@@ -27,14 +40,8 @@ describe('trace decoder', () => {
   it('Redisson RLock: acquired, refused with its holder, renewed (EVALSHA of a learned body), released', () => {
     const events = decodeLines([
       at(0, A, 'client', 'setname', 'worker-a'),
-      at(1, A, 'EVAL', ACQUIRE, '1', 'orders', '30000', OWNER_A),
-      lua(1, 'exists', 'orders'),
-      lua(1, 'hincrby', 'orders', OWNER_A, '1'),
-      lua(1, 'pexpire', 'orders', '30000'),
-      at(2, B, 'EVAL', ACQUIRE, '1', 'orders', '30000', OWNER_B),
-      lua(2, 'exists', 'orders'),
-      lua(2, 'hexists', 'orders', OWNER_B),
-      lua(2, 'pttl', 'orders'),
+      ...acquires(1, A, OWNER_A),
+      ...refused(2, B, OWNER_B),
       at(3, A, 'SCRIPT', 'LOAD', RENEW),
       at(4, A, 'EVALSHA', '8e19a1ddbdee9138df9f32a480c57addab4353d1', '1', 'orders', '30000', OWNER_A),
       lua(4, 'hexists', 'orders', OWNER_A),
@@ -215,23 +222,14 @@ describe('trace checker', () => {
 
   it('attempt: every acquisition request, before its outcome, at the time the request reached the server', () => {
     const lines = [
-      at(1, A, 'EVAL', ACQUIRE, '1', 'orders', '30000', OWNER_A),
-      lua(1, 'exists', 'orders'),
-      lua(1, 'hincrby', 'orders', OWNER_A, '1'),
-      lua(1, 'pexpire', 'orders', '30000'),
-      at(2, B, 'EVAL', ACQUIRE, '1', 'orders', '30000', OWNER_B),
-      lua(2, 'exists', 'orders'),
-      lua(2, 'hexists', 'orders', OWNER_B),
-      lua(2, 'pttl', 'orders'),
+      ...acquires(1, A, OWNER_A),
+      ...refused(2, B, OWNER_B),
       at(3, A, 'EVAL', RELEASE, '2', 'orders', 'redisson_lock__channel:{orders}', '0', '30000', OWNER_A, 'publish'),
       lua(3, 'hexists', 'orders', OWNER_A),
       lua(3, 'hincrby', 'orders', OWNER_A, '-1'),
       lua(3, 'del', 'orders'),
       // B retries once the lock is free: its wait runs from its first attempt.
-      at(50, B, 'EVAL', ACQUIRE, '1', 'orders', '30000', OWNER_B),
-      lua(50, 'exists', 'orders'),
-      lua(50, 'hincrby', 'orders', OWNER_B, '1'),
-      lua(50, 'pexpire', 'orders', '30000'),
+      ...acquires(50, B, OWNER_B),
       at(60, A, 'SET', 'job', 'tokA', 'NX', 'PX', '100'),
       at(61, B, 'SET', 'job', 'tokB', 'NX', 'PX', '100'),
       at(62, B, 'EVAL', RENEW, '1', 'orders', '30000', OWNER_B),
