@@ -43,7 +43,7 @@ the server has them on: notify-keyspace-events must include K g $ h x, or trace 
 which are missing; --enable-notifications sets them with CONFIG SET and puts the old value back at
 the end (the only config trace ever changes, and only when asked). Each write is read back (GET or
 HGETALL, PTTL) for its owner; a key that changed again before the read gives an event whose owner
-is unknown, and says so. Notifications name no client or script: no attempts or refusals, so no
+is unknown, and says so. Sent: CONFIG GET, TIME, PSUBSCRIBE and those reads. Notifications name no client or script: no attempts or refusals, so no
 expired-while-held or overlap; a token lock's DEL counts as its release; expiries are the server's
 own expired notifications.
 

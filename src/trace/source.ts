@@ -29,7 +29,10 @@ export interface SourceStats {
   readonly source: TraceSourceKind;
   /** MONITOR lines or keyspace notifications received. */
   readonly lines: number;
-  /** MONITOR: receive time minus the server's timestamp of the newest line, less the smallest such gap seen (clock offset); keyspace: how long the newest notification waited to be decoded. */
+  /**
+   * MONITOR: receive time minus the server's timestamp of the newest line, less the smallest such
+   * gap seen (clock offset); keyspace: how long the newest notification waited to be decoded.
+   */
   readonly lagMs: number;
   readonly maxLagMs: number;
 }
