@@ -73,9 +73,12 @@ export interface KeyReader {
   close(): void;
 }
 
+/** A read that takes longer is given up (its event loses its owner): a stopped node must not stall the trace. */
+const READ_TIMEOUT_MS = 5000;
+
 /** One connection that reads lock keys after their notifications, in order (pipelined). */
 export async function keyReader(ep: MonitorEndpoint): Promise<KeyReader> {
-  const client = nodeClient(ep);
+  const client = nodeClient(ep, 3000, READ_TIMEOUT_MS);
   await client.connect().catch((err: unknown) => {
     client.disconnect();
     throw toCliError(err, formatHostPort(ep));

@@ -41,7 +41,7 @@ export async function tracePlan(spec: TargetSpec): Promise<TracePlan> {
 }
 
 /** A connection to one node that fails fast and never retries (the source decides what to do). */
-export function nodeClient(ep: MonitorEndpoint, timeoutMs = 3000): Redis {
+export function nodeClient(ep: MonitorEndpoint, timeoutMs = 3000, commandTimeoutMs?: number): Redis {
   const client = new Redis({
     host: ep.host,
     port: ep.port,
@@ -52,6 +52,7 @@ export function nodeClient(ep: MonitorEndpoint, timeoutMs = 3000): Redis {
     db: ep.db ?? 0,
     lazyConnect: true,
     connectTimeout: timeoutMs,
+    ...(commandTimeoutMs !== undefined ? { commandTimeout: commandTimeoutMs } : {}),
     retryStrategy: () => null,
     maxRetriesPerRequest: 0,
   });
@@ -61,7 +62,7 @@ export function nodeClient(ep: MonitorEndpoint, timeoutMs = 3000): Redis {
 
 /** Runs `fn` on a short-lived connection to the node; errors name the node. */
 export async function withNode<T>(ep: MonitorEndpoint, fn: (client: Redis) => Promise<T>): Promise<T> {
-  const client = nodeClient(ep);
+  const client = nodeClient(ep, 3000, 3000);
   try {
     await client.connect();
     return await fn(client);

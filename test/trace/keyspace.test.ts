@@ -6,6 +6,7 @@ import { sideEffects } from '../helpers/read-only.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { eventually } from '../helpers/sandbox.js';
+import { runTrace } from '../../src/trace/run.js';
 import { startTrace } from './trace-fixture.js';
 
 // `trace --source keyspace` on real servers: one with notify-keyspace-events on (as an operator
@@ -120,4 +121,29 @@ describe('trace --source keyspace', () => {
     expect(r.stderr).toContain(`put notify-keyspace-events on 127.0.0.1:${off.port} back to "${before}"`);
     await rawOff.config('SET', 'notify-keyspace-events', '');
   }, 30_000);
+
+  it('a server that stops answering (SIGSTOP) does not hang the end: the config it could not put back is said', async () => {
+    const frozen = await startRedis();
+    const raw = rawClient(frozen);
+    try {
+      const abort = new AbortController();
+      const status: string[] = [];
+      let started!: () => void;
+      const ready = new Promise<void>((r) => (started = r));
+      const done = runTrace({ spec: { url: frozen.url }, wants: () => true, signal: abort.signal, source: 'keyspace', enableNotifications: true, onStatus: (s) => status.push(s), onStart: () => started() });
+      await Promise.race([ready, done]);
+      await raw.set('job', 'tok', 'PX', 60_000, 'NX');
+      process.kill(frozen.pid, 'SIGSTOP');
+      const stoppedAt = Date.now();
+      abort.abort();
+      await done;
+      // Bounded by the read timeouts, whatever the machine's load.
+      expect(Date.now() - stoppedAt).toBeLessThan(20_000);
+      expect(status.at(-1)).toMatch(/^could not put notify-keyspace-events on 127\.0\.0\.1:\d+ back to "" \(.*\): set it by hand$/);
+    } finally {
+      process.kill(frozen.pid, 'SIGCONT');
+      raw.disconnect();
+      await frozen.stop();
+    }
+  }, 60_000);
 });
