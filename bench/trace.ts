@@ -1,5 +1,6 @@
 // `trace` as a benchmark, on one redis-server: (1) the server's lock throughput with and without
-// a trace attached (MONITOR's cost, all-out load); (2) a paced load of BENCH_TRACE_RATE lock
+// a trace attached (MONITOR's cost, all-out load), and with the keyspace-notification source
+// instead (notifications on, each write read back); (2) a paced load of BENCH_TRACE_RATE lock
 // operations per second for BENCH_TRACE_SECONDS while the trace decodes and diagnoses them: how
 // far it lags the server (receive time minus the server's timestamp, sampled every second) and
 // its heap, sampled over the run, to show it neither falls behind nor grows.
@@ -12,6 +13,7 @@ import { percentiles } from '../src/core/race/stats.js';
 import type { TraceEvent } from '../src/core/trace/events.js';
 import { findingLine } from '../src/core/trace/format.js';
 import { TraceSession } from '../src/core/trace/session.js';
+import type { TraceSourceKind } from '../src/trace/feed.js';
 import { TraceSource } from '../src/trace/source.js';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server.js';
 
@@ -77,14 +79,14 @@ function load(server: RedisServer, rate: number, seconds: number): Promise<{ ops
 }
 
 /** `decoded`: outcomes (acquired, released, ...); attempts come on top, one before each acquisition. */
-async function attach(server: RedisServer, session: TraceSession, count = { decoded: 0 }): Promise<TraceSource> {
+async function attach(server: RedisServer, session: TraceSession, count = { decoded: 0 }, source: TraceSourceKind = 'monitor'): Promise<TraceSource> {
   const onEvents = (events: readonly TraceEvent[]) => {
     session.push(events);
     for (const e of events) if (e.kind !== 'attempt') count.decoded++;
   };
-  const source = new TraceSource({ spec: { url: server.url }, wants: () => true, onStatus: () => undefined, onEvents });
-  await source.start();
-  return source;
+  const trace = new TraceSource({ spec: { url: server.url }, wants: () => true, onStatus: () => undefined, onEvents, source, enableNotifications: true });
+  await trace.start();
+  return trace;
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -126,6 +128,13 @@ async function main(): Promise<void> {
     console.log(`trace lag behind the server: p50 ${Math.round(lag.p50)} ms, p99 ${Math.round(lag.p99)} ms, max ${Math.round(lag.max)} ms`);
     console.log(`trace heap: ${mb(early)} early in the run, ${mb(late)} at the end (${mb(Math.max(...heap))} max); findings: ${session.findings.length}`);
     for (const f of session.findings.slice(0, 5)) console.log(`  ${findingLine(f)}`);
+    // Last, so its backlog does not weigh on the heap figures above; against a fresh bare run.
+    const bareAgain = await load(server, 0, ALL_OUT_SECONDS);
+    const keyspace = await attach(server, new TraceSession(), undefined, 'keyspace');
+    const withKeyspace = await load(server, 0, ALL_OUT_SECONDS);
+    await keyspace.stop();
+    const lessThan = (r: { ops: number }, base: { ops: number }) => `${Math.round((1 - rate(r) / rate(base)) * 100)} % less`;
+    console.log(`keyspace-notification source, all-out for ${ALL_OUT_SECONDS} s: ${rate(bareAgain)} lock ops/s without trace, ${rate(withKeyspace)} with it attached (${lessThan(withKeyspace, bareAgain)})`);
     const busy = os.loadavg().map((l) => l.toFixed(1)).join(' ');
     console.log(`machine load average at the end (1, 5, 15 min): ${busy} on ${os.cpus().length} cores`);
   } finally {

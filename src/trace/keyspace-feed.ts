@@ -17,6 +17,13 @@ import type { FeedConnection, FeedHost, ShardFeed } from './feed.js';
 // --enable-notifications: then the missing flags are added and the previous value is put back
 // at the end, only if nobody changed it meanwhile.
 
+/**
+ * Notifications waiting to be decoded beyond which new ones are not read back (their events lose
+ * their owner): each read in flight holds memory, and a server busier than the reads can follow
+ * must not grow the trace without bound.
+ */
+const MAX_BACKLOG = 10_000;
+
 interface Queued {
   readonly n: Notification;
   readonly reading: Promise<KeyReading | undefined> | undefined;
@@ -37,6 +44,8 @@ export class KeyspaceFeed implements ShardFeed {
   private readonly queue: Queued[] = [];
   private pumping: Promise<void> | undefined;
   private readonly changes: ConfigChange[] = [];
+  /** Set while reads are skipped because the backlog is full. */
+  private behind = false;
 
   constructor(
     private readonly host: FeedHost,
@@ -77,7 +86,12 @@ export class KeyspaceFeed implements ShardFeed {
 
   private receive(n: Notification, reader: KeyReader): void {
     const kind = readingFor(n.event);
-    this.queue.push({ n, reading: kind ? reader.read(n.key, kind) : undefined });
+    const full = this.queue.length >= MAX_BACKLOG;
+    if (full !== this.behind) {
+      this.behind = full;
+      this.host.status(full ? `${MAX_BACKLOG} notifications behind: keys are not read back (owners unknown) until the trace catches up` : 'caught up: keys are read back again');
+    }
+    this.queue.push({ n, reading: kind && !full ? reader.read(n.key, kind) : undefined });
     this.kick();
   }
 
