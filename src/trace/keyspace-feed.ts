@@ -49,7 +49,13 @@ export class KeyspaceFeed implements ShardFeed {
 
   constructor(
     private readonly host: FeedHost,
-    private readonly opts: { readonly wants: (lock: string) => boolean; readonly node?: string | undefined; readonly enableNotifications: boolean },
+    private readonly opts: {
+      readonly wants: (lock: string) => boolean;
+      readonly node?: string | undefined;
+      readonly enableNotifications: boolean;
+      /** Default MAX_BACKLOG. */
+      readonly maxBacklog?: number | undefined;
+    },
   ) {
     this.decoder = new KeyspaceDecoder({ wants: opts.wants, ...(opts.node ? { node: opts.node } : {}) });
     this.model = this.decoder.model;
@@ -86,10 +92,11 @@ export class KeyspaceFeed implements ShardFeed {
 
   private receive(n: Notification, reader: KeyReader): void {
     const kind = readingFor(n.event);
-    const full = this.queue.length >= MAX_BACKLOG;
+    const limit = this.opts.maxBacklog ?? MAX_BACKLOG;
+    const full = this.queue.length >= limit;
     if (full !== this.behind) {
       this.behind = full;
-      this.host.status(full ? `${MAX_BACKLOG} notifications behind: keys are not read back (owners unknown) until the trace catches up` : 'caught up: keys are read back again');
+      this.host.status(full ? `${limit} notifications behind: keys are not read back (owners unknown) until the trace catches up` : 'caught up: keys are read back again');
     }
     this.queue.push({ n, reading: kind && !full ? reader.read(n.key, kind) : undefined });
     this.kick();

@@ -23,6 +23,8 @@ export interface TraceSourceOptions {
   readonly source?: TraceSourceKind | undefined;
   /** Keyspace only: set the notify-keyspace-events flags the trace needs, and put them back at the end. */
   readonly enableNotifications?: boolean | undefined;
+  /** Keyspace only: notifications waiting beyond which keys are not read back (default 10,000). */
+  readonly keyspaceBacklog?: number | undefined;
 }
 
 export interface SourceStats {
@@ -86,7 +88,7 @@ export class TraceSource {
       const node = multi ? formatHostPort(endpoint) : undefined;
       const feed =
         this.kind === 'keyspace'
-          ? new KeyspaceFeed(this.host, { wants: this.opts.wants, node, enableNotifications: this.opts.enableNotifications === true })
+          ? new KeyspaceFeed(this.host, { wants: this.opts.wants, node, enableNotifications: this.opts.enableNotifications === true, maxBacklog: this.opts.keyspaceBacklog })
           : new MonitorFeed(this.host, { wants: this.opts.wants, node });
       const shard: Shard = { feed, endpoint, connection: undefined };
       this.shards.push(shard);

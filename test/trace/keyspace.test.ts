@@ -6,7 +6,9 @@ import { sideEffects } from '../helpers/read-only.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { eventually } from '../helpers/sandbox.js';
+import type { TraceEvent } from '../../src/core/trace/events.js';
 import { runTrace } from '../../src/trace/run.js';
+import { TraceSource } from '../../src/trace/source.js';
 import { startTrace } from './trace-fixture.js';
 
 // `trace --source keyspace` on real servers: one with notify-keyspace-events on (as an operator
@@ -146,4 +148,21 @@ describe('trace --source keyspace', () => {
       await frozen.stop();
     }
   }, 60_000);
+
+  it('a backlog at its limit: keys are no longer read back, the events say the owner is unknown, and the trace says why', async () => {
+    const events: TraceEvent[] = [];
+    const status: string[] = [];
+    const source = new TraceSource({ spec: { url: enabled.url }, wants: (k) => k === 'backlog', onEvents: (e) => events.push(...e), onStatus: (s) => status.push(s), source: 'keyspace', keyspaceBacklog: 0 });
+    try {
+      await source.start();
+      await rawEnabled.hincrby('backlog', '6f1c2a3b-0000-4000-8000-000000000001:1', 1);
+      await eventually(async () => events.some((e) => e.kind === 'acquired'), 10_000);
+    } finally {
+      await source.stop();
+      await rawEnabled.del('backlog');
+    }
+    expect(events[0]).toMatchObject({ kind: 'acquired', lock: 'backlog', detail: 'owner unknown: keyspace events carry no values and the key had changed when read' });
+    expect(events[0]?.owner).toBeUndefined();
+    expect(status).toContain('0 notifications behind: keys are not read back (owners unknown) until the trace catches up');
+  }, 30_000);
 });
