@@ -77,14 +77,10 @@ export class KeyspaceFeed implements ShardFeed {
   /** Exit 2 when the needed flags are off, unless the user asked trace to turn them on. */
   private async ensureNotifications(endpoint: MonitorEndpoint): Promise<void> {
     const node = formatHostPort(endpoint);
-    const previous = await notifyConfig(endpoint).catch((err: Error) => {
-      // The node refused CONFIG GET (an ACL, a renamed command); a node that cannot be reached stays exit 3.
-      if (err instanceof UnreachableError) throw err;
-      throw new UsageError(`--source keyspace: cannot read notify-keyspace-events on ${node} (${err.message}); allow CONFIG GET, or use the MONITOR source`);
-    });
+    const previous = await notifyConfig(endpoint).catch(refused(`cannot read notify-keyspace-events on ${node}`, 'allow CONFIG GET, or use the MONITOR source'));
     if (missingNotifyFlags(previous).length === 0) return;
     if (!this.opts.enableNotifications) throw new UsageError(missingFlagsMessage(node, previous));
-    await setNotifyConfig(endpoint, withNotifyFlags(previous));
+    await setNotifyConfig(endpoint, withNotifyFlags(previous)).catch(refused(`cannot set notify-keyspace-events on ${node}`, 'have an operator set it, or use the MONITOR source'));
     const set = await notifyConfig(endpoint);
     this.changes.push({ endpoint, previous, set });
     this.host.status(`set notify-keyspace-events on ${node} to "${set}" (was "${previous}"); it is put back when the trace ends`);
@@ -149,4 +145,16 @@ export class KeyspaceFeed implements ShardFeed {
       this.host.status(`could not put notify-keyspace-events on ${node} back to "${previous}" (${(err as Error).message}): set it by hand`);
     }
   }
+}
+
+/**
+ * A node that refused a CONFIG call (an ACL's NOPERM, a renamed command) is a usage error naming
+ * what to do; a node that cannot be reached or did not answer keeps its own error (exit 3, retried
+ * after a failover).
+ */
+function refused(what: string, fix: string): (err: Error) => never {
+  return (err) => {
+    if (err instanceof UnreachableError || !/NOPERM|ERR|unknown command/i.test(err.message)) throw err;
+    throw new UsageError(`--source keyspace: ${what} (${err.message}); ${fix}`);
+  };
 }

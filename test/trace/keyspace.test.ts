@@ -165,4 +165,16 @@ describe('trace --source keyspace', () => {
     expect(events[0]?.owner).toBeUndefined();
     expect(status).toContain('0 notifications behind: keys are not read back (owners unknown) until the trace catches up');
   }, 30_000);
+
+  it('a user the server does not allow CONFIG: exit 2 saying so, with no password in it', async () => {
+    await rawOff.call('ACL', 'SETUSER', 'no-config', 'on', '>s3cret-pw', '+@all', '-config', '~*', '&*');
+    try {
+      const r = await runCli(['trace', '--source', 'keyspace', '--for', '1s', '-u', `redis://no-config:s3cret-pw@127.0.0.1:${off.port}`], tempStateEnv());
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^redlock-cli: --source keyspace: cannot read notify-keyspace-events on 127\\.0\\.0\\.1:${off.port} \\(.*NOPERM.*\\); allow CONFIG GET, or use the MONITOR source\\n$`));
+      expect(r.stderr).not.toContain('s3cret-pw');
+    } finally {
+      await rawOff.call('ACL', 'DELUSER', 'no-config');
+    }
+  }, 30_000);
 });
