@@ -57,7 +57,8 @@ no-ttl, overdue-queue-head.
 On a terminal: lanes per client and lock, findings and recent events, live. Piped: one line per
 event and finding, then a summary per lock (acquisitions, refusals, hold and wait p50 / p99).
 --json: one JSON object per line: {"type":"event",...}, {"type":"finding",...}, and at the end
-{"type":"summary","locks":[...],"findings":[...],"unsafe":bool,"lines":n,"maxLagMs":n}. Events:
+{"type":"summary","locks":[...],"findings":[...],"unsafe":bool,"source":"monitor"|"keyspace",
+"lines":n,"maxLagMs":n}. Events:
 attempt (a client asked for the lock: it comes before that request's acquired, refused, reader or
 queue join, at the time the request reached the server), acquired, refused, renewed, released,
 renew-refused, release-refused, expired, force-unlocked, deleted, queue-join/-leave,
@@ -170,7 +171,7 @@ function printStream(ctx: CommandContext, events: readonly TraceEvent[], found: 
 
 function printEnd(ctx: CommandContext, session: TraceSession, json: boolean, stats?: SourceStats): void {
   if (json) {
-    printJson(ctx, { type: 'summary', locks: session.locks(), findings: session.findings, unsafe: session.unsafe, events: session.events, ...(stats ? { lines: stats.lines, maxLagMs: Math.round(stats.maxLagMs) } : {}) });
+    printJson(ctx, { type: 'summary', locks: session.locks(), findings: session.findings, unsafe: session.unsafe, events: session.events, ...(stats ? { source: stats.source, lines: stats.lines, maxLagMs: Math.round(stats.maxLagMs) } : {}) });
     return;
   }
   print(ctx, '');

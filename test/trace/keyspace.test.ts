@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingNotifyFlags } from '../../src/core/trace/notify-flags.js';
@@ -55,7 +58,8 @@ describe('trace --source keyspace', () => {
   it('a token lock and a Redisson lock taken by our CLI: acquired, renewed, released with their owners; expired from the server', async () => {
     const watch = await watchTrace(enabled);
     const setsBefore = await configSets(rawEnabled);
-    const trace = await startTrace({ url: enabled.url }, { source: 'keyspace' });
+    const recording = join(mkdtempSync(join(tmpdir(), 'redlock-keyspace-')), 'trace.ndjson');
+    const trace = await startTrace({ url: enabled.url }, { source: 'keyspace', record: recording });
     const env = tempStateEnv({ REDIS_URL: enabled.url });
     const cli = async (...args: string[]) => {
       const r = await runCli(args, env);
@@ -77,6 +81,11 @@ describe('trace --source keyspace', () => {
     expect(expired.detail).toBe("the server's expired notification");
     expect(trace.events.find((e) => e.kind === 'renewed')?.leaseMs).toBeGreaterThan(20_000);
     expect(trace.findings).toEqual([]);
+    // The recording replays as the live run went.
+    const replay = await runCli(['trace', '--from', recording, '--json'], env);
+    expect(replay.code, replay.stderr).toBe(0);
+    const replayed = replay.stdout.trim().split('\n').map((l) => JSON.parse(l) as TraceEvent & { type: string }).filter((e) => e.type === 'event' && !e.lock.startsWith('trace-marker-'));
+    expect(replayed.map((e) => `${e.kind} ${e.lock} ${e.owner} ${e.t}`)).toEqual(trace.events.map((e) => `${e.kind} ${e.lock} ${e.owner} ${e.t}`));
     // Read-only: reads and the subscription; no CONFIG SET since the flags were on.
     expect(sent.some((a) => a[0]!.toLowerCase() === 'psubscribe')).toBe(true);
     expect(await configSets(rawEnabled)).toBe(setsBefore);
@@ -112,6 +121,7 @@ describe('trace --source keyspace', () => {
     expect(r.code, r.stderr).toBe(0);
     const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; kind?: string; lock?: string; owner?: string });
     expect(events.filter((e) => e.type === 'event').map((e) => `${e.kind} ${e.lock} ${e.owner}`)).toEqual(['acquired job tokA']);
+    expect(events.at(-1)).toMatchObject({ type: 'summary', source: 'keyspace', unsafe: false });
     expect(await rawOff.config('GET', 'notify-keyspace-events')).toEqual(['notify-keyspace-events', before]);
     // Exactly one CONFIG SET to turn them on and one to put them back; everything else it sent only reads.
     expect(await configSets(rawOff)).toBe(setsBefore + 2);
