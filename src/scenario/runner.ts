@@ -4,7 +4,8 @@ import type { TimingReport } from '../core/scenario/timing.js';
 import type { SandboxHandle } from '../sandbox/handle.js';
 import { ClientRuntime, type ClientContext } from './client.js';
 import { runClientAction } from './client-ops.js';
-import { RunClock, sleepReal } from './clock.js';
+import { sleep } from '../core/sleep.js';
+import { RunClock } from './clock.js';
 import { desiredConfig } from './config.js';
 import { runFault } from './faults.js';
 import { isClientStep, isFaultStep, stepsOf, toleranceOf, type ClientStep, type Scenario, type Step, type Variant } from './model.js';
@@ -146,7 +147,7 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
         due = Math.max(due, clock.now());
         probe.add(what, step.at, due, 'prompt');
       }
-      await sleepReal(clock.untilReal(step.at), signal);
+      await sleep(clock.untilReal(step.at), signal);
       if (signal.aborted) break;
       if (opts.stall?.step === index + 1) stallProcess(opts.stall.ms);
       // A client step after a fault depends on it: a latency or a replication stall that a busy
@@ -169,13 +170,13 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
     })();
     // The cap's timer is cancelled once the steps are done: a pending 15 s timer would keep the process alive.
     const capDone = new AbortController();
-    const cap = sleepReal(HANG_CAP_MS, AbortSignal.any([signal, capDone.signal])).then(() => !capDone.signal.aborted);
+    const cap = sleep(HANG_CAP_MS, AbortSignal.any([signal, capDone.signal])).then(() => !capDone.signal.aborted);
     const hung = await Promise.race([everything.then(() => false), cap]);
     capDone.abort();
     // Lateness matters while the race runs; settling and teardown may take what they take.
     probe.stop();
     if (hung && !signal.aborted) recorder.note('scenario', `steps still running after ${HANG_CAP_MS / 1000} s were abandoned`);
-    if (!signal.aborted) await sleepReal(clock.real(scenario.settleMs), signal);
+    if (!signal.aborted) await sleep(clock.real(scenario.settleMs), signal);
     if (signal.aborted) throw fatal ?? new InterruptedError('scenario run interrupted');
 
     for (const c of clients) c.finish();
@@ -198,7 +199,7 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
 /** Resolves once the faults are in place (their errors go to the run's failure), or after HANG_CAP_MS. */
 async function faultsInPlace(faults: Promise<void>, signal: AbortSignal): Promise<void> {
   const done = new AbortController();
-  await Promise.race([faults.catch(() => undefined), sleepReal(HANG_CAP_MS, AbortSignal.any([signal, done.signal]))]);
+  await Promise.race([faults.catch(() => undefined), sleep(HANG_CAP_MS, AbortSignal.any([signal, done.signal]))]);
   done.abort();
 }
 
