@@ -63,7 +63,11 @@ export class MonitorFeed implements ShardFeed {
     }
     this.batches++;
     if (this.quietTimer) clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => this.quiet(), QUIET_MS + Math.min(2000, 2 * this.host.lagMs));
+    // Behind the server, a pause means the server is busy, not that a script ended: it writes a
+    // monitor at most 64 KB per turn of its loop, so a run's lines can straddle a long pause. Closing
+    // the run early there made a release whose DEL came later look refused (a 60 s bench at load 16:
+    // one false expired-while-held), so the wait grows with the lag, without a cap.
+    this.quietTimer = setTimeout(() => this.quiet(), QUIET_MS + 2 * this.host.lagMs);
     this.host.emit(out);
   }
 
