@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { run } from '../../src/main.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { rawClient, recordChannel } from '../helpers/lock-env.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
@@ -139,8 +139,8 @@ describe('force-unlock', () => {
       stdin,
       env,
     });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(stderr).toContain(`Force-unlock "orders" is held by ${OWNER_B}`);
+    // The prompt comes after a round trip to Redis: wait for it, however busy the machine is.
+    await vi.waitFor(() => expect(stderr).toContain(`Force-unlock "orders" is held by ${OWNER_B}`), { timeout: 10_000, interval: 20 });
     stdin.write(`${answer}\n`);
     expect(await pending).toBe(code);
     expect(await raw.exists('orders')).toBe(left);
@@ -150,12 +150,14 @@ describe('force-unlock', () => {
     await raw.hset('orders', OWNER_B, '1');
     await raw.pexpire('orders', 20_000);
     const waiting = runCli(['acquire', 'orders', '--owner', OWNER_A, '--wait', '5s'], env);
-    await new Promise((r) => setTimeout(r, 300));
+    // The acquire is waiting once it listens on the lock's channel (a server-side fact).
+    await vi.waitFor(async () => expect(await raw.pubsub('NUMSUB', 'redisson_lock__channel:{orders}')).toEqual(['redisson_lock__channel:{orders}', 1]), { timeout: 10_000, interval: 20 });
     const at = Date.now();
     const r = await runCli(['force-unlock', 'orders', '--yes'], env);
     expect(r).toMatchObject({ code: 0, stdout: 'force-unlocked "orders" (reentrant); waiters were notified\n' });
+    // Woken, not timed out: the lease had 20 s left and the waiter gives up after 5 s.
     expect((await waiting).code).toBe(0);
-    expect(Date.now() - at).toBeLessThan(500);
+    expect(Date.now() - at).toBeLessThan(4_500);
     expect(await raw.hgetall('orders')).toEqual({ [OWNER_A]: '1' });
   });
 
