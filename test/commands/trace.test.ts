@@ -32,8 +32,8 @@ describe('redlock-cli trace (piped)', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.filter((l) => l.type === 'event').map((l) => `${l.kind} ${l.lock}`)).toEqual(['acquired jobs:1', 'released jobs:1', 'acquired other']);
-    expect(lines.at(-1)).toMatchObject({ type: 'summary', unsafe: false, findings: [], events: 3 });
+    expect(lines.filter((l) => l.type === 'event').map((l) => `${l.kind} ${l.lock}`)).toEqual(['attempt jobs:1', 'acquired jobs:1', 'released jobs:1', 'attempt other', 'acquired other']);
+    expect(lines.at(-1)).toMatchObject({ type: 'summary', unsafe: false, findings: [], events: 5 });
     expect(r.stderr).toMatch(/^trace: following the server \(127\.0\.0\.1:\d+\)/);
   });
 
@@ -45,7 +45,7 @@ describe('redlock-cli trace (piped)', () => {
       await fx.raw.del('other');
     });
     expect(r.code, r.stderr).toBe(7);
-    expect(r.stdout).toMatch(/^\d\d:\d\d:\d\d\.\d{3} {2}jobs:2 {2}acquired {2}by tok /m);
+    expect(r.stdout).toMatch(/^\d\d:\d\d:\d\d\.\d{3} {2}jobs:2 {2}attempt {2}by tok \[127\.0\.0\.1:\d+\]\n\d\d:\d\d:\d\d\.\d{3} {2}jobs:2 {2}acquired {2}by tok /m);
     expect(r.stdout).toMatch(/^! foreign-delete jobs:2 /m);
     expect(r.stdout).not.toMatch(/ other /);
     expect(r.stdout).toMatch(/findings: 1 unsafe, 0 warnings/);
@@ -55,6 +55,11 @@ describe('redlock-cli trace (piped)', () => {
     expect((await runCli(['trace', '--for', '5x'], env())).code).toBe(2);
     const both = await runCli(['trace', '--from', 'x.log', '--for', '1s'], env());
     expect([both.code, both.stderr.trim()]).toEqual([2, 'redlock-cli: --from reads a saved trace: it takes no --record or --for']);
+    const sourced = await runCli(['trace', '--from', 'x.log', '--source', 'keyspace'], env());
+    expect([sourced.code, sourced.stderr.trim()]).toEqual([2, 'redlock-cli: --from reads a saved trace: it takes no --source']);
+    const alone = await runCli(['trace', '--enable-notifications', '--for', '1s'], env());
+    expect([alone.code, alone.stderr.trim()]).toEqual([2, 'redlock-cli: --enable-notifications goes with --source keyspace']);
+    expect((await runCli(['trace', '--source', 'bus'], env())).code).toBe(2);
     const port = await freePort();
     const down = await runCli(['trace', '--for', '1s', '-u', `redis://127.0.0.1:${port}`], env());
     expect(down.code).toBe(3);

@@ -59,6 +59,8 @@ describe('trace --from', () => {
     await new Promise((r) => cli.once('exit', r));
 
     const live = comparable(trace.events);
+    // Attempts are part of all three: one before each acquisition and each refusal.
+    expect(live.filter((e) => e[0] === 'attempt').length).toBe(live.filter((e) => e[0] === 'acquired' || e[0] === 'refused').length);
     expect(trace.findings.map((f) => f.kind)).toEqual(['expired-while-held', 'overlap', 'foreign-delete']);
     const env = tempStateEnv();
     for (const file of [logFile, recordFile]) {
