@@ -18,7 +18,7 @@ import type { LockReader } from './reader.js';
 import type { OpRecord, Recorder } from './recorder.js';
 import type { DemoResource } from '../core/demo-resource.js';
 import type { ClientTargets } from './targets.js';
-import type { TimerReport } from './timing-probe.js';
+import type { CommandReport, TimerReport } from './timing-probe.js';
 
 // Scenario clients reconnect quickly (after a partition heals, a node restarts, Sentinel fails
 // over): ioredis's default back-off would add up to seconds the scenario did not ask for.
@@ -40,6 +40,8 @@ export interface ClientContext {
   readonly names: (owner: string) => string;
   /** Each client timer's planned and actual delay (the run's timing probe). */
   readonly onTimer?: TimerReport;
+  /** Each command's round trip (the run's timing probe). */
+  readonly onCommand?: CommandReport;
 }
 
 /** The lock a client believes it holds, with what it needs to release, renew and watch it. */
@@ -134,7 +136,7 @@ export class ClientRuntime {
         });
         const options = (raw.client as { options?: { retryStrategy?: unknown } }).options;
         if (options && 'retryStrategy' in options) options.retryStrategy = () => RECONNECT_EVERY_MS;
-        links.push({ node: w.node, raw, gated: gatedConnection(raw, gate, SCRIPT_NAMES), ...(proxy ? { proxy } : {}) });
+        links.push({ node: w.node, raw, gated: gatedConnection(raw, gate, SCRIPT_NAMES, ctx.onCommand && ((command) => ctx.onCommand!(def.name, command))), ...(proxy ? { proxy } : {}) });
       }
     } catch (err) {
       await Promise.all(links.map((l) => closeLink(l)));

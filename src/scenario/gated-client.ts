@@ -11,7 +11,7 @@ const NOT_COMMANDS = new Set(['connect', 'disconnect', 'quit', 'duplicate', 'pip
  * its reply is handled only once the client runs again. Everything else (events, disconnect,
  * the subscriber connections made by duplicate()) goes to the real client untouched.
  */
-export function gatedConnection(conn: Connection, gate: Gate, scriptNames: ReadonlySet<string>): Connection {
+export function gatedConnection(conn: Connection, gate: Gate, scriptNames: ReadonlySet<string>, onCommand?: (command: string) => () => void): Connection {
   const target = conn.client;
   const wrapped = new Map<PropertyKey, unknown>();
   const client = new Proxy(target, {
@@ -26,7 +26,11 @@ export function gatedConnection(conn: Connection, gate: Gate, scriptNames: Reado
           await gate.wait();
           gate.check();
           const fresh = Reflect.get(obj, prop, obj) as (...a: unknown[]) => Promise<unknown>;
-          return gate.after(fresh.apply(obj, args));
+          // The round trip ends when the reply arrives, not when a paused client gets to handle it.
+          const replied = onCommand?.(prop as string);
+          const work = fresh.apply(obj, args);
+          if (replied) void work.then(replied, replied);
+          return gate.after(work);
         };
         wrapped.set(prop, fn);
       }

