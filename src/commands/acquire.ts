@@ -1,72 +1,19 @@
 import type { Command } from 'commander';
 import { safeText } from '../core/terminal-text.js';
 import { formatDuration } from '../core/duration.js';
-import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { shellQuote } from '../core/doctor-fix.js';
-import { openLockEnv, parseNodeUrls, type OpenLockEnv } from '../locks/env.js';
 import { lockKindOf } from '../locks/family.js';
-import { identityOwner, newOwner, parseOwner } from '../locks/owners.js';
 import { protocolFor } from '../locks/registry.js';
-import type { Attempt, LockKind, PubSubMode } from '../locks/types.js';
-import type { ConnectionProvider, ConnectMode } from '../redis/connection.js';
-import type { RedissonOwner } from '../core/owner.js';
+import type { Attempt, LockKind, LockSetup } from '../locks/types.js';
 import { rememberOwner } from '../state/owners.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { paintFor } from './colour.js';
 import { waitStatusLine } from './wait-status.js';
 import { describeRefusal, formatVotes, withAllVotes } from './lock-output.js';
-import { addConnectionOptions, addLockOptions, checkKeyName, durationFlag, kindFlag, targetSpec, type LockFlags } from './options.js';
-import { describeTarget, type TargetSpec } from '../redis/target.js';
+import { addConnectionOptions, addLockOptions, targetSpec, type LockFlags } from './options.js';
+import { DEFAULT_LEASE_MS, lockSetup, lockTarget, openEnvFor } from './lock-setup.js';
 import { replayArgs, stripPassword } from './connection-flags.js';
-
-export const DEFAULT_LEASE_MS = 30_000;
-
-/** Everything a command needs to take a lock: parsed once, shared by acquire and hold. */
-export interface LockSetup {
-  readonly kind: LockKind;
-  readonly key: string;
-  readonly owner: string;
-  readonly leaseMs: number;
-  readonly waitMs: number;
-}
-
-/** `identity`: the REPL client acting, whose owner is used when no --owner is given. */
-export function lockSetup(key: string, flags: LockFlags, defaultLeaseMs = DEFAULT_LEASE_MS, identity?: RedissonOwner): LockSetup {
-  checkKeyName(key);
-  const kind = kindFlag(flags);
-  const protocol = protocolFor(kind);
-  return {
-    kind,
-    key,
-    owner:
-      flags.owner !== undefined ? parseOwner(protocol, flags.owner) : identity ? identityOwner(protocol, identity) : newOwner(protocol),
-    leaseMs: durationFlag(flags.lease, '--lease') ?? defaultLeaseMs,
-    waitMs: durationFlag(flags.wait, '--wait') ?? 0,
-  };
-}
-
-/** Connects for a lock command: the target, or every --nodes primary for Redlock. */
-export function openEnvFor(
-  kind: LockKind,
-  spec: TargetSpec,
-  flags: LockFlags,
-  mode: ConnectMode,
-  connections?: ConnectionProvider,
-): Promise<OpenLockEnv> {
-  if (kind !== 'redlock' && flags.nodes !== undefined) {
-    throw new UsageError(`--nodes is for --kind redlock (independent primaries), not --kind ${kind}: use --url for one server`);
-  }
-  const nodes = kind === 'redlock' ? parseNodeUrls(flags.nodes) : undefined;
-  const pubsub = (flags.pubsub ?? 'auto') as 'auto' | PubSubMode;
-  return openLockEnv(spec, { mode, name: 'redlock-cli', pubsub, nodes, connections });
-}
-
-/** The password-free name under which a lock is remembered: the target, or the Redlock node set. */
-export function lockTarget(kind: LockKind, spec: TargetSpec, flags: LockFlags): string {
-  if (kind !== 'redlock') return describeTarget(spec);
-  return `redlock ${parseNodeUrls(flags.nodes).map(describeTarget).join(',')}`;
-}
 
 /**
  * `redlock-cli <command> <key>` on the same lock and server as this command: --kind, the Redlock

@@ -8,7 +8,7 @@ import { peekLock } from '../locks/peek.js';
 import { parseKind, protocolFor } from '../locks/registry.js';
 import { confirm } from './confirm.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
-import { openEnvFor } from './acquire.js';
+import { openEnvFor } from './lock-setup.js';
 import { describeCurrent } from './lock-output.js';
 import { addConnectionOptions, addLockOptions, checkKeyName, targetSpec, type LockFlags } from './options.js';
 

@@ -1,17 +1,12 @@
-import type { HoldEvent } from '../core/hold-events.js';
+import type { ClosableHoldEvents } from '../hold/memory.js';
 import type { RunContext } from './context.js';
 import { holdJson, holdLine, type HoldLineContext } from './hold-lines.js';
 import { safeJson, safeLine } from '../core/terminal-text.js';
 
 /** Where `hold` sends its events and the command's output: event lines, NDJSON, or the live view. */
-export interface HoldOutput {
-  emit(event: HoldEvent): void;
-  childOutput(stream: 'stdout' | 'stderr', text: string): void;
-  /** Flushes and, for the live view, unmounts it (its last frame stays on screen). */
-  close(): Promise<void>;
-  /** The live view shows who holds the lock while we wait; lines and NDJSON do not (so no reads for it). */
-  readonly showsWaiting?: boolean;
-}
+// close() flushes and, for the live view, unmounts it (its last frame stays on screen). The live
+// view shows who holds the lock while we wait; lines and NDJSON do not (so no reads for it).
+export type HoldOutput = ClosableHoldEvents;
 
 export interface HoldOutputOptions {
   readonly json: boolean;

@@ -1,19 +1,18 @@
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import type { OpenLockEnv } from '../locks/env.js';
+import { closeLockEnv } from '../locks/env.js';
 import { lockKindOf } from '../locks/family.js';
 import { MIN_WATCHDOG_LEASE_MS, WATCHDOG_LEASE_MS } from '../locks/watchdog.js';
-import { lockSetup, lockTarget, openEnvFor } from './acquire.js';
+import { CLOSE_TIMEOUT_MS } from '../redis/close.js';
+import { lockSetup, lockTarget, openEnvFor } from './lock-setup.js';
 import { act, note, type CommandContext } from './context.js';
 import { liveOutput, lineOutput, wantsLiveView, type HoldOutput } from './hold-output.js';
-import { rememberWhileHeld } from './hold-memory.js';
-import { EXIT_CANNOT_RUN, RELEASE_TIMEOUT_MS, runHold, type HoldPlan } from './hold-session.js';
+import { rememberWhileHeld } from '../hold/memory.js';
+import { EXIT_CANNOT_RUN, RELEASE_TIMEOUT_MS, runHold, type HoldPlan } from '../hold/session.js';
 import { addConnectionOptions, addLockOptions, durationFlag, targetSpec, type LockFlags } from './options.js';
 import { prose } from './help-text.js';
 
 export const DEFAULT_KILL_GRACE_MS = 3000;
-// Closing a connection that is still reconnecting would wait for Redis forever (ioredis queues QUIT).
-const CLOSE_TIMEOUT_MS = 1000;
 
 interface HoldFlags extends LockFlags {
   readonly watchdog?: string;
@@ -83,7 +82,7 @@ export function registerHold(program: Command, ctx: CommandContext): void {
         await lockKindOf(env, key, { kind: plan.setup.kind });
         const target = lockTarget(plan.setup.kind, spec, flags);
         const shown = wantsLiveView(ctx, json) ? await liveOutput(ctx, lines, target) : lineOutput(ctx, lines, { json, withChild: command.length > 0 });
-        out = rememberWhileHeld(shown, ctx, { target, key, kind: plan.setup.kind, owner: plan.setup.owner });
+        out = rememberWhileHeld(shown, { env: ctx.env, warn: (line) => note(ctx, line) }, { target, key, kind: plan.setup.kind, owner: plan.setup.owner });
         const result = await runHold(ctx, env, plan, out);
         unresponsive = result.unresponsive === true;
         await out.close();
@@ -92,23 +91,8 @@ export function registerHold(program: Command, ctx: CommandContext): void {
         return result.exitCode;
       } finally {
         await out?.close();
-        await closeWithin(env, unresponsive ? 0 : CLOSE_TIMEOUT_MS);
+        await closeLockEnv(env, unresponsive ? 0 : CLOSE_TIMEOUT_MS);
       }
     }),
   );
-}
-
-/** Closes the connections, and drops them if Redis is still away (so exiting never waits on it). */
-async function closeWithin(env: OpenLockEnv, timeoutMs: number): Promise<void> {
-  const drop = () => {
-    for (const conn of env.nodes.length > 0 ? env.nodes : [env.conn]) conn.client.disconnect();
-  };
-  if (timeoutMs <= 0) return drop();
-  let timer: NodeJS.Timeout | undefined;
-  const gaveUp = await Promise.race([
-    env.close().then(() => false),
-    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs))),
-  ]);
-  clearTimeout(timer);
-  if (gaveUp) drop();
 }

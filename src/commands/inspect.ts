@@ -9,7 +9,7 @@ import { connect } from '../redis/connection.js';
 import { act, note, print, printJson, tableWidth, type CommandContext } from './context.js';
 import { wrapLine } from '../core/text-layout.js';
 import { paintFor } from './colour.js';
-import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect-watch.js';
+import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect/watch.js';
 import { addConnectionOptions, addNodesOption, checkKeyName, targetSpec, type ConnectionFlags } from './options.js';
 import { prose } from './help-text.js';
 
@@ -72,7 +72,7 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
     .addHelpText('after', prose(ctx, HELP));
   addNodesOption(cmd);
   addConnectionOptions(cmd);
-  // --watch / --interval / --once / --count: the live view lives in inspect-watch.ts.
+  // --watch / --interval / --once / --count: the live view lives in inspect/watch.ts.
   addWatchOptions(cmd).addHelpText('after', prose(ctx, WATCH_HELP));
   cmd.action(
     act(ctx, async (keys: string[], flags: InspectFlags) => {

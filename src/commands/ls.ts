@@ -11,7 +11,7 @@ import { act, note, print, type CommandContext, type RunContext, tableWidth } fr
 import { addNodesOption, lsAcrossNodes } from './across-nodes.js';
 import { reportPartial, unreadCollector } from './cluster-partial.js';
 import { scanProgress } from './ls-progress.js';
-import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls-watch.js';
+import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls/watch.js';
 import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
 import { safeJson } from '../core/terminal-text.js';
 import { prose } from './help-text.js';
@@ -50,7 +50,8 @@ hold a copy (value, TTL) and whether a majority does; --json then prints one JSO
 batches are read, in scan order. Use jq -s to get an array.
 
 --watch is a top-like live view that re-scans every --interval (default ${LS_WATCH_INTERVAL_MS / 1000}s): t sorts by TTL,
-w by waiting clients, k by key; p pauses, q quits. It needs a terminal.
+w by waiting clients, k by key; p pauses, q quits. It needs a terminal. On a Cluster with a
+primary down it stops after the first scan and exits 9 as below.
 
 A pattern that matches no lock prints "no locks match <pattern>" on stderr and exits 0. On a
 Cluster with a primary down, the others are listed, the unread primary and its slot ranges are

@@ -5,7 +5,7 @@ import { checkRacePlan, CHAOS_VERBS, HOLD_DISTS, RACE_KINDS, RELEASE_MODES, type
 import { runRace, type RaceMonitor } from '../race/run.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { checkKeyName, durationFlag } from './options.js';
-import { raceJson, raceSummary } from './race-output.js';
+import { raceJson, raceSummary } from './race/output.js';
 import { widthOf } from '../core/text-layout.js';
 import { prose } from './help-text.js';
 

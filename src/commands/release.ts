@@ -8,7 +8,7 @@ import { forgetOwner } from '../state/owners.js';
 import { noteAcrossNodes } from './across-nodes.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { describeCurrent } from './lock-output.js';
-import { lockTarget, openEnvFor } from './acquire.js';
+import { lockTarget, openEnvFor } from './lock-setup.js';
 import { addConnectionOptions, addLockOptions, targetSpec, type LockFlags } from './options.js';
 import { queryHold, settleHold } from './remembered.js';
 

@@ -10,7 +10,7 @@ import { parseKind, protocolFor } from '../locks/registry.js';
 import { LOCK_KINDS, type LockEnv, type LockKind } from '../locks/types.js';
 import { loadOwnersChecked, type RememberedLock } from '../state/owners.js';
 import { note, type RunContext } from './context.js';
-import { DEFAULT_LEASE_MS } from './acquire.js';
+import { DEFAULT_LEASE_MS } from './lock-setup.js';
 import { checkKeyName, type LockFlags } from './options.js';
 
 /** The lock a release/renew acts on: its kind (as the key in Redis says), its owner, what `acquire` remembered. */

@@ -8,7 +8,7 @@ import { protocolFor } from '../locks/registry.js';
 import { rememberOwner } from '../state/owners.js';
 import { noteAcrossNodes } from './across-nodes.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
-import { lockTarget, openEnvFor } from './acquire.js';
+import { lockTarget, openEnvFor } from './lock-setup.js';
 import { describeCurrent } from './lock-output.js';
 import { addConnectionOptions, addLockOptions, durationFlag, targetSpec, type LockFlags } from './options.js';
 import { queryHold, settleHold } from './remembered.js';

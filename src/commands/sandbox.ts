@@ -4,9 +4,9 @@ import { NotFoundError, UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { listSandboxes, loadSandbox, startSandbox, TOPOLOGIES, withFakeClocks, type SandboxHandle, type StartOptions, type TopologyName } from '../sandbox/index.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
-import { formatStatus, formatUrls, sandboxJson } from './sandbox-output.js';
+import { formatStatus, formatUrls, sandboxJson } from './sandbox/output.js';
 import { tableWidth } from './context.js';
-import { proxyFactory, SANDBOX_VERBS, type SandboxVerb } from './sandbox-verbs.js';
+import { proxyFactory, SANDBOX_VERBS, type SandboxVerb } from './sandbox/verbs.js';
 import { prose } from './help-text.js';
 
 const HELP = `

@@ -6,7 +6,7 @@ import { setupText, stepText } from '../scenario/describe.js';
 import { listScenarios, resolveScenario } from '../scenario/load.js';
 import { act, print, printJson, type CommandContext, tableWidth } from './context.js';
 import { formatColumns, reflow, widthOf, wrapLine, wrapText } from '../core/text-layout.js';
-import { runScenarioCommand, type RunFlags } from './scenario-run.js';
+import { runScenarioCommand, type RunFlags } from './scenario/run.js';
 import { prose } from './help-text.js';
 
 const HELP = `

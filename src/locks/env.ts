@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { CliError, UsageError } from '../core/errors.js';
 import { connect, offlineConnection, type Connection, type ConnectionProvider, type ConnectMode } from '../redis/connection.js';
+import { closeWithin, CLOSE_TIMEOUT_MS } from '../redis/close.js';
 import { toCliError } from '../redis/errors.js';
 import { describeTarget, parseRedisUrl, type TargetSpec } from '../redis/target.js';
 import { quorumOf } from './redlock-nodes.js';
@@ -18,6 +19,11 @@ export interface OpenLockEnvOptions {
 
 export interface OpenLockEnv extends LockEnv {
   close(): Promise<void>;
+}
+
+/** Closes the lock's connections, dropping them if Redis does not answer within `timeoutMs` (0: at once). */
+export function closeLockEnv(env: OpenLockEnv, timeoutMs = CLOSE_TIMEOUT_MS): Promise<void> {
+  return closeWithin(() => env.close(), env.nodes.length > 0 ? env.nodes : [env.conn], timeoutMs);
 }
 
 /**

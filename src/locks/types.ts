@@ -7,6 +7,15 @@ export { LOCK_KINDS, parseKind, type LockKind } from '../core/lock-kind.js';
 /** PUBLISH, or SPUBLISH as Redisson >= 3.22 does on a Redis 7 Cluster (docs/redisson-protocol.md §1.4). */
 export type PubSubMode = 'plain' | 'sharded';
 
+/** Everything a command needs to take a lock, parsed once from its flags (acquire, hold). */
+export interface LockSetup {
+  readonly kind: LockKind;
+  readonly key: string;
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly waitMs: number;
+}
+
 /** What a lock protocol needs to talk to Redis. */
 export interface LockEnv {
   readonly conn: Connection;

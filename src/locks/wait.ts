@@ -1,4 +1,5 @@
 import { InterruptedError } from '../core/errors.js';
+import { sleep } from '../core/sleep.js';
 import { subscribeWake, type WakeSubscription } from '../redis/pubsub.js';
 import type { Attempt, LockEnv, WaitProgress } from './types.js';
 
@@ -88,18 +89,6 @@ function wakeOnConnectionEnd(env: LockEnv, signal: AbortSignal | undefined): { s
   };
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** Redisson's waiter sleeps for the returned TTL, or only for a message when the key has no TTL. */
 export const sleepForTtl = (last: Refused): number => (last.ttlMs >= 0 ? last.ttlMs : Number.POSITIVE_INFINITY);

@@ -1,7 +1,7 @@
 import type { HoldEvent, HoldHolder, HoldMode, LostReason } from '../core/hold-events.js';
-import type { Connection } from '../redis/connection.js';
 import { peekLock } from './peek.js';
 import type { LockEnv, LockProtocol, LockRequest } from './types.js';
+import { sleep } from '../core/sleep.js';
 
 /** Redisson's lockWatchdogTimeout: the lease the watchdog keeps re-applying. */
 export const WATCHDOG_LEASE_MS = 30_000;
@@ -194,32 +194,6 @@ export async function untilExpired(env: LockEnv, req: LockRequest, maxWaitMs = 1
   while (Date.now() < until) {
     const seen = await check(env, req);
     if (!seen.held || seen.ttlMs < 0) return; // gone, or someone removed the TTL: waiting won't help
-    await new Promise((resolve) => setTimeout(resolve, Math.min(seen.ttlMs + 1, until - Date.now())));
+    await sleep(Math.min(seen.ttlMs + 1, until - Date.now()));
   }
-}
-
-export type ConnectionEvent = Extract<HoldEvent, { type: 'reconnecting' | 'reconnected' }>;
-
-/**
- * Reports a long-lived connection going away and coming back (ioredis reconnects by itself),
- * so the view and event lines can say "reconnecting". Returns an unsubscribe function.
- */
-export function watchConnection(conn: Connection, onEvent: (event: ConnectionEvent) => void, now: () => number = Date.now): () => void {
-  let down = false;
-  const onReconnecting = (): void => {
-    if (down) return; // one event per outage, not one per attempt
-    down = true;
-    onEvent({ type: 'reconnecting', at: now(), target: conn.label });
-  };
-  const onReady = (): void => {
-    if (!down) return;
-    down = false;
-    onEvent({ type: 'reconnected', at: now(), target: conn.label });
-  };
-  conn.client.on('reconnecting', onReconnecting);
-  conn.client.on('ready', onReady);
-  return () => {
-    conn.client.off('reconnecting', onReconnecting);
-    conn.client.off('ready', onReady);
-  };
 }

@@ -3,6 +3,7 @@
 // a fault event in the history, and whatever it broke is healed before the race ends.
 
 import { LASTING_VERBS, type ChaosVerb } from '../core/race/plan.js';
+import { sleep } from '../core/sleep.js';
 import type { SandboxHandle } from '../sandbox/index.js';
 import type { Recorder } from './recorder.js';
 
@@ -37,7 +38,6 @@ function lasts(opts: ChaosOptions): number {
   return LASTING_VERBS.includes(opts.verb) ? opts.forMs : 0;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** Starts the schedule (first fault after one period); stop() waits for a fault in progress to heal. */

@@ -4,6 +4,7 @@
 // clients inside at once then lose an increment, so the counter shows what the checker finds.
 
 import { STOPPED, TIMED_OUT } from '../core/race/tally.js';
+import { sleep } from '../core/sleep.js';
 import type { Recorder } from './recorder.js';
 import type { LockSession } from './session.js';
 
@@ -28,7 +29,6 @@ export interface ClientDeps {
 // After an error (connection lost, failover in progress) a client backs off instead of spinning.
 const ERROR_BACKOFF_MS = 50;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export class RaceClient {

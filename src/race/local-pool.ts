@@ -6,6 +6,7 @@ import type { HoldDist } from '../core/race/plan.js';
 import { RaceClient, type ResourcePort } from './client.js';
 import type { Recorder } from './recorder.js';
 import type { SessionFactory } from './session.js';
+import { sleep } from '../core/sleep.js';
 
 export interface ClientSpec {
   readonly name: string;
@@ -89,7 +90,7 @@ export class LocalPool {
     this.started = true;
     const spread = this.clients.size > 1 ? Math.min(this.config.waitMs, this.clients.size * START_SPREAD_MS) : 0;
     for (const client of this.clients.values()) {
-      this.runs.push(new Promise<void>((resolve) => setTimeout(resolve, Math.random() * spread)).then(() => client.run()));
+      this.runs.push(sleep(Math.random() * spread).then(() => client.run()));
     }
   }
 

@@ -11,6 +11,7 @@ import type { HistoryEvent } from '../core/scenario/history.js';
 import type { FromWorker, ResourceRequest, ToWorker, WorkerConfig, WorkerLoad } from './ipc.js';
 import type { ClientSpec } from './local-pool.js';
 import type { Recorder } from './recorder.js';
+import { sleep } from '../core/sleep.js';
 
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
@@ -136,7 +137,7 @@ export class ProcPool {
     if (!w || w.paused) return;
     w.paused = true;
     w.child.kill('SIGSTOP');
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await sleep(ms);
     this.resume(w);
   }
 

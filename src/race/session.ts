@@ -4,7 +4,7 @@
 
 import type { RaceKind, ReleaseMode } from '../core/race/plan.js';
 import { lockChannel, rwChannel } from '../core/names.js';
-import { openLockEnv, type OpenLockEnv } from '../locks/env.js';
+import { closeLockEnv, openLockEnv, type OpenLockEnv } from '../locks/env.js';
 import { newOwner } from '../locks/owners.js';
 import { protocolFor } from '../locks/registry.js';
 import type { LockRequest } from '../locks/types.js';
@@ -56,9 +56,6 @@ export interface SessionConfig {
 
 /** Where an owner-checked release would have published its unlock message. */
 const WAKE_CHANNEL: Partial<Record<RaceKind, (key: string) => string>> = { reentrant: lockChannel, fenced: lockChannel, write: rwChannel };
-
-// Closing a connection whose server is away (partitioned, killed) must not hang the race's end.
-const CLOSE_TIMEOUT_MS = 1000;
 
 /** Sessions on our own protocols: one lock environment (connections) per client. */
 export function protocolSessions(config: SessionConfig): SessionFactory {
@@ -167,13 +164,8 @@ class ProtocolSession implements LockSession {
 
   async close(): Promise<void> {
     this.stopWatch();
-    let timer: NodeJS.Timeout | undefined;
-    const gaveUp = await Promise.race([
-      this.env.close().then(() => false, () => false),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), CLOSE_TIMEOUT_MS))),
-    ]);
-    clearTimeout(timer);
-    if (gaveUp) for (const conn of this.connections()) conn.client.disconnect();
+    // A server that is away (partitioned, killed) must not hang the race's end.
+    await closeLockEnv(this.env);
   }
 
   private connections() {

@@ -1,4 +1,5 @@
 import { connect, type Connection, type ConnectionProvider, type ConnectOptions } from './connection.js';
+import { closeConnection } from './close.js';
 import type { TargetSpec } from './target.js';
 
 /** A ConnectionProvider that keeps one long-lived connection per target until closeAll(). */
@@ -50,9 +51,7 @@ export function createConnectionPool(name: string, base: Partial<ConnectOptions>
           const conn = await p.then((c) => c.real).catch(() => undefined);
           if (!conn) return;
           // QUIT waits for a server that may be gone; a closed REPL must not hang on it.
-          if (conn.client.status !== 'ready') return void conn.client.disconnect();
-          await Promise.race([conn.close(), new Promise((r) => setTimeout(r, 1000))]);
-          conn.client.disconnect();
+          await closeConnection(conn);
         }),
       );
     },

@@ -6,8 +6,9 @@ import { decodeSnapshot } from '../core/decode/index.js';
 import type { InspectKind, LockView } from '../core/lock-view.js';
 import { createPoller, type PollState, type Poller } from '../core/poller.js';
 import { snapshotKeys } from '../inspect/snapshot.js';
-import { watchConnection } from '../locks/watchdog.js';
+import { closeConnection } from '../redis/close.js';
 import { connect, type Connection } from '../redis/connection.js';
+import { watchConnection } from '../redis/watch-connection.js';
 import type { TargetSpec } from '../redis/target.js';
 import type { SandboxHandle, SandboxStatus } from '../sandbox/index.js';
 
@@ -78,9 +79,7 @@ export function startPanel(opts: PanelOptions): Panel {
       poller.stop();
       unwatch();
       const c = await conn?.catch(() => undefined);
-      if (!c) return;
-      if (c.client.status === 'ready') await Promise.race([c.close(), new Promise((r) => setTimeout(r, 1000))]);
-      c.client.disconnect();
+      if (c) await closeConnection(c);
     },
   };
 }

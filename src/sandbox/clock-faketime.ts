@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { CommandRunner } from './clock-runner.js';
 import { buildMallocShim } from './clock-shim.js';
+import { sleep } from '../core/sleep.js';
 
 /** Node wall clock minus real time, and the rate it runs at, as measured on the node. */
 export interface ClockReading {
@@ -129,6 +130,6 @@ async function verify(client: CommandRunner, rate: number, expected: (probe: Tim
       const off = Math.round(probe.fakeMs < lo ? probe.fakeMs - lo : probe.fakeMs - hi);
       throw new Error(`the node's clock did not follow the change (off by ${off} ms): is it running under libfaketime?`);
     }
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
   }
 }

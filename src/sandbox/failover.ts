@@ -8,7 +8,8 @@ import { call, pairs } from './resp.js';
 import { sentinelView } from './form-sentinel.js';
 import type { Supervisor } from './supervisor.js';
 import type { NodeRecord } from './types.js';
-import { sleep, until } from './wait.js';
+import { sleep } from '../core/sleep.js';
+import { until } from './wait.js';
 
 export const FAILOVER_HOWS = ['kill', 'pause', 'force'] as const;
 export type FailoverHow = (typeof FAILOVER_HOWS)[number];

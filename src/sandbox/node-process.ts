@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import { UnreachableError } from '../core/errors.js';
 import { call } from './resp.js';
 import { isAlive, leadsGroup, ownedBy } from './procfs.js';
-import { checkAborted, sleep } from './wait.js';
+import { sleep } from '../core/sleep.js';
+import { checkAborted } from './wait.js';
 
 /** A port from listen(0), for systems whose ephemeral range leaves no room below it. */
 function kernelPort(): Promise<number> {

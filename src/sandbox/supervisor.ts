@@ -4,7 +4,7 @@ import { killNode, spawnNode, waitForPing } from './node-process.js';
 import { isAlive, leadsGroup, ownedBy, processesUnder } from './procfs.js';
 import { confPath, logPath, nodeDir, readState, writeState } from './state.js';
 import type { NodeRecord, NodeRole, ProxyHook, SandboxState } from './types.js';
-import { sleep } from './wait.js';
+import { sleep } from '../core/sleep.js';
 
 // Servers started by an ephemeral sandbox (tests, scripts) are SIGKILLed when this process exits,
 // so a failing test or a thrown error never leaves one behind; `up` opts out with `persist`.

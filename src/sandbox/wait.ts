@@ -1,6 +1,5 @@
 import { InterruptedError, UnreachableError } from '../core/errors.js';
-
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '../core/sleep.js';
 
 export function checkAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new InterruptedError('interrupted: stopped what was started');

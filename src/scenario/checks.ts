@@ -7,7 +7,7 @@ import { UsageError } from '../core/errors.js';
 import { planTopology } from '../sandbox/plan.js';
 import type { TopologyName } from '../sandbox/types.js';
 import type { Path, Problem } from './locate.js';
-import { isClientStep, isFaultStep } from './model.js';
+import { isClientStep, isFaultStep, isWaitStep } from './model.js';
 import type { ScenarioFile } from './schema.js';
 
 /** Verbs that act through a redis node (its data, clock or fault proxy); a sentinel has none of these. */
@@ -93,6 +93,11 @@ export function crossCheck(file: ScenarioFile, raw: unknown): Problem[] {
       if (step.do === 'acquire' && step.waitReplicas !== undefined && !REPLICATED.includes(topology)) {
         problems.push({ path: ['steps', i, 'wait-replicas'], message: `needs a topology with replicas (replicated or sentinel); ${topology} has none` });
       }
+    } else if (isWaitStep(step)) {
+      const w = step.wait;
+      if (w.until === 'reply' && !clients.includes(w.client)) problems.push({ path: ['steps', i, 'wait', 'client'], message: `unknown client "${w.client}"; expected one of ${clients.join(', ')}` });
+      if (w.until === 'expired' && w.node === 'replicas') problems.push({ path: ['steps', i, 'wait', 'node'], message: 'a wait reads one node (n1, primary, ...), not replicas' });
+      else if (w.until === 'expired' && w.node !== undefined) checkNode(['steps', i, 'wait', 'node'], w.node, { sentinels: false, verb: 'a wait until expired' });
     } else if (isFaultStep(step)) {
       if ((step.fault === 'failover' || step.fault === 'stall-replication') && !REPLICATED.includes(topology)) {
         problems.push({ path: ['steps', i, 'fault'], message: `${step.fault} needs a topology with replicas (replicated or sentinel); ${topology} has none` });

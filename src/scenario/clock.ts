@@ -37,16 +37,3 @@ export class RunClock {
   }
 }
 
-/** setTimeout as a promise that an abort settles early (resolves; callers check the signal). */
-export function sleepReal(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, Math.max(0, ms));
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}

@@ -2,7 +2,7 @@
 
 import { formatDuration } from '../core/duration.js';
 import { seconds } from '../core/scenario/timeline-events.js';
-import { isClientStep, isFaultStep, type ClientStep, type Scenario, type Step } from './model.js';
+import { isClientStep, isFaultStep, isWaitStep, type ClientStep, type Scenario, type Step, type WaitFor } from './model.js';
 
 const opt = (cond: unknown, text: string): string => (cond ? text : '');
 
@@ -52,7 +52,14 @@ export function stepText(step: Step): { readonly at: string; readonly lane: stri
     const parts = [step.fault, step.node, step.value, step.forMs !== undefined ? `for ${formatDuration(step.forMs)}` : undefined, step.amnesia ? '(amnesia)' : undefined];
     return { at: seconds(step.at), lane: step.node ?? 'sandbox', text: parts.filter((p) => p !== undefined).join(' ') + only };
   }
+  if (isWaitStep(step)) return { at: seconds(step.at), lane: 'scenario', text: waitText(step.wait) + only };
   return { at: seconds(step.at), lane: 'note', text: step.note + only };
+}
+
+function waitText(w: WaitFor): string {
+  const limit = w.timeoutMs !== undefined ? `, at most ${formatDuration(w.timeoutMs)}` : '';
+  if (w.until === 'reply') return `wait until ${w.client}'s steps so far have returned${limit}`;
+  return `wait until ${w.key ?? 'the lock'} is gone on ${w.node ?? 'the server'}${limit}`;
 }
 
 /** What the scenario sets up: topology, lock, clients, resource. */

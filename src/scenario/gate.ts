@@ -3,6 +3,7 @@
 // once the pause ends. Implemented by gating the client's promise chain, never the event loop, so
 // the other clients, the observer and the faults keep running.
 
+import { sleep } from '../core/sleep.js';
 import type { TimerReport } from './timing-probe.js';
 
 /** Thrown into a crashed client's code wherever it next resumes. */
@@ -75,20 +76,12 @@ export class Gate {
 
   /** Client-time sleep: the wall-clock sleep, then whatever is left of a pause (Thread.sleep under a GC pause). */
   async sleep(realMs: number, signal?: AbortSignal): Promise<void> {
-    await new Promise<void>((resolve) => {
-      if (signal?.aborted) return resolve();
+    if (!signal?.aborted) {
       const set = performance.now();
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.onTimer?.(`${this.client}'s wait`, Math.max(0, realMs), performance.now() - set);
-        done();
-      }, Math.max(0, realMs));
-      signal?.addEventListener('abort', done, { once: true });
-    });
+      await sleep(realMs, signal);
+      // How late the timer came (a busy machine), for a timer that ran out rather than an abort.
+      if (!signal?.aborted) this.onTimer?.(`${this.client}'s wait`, Math.max(0, realMs), performance.now() - set);
+    }
     await this.wait();
     this.check();
   }

@@ -158,7 +158,18 @@ export type FaultStep = StepBase & {
 /** A line on the scenario lane: "R3's clock jumps", "the fix: release checks the owner". */
 export type NoteStep = StepBase & { readonly note: string };
 
-export type Step = ClientStep | FaultStep | NoteStep;
+/**
+ * What a wait step waits for: `expired`, the key seen gone on the server (every node the runner
+ * reads, or `node`); `reply`, every step handed to `client` so far has returned.
+ */
+export type WaitFor =
+  | { readonly until: 'expired'; readonly key?: string; readonly node?: string; readonly timeoutMs?: number }
+  | { readonly until: 'reply'; readonly client: string; readonly timeoutMs?: number };
+
+/** Holds the timetable until an event is seen (waits.ts); the steps after it move by the event's natural delay. */
+export type WaitStep = StepBase & { readonly wait: WaitFor };
+
+export type Step = ClientStep | FaultStep | NoteStep | WaitStep;
 
 export interface Variant {
   /** `unsafe`, `fixed`, or any other name the file gives. */
@@ -178,6 +189,9 @@ export function isClientStep(step: Step): step is ClientStep {
 export function isFaultStep(step: Step): step is FaultStep {
   return 'fault' in step;
 }
+export function isWaitStep(step: Step): step is WaitStep {
+  return 'wait' in step;
+}
 
 // Bounds of the derived tolerance: below the floor an ordinary busy machine makes every run
 // inconclusive; above the ceiling a late step could reorder the race's own events.
@@ -195,6 +209,22 @@ export function toleranceOf(scenario: Scenario, variant: string): number {
   const leases = stepsOf(scenario, variant).flatMap((s) => (isClientStep(s) && s.do === 'acquire' ? [s.leaseMs ?? s.watchdogLeaseMs] : []));
   const shortest = leases.length > 0 ? Math.min(...leases) : TOLERANCE_CEILING_MS * 6;
   return Math.min(TOLERANCE_CEILING_MS, Math.max(TOLERANCE_FLOOR_MS, Math.round(shortest / 6)));
+}
+
+// A wait gives up no sooner than this (scenario ms), whatever the variant's leases.
+const WAIT_TIMEOUT_FLOOR_MS = 1000;
+
+/**
+ * How long a wait step waits before the variant is inconclusive, in scenario ms: its own
+ * `timeout`, or the variant's longest lease plus its longest acquire wait (by then every lease
+ * set before the wait has run out and every acquire has returned), at least 1 s.
+ */
+export function waitTimeoutOf(scenario: Scenario, variant: string, wait: WaitFor): number {
+  if (wait.timeoutMs !== undefined) return wait.timeoutMs;
+  const acquires = stepsOf(scenario, variant).flatMap((s) => (isClientStep(s) && s.do === 'acquire' ? [s] : []));
+  const lease = Math.max(0, ...acquires.map((s) => s.leaseMs ?? s.watchdogLeaseMs));
+  const longestWait = Math.max(0, ...acquires.map((s) => s.waitMs));
+  return Math.max(WAIT_TIMEOUT_FLOOR_MS, lease + longestWait);
 }
 
 /** The steps of one variant, in time order. */

@@ -3,6 +3,7 @@ import { holdsIn } from '../locks/watchdog.js';
 import type { Holder } from '../locks/types.js';
 import type { LockReader } from './reader.js';
 import type { Recorder } from './recorder.js';
+import { sleep } from '../core/sleep.js';
 
 /** How often the observer reads the lock key on each node (wall clock). */
 export const OBSERVE_EVERY_MS = 25;
@@ -79,7 +80,7 @@ export async function serverSaysHeld(readers: readonly LockReader[], key: string
   await read();
   if (seen.includes(undefined)) await read();
   for (let attempt = 0; attempt < HELD_RETRIES && seen.every((h) => h === undefined); attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, OBSERVE_EVERY_MS));
+    await sleep(OBSERVE_EVERY_MS);
     await read();
   }
   const answered = seen.filter((h): h is readonly Holder[] => h !== undefined);

@@ -4,7 +4,7 @@ import { SENTINEL_REFAILOVER_MS } from '../sandbox/config.js';
 import { waitReplicationLive } from '../sandbox/form-replication.js';
 import type { SandboxHandle } from '../sandbox/handle.js';
 import { call } from '../sandbox/resp.js';
-import { sleepReal } from './clock.js';
+import { sleep } from '../core/sleep.js';
 import { applyConfig, desiredConfig } from './config.js';
 import { isFaultStep, stepsOf, type Scenario, type Variant } from './model.js';
 import { clientTargets, redisNodes } from './targets.js';
@@ -31,7 +31,7 @@ export async function prepareSandbox(sandbox: SandboxHandle, scenario: Scenario,
   }
   // Fresh sentinels flap once after start; a fault injected before they settle races that.
   const settledAt = sandbox.state.settledAt ?? 0;
-  if (scenario.steps.some(isFaultStep) && settledAt > Date.now()) await sleepReal(settledAt - Date.now(), signal);
+  if (scenario.steps.some(isFaultStep) && settledAt > Date.now()) await sleep(settledAt - Date.now(), signal);
   await refailoverWindow(sandbox, scenario, variant, signal);
 }
 
@@ -47,7 +47,7 @@ async function refailoverWindow(sandbox: SandboxHandle, scenario: Scenario, vari
   const first = stepsOf(scenario, variant.name).find((s) => isFaultStep(s) && s.fault === 'failover');
   if (!first) return;
   const wait = sandbox.state.lastFailoverAt + SENTINEL_REFAILOVER_MS - first.at - Date.now();
-  if (wait > 0) await sleepReal(wait, signal);
+  if (wait > 0) await sleep(wait, signal);
 }
 
 async function revive(sandbox: SandboxHandle): Promise<void> {

@@ -4,10 +4,11 @@ import type { TimingReport } from '../core/scenario/timing.js';
 import type { SandboxHandle } from '../sandbox/handle.js';
 import { ClientRuntime, type ClientContext } from './client.js';
 import { runClientAction } from './client-ops.js';
-import { RunClock, sleepReal } from './clock.js';
+import { sleep } from '../core/sleep.js';
+import { RunClock } from './clock.js';
 import { desiredConfig } from './config.js';
 import { runFault } from './faults.js';
-import { isClientStep, isFaultStep, stepsOf, toleranceOf, type ClientStep, type Scenario, type Step, type Variant } from './model.js';
+import { isClientStep, isFaultStep, isWaitStep, stepsOf, toleranceOf, waitTimeoutOf, type ClientStep, type Scenario, type Step, type Variant, type WaitStep } from './model.js';
 import { Observer } from './observer.js';
 import { prepareSandbox } from './prepare.js';
 import { LockReader } from './reader.js';
@@ -16,6 +17,7 @@ import { DemoResource } from '../core/demo-resource.js';
 import { needsProxy, startScenarioSandbox } from './sandbox.js';
 import { checkClientPartitions, clientTargets, readTargets, redisNodes } from './targets.js';
 import { stallProcess, TimingProbe } from './timing-probe.js';
+import { runWait, waitLabel, type WaitContext } from './waits.js';
 
 export interface RunVariantOptions {
   /** Reuse this sandbox (every variant of a run can share one); otherwise one is started and stopped. */
@@ -138,23 +140,33 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
       onFailover: () => readers.forEach((r) => r.drop()),
     };
     const byName = new Map(clients.map((c) => [c.name, c]));
+    const tolerance = opts.toleranceMs ?? toleranceOf(scenario, variant.name);
+    const waitCtx: WaitContext = { clock, recorder, sandbox, readers: eyes, key, clients: byName, signal };
+    // How much later than their `at` the steps after a wait run: the event came that much after the wait's own time.
+    let shift = 0;
     for (const [index, step] of steps.entries()) {
-      const what = `step ${index + 1} (${stepLabel(step)})`;
-      let due = step.at;
+      const what = `step ${index + 1} (${stepLabel(step, key)})`;
+      const planned = step.at + shift;
+      let due = planned;
       if (opts.beforeStep && index > 0) {
         await opts.beforeStep(step, index);
         due = Math.max(due, clock.now());
-        probe.add(what, step.at, due, 'prompt');
+        probe.add(what, planned, due, 'prompt');
       }
-      await sleepReal(clock.untilReal(step.at), signal);
+      await sleep(clock.untilReal(due), signal);
       if (signal.aborted) break;
       if (opts.stall?.step === index + 1) stallProcess(opts.stall.ms);
-      // A client step after a fault depends on it: a latency or a replication stall that a busy
-      // machine put in place late must not let the step run before it. The wait counts as lateness.
-      if (isClientStep(step)) await faultsInPlace(quickFaults, signal);
+      // A client step (or a wait) after a fault depends on it: a latency or a replication stall that
+      // a busy machine put in place late must not let the step run before it. The wait counts as lateness.
+      if (isClientStep(step) || isWaitStep(step)) await faultsInPlace(quickFaults, signal);
       if (signal.aborted) break;
       probe.add(what, due, clock.now(), 'machine');
-      if (isFaultStep(step)) {
+      if (isWaitStep(step)) {
+        const moved = await awaitEvent(step, what, due, { ctx: waitCtx, probe, tolerance, timeoutMs: waitTimeoutOf(scenario, variant.name, step.wait) });
+        // A wait that gave up leaves nothing to judge: the rest of the timetable is not run.
+        if (moved === undefined) break;
+        shift += moved;
+      } else if (isFaultStep(step)) {
         faults = faults.then(() => (signal.aborted ? undefined : runFault(step, faultCtx))).catch(fail);
         if (!SLOW_FAULTS.has(step.fault)) quickFaults = faults;
       } else if (isClientStep(step)) dispatch(byName.get(step.client)!, step);
@@ -169,20 +181,20 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
     })();
     // The cap's timer is cancelled once the steps are done: a pending 15 s timer would keep the process alive.
     const capDone = new AbortController();
-    const cap = sleepReal(HANG_CAP_MS, AbortSignal.any([signal, capDone.signal])).then(() => !capDone.signal.aborted);
+    const cap = sleep(HANG_CAP_MS, AbortSignal.any([signal, capDone.signal])).then(() => !capDone.signal.aborted);
     const hung = await Promise.race([everything.then(() => false), cap]);
     capDone.abort();
     // Lateness matters while the race runs; settling and teardown may take what they take.
     probe.stop();
     if (hung && !signal.aborted) recorder.note('scenario', `steps still running after ${HANG_CAP_MS / 1000} s were abandoned`);
-    if (!signal.aborted) await sleepReal(clock.real(scenario.settleMs), signal);
+    if (!signal.aborted) await sleep(clock.real(scenario.settleMs), signal);
     if (signal.aborted) throw fatal ?? new InterruptedError('scenario run interrupted');
 
     for (const c of clients) c.finish();
     await observer.stop();
     recorder.push<EndEvent>({ kind: 'end', ...ctx.resource.snapshot() });
     recorder.close();
-    const timing = probe.report(opts.toleranceMs ?? toleranceOf(scenario, variant.name));
+    const timing = probe.report(tolerance);
     return { history: historyOf(scenario, sandbox, recorder.events), timing, durationMs: Math.round(performance.now() - started) };
   } finally {
     probe.stop();
@@ -195,16 +207,41 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
   }
 }
 
+/**
+ * Runs a wait step that became due at `due`. Returns how far the steps after it move: as much as
+ * the event's own time (the server's PTTL: a lease set a little late expires a little late) came
+ * after `due`, up to the race's tolerance; or undefined when the wait gave up (the run is
+ * inconclusive). An event due later than the tolerance allows counts as lateness. Seeing it late
+ * (a slow read on a busy machine) is not counted here: it holds back the steps after the wait,
+ * and their own lateness is measured against the plan.
+ */
+async function awaitEvent(
+  step: WaitStep,
+  what: string,
+  due: number,
+  w: { readonly ctx: WaitContext; readonly probe: TimingProbe; readonly tolerance: number; readonly timeoutMs: number },
+): Promise<number | undefined> {
+  const result = await runWait(step, w.timeoutMs, w.ctx);
+  if (!result.seen) {
+    if (!w.ctx.signal.aborted) w.probe.miss(`${what} ${result.reason}`);
+    return undefined;
+  }
+  const eventDue = Math.max(due, result.dueMs ?? due);
+  if (eventDue > due + w.tolerance) w.probe.add(`${what}: the event itself`, due + w.tolerance, eventDue, 'machine');
+  return Math.min(eventDue, due + w.tolerance) - due;
+}
+
 /** Resolves once the faults are in place (their errors go to the run's failure), or after HANG_CAP_MS. */
 async function faultsInPlace(faults: Promise<void>, signal: AbortSignal): Promise<void> {
   const done = new AbortController();
-  await Promise.race([faults.catch(() => undefined), sleepReal(HANG_CAP_MS, AbortSignal.any([signal, done.signal]))]);
+  await Promise.race([faults.catch(() => undefined), sleep(HANG_CAP_MS, AbortSignal.any([signal, done.signal]))]);
   done.abort();
 }
 
-/** A step in a few words, for a lateness report: `B acquire`, `clock n3`, `note`. */
-function stepLabel(step: Step): string {
+/** A step in a few words, for a lateness report: `B acquire`, `clock n3`, `wait until orders expired`, `note`. */
+function stepLabel(step: Step, key: string): string {
   if (isClientStep(step)) return `${step.client} ${step.do}`;
+  if (isWaitStep(step)) return `wait for ${waitLabel(step.wait, key)}`;
   if (isFaultStep(step)) return step.node !== undefined ? `${step.fault} ${step.node}` : step.fault;
   return 'note';
 }

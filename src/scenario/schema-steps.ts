@@ -4,7 +4,7 @@
 
 import { z } from 'zod';
 import { parseClockChange } from '../sandbox/clock.js';
-import type { ClientStep, FaultStep, Step } from './model.js';
+import type { ClientStep, FaultStep, Step, WaitFor, WaitStep } from './model.js';
 import {
   count,
   DEFAULTS,
@@ -35,6 +35,9 @@ export const ACQUIRE_MODES = ['atomic', 'setnx-then-expire', 'resend-on-timeout'
 export const RELEASE_MODES = ['safe', 'naive-del', 'get-then-del'] as const;
 export const RENEW_MODES = ['safe', 'reset'] as const;
 export const RENEW_READERS = ['own', 'all'] as const;
+/** What a wait step can wait for (model.ts WaitFor). */
+export const WAIT_EVENTS = ['expired', 'reply'] as const;
+type WaitEvent = (typeof WAIT_EVENTS)[number];
 
 /** `only: fixed` or `only: [unsafe, fixed]`: the variants a step belongs to. */
 const only = z.union([z.string(), z.array(z.unknown())], { error: expected('a variant name or a list of them') }).transform((v, ctx) => {
@@ -207,7 +210,30 @@ const FAULT_SCHEMAS = Object.fromEntries(FAULTS.map((f) => [f, faultSchema(f)]))
 
 const note = strict({ ...common, note: text }, ' in a note').transform((s) => ({ at: s.at, ...opt('only', s.only), note: s.note }));
 
-const KIND_HINT = 'client + do (a client action), fault (a sandbox fault) or note';
+const WAIT_SCHEMAS: Record<WaitEvent, z.ZodType<WaitFor>> = {
+  expired: strict({ until: z.literal('expired'), key: text.optional(), node: nodeName.optional(), timeout: duration.optional() }, ' in a wait until expired').transform(
+    (w): WaitFor => ({ until: 'expired', ...opt('key', w.key), ...opt('node', w.node), ...opt('timeoutMs', w.timeout) }),
+  ),
+  reply: strict({ until: z.literal('reply'), client: name('client'), timeout: duration.optional() }, ' in a wait until reply').transform(
+    (w): WaitFor => ({ until: 'reply', client: w.client, ...opt('timeoutMs', w.timeout) }),
+  ),
+};
+
+/** `{until: expired, key?, node?, timeout?}` or `{until: reply, client, timeout?}`, dispatched on `until`. */
+const waitFor = z.unknown().transform((raw, ctx): WaitFor => {
+  if (!isRecord(raw)) {
+    ctx.addIssue({ code: 'custom', message: `expected a mapping like {until: expired} or {until: reply, client: A}, got ${describeInput(raw)}`, input: raw });
+    return z.NEVER;
+  }
+  const until = oneOf(WAIT_EVENTS, 'wait event');
+  const event = until.safeParse(raw.until, { reportInput: true });
+  if (!event.success) return (delegate(z.object({ until }), raw, ctx), z.NEVER);
+  return delegate(WAIT_SCHEMAS[event.data], raw, ctx);
+});
+
+const wait = strict({ ...common, wait: waitFor }, ' in a wait step').transform((s): WaitStep => ({ at: s.at, ...opt('only', s.only), wait: s.wait }));
+
+const KIND_HINT = 'client + do (a client action), fault (a sandbox fault), wait (for an event) or note';
 
 /** One entry of `steps:`, dispatched on which of client / do, fault, note it has. */
 export const stepSchema = z.unknown().transform((raw, ctx): Step => {
@@ -215,13 +241,16 @@ export const stepSchema = z.unknown().transform((raw, ctx): Step => {
     ctx.addIssue({ code: 'custom', message: `expected a step mapping like {at: 0ms, client: A, do: acquire}, got ${describeInput(raw)}`, input: raw });
     return z.NEVER;
   }
-  const kinds = (['client', 'fault', 'note'] as const).filter((k) => k in raw || (k === 'client' && 'do' in raw));
+  const isClient = 'client' in raw || 'do' in raw;
+  // `wait` is also an acquire's option (how long to wait for the lock): with client / do it is that.
+  const kinds = (['client', 'fault', 'wait', 'note'] as const).filter((k) => (k === 'client' ? isClient : k === 'wait' ? !isClient && k in raw : k in raw));
   if (kinds.length !== 1) {
     const message = kinds.length === 0 ? `a step needs ${KIND_HINT}` : `a step is one of ${KIND_HINT}, not ${kinds.join(' and ')} at once`;
     ctx.addIssue({ code: 'custom', message, input: raw });
     return z.NEVER;
   }
   if (kinds[0] === 'note') return delegate(note, raw, ctx);
+  if (kinds[0] === 'wait') return delegate(wait, raw, ctx);
   if (kinds[0] === 'fault') {
     const verb = oneOf(FAULTS, 'fault').safeParse(raw.fault, { reportInput: true });
     // Only to report the unknown verb at `fault` (the schema to check the rest with depends on it).

@@ -30,7 +30,7 @@ import {
   textOrNumber,
 } from './schema-values.js';
 
-export { stepSchema, CLIENT_STEPS, FAULTS, ACQUIRE_MODES, RELEASE_MODES, RENEW_MODES } from './schema-steps.js';
+export { stepSchema, CLIENT_STEPS, FAULTS, ACQUIRE_MODES, RELEASE_MODES, RENEW_MODES, WAIT_EVENTS } from './schema-steps.js';
 
 export { DEFAULTS } from './schema-values.js';
 export const FENCING_MODES = ['off', 'strict', 'at-least'] as const;

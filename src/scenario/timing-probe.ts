@@ -18,7 +18,15 @@ export class TimingProbe {
   private readonly general: LateSample[] = [];
   private loop: IntervalHistogram | undefined;
 
+  /** Why the run cannot tell at all (a wait that gave up), whatever the samples say. */
+  private missed: string | undefined;
+
   constructor(private readonly clock: RunClock) {}
+
+  /** Something the race depends on was not seen in time (a wait gave up): the run is inconclusive for this reason. */
+  miss(reason: string): void {
+    this.missed ??= reason;
+  }
 
   /** Starts watching the event loop (with the run clock). */
   start(): void {
@@ -50,7 +58,8 @@ export class TimingProbe {
 
   report(toleranceMs: number): TimingReport {
     this.stop();
-    return judgeTiming(this.samples, toleranceMs, this.general);
+    const report = judgeTiming(this.samples, toleranceMs, this.general);
+    return this.missed === undefined ? report : { ...report, inconclusive: this.missed };
   }
 }
 

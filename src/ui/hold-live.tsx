@@ -1,7 +1,7 @@
-import { render } from 'ink';
 import type { HoldEvent } from '../core/hold-events.js';
 import { HoldApp } from './HoldApp.js';
 import { createHoldStore } from './hold-store.js';
+import { mountLive } from './mount-view.js';
 
 interface Stream {
   write(text: string): unknown;
@@ -23,26 +23,7 @@ export interface LiveHold {
 /** Mounts the live view on a terminal (this module is imported lazily: it pulls in ink and react). */
 export function mountHoldView(opts: MountHoldViewOptions): LiveHold {
   const store = createHoldStore(opts.identity);
-  const instance = render(<HoldApp store={store} />, {
-    stdout: opts.stdout as NodeJS.WriteStream,
-    stderr: opts.stderr as NodeJS.WriteStream,
-    ...(opts.stdin ? { stdin: opts.stdin as NodeJS.ReadStream } : {}),
-    // No key handling: Ctrl-C stays a signal, which the launcher turns into ctx.signal.
-    exitOnCtrlC: false,
-    patchConsole: false,
-  });
-  let closed = false;
-  return {
-    emit: store.emit,
-    childOutput: store.write,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      store.flush();
-      // Let React commit the last events, so the final frame (released / lost) stays on screen.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      instance.unmount();
-      await instance.waitUntilExit();
-    },
-  };
+  // No key handling: Ctrl-C stays a signal. The final frame (released / lost) stays on screen.
+  const view = mountLive(<HoldApp store={store} />, opts, { beforeClose: store.flush, settle: true });
+  return { emit: store.emit, childOutput: store.write, close: view.close };
 }

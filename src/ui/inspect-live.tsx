@@ -1,8 +1,8 @@
-import { render } from 'ink';
 import type { LockView } from '../core/lock-view.js';
 import type { PollState } from '../core/poller.js';
 import { InspectApp, type InspectAction } from './InspectApp.js';
 import { createInspectStore, type ConnectionChange } from './inspect-store.js';
+import { mountLive } from './mount-view.js';
 
 interface Stream {
   write(text: string): unknown;
@@ -27,26 +27,7 @@ export interface LiveInspect {
 /** Mounts `inspect --watch` on a terminal (imported lazily: it pulls in ink and react). */
 export function mountInspectView(opts: MountInspectViewOptions): LiveInspect {
   const store = createInspectStore(opts);
-  const instance = render(<InspectApp store={store} onAction={opts.onAction} />, {
-    stdout: opts.stdout as NodeJS.WriteStream,
-    stderr: opts.stderr as NodeJS.WriteStream,
-    ...(opts.stdin ? { stdin: opts.stdin as NodeJS.ReadStream } : {}),
-    // `p` and `q` need raw mode, which swallows Ctrl-C's signal: InspectApp reports it as 'interrupt'.
-    exitOnCtrlC: false,
-    patchConsole: false,
-  });
-  let closed = false;
-  return {
-    poll: store.poll,
-    connection: store.connection,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      store.end(Date.now());
-      // Let React commit the last state, so the final frame stays on screen.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      instance.unmount();
-      await instance.waitUntilExit();
-    },
-  };
+  // `p` and `q` need raw mode, which swallows Ctrl-C's signal: InspectApp reports it as 'interrupt'.
+  const view = mountLive(<InspectApp store={store} onAction={opts.onAction} />, opts, { beforeClose: () => store.end(Date.now()), settle: true });
+  return { poll: store.poll, connection: store.connection, close: view.close };
 }

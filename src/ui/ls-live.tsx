@@ -1,8 +1,8 @@
-import { render } from 'ink';
 import type { PollState } from '../core/poller.js';
 import type { LockScan } from '../inspect/scan-locks.js';
 import { LsApp, type LsAction } from './LsApp.js';
 import { createLsStore } from './ls-store.js';
+import { mountLive } from './mount-view.js';
 
 interface Stream {
   write(text: string): unknown;
@@ -26,27 +26,7 @@ export interface LiveLs {
 /** Mounts `ls --watch` on a terminal (imported lazily: it pulls in ink and react). */
 export function mountLsView(opts: MountLsViewOptions): LiveLs {
   const store = createLsStore(opts);
-  const instance = render(
-    <LsApp store={store} onAction={opts.onAction} />,
-    {
-      stdout: opts.stdout as NodeJS.WriteStream,
-      stderr: opts.stderr as NodeJS.WriteStream,
-      ...(opts.stdin ? { stdin: opts.stdin as NodeJS.ReadStream } : {}),
-      // The keys need raw mode, which swallows Ctrl-C's signal: LsApp reports it as 'interrupt'.
-      exitOnCtrlC: false,
-      patchConsole: false,
-    },
-  );
-  let closed = false;
-  return {
-    poll: store.poll,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      // Let React commit the last state, so the final frame stays on screen.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      instance.unmount();
-      await instance.waitUntilExit();
-    },
-  };
+  // The keys need raw mode, which swallows Ctrl-C's signal: LsApp reports it as 'interrupt'.
+  const view = mountLive(<LsApp store={store} onAction={opts.onAction} />, opts, { settle: true });
+  return { poll: store.poll, close: view.close };
 }

@@ -1,5 +1,5 @@
 import type { RaceLiveState } from '../core/race/live.js';
-import { mountView } from './mount-view.js';
+import { mountLive } from './mount-view.js';
 import { RaceApp } from './RaceApp.js';
 
 interface Stream {
@@ -14,5 +14,5 @@ export interface MountRaceViewOptions {
 
 /** Mounts the live race view (imported lazily: it pulls in ink and react); close() leaves the last frame. */
 export function mountRaceView(opts: MountRaceViewOptions): { close(): Promise<void> } {
-  return mountView(<RaceApp source={opts.source} />, opts);
+  return mountLive(<RaceApp source={opts.source} />, opts);
 }

@@ -1,4 +1,4 @@
-import { render } from 'ink';
+import { mountLive } from './mount-view.js';
 import { ReplApp, type ReplController } from './ReplApp.js';
 
 export interface ReplViewOptions {
@@ -11,20 +11,9 @@ export interface ReplViewOptions {
 
 /** Mounts the REPL on the terminal until the session ends (imported lazily: it pulls in ink and react). */
 export async function runReplView(session: ReplController, opts: ReplViewOptions): Promise<void> {
-  const instance = render(<ReplApp session={session} />, {
-    stdout: opts.stdout as NodeJS.WriteStream,
-    stderr: opts.stderr as NodeJS.WriteStream,
-    stdin: opts.stdin as NodeJS.ReadStream,
-    // Ctrl-C cancels the running command, not the REPL: the prompt sees it as a key.
-    exitOnCtrlC: false,
-    patchConsole: false,
-  });
-  // Taken now: ink unmounts itself on SIGTERM / SIGHUP (signal-exit), and an exit promise asked for
-  // after that would never settle, leaving nothing for the event loop to wait on but the release.
-  const exited = instance.waitUntilExit();
+  // Ctrl-C cancels the running command, not the REPL: the prompt sees it as a key.
+  const view = mountLive(<ReplApp session={session} />, opts, { settle: true });
   await opts.finished;
-  // Let React commit the last frame (the final lines of output) before letting go of the terminal.
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  instance.unmount();
-  await exited;
+  // The final lines of output stay on screen when the terminal is let go.
+  await view.close();
 }

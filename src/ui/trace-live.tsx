@@ -1,5 +1,5 @@
 import type { TraceSession } from '../core/trace/session.js';
-import { mountView } from './mount-view.js';
+import { mountLive } from './mount-view.js';
 import { TraceApp } from './TraceApp.js';
 
 interface Stream {
@@ -16,5 +16,5 @@ export interface MountTraceViewOptions {
 
 /** Mounts the live trace view (imported lazily: it pulls in ink and react); close() leaves the last frame. */
 export function mountTraceView(opts: MountTraceViewOptions): { close(): Promise<void> } {
-  return mountView(<TraceApp session={opts.session} what={opts.what} stats={opts.stats} />, opts);
+  return mountLive(<TraceApp session={opts.session} what={opts.what} stats={opts.stats} />, opts);
 }

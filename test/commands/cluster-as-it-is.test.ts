@@ -1,12 +1,15 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { run } from '../../src/main.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+import { Keyboard, Sink } from '../helpers/terminal.js';
 import { startCluster, type Topology } from '../helpers/topologies.js';
 
 // Cluster and replicas as they really are: a URL naming one Cluster node is that Cluster (every
-// command works, ls sees every primary, no raw MOVED); with a primary down ls and doctor name it
-// and its slots and exit 9; inspect reads the key on each replica instead of quoting an offset.
+// command works, ls sees every primary, no raw MOVED); with a primary down ls, ls --watch and
+// doctor name it and its slots and exit 9; inspect reads the key on each replica instead of
+// quoting an offset.
 
 const env = tempStateEnv();
 let cluster: Topology;
@@ -43,19 +46,44 @@ describe('a URL that names one Cluster node', () => {
 });
 
 describe('a Cluster with a primary down', () => {
-  it('ls and doctor name the unreachable primary and its slots on stderr and exit 9 (partial)', async () => {
+  beforeAll(async () => {
     await cluster.nodes[2]!.stop(); // slots 10923-16383, key "a"
+  });
+
+  /** Either the others are listed, or (once the Cluster marks itself down) they say why not: never a quiet half list. */
+  const othersListedOrNamed = (stdout: string, stderr: string): void => {
+    for (const node of [0, 1]) {
+      const named = stderr.includes(`127.0.0.1:${cluster.nodes[node]!.port}`);
+      expect(named || stdout.includes(KEYS[node]!)).toBe(true);
+    }
+  };
+
+  it('ls and doctor name the unreachable primary and its slots on stderr and exit 9 (partial)', async () => {
     const ls = await runCli(['ls', ...firstNode()], env);
     expect(ls.code).toBe(9);
     expect(ls.stderr).toContain(`redlock-cli: Cluster primary 127.0.0.1:${cluster.nodes[2]!.port} (slots 10923-16383) not read:`);
-    // Either the others are listed, or (once the Cluster marks itself down) they say why not: never a quiet half list.
-    for (const node of [0, 1]) {
-      const named = ls.stderr.includes(`127.0.0.1:${cluster.nodes[node]!.port}`);
-      expect(named || ls.stdout.includes(KEYS[node]!)).toBe(true);
-    }
+    othersListedOrNamed(ls.stdout, ls.stderr);
     const doctor = await runCli(['doctor', ...firstNode()], env);
     expect(doctor.code).toBe(9);
     expect(doctor.stderr).toContain(`Cluster primary 127.0.0.1:${cluster.nodes[2]!.port} (slots 10923-16383) not read:`);
+  });
+
+  it('ls --watch shows the scan it could make, then names the primary and exits 9 instead of retrying', async () => {
+    const stdout = new Sink(true);
+    const stderr = new Sink();
+    // Bounded: a watch that kept retrying would be interrupted here and exit 130, not 9.
+    const code = await run(['ls', '--watch', '--interval', '200ms', ...firstNode()], {
+      stdout,
+      stderr,
+      stdin: new Keyboard() as unknown as NodeJS.ReadableStream,
+      env,
+      signal: AbortSignal.timeout(20_000),
+    });
+    expect(code).toBe(9);
+    expect(stderr.lines()).toContainEqual(
+      expect.stringMatching(new RegExp(`^redlock-cli: Cluster primary 127\\.0\\.0\\.1:${cluster.nodes[2]!.port} \\(slots 10923-16383\\) not read: .+; its keys are missing here$`)),
+    );
+    othersListedOrNamed(stdout.text, stderr.text);
   });
 });
 

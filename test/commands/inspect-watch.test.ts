@@ -1,12 +1,13 @@
-import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LockView } from '../../src/core/lock-view.js';
-import { wantsWatch, WATCH_CONNECTION_NAME } from '../../src/commands/inspect-watch.js';
+import { wantsWatch } from '../../src/commands/inspect/watch.js';
+import { WATCH_CONNECTION_NAME } from '../../src/inspect/watch.js';
 import { run } from '../../src/main.js';
 import { owner, rawClient } from '../helpers/lock-env.js';
 import { dumpAll, sideEffects } from '../helpers/read-only.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { Keyboard, Sink } from '../helpers/terminal.js';
 
 let server: RedisServer;
 let raw: Redis;
@@ -29,40 +30,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await raw.flushall();
 });
-
-class Sink extends EventEmitter {
-  text = '';
-  readonly columns = 100;
-  constructor(readonly isTTY = false) {
-    super();
-  }
-  write(chunk: string): boolean {
-    this.text += chunk;
-    return true;
-  }
-  lines(): string[] {
-    return this.text.split('\n').filter(Boolean);
-  }
-}
-
-/** A terminal's keyboard as ink reads it: raw mode, 'readable' events, read(). */
-class Keyboard extends EventEmitter {
-  readonly isTTY = true;
-  private pending: string[] = [];
-  press(key: string): void {
-    this.pending.push(key);
-    this.emit('readable');
-  }
-  read(): string | null {
-    return this.pending.shift() ?? null;
-  }
-  setEncoding(): void {}
-  setRawMode(): void {}
-  ref(): void {}
-  unref(): void {}
-  resume(): void {}
-  pause(): void {}
-}
 
 /** Starts `inspect <argv>` through run(); the handle lets the test read its output, press keys and interrupt it. */
 function inspect(argv: string[], opts: { url?: string; tty?: boolean } = {}) {

@@ -100,7 +100,7 @@ describe('redlock-cli scenario run --speed', () => {
     const steps: [string, string, number][] = [
       ['A', 'acquire', 0],
       ['A', 'pause', 20],
-      ['B', 'acquire', 400],
+      ['B', 'acquire', 300],
       ['B', 'enter', 450],
       ['C', 'acquire', 600],
       ['C', 'enter', 620],

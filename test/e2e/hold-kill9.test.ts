@@ -1,5 +1,5 @@
 // Issue 12, item 11: `kill -9` of `hold -- cmd` left the command running after the lock expired.
-// Now a guard process (src/commands/hold-guard.ts) holds a lifeline to `hold` and stops the
+// Now a guard process (src/hold/guard.ts) holds a lifeline to `hold` and stops the
 // command when it breaks. Asserted as an order of server-side facts, not a time window: by the
 // time Redis has expired the key (nobody renews it any more), the command is no longer running.
 import { readFileSync } from 'node:fs';

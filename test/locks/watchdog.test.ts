@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashLock } from '../../src/locks/hash-lock.js';
-import { startWatchdog, watchConnection, type Watchdog, type WatchdogEvent } from '../../src/locks/watchdog.js';
+import { startWatchdog, type Watchdog, type WatchdogEvent } from '../../src/locks/watchdog.js';
+import { watchConnection } from '../../src/redis/watch-connection.js';
 import { owner } from '../helpers/lock-env.js';
 import { useLockServer } from '../helpers/fixture.js';
 

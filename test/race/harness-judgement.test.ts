@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raceJson, raceSummary } from '../../src/commands/race-output.js';
+import { raceJson, raceSummary } from '../../src/commands/race/output.js';
 import { runRace } from '../../src/race/run.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { env, plan } from './helpers.js';

@@ -43,7 +43,7 @@ describe('step <scenario>', () => {
     session.submit('step expired-lease-misdeletion fixed --speed 0.25');
     await waitingAt(1);
     const screen = session.getSnapshot();
-    expect(screen.stepping).toMatchObject({ scenario: 'expired-lease-misdeletion', variant: 'fixed', total: 12 });
+    expect(screen.stepping).toMatchObject({ scenario: 'expired-lease-misdeletion', variant: 'fixed', total: 13 });
     expect(screen.stepping!.waiting).toMatch(/0\.00 s\s+A\s+acquire/);
     expect(screen.target).toMatch(/^sandbox:scenario-expired-lease/);
     expect(screen.panel.watched).toEqual(['orders']);

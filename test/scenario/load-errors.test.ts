@@ -116,10 +116,10 @@ describe('missing and malformed values', () => {
 
   it('a step that is not exactly one of client action, fault, note', () => {
     expect(parseError(edit('{ at: 1s, fault: kill, node: n1 }', '{ at: 1s }'))).toBe(
-      'race.yaml:13:5: steps[3]: a step needs client + do (a client action), fault (a sandbox fault) or note',
+      'race.yaml:13:5: steps[3]: a step needs client + do (a client action), fault (a sandbox fault), wait (for an event) or note',
     );
     expect(parseError(edit('node: n1 }', 'node: n1, note: killed }'))).toBe(
-      'race.yaml:13:5: steps[3]: a step is one of client + do (a client action), fault (a sandbox fault) or note, not fault and note at once',
+      'race.yaml:13:5: steps[3]: a step is one of client + do (a client action), fault (a sandbox fault), wait (for an event) or note, not fault and note at once',
     );
     expect(parseError(edit('  - { at: 1s, fault: kill, node: n1 }', '  - kill n1 at 1s'))).toBe(
       'race.yaml:13:5: steps[3]: expected a step mapping like {at: 0ms, client: A, do: acquire}, got "kill n1 at 1s"',

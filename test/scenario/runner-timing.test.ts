@@ -7,8 +7,8 @@ import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { acquire, dump, scenario } from './fixture.js';
 
 // The runner's judgement of its own timing, on the shipped expired-lease-misdeletion (S1): A's
-// 300 ms lease runs out during its 500 ms pause, B takes the lock at 400 ms, A's naive DEL at
-// 520 ms deletes it. A step forced late (the process blocked, as on a starved machine) must come
+// 300 ms lease runs out during its 500 ms pause, B takes the lock once the runner has seen it gone
+// (its wait step at 300 ms), A's naive DEL at 520 ms deletes it. A step forced late (the process blocked, as on a starved machine) must come
 // out inconclusive with the step named, never as a verdict, and the run says so with exit 8.
 
 const S1 = 'expired-lease-misdeletion';
@@ -31,22 +31,22 @@ describe('a run that leaves its timing window', () => {
   it('a step forced past its window is inconclusive, names the step, and is retried a bounded number of times', async () => {
     const scenario = await resolveScenario(S1);
     const retries: string[] = [];
-    // Step 4 is B's acquire at 400 ms: 400 ms late, B takes the lock after A's DEL, and the
+    // Step 5 is B's acquire at 300 ms, after the wait for the expiry: 400 ms late, B takes the lock after A's DEL, and the
     // unsafe variant would look safe, a wrong verdict without the judgement.
     const run = await runScenario(scenario, {
       sandbox: fx.sandbox,
       variants: ['unsafe'],
       attempts: 2,
-      stall: { step: 4, ms: 400 },
+      stall: { step: 5, ms: 400 },
       onRetry: (v, attempt, reason) => retries.push(`${v.name} ${attempt}: ${reason}`),
     });
     const [v] = run.variants;
     const info = `${JSON.stringify(v?.timing)}\n${v ? dump(v.history) : ''}`;
     expect(v?.outcome, info).toBe('inconclusive');
     expect(v?.attempts, info).toBe(2);
-    expect(v?.timing.inconclusive, info).toMatch(/^step 4 \(B acquire\) ran \d+ ms late: the machine was too busy \(this race tolerates 50 ms\)$/);
+    expect(v?.timing.inconclusive, info).toMatch(/^step 5 \(B acquire\) ran \d+ ms late: the machine was too busy \(this race tolerates 50 ms\)$/);
     expect(v!.timing.worst!.lateMs, info).toBeGreaterThanOrEqual(350);
-    expect(retries, info).toEqual([expect.stringMatching(/^unsafe 2: step 4 \(B acquire\) ran \d+ ms late/)]);
+    expect(retries, info).toEqual([expect.stringMatching(/^unsafe 2: step 5 \(B acquire\) ran \d+ ms late/)]);
   });
 
   it('a step the gate holds past its time is inconclusive "at the prompt" (the REPL\'s step)', async () => {
@@ -55,14 +55,14 @@ describe('a run that leaves its timing window', () => {
       sandbox: fx.sandbox,
       variants: ['fixed'],
       attempts: 1,
-      // Step 5 (B enter, at 450 ms) waits for "Enter" until 900 ms.
+      // Step 6 (B enter, at 450 ms) waits for "Enter" until 900 ms.
       beforeStep: async (_step, index) => {
-        if (index === 4) await new Promise((resolve) => setTimeout(resolve, 900));
+        if (index === 5) await new Promise((resolve) => setTimeout(resolve, 900));
       },
     });
     const [v] = run.variants;
     expect(v?.outcome).toBe('inconclusive');
-    expect(v?.timing.inconclusive).toMatch(/^step 5 \(B enter\) waited \d+ ms past its time at the prompt/);
+    expect(v?.timing.inconclusive).toMatch(/^step 6 \(B enter\) waited \d+ ms past its time at the prompt/);
   });
 
   it('on time, the same scenario keeps its verdict (or, on a starved machine, says it could not tell)', async () => {
@@ -79,20 +79,20 @@ describe('redlock-cli scenario run when the machine is too busy', () => {
   const env = tempStateEnv();
 
   it('exits 8 with the reason in the text and in --json, never "as expected"', async () => {
-    // The test hook blocks the process 400 ms before step 4 of every attempt.
-    const stalled = { ...env, REDLOCK_CLI_TEST_STALL: '4:400' };
+    // The test hook blocks the process 400 ms before step 5 (B acquire) of every attempt.
+    const stalled = { ...env, REDLOCK_CLI_TEST_STALL: '5:400' };
     const text = await runCli(['scenario', 'run', S1, '--variant', 'unsafe'], stalled);
     expect(text.code, text.stderr).toBe(8);
     expect(text.stdout).toContain('verdict: expected mutual-exclusion, found');
-    expect(text.stdout).toMatch(/INCONCLUSIVE\n {2}\? inconclusive after 3 runs: step 4 \(B acquire\) ran \d+ ms late/);
+    expect(text.stdout).toMatch(/INCONCLUSIVE\n {2}\? inconclusive after 3 runs: step 5 \(B acquire\) ran \d+ ms late/);
     expect(text.stdout).not.toContain('as expected');
     expect(text.stdout.trimEnd().split('\n').at(-1)).toMatch(/^LATE {2}unsafe {2}expected mutual-exclusion, found/);
-    expect(text.stderr).toMatch(/expired-lease-misdeletion unsafe: inconclusive \(step 4 \(B acquire\) ran \d+ ms late.*\); run 2 of up to 3\n/);
+    expect(text.stderr).toMatch(/expired-lease-misdeletion unsafe: inconclusive \(step 5 \(B acquire\) ran \d+ ms late.*\); run 2 of up to 3\n/);
 
     const json = await runCli(['scenario', 'run', S1, '--variant', 'unsafe', '--json'], stalled);
     expect(json.code).toBe(8);
     const report = JSON.parse(json.stdout) as { matched: boolean; variants: { outcome: string; matched: boolean; attempts: number; inconclusive: string }[] };
     expect(report.matched).toBe(false);
-    expect(report.variants[0]).toMatchObject({ outcome: 'inconclusive', matched: false, attempts: 3, inconclusive: expect.stringMatching(/^step 4 \(B acquire\) ran/) });
+    expect(report.variants[0]).toMatchObject({ outcome: 'inconclusive', matched: false, attempts: 3, inconclusive: expect.stringMatching(/^step 5 \(B acquire\) ran/) });
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VIOLATION_KINDS } from '../../src/core/scenario/verdict.js';
 import { listScenarios, parseScenario, scenariosDir } from '../../src/scenario/load.js';
-import { CLIENT_STEPS, FAULTS } from '../../src/scenario/schema.js';
+import { CLIENT_STEPS, FAULTS, WAIT_EVENTS } from '../../src/scenario/schema.js';
 import { CATALOGUE_GROUPS } from './catalogue-groups.js';
 
 const README = join(scenariosDir(), 'README.md');
@@ -31,9 +31,10 @@ describe('scenarios/README.md', () => {
     expect(scenario.sources).toEqual(['Redis distlock page ("Using just DEL is not safe")', 'redis-py #416']);
   });
 
-  it('documents every step, fault and violation kind', () => {
+  it('documents every step, fault, wait and violation kind', () => {
     for (const d of CLIENT_STEPS) expect(readme, `do: ${d}`).toContain(`| \`${d}\` |`);
     for (const f of FAULTS) expect(readme, `fault: ${f}`).toContain(`| \`${f}\` |`);
+    for (const w of WAIT_EVENTS) expect(readme, `until: ${w}`).toContain(`| \`${w}\` |`);
     for (const k of VIOLATION_KINDS) expect(readme, `violation ${k}`).toContain(`- \`${k}\`:`);
   });
 });

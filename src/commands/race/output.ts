@@ -1,13 +1,13 @@
 // The end of a race on stdout: a summary table for people, or one JSON object with every figure
 // and the recorded history of each key.
 
-import { formatDuration } from '../core/duration.js';
-import { describePlan, type RaceTarget } from '../core/race/plan.js';
-import { maskUrl } from '../core/targets.js';
-import { formatWait, sparkline } from '../core/race/stats.js';
-import { violationKinds } from '../core/scenario/verdict.js';
-import type { RaceResult } from '../race/run.js';
-import { FALLBACK_WIDTH, wrapText } from '../core/text-layout.js';
+import { formatDuration } from '../../core/duration.js';
+import { describePlan, type RaceTarget } from '../../core/race/plan.js';
+import { maskUrl } from '../../core/targets.js';
+import { formatWait, sparkline } from '../../core/race/stats.js';
+import { violationKinds } from '../../core/scenario/verdict.js';
+import type { RaceResult } from '../../race/run.js';
+import { FALLBACK_WIDTH, wrapText } from '../../core/text-layout.js';
 
 /** Violations listed in the text summary; --json has them all. */
 const SHOWN_VIOLATIONS = 5;

@@ -1,15 +1,14 @@
 import { printable } from '../core/decode/escape.js';
 import { InterruptedError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import type { HoldMode, ReleaseReason } from '../core/hold-events.js';
+import { sleep } from '../core/sleep.js';
+import type { HoldEvent, HoldMode, ReleaseReason } from '../core/hold-events.js';
 import type { OpenLockEnv } from '../locks/env.js';
 import { protocolFor } from '../locks/registry.js';
-import type { LockRequest, ReleaseOutcome } from '../locks/types.js';
-import { startWatchdog, untilExpired, watchConnection, type WatchdogEnd } from '../locks/watchdog.js';
-import type { LockSetup } from './acquire.js';
-import type { RunContext } from './context.js';
-import { exitCodeOf, lockEnvVars, spawnErrorText, startChild, type ChildExit, type HeldChild } from './hold-child.js';
-import type { HoldOutput } from './hold-output.js';
+import type { LockRequest, LockSetup, ReleaseOutcome } from '../locks/types.js';
+import { startWatchdog, untilExpired, type WatchdogEnd } from '../locks/watchdog.js';
+import { watchConnection } from '../redis/watch-connection.js';
+import { exitCodeOf, lockEnvVars, spawnErrorText, startChild, type ChildExit, type HeldChild } from './child.js';
 
 /** What `hold` was asked to do, parsed and validated. */
 export interface HoldPlan {
@@ -19,6 +18,24 @@ export interface HoldPlan {
   readonly killGraceMs: number;
   /** The command to run under the lock; empty: just hold. */
   readonly command: readonly string[];
+}
+
+/**
+ * Where the hold reports what happens, in order: the command maps these to its output (lines,
+ * NDJSON, the live view) and to the owner memory.
+ */
+export interface HoldEvents {
+  emit(event: HoldEvent): void;
+  /** The command's output, passed through as it comes. */
+  childOutput(stream: 'stdout' | 'stderr', text: string): void;
+  /** Report who holds the lock while we wait (costs a read per refusal; only a live view shows it). */
+  readonly showsWaiting?: boolean | undefined;
+}
+
+/** The caller's signal (Ctrl-C, SIGTERM: stop the command, release, exit 130) and the command's environment. */
+export interface HoldRun {
+  readonly signal?: AbortSignal | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
 }
 
 /** The exit code, and a message to print once the live view is gone (it owns the terminal until then). */
@@ -54,10 +71,10 @@ function onAbort(signal: AbortSignal | undefined): { promise: Promise<void>; can
   return { promise, cancel: () => signal.removeEventListener('abort', listener) };
 }
 
+/** A timer to race against; cancel() clears it (settling it early, which the finished race ignores). */
 function delay(ms: number): { promise: Promise<void>; cancel: () => void } {
-  let timer: NodeJS.Timeout | undefined;
-  const promise = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return { promise, cancel: () => clearTimeout(timer) };
+  const cancelled = new AbortController();
+  return { promise: sleep(ms, cancelled.signal), cancel: () => cancelled.abort() };
 }
 
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
@@ -72,7 +89,7 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'
 const escapedHolder = (h: { readonly owner: string; readonly count: number }) => ({ owner: printable(h.owner), count: h.count });
 
 /** Acquires, keeps the lock (watchdog or fixed lease), runs the command, and releases in order. */
-export async function runHold(ctx: RunContext, env: OpenLockEnv, plan: HoldPlan, out: HoldOutput): Promise<HoldResult> {
+export async function runHold(ctx: HoldRun, env: OpenLockEnv, plan: HoldPlan, out: HoldEvents): Promise<HoldResult> {
   const { setup } = plan;
   const protocol = protocolFor(setup.kind);
   const req: LockRequest = { key: setup.key, owner: setup.owner, leaseMs: setup.leaseMs };

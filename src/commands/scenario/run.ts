@@ -1,17 +1,17 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { NotFoundError, UsageError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import { allMatched, outcomesExitCode, type ScenarioRun, type VariantRun } from '../core/scenario/run.js';
-import { summaryTable, type SummaryRow } from '../core/scenario/scenario-summary.js';
-import { scenarioRunText } from '../core/scenario/timeline-text.js';
-import { violationKinds } from '../core/scenario/verdict.js';
-import { listScenarios, resolveScenario } from '../scenario/load.js';
-import type { Scenario } from '../scenario/model.js';
-import { DEFAULT_ATTEMPTS, laneNodes, plannedMs, runScenario, type RunScenarioOptions } from '../scenario/run-scenario.js';
-import type { SandboxHandle } from '../sandbox/handle.js';
-import { note, print, printJson, type CommandContext } from './context.js';
-import { safeLine } from '../core/terminal-text.js';
+import { NotFoundError, UsageError } from '../../core/errors.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { allMatched, outcomesExitCode, type ScenarioRun, type VariantRun } from '../../core/scenario/run.js';
+import { summaryTable, type SummaryRow } from '../../core/scenario/scenario-summary.js';
+import { scenarioRunText } from '../../core/scenario/timeline-text.js';
+import { violationKinds } from '../../core/scenario/verdict.js';
+import { listScenarios, resolveScenario } from '../../scenario/load.js';
+import type { Scenario } from '../../scenario/model.js';
+import { DEFAULT_ATTEMPTS, laneNodes, plannedMs, runScenario, type RunScenarioOptions } from '../../scenario/run-scenario.js';
+import type { SandboxHandle } from '../../sandbox/handle.js';
+import { note, print, printJson, type CommandContext } from '../context.js';
+import { safeLine } from '../../core/terminal-text.js';
 
 export interface RunFlags {
   readonly all?: boolean;
@@ -117,7 +117,7 @@ async function runOne(ctx: CommandContext, scenario: Scenario, flags: RunFlags, 
   };
   let run: ScenarioRun;
   if (live(ctx, flags)) {
-    const { mountScenarioRunView } = await import('../ui/scenario-live.js');
+    const { mountScenarioRunView } = await import('../../ui/scenario-live.js');
     const view = mountScenarioRunView({ stdout: ctx.stdout, stderr: ctx.stderr, name: scenario.name, title: scenario.title, variantCount: variants?.length ?? scenario.variants.length });
     try {
       run = await runScenario(scenario, {
@@ -155,7 +155,7 @@ async function runAll(ctx: CommandContext, flags: RunFlags, speed: number): Prom
   const rows: SummaryRow[] = [];
   // One entry per scenario, in catalogue order: a run's JSON, or the error that stopped it.
   const results: unknown[] = [];
-  const view = live(ctx, flags) ? (await import('../ui/scenario-live.js')).mountScenarioAllView({ stdout: ctx.stdout, stderr: ctx.stderr, names: scenarios.map((s) => s.name) }) : undefined;
+  const view = live(ctx, flags) ? (await import('../../ui/scenario-live.js')).mountScenarioAllView({ stdout: ctx.stdout, stderr: ctx.stderr, names: scenarios.map((s) => s.name) }) : undefined;
   try {
     for (const scenario of scenarios) {
       const started = performance.now();

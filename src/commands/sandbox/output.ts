@@ -1,6 +1,6 @@
-import { formatDuration } from '../core/duration.js';
-import { formatColumns } from '../core/text-layout.js';
-import type { NodeStatus, SandboxHandle, SandboxStatus, SandboxUrls } from '../sandbox/index.js';
+import { formatDuration } from '../../core/duration.js';
+import { formatColumns } from '../../core/text-layout.js';
+import type { NodeStatus, SandboxHandle, SandboxStatus, SandboxUrls } from '../../sandbox/index.js';
 
 
 const mb = (kb: number | undefined): string => (kb === undefined ? '-' : `${(kb / 1024).toFixed(1)} MB`);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { compiledPath } from '../core/compiled-path.js';
-import type { GuardMessage, GuardRequest } from './hold-guard.js';
+import type { GuardMessage, GuardRequest } from './guard.js';
 
 /** How the command under the lock ended: its exit code, or the signal that stopped it. */
 export interface ChildExit {
@@ -63,14 +63,14 @@ export interface StartChildOptions {
   readonly onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
-// The guard runs from the build (dist/commands/hold-guard.js), also when the tests run us from src/.
-const GUARD = compiledPath(import.meta.url, './hold-guard.js', '../../dist/commands/hold-guard.js');
+// The guard runs from the build (dist/hold/guard.js), also when the tests run us from src/.
+const GUARD = compiledPath(import.meta.url, './guard.js', '../../dist/hold/guard.js');
 
 /**
  * Starts the command in its own process group, so losing the lock stops everything it started
  * (a `sh -c 'a; b'` shell and its children alike), and so a Ctrl-C on the terminal reaches only
  * us: we stop the child ourselves and release the lock in order. The group is led by a guard
- * (hold-guard.ts) that stops the command if this process dies without doing so (kill -9): the
+ * (guard.ts) that stops the command if this process dies without doing so (kill -9): the
  * command never outlives our renewals. Rejects if it cannot start.
  */
 export function startChild(opts: StartChildOptions): Promise<HeldChild> {

@@ -1,11 +1,11 @@
 import { Option } from 'commander';
-import type { ActionResult, ProxyHook, SandboxHandle } from '../sandbox/index.js';
-import { FAILOVER_HOWS, type FailoverHow } from '../sandbox/index.js';
-import { UsageError } from '../core/errors.js';
-import { parseDuration } from '../core/duration.js';
-import { DEFAULT_STALL_MS } from '../sandbox/stall.js';
-import { note, type RunContext } from './context.js';
-import { durationFlag } from './options.js';
+import type { ActionResult, ProxyHook, SandboxHandle } from '../../sandbox/index.js';
+import { FAILOVER_HOWS, type FailoverHow } from '../../sandbox/index.js';
+import { UsageError } from '../../core/errors.js';
+import { parseDuration } from '../../core/duration.js';
+import { DEFAULT_STALL_MS } from '../../sandbox/stall.js';
+import { note, type RunContext } from '../context.js';
+import { durationFlag } from '../options.js';
 
 /** What a verb did: reported at once, and (pause --for) a later step reported when it happens. */
 export interface VerbRun {
@@ -140,4 +140,4 @@ export const SANDBOX_VERBS: readonly SandboxVerb[] = [
 ];
 
 /** The TCP fault proxy `up --proxy` puts in front of every node: one proxy process per sandbox. */
-export const proxyFactory: () => Promise<ProxyHook> = () => import('../sandbox/proxy-hook.js').then((m) => m.proxyHook());
+export const proxyFactory: () => Promise<ProxyHook> = () => import('../../sandbox/proxy-hook.js').then((m) => m.proxyHook());

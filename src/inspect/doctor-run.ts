@@ -2,10 +2,11 @@ import type { FixTarget } from '../core/doctor-fix.js';
 import { companionFindings, LOCK_LIKE_NAME, sortFindings, viewFindings, type CompanionFact, type DoctorOptions, type Finding } from '../core/doctor.js';
 import { namedClients, parseReplicationInfo, renewalFindings, replicaFindings, type RenewalSample } from '../core/doctor-server.js';
 import type { LockView } from '../core/lock-view.js';
-import { scanLocks, type FoundCompanion, type FoundLock, type ScanProgress } from '../inspect/scan-locks.js';
-import { scanSources, unreadReason, type ScanSource, type UnreadNode } from '../inspect/scan.js';
-import { inspectKeys, type InspectKey } from '../inspect/snapshot.js';
+import { scanLocks, type FoundCompanion, type FoundLock, type ScanProgress } from './scan-locks.js';
+import { scanSources, unreadReason, type ScanSource, type UnreadNode } from './scan.js';
+import { inspectKeys, type InspectKey } from './snapshot.js';
 import { companionOf } from '../core/decode/companions.js';
+import { sleep } from '../core/sleep.js';
 import type { Connection } from '../redis/connection.js';
 
 // Gathers what doctor's pure checks need: every lock (and lock-like name holding other data)
@@ -61,19 +62,6 @@ async function companionFacts(conn: Connection, companions: readonly FoundCompan
 
 async function replication(source: ScanSource): Promise<string> {
   return (await source.client.info('replication')) as string;
-}
-
-/** Waits `ms`, or less if the signal aborts first; leaves no listener behind. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** Redisson-held locks read again after the window; CLIENT LIST of every primary for connection names. */

@@ -2,7 +2,7 @@
 // stopping the command (SIGKILL, OOM killer, a crash), nothing renews the lock any more, so the
 // command must not go on as if it still held it: the IPC channel to `hold` is the lifeline, and
 // its end (the kernel closes it with the process) makes this guard stop the command at once.
-// Usage: node hold-guard.js <grace ms> <command> [args...]; stdio 0-2 go to the command.
+// Usage: node guard.js <grace ms> <command> [args...]; stdio 0-2 go to the command.
 
 import { spawn } from 'node:child_process';
 

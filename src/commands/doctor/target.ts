@@ -1,7 +1,7 @@
-import type { FixTarget } from '../core/doctor-fix.js';
-import type { Connection } from '../redis/connection.js';
-import { formatHostPort } from '../redis/target.js';
-import type { ConnectionFlags } from './options.js';
+import type { FixTarget } from '../../core/doctor-fix.js';
+import type { Connection } from '../../redis/connection.js';
+import { formatHostPort } from '../../redis/target.js';
+import type { ConnectionFlags } from '../options.js';
 
 // Where doctor's printed fix commands connect: the node that holds the key, with the same
 // database, TLS and user, and never the password (`--askpass` asks for it instead).

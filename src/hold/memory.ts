@@ -1,8 +1,7 @@
 import type { HoldEvent } from '../core/hold-events.js';
 import type { LockKind } from '../locks/types.js';
 import { forgetOwner, rememberOwner } from '../state/owners.js';
-import { note, type RunContext } from './context.js';
-import type { HoldOutput } from './hold-output.js';
+import type { HoldEvents } from './session.js';
 
 interface HeldLock {
   readonly target: string;
@@ -11,22 +10,32 @@ interface HeldLock {
   readonly owner: string;
 }
 
+/** Where the owner memory lives (the user's state dir comes from the environment) and where its problems go. */
+export interface MemoryPlace {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly warn: (line: string) => void;
+}
+
+/** Hold events that end in an output to flush (the live view unmounts there). */
+export interface ClosableHoldEvents extends HoldEvents {
+  close(): Promise<void>;
+}
+
 /**
  * Remembers the lock in the owner memory while `hold` has it, so that if the process is killed
  * (SIGKILL, a closed terminal) `redlock-cli release <key>` can still find the owner. The entry's
  * expiry is the first lease: a watchdog hold that dies keeps the lock at most one lease longer.
  */
-export function rememberWhileHeld(out: HoldOutput, ctx: RunContext, lock: HeldLock): HoldOutput {
+export function rememberWhileHeld(out: ClosableHoldEvents, place: MemoryPlace, lock: HeldLock): ClosableHoldEvents {
   // Events go out in order, each after the file change it implies: "acquired" is shown once the
   // owner is remembered (so a release typed on seeing it finds the owner), and a quick release
   // is never overtaken by the remember before it. close() waits for the last one.
   let writes = Promise.resolve();
-  const warn = (line: string): void => note(ctx, line);
   const write = (event: HoldEvent): Promise<void> => {
     if (event.type === 'acquired') {
-      return rememberOwner(ctx.env, { ...lock, leaseMs: event.leaseMs, expiresAt: event.at + event.leaseMs, token: event.token }, warn);
+      return rememberOwner(place.env, { ...lock, leaseMs: event.leaseMs, expiresAt: event.at + event.leaseMs, token: event.token }, place.warn);
     }
-    if (event.type === 'released' || event.type === 'expired' || event.type === 'lost') return forgetOwner(ctx.env, lock, warn);
+    if (event.type === 'released' || event.type === 'expired' || event.type === 'lost') return forgetOwner(place.env, lock, place.warn);
     return Promise.resolve();
   };
   return {

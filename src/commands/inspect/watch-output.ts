@@ -1,15 +1,13 @@
-import { formatDuration } from '../core/duration.js';
-import type { LockView } from '../core/lock-view.js';
-import type { PollState } from '../core/poller.js';
-import type { ConnectionEvent } from '../locks/watchdog.js';
-import type { InspectAction } from '../ui/InspectApp.js';
-import { note, print, type RunContext } from './context.js';
+import { formatDuration } from '../../core/duration.js';
+import type { LockView } from '../../core/lock-view.js';
+import type { WatchSink } from '../../inspect/watch.js';
+import type { ConnectionEvent } from '../../redis/watch-connection.js';
+import type { MountInspectViewOptions } from '../../ui/inspect-live.js';
+import { note, print, type RunContext } from '../context.js';
 
 /** Where `inspect --watch` sends what the poller and the connection report. */
-export interface WatchOutput {
-  poll(state: PollState<readonly LockView[]>): void;
+export interface WatchOutput extends WatchSink<readonly LockView[]> {
   connection(event: ConnectionEvent): void;
-  close(): Promise<void>;
 }
 
 /**
@@ -35,15 +33,11 @@ export function ndjsonOutput(ctx: RunContext): WatchOutput {
   };
 }
 
-export interface LiveWatchOptions {
-  readonly keys: readonly string[];
-  readonly target: string;
-  readonly intervalMs: number;
-  readonly onAction: (action: InspectAction) => void;
-}
+/** What the view needs besides the streams, which come from the context. */
+export type LiveWatchOptions = Omit<MountInspectViewOptions, 'stdout' | 'stderr' | 'stdin'>;
 
 /** The ink view, loaded only now: plain `inspect` and `--json` never pay for ink and react. */
 export async function liveOutput(ctx: RunContext, opts: LiveWatchOptions): Promise<WatchOutput> {
-  const { mountInspectView } = await import('../ui/inspect-live.js');
+  const { mountInspectView } = await import('../../ui/inspect-live.js');
   return mountInspectView({ stdout: ctx.stdout, stderr: ctx.stderr, stdin: ctx.stdin, ...opts });
 }
