@@ -1,5 +1,6 @@
 // `trace` as a benchmark, on one redis-server: (1) the server's lock throughput with and without
-// a trace attached (MONITOR's cost, all-out load); (2) a paced load of BENCH_TRACE_RATE lock
+// a trace attached (MONITOR's cost, all-out load), and with the keyspace-notification source
+// instead (notifications on, each write read back); (2) a paced load of BENCH_TRACE_RATE lock
 // operations per second for BENCH_TRACE_SECONDS while the trace decodes and diagnoses them: how
 // far it lags the server (receive time minus the server's timestamp, sampled every second) and
 // its heap, sampled over the run, to show it neither falls behind nor grows.
@@ -9,8 +10,10 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { percentiles } from '../src/core/race/stats.js';
+import type { TraceEvent } from '../src/core/trace/events.js';
 import { findingLine } from '../src/core/trace/format.js';
 import { TraceSession } from '../src/core/trace/session.js';
+import type { TraceSourceKind } from '../src/trace/feed.js';
 import { TraceSource } from '../src/trace/source.js';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server.js';
 
@@ -75,10 +78,15 @@ function load(server: RedisServer, rate: number, seconds: number): Promise<{ ops
   });
 }
 
-async function attach(server: RedisServer, session: TraceSession): Promise<TraceSource> {
-  const source = new TraceSource({ spec: { url: server.url }, wants: () => true, onStatus: () => undefined, onEvents: (events) => void session.push(events) });
-  await source.start();
-  return source;
+/** `decoded`: outcomes (acquired, released, ...); attempts come on top, one before each acquisition. */
+async function attach(server: RedisServer, session: TraceSession, count = { decoded: 0 }, source: TraceSourceKind = 'monitor'): Promise<TraceSource> {
+  const onEvents = (events: readonly TraceEvent[]) => {
+    session.push(events);
+    for (const e of events) if (e.kind !== 'attempt') count.decoded++;
+  };
+  const trace = new TraceSource({ spec: { url: server.url }, wants: () => true, onStatus: () => undefined, onEvents, source, enableNotifications: true });
+  await trace.start();
+  return trace;
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -96,7 +104,8 @@ async function main(): Promise<void> {
     console.log(`server throughput, all-out for ${ALL_OUT_SECONDS} s: ${rate(bare)} lock ops/s without trace, ${rate(withTrace)} with trace attached (${Math.round((1 - rate(withTrace) / rate(bare)) * 100)} % less)`);
 
     const session = new TraceSession();
-    const paced = await attach(server, session);
+    const count = { decoded: 0 };
+    const paced = await attach(server, session, count);
     const lags: number[] = [];
     const heap: number[] = [];
     const sampler = setInterval(() => {
@@ -106,7 +115,8 @@ async function main(): Promise<void> {
     const result = await load(server, RATE, SECONDS);
     clearInterval(sampler);
     const drained = Date.now();
-    while (session.events < result.ops && Date.now() - drained < 10_000) await new Promise((r) => setTimeout(r, 50));
+    const decoded = () => count.decoded;
+    while (decoded() < result.ops && Date.now() - drained < 10_000) await new Promise((r) => setTimeout(r, 50));
     await paced.stop();
     const lag = percentiles(lags);
     const achieved = percentiles(result.perSecond);
@@ -114,10 +124,17 @@ async function main(): Promise<void> {
     const tenth = Math.max(1, Math.floor(heap.length / 10));
     const early = percentiles(heap.slice(tenth, 2 * tenth)).p50;
     const late = percentiles(heap.slice(-tenth)).p50;
-    console.log(`paced load, ${SECONDS} s at ${RATE} lock ops/s: the load reached p50 ${achieved.p50} ops/s; trace decoded ${session.events} events of ${result.ops} operations`);
+    console.log(`paced load, ${SECONDS} s at ${RATE} lock ops/s: the load reached p50 ${achieved.p50} ops/s; trace decoded ${decoded()} outcomes (and ${session.events - decoded()} attempts) of ${result.ops} operations`);
     console.log(`trace lag behind the server: p50 ${Math.round(lag.p50)} ms, p99 ${Math.round(lag.p99)} ms, max ${Math.round(lag.max)} ms`);
     console.log(`trace heap: ${mb(early)} early in the run, ${mb(late)} at the end (${mb(Math.max(...heap))} max); findings: ${session.findings.length}`);
     for (const f of session.findings.slice(0, 5)) console.log(`  ${findingLine(f)}`);
+    // Last, so its backlog does not weigh on the heap figures above; against a fresh bare run.
+    const bareAgain = await load(server, 0, ALL_OUT_SECONDS);
+    const keyspace = await attach(server, new TraceSession(), undefined, 'keyspace');
+    const withKeyspace = await load(server, 0, ALL_OUT_SECONDS);
+    await keyspace.stop();
+    const lessThan = (r: { ops: number }, base: { ops: number }) => `${Math.round((1 - rate(r) / rate(base)) * 100)} % less`;
+    console.log(`keyspace-notification source, all-out for ${ALL_OUT_SECONDS} s: ${rate(bareAgain)} lock ops/s without trace, ${rate(withKeyspace)} with it attached (${lessThan(withKeyspace, bareAgain)})`);
     const busy = os.loadavg().map((l) => l.toFixed(1)).join(' ');
     console.log(`machine load average at the end (1, 5, 15 min): ${busy} on ${os.cpus().length} cores`);
   } finally {

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const out = join(dist, 'vendor');
-const PACKAGES = ['commander', 'ioredis', 'cluster-key-slot', 'string-width', 'wrap-ansi', 'cli-truncate', 'chalk'];
+const PACKAGES = ['commander', 'ioredis', 'cluster-key-slot', 'string-width', 'wrap-ansi', 'slice-ansi', 'chalk'];
 
 /** Every compiled module of ours (the vendor bundles and the UI's own excluded). */
 function modules(dir) {

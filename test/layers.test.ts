@@ -85,7 +85,7 @@ const folderOf = (file: string): string =>
 
 const files = filesUnder('src');
 const edges = files.flatMap(importsOf);
-const internal = edges.filter((e) => e.target !== undefined && e.target.startsWith('src/'));
+const internal = edges.filter((e) => e.target?.startsWith('src/'));
 const packages = edges.filter((e) => e.target === undefined);
 
 /** Folder A imports folder B: [A, B] for every pair with at least one import. */

@@ -83,6 +83,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
         expiresAt: Date.now() + setup.leaseMs,
         token: attempt.token,
       }, (line) => note(ctx, line));
+      ctx.emit?.({ type: 'lock-acquired', key, kind: setup.kind, owner: setup.owner, target, leaseMs: setup.leaseMs, at: Date.now() });
       if (!flags.json) {
         const extra = [
           attempt.count > 1 ? `hold count ${attempt.count}` : '',

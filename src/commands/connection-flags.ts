@@ -229,11 +229,13 @@ export async function applyConnectionOptions(program: Command, cmd: Command, ctx
   copyProgramValues(program, cmd);
   if (!connecting.has(cmd)) return;
   checkUrlWithCluster(cmd);
-  const typed = OPTION_NAMES.filter((n) => given(cmd, n));
+  // What the host put on the line (the REPL's target) it adds again: a hint need not repeat it.
+  const fromHost = new Set(cmd.options.filter((o) => ctx.hostOptions?.some((f) => f === o.long || f === o.short)).map((o) => o.attributeName()));
+  const typed = OPTION_NAMES.filter((n) => given(cmd, n) && !fromHost.has(n));
   const sandbox = await applySandboxOption(cmd, ctx);
   await applyTarget(cmd, ctx);
   await applyRedisCliFlags(cmd, ctx);
-  replays.set(cmd, replay(cmd, typed, sandbox));
+  replays.set(cmd, replay(cmd, typed, sandbox, fromHost));
 }
 
 const replays = new WeakMap<Command, readonly string[]>();
@@ -246,7 +248,7 @@ export function replayArgs(cmd: Command): readonly string[] {
   return replays.get(cmd) ?? [];
 }
 
-function replay(cmd: Command, typed: readonly string[], sandbox: string | undefined): string[] {
+function replay(cmd: Command, typed: readonly string[], sandbox: string | undefined, fromHost: ReadonlySet<string>): string[] {
   const flags = cmd.opts() as ConnectionFlags;
   if (sandbox !== undefined) return ['--sandbox', sandbox];
   if (typed.includes('target')) return ['--target', flags.target!];
@@ -256,9 +258,9 @@ function replay(cmd: Command, typed: readonly string[], sandbox: string | undefi
   if (where && flags.sentinel !== undefined) args.push('--sentinel', flags.sentinel, '--master-name', flags.masterName ?? '');
   if (where && flags.cluster !== undefined) args.push('--cluster', flags.cluster);
   for (const [name, flag] of [['cacert', '--cacert'], ['cert', '--cert'], ['key', '--key']] as const) {
-    if (flags[name] !== undefined) args.push(flag, flags[name]);
+    if (flags[name] !== undefined && !fromHost.has(name)) args.push(flag, flags[name]);
   }
-  if (flags.insecure) args.push('--insecure');
+  if (flags.insecure && !fromHost.has('insecure')) args.push('--insecure');
   const typedPassword = typed.includes('pass') || typed.includes('askpass') || (typed.includes('url') && urlHasPassword(flags.url ?? ''));
   if (typedPassword) args.push('--askpass');
   return args;

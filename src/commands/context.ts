@@ -1,3 +1,4 @@
+import type { CommandOutcome } from '../core/outcomes.js';
 import type { RedissonOwner } from '../core/owner.js';
 import type { ConnectionProvider } from '../redis/connection.js';
 import { safeJson, safeLine } from '../core/terminal-text.js';
@@ -25,6 +26,18 @@ export interface RunContext {
   readonly connections?: ConnectionProvider | undefined;
   /** The client lock commands act as when no --owner is given (a REPL client); default: a fresh owner. */
   readonly identity?: RedissonOwner | undefined;
+  /**
+   * Told what a command did, as it succeeds (a lock taken, a sandbox started): the REPL folds it
+   * into its state. The CLI passes none: what a command prints is the same either way.
+   */
+  readonly emit?: ((outcome: CommandOutcome) => void) | undefined;
+  /**
+   * Connection options the host put on the command line itself (the REPL adds its target's):
+   * hints such as "release it with: ..." leave them out, since the host adds them again.
+   */
+  readonly hostOptions?: readonly string[] | undefined;
+  /** The host shows `hold`'s events itself, from `emit` (the REPL): hold prints only its command's output. */
+  readonly hostShowsHoldEvents?: boolean | undefined;
 }
 
 // The text boundary of every command: a key or holder a formatter forgot to escape is escaped here

@@ -67,7 +67,7 @@ export function registerDoctor(program: Command, ctx: CommandContext): void {
     .option('--scan-count <n>', `SCAN COUNT hint: keys per round trip (default ${DEFAULT_SCAN_COUNT})`)
     .option('--json', 'print the findings as one JSON array')
     .addHelpText('after', () => `${prose(ctx, HELP_BEFORE)()}\n${codesHelp(widthOf(ctx.stdout))}\n${prose(ctx, HELP_AFTER)()}`);
-  addConnectionOptions(cmd);
+  addConnectionOptions(cmd, { pubsub: false }); // read-only: never notifies
   cmd.action(
     act(ctx, async (pattern: string, flags: DoctorFlags) => {
       const spec = targetSpec(flags, ctx);

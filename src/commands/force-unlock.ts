@@ -8,7 +8,7 @@ import { peekLock } from '../locks/peek.js';
 import { parseKind, protocolFor } from '../locks/registry.js';
 import { confirm } from './confirm.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
-import { openEnvFor } from './lock-setup.js';
+import { lockTarget, openEnvFor } from './lock-setup.js';
 import { describeCurrent } from './lock-output.js';
 import { addConnectionOptions, addLockOptions, checkKeyName, targetSpec, type LockFlags } from './options.js';
 
@@ -39,7 +39,8 @@ export function registerForceUnlock(program: Command, ctx: CommandContext): void
         if (!flags.yes) {
           const ok = await confirm(
             ctx,
-            `Force-unlock ${describeCurrent(key, peek)}?`,
+            // The state, then the question: "Force-unlock ... with no TTL: ...?" read as a question about the TTL.
+            `${describeCurrent(key, peek)}. Force-unlock it?`,
             'force-unlock deletes a lock you may not own: pass --yes to confirm (there is no terminal to ask on)',
           );
           if (!ok) {
@@ -48,6 +49,7 @@ export function registerForceUnlock(program: Command, ctx: CommandContext): void
           }
         }
         const deleted = await protocolFor(kind).forceUnlock(env, key);
+        if (deleted && ctx.emit) ctx.emit({ type: 'lock-force-unlocked', key, kind, target: lockTarget(kind, spec, flags), at: Date.now() });
         if (flags.json) printJson(ctx, { key, kind, deleted, previousHolders: peek.holders });
         else if (deleted) print(ctx, `force-unlocked "${safeText(key)}" (${kind}); waiters were notified`);
         else note(ctx, `"${safeText(key)}" was not a ${kind} lock in that state: nothing was deleted`);

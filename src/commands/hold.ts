@@ -9,6 +9,7 @@ import { act, note, type CommandContext } from './context.js';
 import { liveOutput, lineOutput, wantsLiveView, type HoldOutput } from './hold-output.js';
 import { rememberWhileHeld } from '../hold/memory.js';
 import { EXIT_CANNOT_RUN, RELEASE_TIMEOUT_MS, runHold, type HoldPlan } from '../hold/session.js';
+import { reportingTo } from './hold-report.js';
 import { addConnectionOptions, addLockOptions, durationFlag, targetSpec, type LockFlags } from './options.js';
 import { prose } from './help-text.js';
 
@@ -82,7 +83,8 @@ export function registerHold(program: Command, ctx: CommandContext): void {
         await lockKindOf(env, key, { kind: plan.setup.kind });
         const target = lockTarget(plan.setup.kind, spec, flags);
         const shown = wantsLiveView(ctx, json) ? await liveOutput(ctx, lines, target) : lineOutput(ctx, lines, { json, withChild: command.length > 0 });
-        out = rememberWhileHeld(shown, { env: ctx.env, warn: (line) => note(ctx, line) }, { target, key, kind: plan.setup.kind, owner: plan.setup.owner });
+        const lock = { target, key, kind: plan.setup.kind, owner: plan.setup.owner };
+        out = rememberWhileHeld(reportingTo(ctx, shown, lock), { env: ctx.env, warn: (line) => note(ctx, line) }, lock);
         const result = await runHold(ctx, env, plan, out);
         unresponsive = result.unresponsive === true;
         await out.close();

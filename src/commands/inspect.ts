@@ -47,7 +47,7 @@ export function printViews(ctx: CommandContext, views: readonly LockView[], json
   for (const view of views) {
     if (json) break;
     const width = tableWidth(ctx);
-    const block = formatLockView(view, { paint: paintFor(ctx, view.kind === 'missing' ? 'stderr' : 'stdout') });
+    const block = formatLockView(view, { paint: paintFor(ctx, view.kind === 'missing' ? 'stderr' : 'stdout'), width });
     // On a terminal a long line wraps under its own text; piped, lines stay whole for grep.
     const lines = width === undefined ? block : block.flatMap((line) => wrapLine(line, width));
     if (view.kind === 'missing') {
@@ -71,7 +71,7 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
     .option('--json', 'print a JSON array, one object per key (shape below)')
     .addHelpText('after', prose(ctx, HELP));
   addNodesOption(cmd);
-  addConnectionOptions(cmd);
+  addConnectionOptions(cmd, { pubsub: false }); // read-only: never notifies
   // --watch / --interval / --once / --count: the live view lives in inspect/watch.ts.
   addWatchOptions(cmd).addHelpText('after', prose(ctx, WATCH_HELP));
   cmd.action(

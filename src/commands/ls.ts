@@ -91,7 +91,7 @@ export function registerLs(program: Command, ctx: CommandContext): void {
     .option('--interval <duration>', `time between scans with --watch (default ${LS_WATCH_INTERVAL_MS / 1000}s)`)
     .addHelpText('after', prose(ctx, HELP));
   addNodesOption(cmd);
-  addConnectionOptions(cmd);
+  addConnectionOptions(cmd, { pubsub: false }); // read-only: never notifies
   cmd.action(
     act(ctx, async (pattern: string, flags: LsFlags) => {
       const scan: LockScanOptions = {
@@ -140,7 +140,7 @@ async function streamJson(ctx: RunContext, conn: Conn, scan: LockScanOptions): P
 /** The table needs every row for its widths: collect, sort by key, print. */
 async function printTable(ctx: RunContext, conn: Conn, scan: LockScanOptions): Promise<number> {
   const progress = scanProgress(ctx, scan.kinds?.has('not-a-lock') ? 'listed' : 'locks');
-  let result;
+  let result: Awaited<ReturnType<typeof collectLocks>>;
   try {
     result = await collectLocks(conn, { ...scan, onProgress: progress.update });
   } finally {

@@ -9,9 +9,14 @@ import type { RunContext } from './context.js';
 
 export type { ConnectionFlags } from './connection-flags.js';
 
-/** The connection options and --pubsub: the same on every command that talks to Redis (see connection-flags.ts). */
-export function addConnectionOptions(cmd: Command, opts: { readonly sandbox?: boolean } = {}): Command {
-  return declareConnectionOptions(cmd, opts).addOption(
+/**
+ * The connection options, the same on every command that talks to Redis (see connection-flags.ts),
+ * and --pubsub, except on read-only commands (`pubsub: false`): they never send an unlock notification.
+ */
+export function addConnectionOptions(cmd: Command, opts: { readonly sandbox?: boolean; readonly pubsub?: boolean } = {}): Command {
+  declareConnectionOptions(cmd, opts);
+  if (opts.pubsub === false) return cmd;
+  return cmd.addOption(
     new Option('--pubsub <mode>', 'unlock notifications: SPUBLISH on a Redis 7+ Cluster (auto), or force one')
       .choices(['auto', 'sharded', 'plain'])
       .default('auto'),

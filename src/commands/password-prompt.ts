@@ -21,7 +21,7 @@ export function promptPassword(ctx: RunContext, stdin: RawInput, question: strin
   stdin.resume();
   return new Promise((resolve, reject) => {
     let value = '';
-    let escape = false; // inside an arrow-key or function-key sequence: ESC [ ... letter
+    let inEscape = false; // inside an arrow-key or function-key sequence: ESC [ ... letter
     const finish = (): void => {
       stdin.removeListener('data', onData);
       ctx.signal?.removeEventListener('abort', onAbort);
@@ -35,8 +35,8 @@ export function promptPassword(ctx: RunContext, stdin: RawInput, question: strin
     };
     const onData = (chunk: string | Buffer): void => {
       for (const ch of String(chunk)) {
-        if (escape || ch === '\u001b') {
-          escape = ch === '\u001b' || ch === '[' || !/[A-Za-z~]/.test(ch);
+        if (inEscape || ch === '\u001b') {
+          inEscape = ch === '\u001b' || ch === '[' || !/[A-Za-z~]/.test(ch);
           continue;
         }
         if (ch === '\r' || ch === '\n' || ch === '\u0004') {

@@ -40,6 +40,7 @@ export function registerRelease(program: Command, ctx: CommandContext): void {
         const { outcome, released } = await releaseHolds(env, hold.kind, req, flags.allHolds === true);
         const fullyGone = outcome === 'released' || (flags.allHolds === true && released > 0);
         if (fullyGone) await forgetOwner(ctx.env, { target, key, owner: hold.owner }, (line) => note(ctx, line));
+        if (released > 0) ctx.emit?.({ type: 'lock-released', key, kind: hold.kind, owner: hold.owner, target, gone: fullyGone, at: Date.now() });
         if (flags.json) printJson(ctx, { key, kind: hold.kind, owner: hold.owner, outcome, holdsReleased: released });
         if (released === 0) {
           const expiredAgo = hold.remembered ? Date.now() - hold.remembered.expiresAt : undefined;

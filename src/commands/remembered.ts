@@ -68,7 +68,13 @@ export async function queryHold(
   const only = candidates[0];
   if (only) return { kind: only.kind, ownerText: only.owner, remembered: only, candidates };
   const where = safeTarget(targetOf, flagKind ?? 'reentrant');
-  return { kind: flagKind, noOwner: new UsageError(`no owner of "${safeText(key)}" remembered on this machine for ${where}: pass --owner (acquire prints it)`), candidates };
+  // Taken here under another --kind: say so, rather than that nothing is remembered.
+  const otherKinds = [...new Set(all.filter((e) => e.target === safeTarget(targetOf, e.kind)).map((e) => e.kind))];
+  const noOwner =
+    flagKind && otherKinds.length > 0
+      ? new UsageError(`"${safeText(key)}" was acquired here as ${otherKinds.join(' or ')}, not ${flagKind}: pass --kind ${otherKinds[0]} or leave --kind out`)
+      : new UsageError(`no owner of "${safeText(key)}" remembered on this machine for ${where}: pass --owner (acquire prints it)`);
+  return { kind: flagKind, noOwner, candidates };
 }
 
 /** The owner as a Redisson holder, when it looks like one: a read-write lock's half depends on it. */

@@ -39,8 +39,9 @@ export function registerRenew(program: Command, ctx: CommandContext): void {
           if (!flags.json) note(ctx, `not renewed: ${hold.owner} does not hold it; ${describeCurrent(key, await peekLock(env, key), expiredAgo)}`);
           return ExitCode.notAcquired;
         }
+        const target = lockTarget(hold.kind, spec, flags);
         await rememberOwner(ctx.env, {
-          target: lockTarget(hold.kind, spec, flags),
+          target,
           key,
           kind: hold.kind,
           owner: hold.owner,
@@ -48,6 +49,7 @@ export function registerRenew(program: Command, ctx: CommandContext): void {
           expiresAt: Date.now() + leaseMs,
           token: hold.remembered?.token,
         }, (line) => note(ctx, line));
+        ctx.emit?.({ type: 'lock-renewed', key, kind: hold.kind, owner: hold.owner, target, leaseMs, at: Date.now() });
         if (!flags.json) print(ctx, `renewed "${safeText(key)}": lease ${formatDuration(leaseMs)} from now`);
         if (!flags.json && hold.kind === 'redlock') await noteAcrossNodes(ctx, env.nodes, key); // which nodes hold it now
         return ExitCode.ok;

@@ -92,6 +92,7 @@ function registerUp(sandbox: Command, ctx: CommandContext): void {
     };
     const handle = await startSandbox(flags.fakeClock ? await fakeClockOptions(ctx, options) : options);
     const formedMs = Date.now() - started;
+    ctx.emit?.({ type: 'sandbox-up', name: handle.name, topology: handle.topology });
     if (flags.json) {
       printJson(ctx, sandboxJson(handle, formedMs));
       return ExitCode.ok;
@@ -154,10 +155,12 @@ function registerDown(sandbox: Command, ctx: CommandContext): void {
       const handle = await loadSandbox(n, { env: ctx.env }).catch((err: unknown) => {
         if (!(err instanceof NotFoundError)) throw err;
         note(ctx, `nothing to stop: ${err.message.replace(/: start (it|one) with: .*$/, '')}`);
+        if (n !== undefined) ctx.emit?.({ type: 'sandbox-down', name: n }); // down already, by other hands
       });
       if (!handle) continue;
       const result = await handle.stop();
       stopped.push({ name: handle.name, ...result });
+      ctx.emit?.({ type: 'sandbox-down', name: handle.name });
       if (!flags.json) print(ctx, `stopped sandbox "${handle.name}": ${result.stopped} process(es) killed${result.gone > 0 ? `, ${result.gone} already gone` : ''}; removed ${handle.dir}`);
     }
     if (flags.json) printJson(ctx, { stopped });

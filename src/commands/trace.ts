@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { prose } from './help-text.js';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
@@ -23,6 +23,8 @@ interface TraceFlags extends ConnectionFlags {
   readonly json?: boolean;
   readonly record?: string;
   readonly from?: string;
+  readonly source: 'monitor' | 'keyspace';
+  readonly enableNotifications?: boolean;
 }
 
 const HELP = `
@@ -36,6 +38,15 @@ force-unlocked, deleted by a plain command, queue and reader changes, each with 
 shown raw. Only MONITOR, CLIENT LIST and (after a failover) EXISTS are sent: trace never writes.
 MONITOR costs the server throughput while it runs (measured in the README).
 
+--source keyspace follows keyspace notifications instead (PSUBSCRIBE __keyspace@<db>__:*) where
+the server has them on: notify-keyspace-events must include K g $ h x, or trace exits 2 saying
+which are missing; --enable-notifications sets them with CONFIG SET and puts the old value back at
+the end (the only config trace ever changes, and only when asked). Each write is read back (GET or
+HGETALL, PTTL) for its owner; a key that changed again before the read gives an event whose owner
+is unknown, and says so. Sent: CONFIG GET, TIME, PSUBSCRIBE and those reads. Notifications name no client or script: no attempts or refusals, so no
+expired-while-held or overlap; a token lock's DEL counts as its release; expiries are the server's
+own expired notifications.
+
 Findings (unsafe, exit 7): expired-while-held (a lease ran out and its owner later renewed or
 released as if it still held it), overlap (another owner acquired inside that window),
 silent-reacquire (set again without NX), foreign-delete (a held lock removed by DEL, UNLINK,
@@ -46,7 +57,12 @@ no-ttl, overdue-queue-head.
 On a terminal: lanes per client and lock, findings and recent events, live. Piped: one line per
 event and finding, then a summary per lock (acquisitions, refusals, hold and wait p50 / p99).
 --json: one JSON object per line: {"type":"event",...}, {"type":"finding",...}, and at the end
-{"type":"summary","locks":[...],"findings":[...],"unsafe":bool,"lines":n,"maxLagMs":n}.
+{"type":"summary","locks":[...],"findings":[...],"unsafe":bool,"source":"monitor"|"keyspace",
+"lines":n,"maxLagMs":n}. Events:
+attempt (a client asked for the lock: it comes before that request's acquired, refused, reader or
+queue join, at the time the request reached the server), acquired, refused, renewed, released,
+renew-refused, release-refused, expired, force-unlocked, deleted, queue-join/-leave,
+reader-join/-leave, failover, lost-in-failover, raw.
 --record FILE writes the events as the same event lines; --from FILE reads that back, or a log
 saved with \`redis-cli monitor > FILE\`, and prints the lane chart, the events and the findings.
 
@@ -57,6 +73,7 @@ Examples:
   redlock-cli trace --url redis://10.0.0.5:6379 --for 10m
   redlock-cli trace 'orders:*' --json > trace.ndjson
   redlock-cli trace --sentinel 10.0.0.5:26379 --master-name main --record incident.ndjson
+  redlock-cli trace --source keyspace --enable-notifications --for 5m
   redlock-cli trace --from incident.ndjson
   redis-cli monitor > monitor.log; redlock-cli trace --from monitor.log`;
 
@@ -69,13 +86,17 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
     .option('--json', 'NDJSON: every event and finding as it happens, the summary at the end')
     .option('--record <file>', 'also write the decoded events to this file (read it back with --from)')
     .option('--from <file>', 'diagnose a recording, or a saved `redis-cli monitor` log, instead of a live server')
+    .addOption(new Option('--source <source>', 'what to follow: the command stream, or keyspace notifications').choices(['monitor', 'keyspace']).default('monitor'))
+    .option('--enable-notifications', 'with --source keyspace: turn on the notify-keyspace-events flags it needs, put them back at the end')
     .addHelpText('after', prose(ctx, HELP));
-  addConnectionOptions(cmd);
+  addConnectionOptions(cmd, { pubsub: false }); // read-only: never notifies
   cmd.action(
     act(ctx, async (pattern: string | undefined, flags: TraceFlags) => {
       const wants = globMatcher(pattern);
+      if (flags.enableNotifications && flags.source !== 'keyspace') throw new UsageError('--enable-notifications goes with --source keyspace');
       if (flags.from !== undefined) {
         if (flags.record !== undefined || flags.for !== undefined) throw new UsageError('--from reads a saved trace: it takes no --record or --for');
+        if (flags.source !== 'monitor') throw new UsageError('--from reads a saved trace: it takes no --source');
         return replay(ctx, flags.from, wants, flags.json === true);
       }
       return live(ctx, flags, wants);
@@ -100,6 +121,8 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
       forMs,
       signal: ctx.signal,
       record: flags.record,
+      source: flags.source,
+      enableNotifications: flags.enableNotifications === true,
       onStatus: (text) => (view ? (status = text) : note(ctx, `trace: ${text}`)),
       onStart: (what, session, source) => {
         note(ctx, `trace: following ${what}${forMs !== undefined ? '' : '; Ctrl-C ends it'}`);
@@ -148,12 +171,12 @@ function printStream(ctx: CommandContext, events: readonly TraceEvent[], found: 
 
 function printEnd(ctx: CommandContext, session: TraceSession, json: boolean, stats?: SourceStats): void {
   if (json) {
-    printJson(ctx, { type: 'summary', locks: session.locks(), findings: session.findings, unsafe: session.unsafe, events: session.events, ...(stats ? { lines: stats.lines, maxLagMs: Math.round(stats.maxLagMs) } : {}) });
+    printJson(ctx, { type: 'summary', locks: session.locks(), findings: session.findings, unsafe: session.unsafe, events: session.events, ...(stats ? { source: stats.source, lines: stats.lines, maxLagMs: Math.round(stats.maxLagMs) } : {}) });
     return;
   }
   print(ctx, '');
   for (const line of summaryLines(session.locks(), session.findings, ctx.stdout.isTTY ? widthOf(ctx.stdout) : undefined)) print(ctx, line);
-  if (stats) note(ctx, `trace: ${session.events} events from ${stats.lines} MONITOR lines; the trace lagged the server by at most ${Math.round(stats.maxLagMs)} ms`);
+  if (stats) note(ctx, `trace: ${session.events} events from ${stats.lines} ${stats.source === 'keyspace' ? 'keyspace notifications' : 'MONITOR lines'}; the trace lagged the server by at most ${Math.round(stats.maxLagMs)} ms`);
 }
 
 /** The live view loads ink and react only now; until it is mounted events are just folded in. */

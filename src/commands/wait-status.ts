@@ -1,5 +1,5 @@
 import { printable } from '../core/decode/escape.js';
-import { fit, widthOf } from '../core/text-layout.js';
+import { truncateToWidth, widthOf } from '../core/text-layout.js';
 import { describeWaiting, type WaitSeen } from '../core/wait-text.js';
 import type { WaitProgress } from '../locks/types.js';
 import type { RunContext } from './context.js';
@@ -28,7 +28,7 @@ export function waitStatusLine(ctx: RunContext, key: string): WaitStatus {
     if (!seen) return;
     const text = `waiting for "${printable(key)}" (Ctrl-C gives up): ${describeWaiting(seen, startedAt, Date.now())}`;
     // One column short of the edge: a line that fills it would wrap, and \r would redraw only its tail.
-    ctx.stderr.write(`${ERASE}${fit(text, widthOf(ctx.stderr) - 1)}`);
+    ctx.stderr.write(`${ERASE}${truncateToWidth(text, widthOf(ctx.stderr) - 1)}`);
     drawn = true;
   };
   const timer = setInterval(draw, REDRAW_MS);

@@ -89,7 +89,7 @@ function queueDrift(view: LockView, node: string, target: FixTarget, opts: Docto
 function silentHead(view: LockView, node: string, target: FixTarget): Finding | undefined {
   const queue = view.queue ?? [];
   const head = queue[0];
-  if (!head || head.subscribers !== 0 || head.deadlineInMs === null || head.deadlineInMs <= 0) return undefined;
+  if (head?.subscribers !== 0 || head.deadlineInMs === null || head.deadlineInMs <= 0) return undefined;
   return {
     severity: 'warning',
     code: 'silent-queue-head',

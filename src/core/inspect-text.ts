@@ -3,7 +3,7 @@
 import { escapeControls, printable } from './decode/escape.js';
 import { formatDuration } from './duration.js';
 import type { HolderView, LockView, QueueEntryView, ReaderView, ReplicaView, Severity } from './lock-view.js';
-import { formatColumns } from './text-layout.js';
+import { formatColumns, type TableOptions } from './text-layout.js';
 import { PLAIN, type Paint } from './paint.js';
 
 export interface TextOptions {
@@ -13,10 +13,17 @@ export interface TextOptions {
   readonly maxRows?: number;
   /** Colour for the key, holders, errors and warnings (default none). */
   readonly paint?: Paint;
+  /** The terminal's width: queue and reader tables shorten their waiter/reader column to fit it (none when piped). */
+  readonly width?: number | undefined;
 }
 
 const LABEL = 10;
 const row = (label: string, text: string): string => `  ${label.padEnd(LABEL)}${text}`;
+/** A table after its row label: the room it has, and its `who` column the one to give up width (cut in the middle, keeping the thread). */
+const tableLayout = (width: number | undefined, who: number): TableOptions => ({
+  width: width === undefined ? undefined : width - 2 - LABEL,
+  columns: Array.from({ length: who + 1 }, (_, c) => (c === who ? { min: 16, cut: 'middle' as const } : undefined)),
+});
 const cont = (text: string): string => `  ${''.padEnd(LABEL)}${text}`;
 
 const KIND_TEXT: Record<LockView['kind'], string> = {
@@ -74,7 +81,7 @@ function holderLines(view: LockView, paint: Paint): string[] {
   return holders.map((h) => row(label, `${paint.holder(describeHolder(h))}, ${holds(h.count)}`));
 }
 
-function queueLines(queue: readonly QueueEntryView[], ttl: (ms: number) => number, max: number): string[] {
+function queueLines(queue: readonly QueueEntryView[], ttl: (ms: number) => number, max: number, width: number | undefined): string[] {
   if (queue.length === 0) return [row('queue', 'empty')];
   const { shown, more } = clipped(queue, max);
   const rows = [
@@ -87,7 +94,7 @@ function queueLines(queue: readonly QueueEntryView[], ttl: (ms: number) => numbe
       q.subscribers === undefined ? '?' : q.subscribers > 0 ? 'yes' : 'no',
     ]),
   ];
-  const lines = formatColumns(rows);
+  const lines = formatColumns(rows, tableLayout(width, 1));
   return [row('queue', lines[0]!), ...lines.slice(1).map(cont), ...more];
 }
 
@@ -97,7 +104,7 @@ function parseOwner(owner: string): Pick<HolderView, 'owner' | 'client' | 'threa
   return match ? { owner, client: match[1], thread: match[2] } : { owner };
 }
 
-function readerLines(readers: readonly ReaderView[], ttl: (ms: number) => number, max: number): string[] {
+function readerLines(readers: readonly ReaderView[], ttl: (ms: number) => number, max: number, width: number | undefined): string[] {
   if (readers.length === 0) return [];
   const { shown, more } = clipped(readers, max);
   const rows = [
@@ -108,7 +115,7 @@ function readerLines(readers: readonly ReaderView[], ttl: (ms: number) => number
       r.zombie ? 'none left (zombie)' : r.timeoutKeys.map((k) => (k.ttlMs >= 0 ? formatDuration(ttl(k.ttlMs)) : 'no TTL')).join(', '),
     ]),
   ];
-  const lines = formatColumns(rows);
+  const lines = formatColumns(rows, tableLayout(width, 0));
   return [row('readers', lines[0]!), ...lines.slice(1).map(cont), ...more];
 }
 
@@ -137,8 +144,8 @@ export function formatLockView(view: LockView, opts: TextOptions = {}): string[]
   const lines = [header(view, ttl, paint)];
   if (!UNOWNED.has(view.kind)) lines.push(...holderLines(view, paint));
   if (view.kind === 'fenced') lines.push(row('fencing', view.token === undefined ? 'no token handed out yet' : `last token ${view.token}`));
-  if (view.queue) lines.push(...queueLines(view.queue, ttl, max));
-  if (view.readers) lines.push(...readerLines(view.readers, ttl, max));
+  if (view.queue) lines.push(...queueLines(view.queue, ttl, max, opts.width));
+  if (view.readers) lines.push(...readerLines(view.readers, ttl, max, opts.width));
   if (view.count !== undefined) lines.push(row('count', String(view.count)));
   lines.push(...permitLines(view, ttl, max));
   if (CHANNEL_KINDS.has(view.kind) || view.waiters > 0) lines.push(row('waiters', `${view.waiters} subscribed to its channel${view.kind === 'fair' ? 's' : ''}`));

@@ -1,4 +1,4 @@
-import cliTruncate from 'cli-truncate';
+import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 
@@ -23,16 +23,45 @@ export function padDisplay(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
 }
 
-/** Shortens `text` to `width` columns with an ellipsis: keys lose their middle, other cells their end. */
-export function fit(text: string, width: number, cut: 'middle' | 'end' = 'end'): string {
-  if (displayWidth(text) <= width) return text;
-  return cliTruncate(text, width, { position: cut });
+// What the output boundary writes for one unsafe character (`\x1b`, `\u202e`, `\n`) and what
+// quoting escapes (`\\`, `\"`): a cut inside one would show `\x1…`, a byte that never was.
+const ESCAPED_CHAR = /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[nrt\\"])/g;
+const SGR = /\u001b\[[0-9;]*m/g;
+const SGR_AT = /^\u001b\[[0-9;]*m/;
+const LEADING_SPACE = /^((?:\u001b\[[0-9;]*m)*)\s+/;
+
+/** The column ranges [start, end) that escaped characters take in `text` (colour codes take none). */
+function escapeSpans(text: string): [number, number][] {
+  const visible = text.replace(SGR, '');
+  return [...visible.matchAll(ESCAPED_CHAR)].map((m) => {
+    const start = displayWidth(visible.slice(0, m.index));
+    return [start, start + m[0].length];
+  });
 }
 
-// A number and its unit stay on one line (`0.50 s`, never `0.50` / `s`): joined by a no-break space
-// while wrapping, which wrap-ansi does not break at.
+/**
+ * Shortens `text` to `width` columns with an ellipsis: keys lose their middle, other cells their
+ * end. A cut never falls inside an escaped character: it moves to the escape's edge, so the
+ * result may be a column or three narrower than `width`.
+ */
+export function truncateToWidth(text: string, width: number, cut: 'middle' | 'end' = 'end'): string {
+  const total = displayWidth(text);
+  if (total <= width) return text;
+  if (width < 1) return '';
+  const spans = text.includes('\\') ? escapeSpans(text) : [];
+  const inside = (column: number) => spans.find(([start, end]) => start < column && column < end);
+  const cutBefore = (column: number): number => inside(column)?.[0] ?? column;
+  const cutAfter = (column: number): number => inside(column)?.[1] ?? column;
+  if (cut === 'end') return `${sliceAnsi(text, 0, cutBefore(width - 1))}…`;
+  // The head keeps half the room; the tail gets what is left after the head and the ellipsis.
+  const head = cutBefore(Math.floor(width / 2));
+  return `${sliceAnsi(text, 0, head)}…${sliceAnsi(text, cutAfter(total - (width - 1 - head)))}`;
+}
+
+// A duration stays on one line (`0.50 s`, `4 m 51 s`, never `0.50` / `s` or `4 m` / `51 s`, as
+// formatDuration writes them): its spaces are no-break spaces while wrapping, which wrap-ansi keeps.
 const NBSP = '\u00a0';
-const UNIT_AFTER_NUMBER = /(\d) (ms|s)\b/g;
+const DURATION = /\d+(?:\.\d+)? (?:ms|s|m|h)\b(?: \d+ (?:s|m)\b)?/g;
 
 export interface WrapOptions {
   /** Printed before the first line (a label); the text starts after it. */
@@ -46,11 +75,13 @@ export function wrapText(text: string, width: number, opts: WrapOptions = {}): s
   const head = opts.head ?? '';
   const indent = opts.indent ?? ' '.repeat(displayWidth(head));
   // Line breaks become spaces (prose re-joined); runs of spaces inside a line are kept (aligned cells).
-  const words = text.replace(/[ \t]*\n\s*/g, ' ').trim().replace(UNIT_AFTER_NUMBER, `$1${NBSP}$2`);
+  const words = text.replace(/[ \t]*\n\s*/g, ' ').trim().replace(DURATION, (d) => d.replaceAll(' ', NBSP));
   // The first line has the room the head leaves, the others the room the indent leaves.
-  const wrap = (t: string, room: number): string[] => (t === '' ? [] : wrapAnsi(t, Math.max(1, room), { hard: true, trim: true }).split('\n'));
+  const wrap = (t: string, room: number): string[] => (t.replace(SGR, '').trim() === '' ? [] : wrapAnsi(t, Math.max(1, room), { hard: true, trim: true }).split('\n'));
   const first = wrap(words, width - displayWidth(head))[0] ?? '';
-  const rest = wrap(words.slice(first.length).trimStart(), width - displayWidth(indent));
+  // wrap-ansi trims the line and closes its colour: find where it ended in `words` by its visible characters.
+  const { index, codes } = afterVisible(words, first.replace(SGR, '').length, true);
+  const rest = wrap(codes + words.slice(index).replace(LEADING_SPACE, '$1'), width - displayWidth(indent));
   return [`${head}${first}`, ...rest.map((line) => `${indent}${line}`)].map((line) => line.replaceAll(NBSP, ' ').trimEnd());
 }
 
@@ -125,7 +156,7 @@ export function formatColumns(rows: readonly (readonly string[])[], opts: TableO
   const lastStart = widths.slice(0, -1).reduce((sum, w) => sum + w + GAP, 0);
   return rows.flatMap((r) => {
     const cells = r.map((cell, c) => {
-      const shrunk = layout(c)?.min !== undefined ? fit(cell, widths[c]!, layout(c)?.cut) : cell;
+      const shrunk = layout(c)?.min !== undefined ? truncateToWidth(cell, widths[c]!, layout(c)?.cut) : cell;
       return c === r.length - 1 ? shrunk : padDisplay(shrunk, widths[c]! + GAP);
     });
     const last = cells.pop() ?? '';
@@ -222,9 +253,31 @@ export function wrapShellCommand(command: string, width: number, opts: WrapOptio
   return [...lines, line];
 }
 
-/** One line wider than `width`, wrapped under its item text (`  label     text`), else under its indent. */
+/** One line wider than `width`, wrapped under its item text (`  label     text`), else under its indent; colour codes take no room. */
 export function wrapLine(line: string, width: number): string[] {
   if (displayWidth(line) <= width) return [line];
-  const column = itemTextColumn(line) ?? line.length - line.trimStart().length;
-  return wrapText(line.slice(column), width, { head: line.slice(0, column), indent: ' '.repeat(Math.min(column, Math.floor(width / 2))) });
+  const plain = line.replace(SGR, '');
+  const column = itemTextColumn(plain) ?? plain.length - plain.trimStart().length;
+  // The colour the head opened goes on with the text, so every wrapped line carries its own.
+  const { index, codes } = afterVisible(line, column, false);
+  return wrapText(codes + line.slice(index), width, { head: line.slice(0, index), indent: ' '.repeat(Math.min(column, Math.floor(width / 2))) });
+}
+
+/**
+ * Where `count` visible characters of `text` end (colour codes not counted; with `skipSpace`,
+ * leading white space neither), and the colour codes passed on the way, to carry over.
+ */
+function afterVisible(text: string, count: number, skipSpace: boolean): { index: number; codes: string } {
+  let index = 0;
+  let codes = '';
+  let seen = 0;
+  while (index < text.length && seen < count) {
+    const code = SGR_AT.exec(text.slice(index));
+    if (code) {
+      codes += code[0];
+      index += code[0].length;
+    } else if (skipSpace && seen === 0 && /\s/.test(text[index]!)) index += 1;
+    else [seen, index] = [seen + 1, index + 1];
+  }
+  return { index, codes };
 }

@@ -6,7 +6,7 @@
 import { STOPPED, TIMED_OUT } from '../core/race/tally.js';
 import { sleep } from '../core/sleep.js';
 import type { Recorder } from './recorder.js';
-import type { LockSession } from './session.js';
+import type { Grant, LockSession } from './session.js';
 
 /** The demo resource as a client reaches it: in this process, or in the parent over IPC. */
 export interface ResourcePort {
@@ -59,7 +59,7 @@ export class RaceClient {
     while (!stopping.aborted && !this.dead) {
       await this.frozenUntil;
       const id = d.rec.invoke(d.name, 'acquire');
-      let grant;
+      let grant: Grant | undefined;
       try {
         grant = await d.session.acquire(d.waitMs, stopping);
       } catch (err) {

@@ -1,7 +1,7 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { CliError, UsageError } from '../core/errors.js';
 import { clusterSeedSpec, isClusterNode } from './cluster-detect.js';
-import { toCliError } from './errors.js';
+import { noSlotsError, toCliError } from './errors.js';
 import { describeReplyError, nameReplyErrors } from './reply-errors.js';
 import { DEFAULT_REPLY_TIMEOUT_MS, describeTarget, parseRedisUrl, type ParsedUrl, type TargetSpec } from './target.js';
 import { tlsOptions } from './tls.js';
@@ -147,9 +147,10 @@ export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<C
 }
 
 /** Any primary answering is a Cluster reached: one that is down is for ls and doctor to report (exit 9), not a failed connect. */
-async function pingCluster(cluster: Cluster): Promise<void> {
+async function pingCluster(cluster: Cluster, label: string): Promise<void> {
   const primaries = cluster.nodes('master');
-  if (primaries.length === 0) return void (await cluster.ping());
+  // The seeds answered (connect() read their slot map) but no node serves a slot: a Cluster not formed yet.
+  if (primaries.length === 0) throw noSlotsError(label);
   await Promise.any(primaries.map((node) => node.ping()));
 }
 
@@ -169,7 +170,7 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
   try {
     // The handshake (SETNAME, the ready check) is several round trips: bound it as a whole.
     await withinDeadline(client.connect(), replyTimeoutMs, label);
-    if (topology === 'cluster') await pingCluster(client as Cluster);
+    if (topology === 'cluster') await pingCluster(client as Cluster, label);
     else if (url.db !== 0) await selectDatabase(client as Redis, url.db, label);
   } catch (err) {
     client.disconnect();

@@ -53,10 +53,20 @@ export function toCliError(err: unknown, label: string): CliError {
     return new UnreachableError(`cannot reach a Sentinel for ${label}: ${message}`);
   }
   if (/Failed to refresh slots cache|ClusterAllFailedError|None of startup nodes/i.test(message)) {
-    return new UnreachableError(`cannot reach Redis Cluster ${label}: no seed node answered`);
+    return new UnreachableError(`cannot reach Redis Cluster at ${clusterSeeds(label)}: no seed node answered`);
   }
   if (/Connection is closed|Stream isn't writeable|MaxRetriesPerRequest|ECONNRESET|EPIPE/i.test(message)) {
     return new UnreachableError(`lost the connection to Redis at ${label}`);
   }
   return new CliError(message, 1);
+}
+
+// describeTarget names a Cluster `cluster <seeds>`; messages that say "Redis Cluster" name only the seeds.
+const clusterSeeds = (label: string): string => label.replace(/^cluster /, '');
+
+/** A Cluster whose slot map is empty (not formed yet): nothing can be read or written until slots are assigned. */
+export function noSlotsError(label: string): UnreachableError {
+  return new UnreachableError(
+    `the Redis Cluster at ${clusterSeeds(label)} serves no slots (CLUSTER SLOTS is empty): assign them (redis-cli --cluster create, CLUSTER ADDSLOTS) or connect to a node of a formed Cluster`,
+  );
 }

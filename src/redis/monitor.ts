@@ -18,6 +18,8 @@ export interface MonitorEndpoint extends HostPort {
   /** CLIENT SETNAME, so operators see `redlock-cli:trace` in CLIENT LIST. */
   readonly name: string;
   readonly connectTimeoutMs?: number;
+  /** The database the target names: keyspace notifications and reads use it (MONITOR shows every one). */
+  readonly db?: number;
 }
 
 export interface MonitorConnection {

@@ -19,7 +19,7 @@ const NAME = 'redlock-cli:trace';
 
 function endpoint(spec: TargetSpec, node: HostPort): MonitorEndpoint {
   const url = parseRedisUrl(spec.url);
-  return { host: node.host, port: node.port, tls: url.tls, username: url.username, password: url.password, name: NAME };
+  return { host: node.host, port: node.port, tls: url.tls, username: url.username, password: url.password, name: NAME, db: url.db };
 }
 
 /** The primaries to follow, found through the target's own connection (Cluster slots, Sentinel). */
@@ -40,7 +40,8 @@ export async function tracePlan(spec: TargetSpec): Promise<TracePlan> {
   }
 }
 
-function nodeClient(ep: MonitorEndpoint, timeoutMs = 3000): Redis {
+/** A connection to one node that fails fast and never retries (the source decides what to do). */
+export function nodeClient(ep: MonitorEndpoint, timeoutMs = 3000, commandTimeoutMs?: number): Redis {
   const client = new Redis({
     host: ep.host,
     port: ep.port,
@@ -48,8 +49,10 @@ function nodeClient(ep: MonitorEndpoint, timeoutMs = 3000): Redis {
     password: ep.password,
     ...(ep.tls ? { tls: tlsOptions(ep.host) } : {}),
     connectionName: NAME,
+    db: ep.db ?? 0,
     lazyConnect: true,
     connectTimeout: timeoutMs,
+    ...(commandTimeoutMs !== undefined ? { commandTimeout: commandTimeoutMs } : {}),
     retryStrategy: () => null,
     maxRetriesPerRequest: 0,
   });
@@ -57,8 +60,9 @@ function nodeClient(ep: MonitorEndpoint, timeoutMs = 3000): Redis {
   return client;
 }
 
-async function withNode<T>(ep: MonitorEndpoint, fn: (client: Redis) => Promise<T>): Promise<T> {
-  const client = nodeClient(ep);
+/** Runs `fn` on a short-lived connection to the node; errors name the node. */
+export async function withNode<T>(ep: MonitorEndpoint, fn: (client: Redis) => Promise<T>): Promise<T> {
+  const client = nodeClient(ep, 3000, 3000);
   try {
     await client.connect();
     return await fn(client);

@@ -3,7 +3,7 @@
 // from waiting for every command module (and ioredis) to load. Light imports only.
 
 import type { ReplController } from '../ui/ReplApp.js';
-import { emptyPanel } from './panel-state.js';
+import { emptyPanel } from '../core/repl/panel.js';
 import type { ReplScreen } from '../ui/repl-screen.js';
 
 export interface BootOptions {

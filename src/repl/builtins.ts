@@ -5,22 +5,25 @@ import { formatDuration } from '../core/duration.js';
 import type { InspectKind } from '../core/lock-view.js';
 import { UsageError } from '../core/errors.js';
 import type { BuiltinSpec } from '../core/repl/complete.js';
-import { createClient, describeIdentity, type ReplClient } from './clients.js';
+import { describeIdentity, type ReplClient } from './clients.js';
 import { exitRepl } from './exit.js';
 import { attachSandbox } from './attach.js';
-import { builtinHelp, commandPathOf, replHelp } from './help.js';
+import { builtinHelp, commandPathOf, replHelp, type BuiltinDoc } from './help.js';
 import { parseLine } from './command-tree.js';
-import { parseJobId } from './jobs.js';
-import type { ReplSession } from './session.js';
-import { DEFAULT_STEP_SPEED, startStep, STEP_USAGE } from './step.js';
-import { urlTarget } from './target.js';
+import { locksHere } from '../core/repl/selectors.js';
+import { formatOwner } from '../core/owner.js';
 
-export interface Builtin extends BuiltinSpec {
-  readonly usage: string;
-  readonly summary: string;
-  /** Lines as typed at the prompt, for `help <name>`. */
-  readonly examples: readonly string[];
-  run(session: ReplSession, client: ReplClient, args: readonly string[]): Promise<void> | void;
+/** `%2`, `2`: a job id as typed. */
+function parseJobId(text: string): number | undefined {
+  const match = /^%?(\d+)$/.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+import type { ReplHost } from './host.js';
+import { DEFAULT_STEP_SPEED, startStep, STEP_USAGE } from './step.js';
+import { placed, urlTarget } from './target.js';
+
+export interface Builtin extends BuiltinSpec, BuiltinDoc {
+  run(session: ReplHost, client: ReplClient, args: readonly string[]): Promise<void> | void;
 }
 
 const none = (name: string, args: readonly string[]): void => {
@@ -45,13 +48,11 @@ export const BUILTINS: readonly Builtin[] = [
     run(session, _client, args) {
       const [name, ...rest] = args;
       if (name === undefined || rest.length > 0) throw new UsageError('use <client>: one name, e.g. use C');
-      if (!session.clients.has(name)) {
-        const created = createClient(name);
-        session.clients.set(name, created);
-        session.print(`new client ${name}: owner ${describeIdentity(created)}`);
+      if (!session.state.clients.some((c) => c.name === name)) {
+        session.print(`new client ${name}: owner ${describeIdentity(session.addClient(name))}`);
       }
-      session.current = name;
-      session.afterLocksChanged();
+      session.dispatch({ type: 'client-chosen', name });
+      session.refreshPanel();
     },
   },
   {
@@ -62,12 +63,12 @@ export const BUILTINS: readonly Builtin[] = [
     examples: ['clients'],
     run(session, _client, args) {
       none('clients', args);
-      const { held, waiting } = session.locks();
-      for (const c of session.clients.values()) {
+      const { held, waiting } = locksHere(session.state);
+      for (const c of session.state.clients) {
         const holds = held.filter((h) => h.client === c.name).map((h) => `${h.key} (${h.kind}${h.jobId !== undefined ? `, hold %${h.jobId}` : ''})`);
         const waits = waiting.filter((w) => w.client === c.name).map((w) => w.key);
         const what = [holds.length ? `holds ${holds.join(', ')}` : '', waits.length ? `waits for ${waits.join(', ')}` : ''].filter(Boolean);
-        session.print(`${c.name === session.current ? '*' : ' '} ${c.name}  ${describeIdentity(c)}  ${what.join('; ') || 'holds nothing'}`, 'result');
+        session.print(`${c.name === session.state.current ? '*' : ' '} ${c.name}  ${formatOwner(c.identity)}  ${what.join('; ') || 'holds nothing'}`, 'result');
       }
     },
   },
@@ -84,12 +85,13 @@ export const BUILTINS: readonly Builtin[] = [
         if (args[i] === '--kind' || args[i] === '-k') kind = parseInspectKind(args[++i] ?? '');
         else keys.push(args[i]!);
       }
+      const { watched } = session.state.panel;
       if (keys.length === 0) {
-        session.print(session.watched.length ? `watching ${session.watched.join(', ')}` : 'watching nothing: watch <key...>');
+        session.print(watched.length ? `watching ${watched.join(', ')}` : 'watching nothing: watch <key...>');
         return;
       }
-      if (kind) for (const key of keys) session.kindHints.set(key, kind);
-      session.watch(keys);
+      session.dispatch({ type: 'watched', keys, kind });
+      session.refreshPanel();
     },
   },
   {
@@ -98,7 +100,7 @@ export const BUILTINS: readonly Builtin[] = [
     usage: 'unwatch [key...]',
     summary: 'take keys off the panel (all of them without arguments)',
     examples: ['unwatch orders', 'unwatch'],
-    run: (session, _client, args) => session.unwatch(args),
+    run: (session, _client, args) => session.dispatch({ type: 'unwatched', keys: args }),
   },
   {
     name: 'connect',
@@ -109,9 +111,7 @@ export const BUILTINS: readonly Builtin[] = [
     run(session, _client, args) {
       if (args.length !== 1) throw new UsageError('connect <url>: e.g. connect redis://127.0.0.1:6380');
       const target = urlTarget(args[0]!);
-      session.detachSandbox();
-      session.beforeAttach = undefined;
-      session.setTarget(target);
+      session.dispatch({ type: 'retargeted', to: placed(target), forgetBefore: true });
       session.print(`commands go to ${target.label} now`);
     },
   },
@@ -131,8 +131,8 @@ export const BUILTINS: readonly Builtin[] = [
     examples: ['jobs'],
     run(session, _client, args) {
       none('jobs', args);
-      if (session.jobs.size === 0) return session.print('no background commands');
-      for (const job of session.jobs.values()) {
+      if (session.state.jobs.length === 0) return session.print('no background commands');
+      for (const job of session.state.jobs) {
         session.print(`%${job.id}  ${job.client}  ${formatDuration(Date.now() - job.since)}  ${job.line}`, 'result');
       }
     },
@@ -146,11 +146,11 @@ export const BUILTINS: readonly Builtin[] = [
     async run(session, _client, args) {
       if (args.length === 0) throw new UsageError('cancel <%job...>: which one? (jobs lists them)');
       const jobs = args.map((arg) => {
-        const job = session.jobs.get(parseJobId(arg) ?? -1);
+        const job = session.state.jobs.find((j) => j.id === parseJobId(arg));
         if (!job) throw new UsageError(`no background command ${arg}: jobs lists them`);
         return job;
       });
-      await Promise.all(jobs.map((job) => session.stopJob(job)));
+      await Promise.all(jobs.map((job) => session.stopJob(job.id)));
     },
   },
   {
@@ -180,10 +180,10 @@ export const BUILTINS: readonly Builtin[] = [
     summary: "this list, or a command's own help",
     examples: ['help', 'help watch', 'help sandbox up'],
     async run(session, client, args) {
-      const lines = args.length === 0 ? replHelp(session) : builtinHelp(args);
+      const lines = args.length === 0 ? replHelp(session, BUILTINS) : builtinHelp(BUILTINS, args);
       if (lines) return lines.forEach((line) => session.print(line, 'result'));
       // A CLI command: its own --help, found the way the CLI's `help sandbox up` finds it.
-      const argv = [...commandPathOf(session, args), '--help'];
+      const argv = [...commandPathOf(session, BUILTINS, args), '--help'];
       await session.runForeground(client, argv, `help ${args.join(' ')}`, parseLine(session.tree, argv));
     },
   },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
 import { formatOwner, type RedissonOwner } from '../core/owner.js';
+import type { ClientState } from '../core/repl/state.js';
 import { identityOwner } from '../locks/owners.js';
 import { createConnectionPool, type ConnectionPool } from '../redis/pool.js';
 
@@ -22,13 +23,7 @@ export function createClient(name: string): ReplClient {
 
 export const describeIdentity = (client: ReplClient): string => formatOwner(client.identity);
 
-/** `text` with the client's name after each owner id of ours ("…:1 (A)"), so lines say who did it. */
-export function nameOwners(text: string, clients: Iterable<ReplClient>): string {
-  let out = text;
-  for (const client of clients) {
-    // Owner ids are hex, dashes and colons: nothing a regular expression treats specially.
-    const ids = [formatOwner(client.identity), identityOwner({ ownerFormat: 'token' }, client.identity)];
-    for (const id of ids) out = out.replace(new RegExp(`${id}(:write)?`, 'g'), `$& (${client.name})`);
-  }
-  return out;
+/** The client as the session's state knows it: its name, identity and every owner id it writes. */
+export function clientState(client: ReplClient): ClientState {
+  return { name: client.name, identity: client.identity, owners: [formatOwner(client.identity), identityOwner({ ownerFormat: 'token' }, client.identity)] };
 }

@@ -4,17 +4,22 @@ import { completionPoint } from '../core/repl/tokenize.js';
 import { sandboxesRoot, sandboxNames } from '../sandbox/state.js';
 import { loadOwners } from '../state/owners.js';
 import { BUILTINS } from './builtins.js';
-import type { ReplSession } from './session.js';
+import { locksHere } from '../core/repl/selectors.js';
+import type { ReplHost } from './host.js';
 
-/** Keys the REPL knows of: watched and read by the panel, held by its clients, remembered by acquire. */
-function knownKeys(session: ReplSession): string[] {
-  const { held, waiting } = session.locks();
+/**
+ * Keys the REPL knows of: watched and read by the panel, held by its clients, and keys `acquire`
+ * remembered on this machine (in any session or shell: suggestions, not what the clients hold).
+ */
+function knownKeys(session: ReplHost): string[] {
+  const { held, waiting } = locksHere(session.state);
   const remembered = loadOwners(session.env).map((e) => e.key);
-  return [...session.watched, ...Object.keys(session.getSnapshot().panel.views), ...held.map((h) => h.key), ...waiting.map((w) => w.key), ...remembered];
+  const { panel } = session.state;
+  return [...panel.watched, ...Object.keys(panel.views), ...held.map((h) => h.key), ...waiting.map((w) => w.key), ...remembered];
 }
 
 /** Candidates for Tab at the end of `beforeCursor`. */
-export function completeLine(session: ReplSession, beforeCursor: string): string[] {
+export function completeLine(session: ReplHost, beforeCursor: string): string[] {
   let sandboxes: string[] = [];
   try {
     // Listing directories only: nothing is checked or cleaned up on a key press.
@@ -25,7 +30,7 @@ export function completeLine(session: ReplSession, beforeCursor: string): string
   const shell = completionSources({ stdout: { write: () => true }, stderr: { write: () => true }, env: session.env });
   return complete(completionPoint(beforeCursor), session.tree, {
     builtins: BUILTINS,
-    clients: [...session.clients.keys()],
+    clients: session.state.clients.map((c) => c.name),
     sandboxes,
     values: { ...shell, scenario: () => shippedScenarios(), key: () => knownKeys(session).map((value) => ({ value })) },
   });

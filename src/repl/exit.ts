@@ -4,8 +4,9 @@
 
 import { loadSandbox } from '../sandbox/index.js';
 import { parseLine } from './command-tree.js';
-import type { HeldLock } from './held.js';
-import type { ReplSession } from './session.js';
+import type { HeldLock } from '../core/repl/screen-parts.js';
+import { heldElsewhere, locksHere } from '../core/repl/selectors.js';
+import type { ReplHost } from './host.js';
 import { withTarget } from './target.js';
 
 const yes = (answer: string): boolean => /^y(es)?$/i.test(answer);
@@ -14,7 +15,7 @@ const describe = (lock: HeldLock): string =>
   `${lock.client} holds "${lock.key}"${lock.where !== undefined ? ` on ${lock.where}` : ''}${lock.jobId !== undefined ? ` (hold %${lock.jobId})` : ''}`;
 
 /** Runs the exit dialogue; returns without leaving if the user wants to stay. */
-export async function exitRepl(session: ReplSession): Promise<void> {
+export async function exitRepl(session: ReplHost): Promise<void> {
   const held = heldEverywhere(session);
   if (held.length > 0) {
     const answer = await session.ask(`${held.map(describe).join(', ')}: release and leave? [y/N]`);
@@ -24,7 +25,7 @@ export async function exitRepl(session: ReplSession): Promise<void> {
     }
     await releaseAll(session, held);
   }
-  for (const name of [...session.startedSandboxes]) {
+  for (const name of session.state.startedSandboxes) {
     if (!(await isUp(session, name))) continue;
     const answer = await session.ask(`stop sandbox "${name}", started in this REPL? [y/N]`);
     if (!yes(answer)) {
@@ -37,26 +38,26 @@ export async function exitRepl(session: ReplSession): Promise<void> {
 }
 
 /** Holds of background jobs, and what `acquire` took on any target used in this session. */
-function heldEverywhere(session: ReplSession): HeldLock[] {
-  return [...session.locks().held, ...session.heldElsewhere()];
+function heldEverywhere(session: ReplHost): HeldLock[] {
+  return [...locksHere(session.state).held, ...heldElsewhere(session.state)];
 }
 
-async function releaseAll(session: ReplSession, held: readonly HeldLock[]): Promise<void> {
+async function releaseAll(session: ReplHost, held: readonly HeldLock[]): Promise<void> {
   const jobs = new Set(held.map((l) => l.jobId).filter((id): id is number => id !== undefined));
-  await Promise.all([...jobs].map((id) => session.jobs.get(id)).map((job) => (job ? session.stopJob(job) : undefined)));
+  await Promise.all([...jobs].map((id) => session.stopJob(id)));
   for (const lock of held.filter((l) => l.jobId === undefined)) {
-    const target = (lock.target !== undefined ? session.knownTargets.get(lock.target) : undefined) ?? session.target;
+    const target = (lock.target !== undefined ? session.state.knownTargets[lock.target] : undefined) ?? session.state.target.target;
     const argv = withTarget(session.tree, ['release', lock.key, '--kind', lock.kind, '--all-holds'], target);
     await session.runForeground(session.client(lock.client), argv, `as ${lock.client} release ${lock.key}`, parseLine(session.tree, argv));
   }
 }
 
-async function stopSandbox(session: ReplSession, name: string): Promise<void> {
+async function stopSandbox(session: ReplHost, name: string): Promise<void> {
   const argv = ['sandbox', 'down', name];
-  await session.runForeground(session.client(session.current), argv, argv.join(' '), parseLine(session.tree, argv));
+  await session.runForeground(session.client(session.state.current), argv, argv.join(' '), parseLine(session.tree, argv));
 }
 
-async function isUp(session: ReplSession, name: string): Promise<boolean> {
+async function isUp(session: ReplHost, name: string): Promise<boolean> {
   try {
     await loadSandbox(name, { env: session.env });
     return true;
@@ -69,9 +70,9 @@ async function isUp(session: ReplSession, name: string): Promise<boolean> {
  * SIGTERM / SIGHUP (the terminal went away, nobody can be asked): release what the clients hold
  * and stop the sandboxes started in this session, since nothing may outlive the REPL unasked.
  */
-export async function shutdownRepl(session: ReplSession): Promise<void> {
+export async function shutdownRepl(session: ReplHost): Promise<void> {
   await releaseAll(session, heldEverywhere(session)).catch(() => undefined);
-  for (const name of [...session.startedSandboxes]) {
+  for (const name of session.state.startedSandboxes) {
     if (await isUp(session, name)) await stopSandbox(session, name).catch(() => undefined);
   }
   await session.close(130);

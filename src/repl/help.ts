@@ -1,22 +1,30 @@
 import { lookupCommand } from '../core/completion.js';
 import { UsageError } from '../core/errors.js';
-import { BUILTINS } from './builtins.js';
-import type { ReplSession } from './session.js';
+import type { ReplHost } from './host.js';
+
+/** What help says of a REPL command (builtins.ts lists them, passed in, so the two need not import each other). */
+export interface BuiltinDoc {
+  readonly name: string;
+  readonly usage: string;
+  readonly summary: string;
+  /** Lines as typed at the prompt, for `help <name>`. */
+  readonly examples: readonly string[];
+}
 
 // `help` in the REPL: its own commands and the CLI's side by side, and the error for a command
 // that is neither, with the nearest names of both (`wacth`: watch; `inspcet`: inspect).
 
 /** What `help` prints: the REPL's commands, the CLI's, and how holding and keys work here. */
-export function replHelp(session: ReplSession): string[] {
-  const width = Math.max(...BUILTINS.map((b) => b.usage.length));
+export function replHelp(session: ReplHost, builtins: readonly BuiltinDoc[]): string[] {
+  const width = Math.max(...builtins.map((b) => b.usage.length));
   // The CLI's `help` is the REPL's here: listed once, with the REPL's commands.
-  const commands = session.tree.subcommands.filter((c) => !c.hidden && !BUILTINS.some((b) => b.name === c.name));
+  const commands = session.tree.subcommands.filter((c) => !c.hidden && !builtins.some((b) => b.name === c.name));
   const cmdWidth = Math.max(...commands.map((c) => c.name.length));
   return [
     'REPL commands:',
-    ...BUILTINS.map((b) => `  ${b.usage.padEnd(width)}  ${b.summary}`),
+    ...builtins.map((b) => `  ${b.usage.padEnd(width)}  ${b.summary}`),
     '',
-    `CLI commands, as outside (they get the target's connection options, ${session.target.args.join(' ')}, unless given their own):`,
+    `CLI commands, as outside (they get the target's connection options, ${session.state.target.target.args.join(' ')}, unless given their own):`,
     ...commands.map((c) => `  ${c.name.padEnd(cmdWidth)}  ${c.description}`),
     '',
     'Holding: `hold <key>` runs in the background here, so the prompt stays yours; the panel shows the',
@@ -34,8 +42,8 @@ export function replHelp(session: ReplSession): string[] {
 }
 
 /** `help <REPL command>`: its usage, what it does and examples; undefined for anything else. */
-export function builtinHelp(words: readonly string[]): string[] | undefined {
-  const builtin = BUILTINS.find((b) => b.name === words[0]);
+export function builtinHelp(builtins: readonly BuiltinDoc[], words: readonly string[]): string[] | undefined {
+  const builtin = builtins.find((b) => b.name === words[0]);
   if (!builtin) return undefined;
   if (words.length > 1) throw new UsageError(`unknown command '${words.join(' ')}': ${builtin.name} has no subcommands`);
   return [`Usage: ${builtin.usage}`, '', builtin.summary, '', 'Examples:', ...builtin.examples.map((e) => `  ${e}`)];
@@ -45,8 +53,8 @@ export function builtinHelp(words: readonly string[]): string[] | undefined {
  * The CLI command path the words name (`sandbox up`), or a usage error: an unknown first word is
  * matched against the REPL's commands as well as the CLI's.
  */
-export function commandPathOf(session: ReplSession, words: readonly string[]): string[] {
-  const found = lookupCommand(session.tree, words, BUILTINS.map((b) => b.name));
+export function commandPathOf(session: ReplHost, builtins: readonly BuiltinDoc[], words: readonly string[]): string[] {
+  const found = lookupCommand(session.tree, words, builtins.map((b) => b.name));
   if (found.ok) return found.path.map((c) => c.name);
   // Nothing near: say where the names are.
   const hint = found.nearest.length > 0 || found.leaf ? '' : found.under ? `: help ${found.under} lists its commands` : ': help lists the commands';

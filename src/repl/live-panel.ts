@@ -1,56 +1,40 @@
 // The session's live half: the panel poller on the current target (restarted when the target
-// changes), its folded state, and the attached sandbox's status poller.
+// changes) and the attached sandbox's status poller. What they read goes to the session's state
+// as actions; this only owns the pollers and their connections.
 
-import type { InspectKind } from '../core/lock-view.js';
-import type { Poller } from '../core/poller.js';
+import type { InspectKind, LockView } from '../core/lock-view.js';
+import type { PollState, Poller } from '../core/poller.js';
 import type { TargetSpec } from '../redis/target.js';
 import type { SandboxHandle, SandboxStatus } from '../sandbox/index.js';
 import { startPanel, startSandboxPoller, type Panel } from './panel.js';
-import { emptyPanel, foldPoll, type PanelScreen } from './panel-state.js';
-import type { SandboxPanel } from '../ui/repl-screen.js';
 
 export interface LivePanelOptions {
   readonly intervalMs: number;
   /** The keys to read each tick. */
   readonly keys: () => readonly string[];
   readonly kindOf: (key: string) => InspectKind | undefined;
-  /** Something on the panel changed: repaint. */
-  readonly onChange: () => void;
-  /** A line for the output area (what changed on a key, the connection coming and going). */
-  readonly onLine: (text: string) => void;
+  readonly onPoll: (poll: PollState<readonly LockView[]>) => void;
+  readonly onConnection: (down: boolean) => void;
+  readonly onSandboxPoll: (poll: PollState<SandboxStatus>) => void;
 }
 
 export class LivePanel {
-  state: PanelScreen;
   private panel: Panel | undefined;
-  private sandbox: { handle: SandboxHandle; poller: Poller; status?: SandboxStatus | undefined; error?: string | undefined } | undefined;
+  private sandbox: { readonly handle: SandboxHandle; readonly poller: Poller } | undefined;
 
-  constructor(private readonly opts: LivePanelOptions) {
-    this.state = emptyPanel(opts.intervalMs);
-  }
+  constructor(private readonly opts: LivePanelOptions) {}
 
-  /** (Re)starts reading from this target; what was read elsewhere is forgotten. */
-  retarget(spec: TargetSpec, label: string): void {
+  /** (Re)starts reading from this target. */
+  retarget(spec: TargetSpec): void {
     void this.panel?.close();
-    this.state = { ...emptyPanel(this.opts.intervalMs), watched: this.state.watched };
     const panel: Panel = startPanel({
       spec,
       intervalMs: this.opts.intervalMs,
       keys: this.opts.keys,
       kindOf: this.opts.kindOf,
-      onState: (poll) => {
-        if (this.panel !== panel) return; // a read of the previous target
-        const { panel: next, lines } = foldPoll(this.state, poll);
-        this.state = next;
-        for (const line of lines) this.opts.onLine(line);
-        this.opts.onChange();
-      },
-      onConnection: (down) => {
-        if (this.panel !== panel) return;
-        this.state = { ...this.state, reconnecting: down };
-        this.opts.onLine(down ? `panel: connection to ${label} lost, reconnecting` : `panel: reconnected to ${label}`);
-        this.opts.onChange();
-      },
+      // A read of the previous target says nothing about this one.
+      onState: (poll) => this.panel === panel && this.opts.onPoll(poll),
+      onConnection: (down) => this.panel === panel && this.opts.onConnection(down),
     });
     this.panel = panel;
   }
@@ -59,23 +43,14 @@ export class LivePanel {
     this.panel?.refresh();
   }
 
-  setWatched(keys: readonly string[]): void {
-    this.state = { ...this.state, watched: keys };
-    this.refresh();
-    this.opts.onChange();
-  }
-
   attach(handle: SandboxHandle): void {
     this.detach();
-    const entry: NonNullable<LivePanel['sandbox']> = {
+    const poller = startSandboxPoller(
       handle,
-      poller: startSandboxPoller(handle, this.opts.intervalMs, (poll) => {
-        if (poll.type === 'ok') [entry.status, entry.error] = [poll.snapshot, undefined];
-        else if (poll.type === 'retrying') entry.error = poll.error;
-        this.opts.onChange();
-      }),
-    };
-    this.sandbox = entry;
+      this.opts.intervalMs,
+      (poll) => this.sandbox?.poller === poller && this.opts.onSandboxPoll(poll),
+    );
+    this.sandbox = { handle, poller };
   }
 
   /** Stops showing the sandbox (it keeps running). */
@@ -86,10 +61,6 @@ export class LivePanel {
 
   get attached(): SandboxHandle | undefined {
     return this.sandbox?.handle;
-  }
-
-  get sandboxView(): SandboxPanel | undefined {
-    return this.sandbox ? { name: this.sandbox.handle.name, status: this.sandbox.status, error: this.sandbox.error } : undefined;
   }
 
   async close(): Promise<void> {

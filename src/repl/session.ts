@@ -1,135 +1,125 @@
-// The REPL without its screen: clients, target, the line queue, foreground and background commands,
-// the panel's reads and what the clients hold. The ink view subscribes to its snapshot and feeds
-// it key presses as lines, Ctrl-C and Ctrl-D; tests can drive it the same way.
+// The REPL without its screen. Its state is one value (core/repl/state.ts) changed only by
+// dispatching actions through the pure reducer; this class owns what cannot be a value (the
+// clients' connections, the pollers, the commands' abort controllers, the line queue) and keeps
+// them in step with the state. The ink view subscribes to its snapshot and feeds it lines,
+// Ctrl-C and Ctrl-D; tests drive it the same way.
 
-import type { RunContext } from '../commands/context.js';
-import { UsageError } from '../core/errors.js';
-import { parseInspectKind } from '../core/decode/index.js';
-import type { InspectKind } from '../core/lock-view.js';
 import type { CommandNode } from '../core/completion.js';
+import { UsageError } from '../core/errors.js';
+import type { CommandOutcome } from '../core/outcomes.js';
+import { kindOf, panelKeys } from '../core/repl/selectors.js';
+import { initialReplState, nameOwners, replReducer } from '../core/repl/state.js';
 import type { SandboxHandle } from '../sandbox/index.js';
-import { createClient, nameOwners, type ReplClient } from './clients.js';
-import type { ParsedLine } from './command-tree.js';
+import type { ReplScreen } from '../ui/repl-screen.js';
+import { clientState, createClient, type ReplClient } from './clients.js';
+import { CommandRunner } from './commands.js';
 import { completeLine } from './completion.js';
 import { execute } from './execute.js';
-import { acquiredLocks, stillHeld, type HeldLock, type Waiting } from './held.js';
-import { CommandRunner } from './commands.js';
-import { jobLocks, type Job } from './jobs.js';
+import { holdEventLine } from './hold-words.js';
+import type { ReplHost, ReplOptions, SessionAction, SessionState, SteppedRun } from './host.js';
 import { LineQueue } from './line-queue.js';
 import { LivePanel } from './live-panel.js';
-import type { OutputLine, OutputTone } from './output.js';
-import type { ReplScreen } from '../ui/repl-screen.js';
-import type { StepRun } from './step.js';
-import { ownerMemoryNames, sandboxTarget, type ReplTarget } from './target.js';
+import type { OutputTone } from './output.js';
+import { promptOf, screenOf } from './screen.js';
+import { placed, sandboxTarget } from './target.js';
 
+export type { ReplOptions } from './host.js';
 export type { ReplScreen } from '../ui/repl-screen.js';
-
-export interface ReplOptions {
-  /** The CLI's own run(argv, ctx): every command is dispatched through it. */
-  readonly run: (argv: readonly string[], ctx: RunContext) => Promise<number>;
-  readonly tree: CommandNode;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly target: ReplTarget;
-  /** Clients that exist from the start (default A and B); the first is current. */
-  readonly clients?: readonly string[] | undefined;
-  readonly intervalMs?: number | undefined;
-  readonly columns?: (() => number) | undefined;
-  /** Lines typed in earlier sessions, oldest first. */
-  readonly history?: readonly string[] | undefined;
-  /** Called with every line worth keeping, to persist it. */
-  readonly onHistory?: ((line: string) => void) | undefined;
-}
 
 export const DEFAULT_CLIENTS = ['A', 'B'] as const;
 
-
-export class ReplSession {
-  readonly clients = new Map<string, ReplClient>();
+export class ReplSession implements ReplHost {
   readonly tree: CommandNode;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Resolves with the exit code once the REPL has ended and closed everything. */
   readonly finished: Promise<number>;
-  current: string;
-  target: ReplTarget;
-  watched: string[] = [];
-  /** Sandboxes `sandbox up` started in this session: `exit` offers to stop them. */
-  readonly startedSandboxes = new Set<string>();
-  /** Targets used in this session by the name the owner memory gives them, to release there at exit. */
-  readonly knownTargets = new Map<string, ReplTarget>();
-  history: string[];
-  acquired: HeldLock[] = [];
-  /** Keys to read as a given kind (their data alone does not say: a token lock is a plain string). */
-  readonly kindHints = new Map<string, InspectKind>();
-  /** A scenario being stepped through (`step`): Enter runs its next step. */
-  stepRun: StepRun | undefined;
-  /** The target before a sandbox was attached: where commands go again once it is down. */
-  beforeAttach: ReplTarget | undefined;
-
+  private current: SessionState;
+  private readonly clients = new Map<string, ReplClient>();
   private readonly listeners = new Set<() => void>();
-  private output: OutputLine[] = [];
-  private nextLineId = 0;
   private readonly lines: LineQueue;
   private readonly commands: CommandRunner;
   private readonly live: LivePanel;
-  private ended = false;
   private screen: ReplScreen;
   private publishScheduled = false;
+  private step: SteppedRun | undefined;
   private finish!: (code: number) => void;
 
   constructor(private readonly options: ReplOptions) {
     this.tree = options.tree;
     this.env = options.env;
-    this.target = options.target;
-    this.history = [...(options.history ?? [])];
     for (const name of options.clients ?? DEFAULT_CLIENTS) this.clients.set(name, createClient(name));
-    this.current = [...this.clients.keys()][0]!;
+    const clients = [...this.clients.values()].map(clientState);
+    this.current = initialReplState({
+      clients,
+      target: placed(options.target),
+      intervalMs: options.intervalMs ?? 1000,
+      history: options.history,
+    });
     this.live = new LivePanel({
       intervalMs: options.intervalMs ?? 1000,
-      keys: () => this.panelKeys(),
-      kindOf: (key) => this.kindOf(key),
-      onChange: () => this.publish(),
-      onLine: (text) => this.print(nameOwners(text, this.clients.values()), 'event'),
+      keys: () => panelKeys(this.current),
+      kindOf: (key) => kindOf(this.current, key),
+      onPoll: (poll) => this.dispatch({ type: 'polled', poll }),
+      onConnection: (down) => this.dispatch({ type: 'panel-connection', down }),
+      onSandboxPoll: (poll) => this.dispatch({ type: 'sandbox-polled', poll }),
     });
     this.commands = new CommandRunner({
       run: options.run,
       env: this.env,
       columns: () => this.columns(),
       print: (text, tone) => this.print(text, tone),
-      nameOwners: (text) => nameOwners(text, this.clients.values()),
-      publish: () => this.publish(),
+      nameOwners: (text) => nameOwners(text, this.current.clients),
+      outcome: (client, outcome, jobId) => this.outcome(client, outcome, jobId),
+      running: (running) =>
+        this.dispatch(running === 'cancelling' ? { type: 'cancelling' } : { type: 'running', running }),
+      jobStarted: (job) => this.dispatch({ type: 'job-started', job }),
+      jobEnded: (id) => {
+        this.dispatch({ type: 'job-ended', id });
+        this.live.refresh();
+      },
       refreshPanel: () => this.live.refresh(),
-      afterJob: () => this.afterLocksChanged(),
     });
     this.lines = new LineQueue({
       execute: (line) => execute(this, line),
       print: (text, tone) => this.print(text, tone),
       publish: () => this.publish(),
-      ended: () => this.ended,
+      ended: () => this.current.ended,
     });
     this.finished = new Promise((resolve) => (this.finish = resolve));
-    this.rememberTarget(this.target);
     this.screen = this.build();
   }
 
-  /** Background commands by id. */
-  get jobs(): ReadonlyMap<number, Job> {
-    return this.commands.jobs;
+  /** The session as it is now: one immutable value. */
+  get state(): SessionState {
+    return this.current;
   }
 
-  /** Starts the panel (reading only once there is something to read) and loads what the clients hold. */
+  /** Changes the state through the reducer, then brings the pollers in line with it. */
+  dispatch(action: SessionAction): void {
+    const before = this.current;
+    this.current = replReducer(before, action);
+    if (this.current.target !== before.target) this.live.retarget(this.current.target.target.spec);
+    if (!this.current.sandbox && before.sandbox) this.live.detach();
+    if (this.current !== before) this.publish();
+  }
+
+  /** Starts the panel (reading only once there is something to read). */
   start(): void {
-    this.live.retarget(this.target.spec, this.target.label);
-    this.reloadAcquired();
+    this.live.retarget(this.current.target.target.spec);
   }
 
   // ---- the screen ----
 
-  getSnapshot = (): ReplScreen => this.screen;
+  readonly getSnapshot = (): ReplScreen => this.screen;
 
-  subscribe = (listener: () => void): (() => void) => {
+  readonly subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
+
+  get history(): readonly string[] {
+    return this.current.history;
+  }
 
   /** Rebuilds the snapshot soon: many lines printed in one go cost one repaint. */
   publish(): void {
@@ -147,68 +137,20 @@ export class ReplSession {
   }
 
   prompt(): string {
-    return `${this.current}@${this.target.label}> `;
+    return promptOf(this.current);
   }
 
   print(text: string, tone: OutputTone = 'repl'): void {
-    this.output = [...this.output, { id: this.nextLineId++, text, tone }];
-    this.publish();
+    this.dispatch({ type: 'print', text, tone });
   }
 
   private build(): ReplScreen {
-    const { held, waiting } = this.locks();
-    return {
-      output: this.output,
-      prompt: this.prompt(),
-      client: this.current,
-      clients: [...this.clients.keys()],
-      target: this.target.label,
-      running: this.commands.foreground?.view,
-      queued: this.lines.queued,
-      question: this.lines.asking,
-      panel: this.live.state,
-      held,
-      heldElsewhere: this.heldElsewhere(),
-      waiting,
-      jobs: [...this.jobs.values()].map(({ id, client, line, since }) => ({ id, client, line, since })),
-      sandbox: this.live.sandboxView,
-      stepping: this.stepRun?.view,
-      ended: this.ended,
-    };
+    return screenOf(this.current, { queued: this.lines.queued, question: this.lines.asking });
   }
 
-  /** What the clients hold on the current target as far as Redis last said, and who waits. */
-  locks(): { held: HeldLock[]; waiting: Waiting[] } {
-    const fromJobs = jobLocks(this.jobs.values());
-    const here = ownerMemoryNames(this.target);
-    const acquired = this.acquired.filter((l) => l.target === undefined || here.includes(l.target)).map((l) => ({ ...l, where: this.target.label }));
-    const jobsHere = fromJobs.held.filter((l) => l.target === undefined || here.includes(l.target));
-    const held = [...stillHeld(acquired, this.live.state.views, this.live.state.readAt), ...jobsHere];
-    const fg = this.commands.foreground;
-    const waiting = fg?.waitKey !== undefined ? [...fromJobs.waiting, { client: fg.view.client, key: fg.waitKey, where: this.target.label }] : fromJobs.waiting;
-    return { held, waiting };
-  }
-
-  /** What `acquire` left on other targets of this session: named by where they live, never read from this one. */
-  heldElsewhere(): HeldLock[] {
-    const here = ownerMemoryNames(this.target);
-    return [...this.acquired, ...jobLocks(this.jobs.values()).held]
-      .filter((l) => l.target !== undefined && !here.includes(l.target))
-      .map((l) => ({ ...l, where: l.where ?? this.knownTargets.get(l.target!)?.label ?? l.target }));
-  }
-
-  /** How the panel reads a key: as asked (`watch --kind`, a stepped scenario's lock), else as our clients hold it. */
-  kindOf(key: string): InspectKind | undefined {
-    const hinted = this.kindHints.get(key);
-    if (hinted) return hinted;
-    const held = this.locks().held.find((h) => h.key === key);
-    return held ? parseInspectKind(held.kind) : undefined;
-  }
-
-  /** Keys the panel reads each tick: watched ones first, then held and waited-for ones. */
+  /** Keys the panel reads each tick. */
   panelKeys(): string[] {
-    const { held, waiting } = this.locks();
-    return [...new Set([...this.watched, ...held.map((h) => h.key), ...waiting.map((w) => w.key)])];
+    return panelKeys(this.current);
   }
 
   // ---- input ----
@@ -220,16 +162,12 @@ export class ReplSession {
 
   /** A line typed at the prompt (or the answer to a question). Lines typed while a command runs wait their turn. */
   submit(line: string): void {
-    if (this.ended || this.lines.answer(line)) return;
+    if (this.current.ended || this.lines.answer(line)) return;
     // Stepping through a scenario, Enter on an empty line runs its next step.
-    if (this.stepRun && line.trim() === '' && this.stepRun.next()) return;
-    if (line.trim() !== '') {
-      const last = this.history[this.history.length - 1];
-      if (last !== line.trim()) {
-        this.history = [...this.history, line.trim()].slice(-500);
-        this.options.onHistory?.(line.trim());
-      }
-    }
+    if (this.step && line.trim() === '' && this.step.next()) return;
+    const before = this.current.history;
+    this.dispatch({ type: 'history', line });
+    if (this.current.history !== before) this.options.onHistory?.(line.trim());
     this.lines.enqueue(line);
   }
 
@@ -239,13 +177,12 @@ export class ReplSession {
    */
   interrupt(): boolean {
     if (this.lines.cancelQuestion()) return true;
-    const fg = this.commands.foreground;
-    if (!fg && this.stepRun) {
+    if (!this.current.running && this.step) {
       this.print('^C: stopping the scenario run');
-      this.stepRun.stop();
+      this.step.stop();
       return true;
     }
-    if (!fg) return false;
+    if (!this.current.running) return false;
     if (this.commands.interrupt() === 'aborted') {
       const dropped = this.lines.drop();
       if (dropped > 0) this.print(`^C: dropped ${dropped} line(s) typed ahead`);
@@ -260,101 +197,84 @@ export class ReplSession {
     this.submit('exit');
   }
 
-  /** Asks a question on the prompt line; resolves with the answer ('' for Ctrl-C). */
   ask(text: string): Promise<string> {
     return this.lines.ask(text);
   }
 
-  // ---- running commands ----
+  // ---- clients and commands ----
 
   client(name: string): ReplClient {
     const client = this.clients.get(name);
     if (!client) {
-      throw new UsageError(`no client "${name}": clients are ${[...this.clients.keys()].join(', ')}; create one with: use ${name}`);
+      throw new UsageError(
+        `no client "${name}": clients are ${[...this.clients.keys()].join(', ')}; create one with: use ${name}`,
+      );
     }
     return client;
   }
 
-  /** Runs argv in the foreground: the prompt waits, Ctrl-C aborts it. Returns the exit code, or undefined if left running. */
-  runForeground(client: ReplClient, argv: readonly string[], line: string, parsed: ParsedLine): Promise<number | undefined> {
-    return this.commands.runForeground(client, argv, line, parsed);
+  addClient(name: string): ReplClient {
+    const created = createClient(name);
+    this.clients.set(name, created);
+    this.dispatch({ type: 'client-added', client: clientState(created) });
+    return created;
   }
 
-  /** Starts argv in the background (`hold`, a line ending in &). */
-  startJob(client: ReplClient, argv: readonly string[], line: string, hold?: Job['hold']): Job {
-    return this.commands.startJob(client, argv, line, hold);
+  readonly runForeground: ReplHost['runForeground'] = (...args) => this.commands.runForeground(...args);
+
+  readonly startJob: ReplHost['startJob'] = (...args) => this.commands.startJob(...args);
+
+  stopJob(id: number, ms?: number): Promise<void> {
+    return this.commands.stopJob(id, ms);
   }
 
-  /** Aborts a job like Ctrl-C would (a hold releases) and waits for it, at most `ms`. */
-  stopJob(job: Job, ms?: number): Promise<void> {
-    return this.commands.stopJob(job, ms);
-  }
-
-  // ---- what is held, the panel, the target ----
-
-  /** Reloads what `acquire` left held by our clients (the owner memory) and reads the panel now. */
-  afterLocksChanged(): void {
-    this.reloadAcquired();
+  /** Folds what a command did into the state; a background hold's events are also said in words. */
+  private outcome(client: string, outcome: CommandOutcome, jobId?: number): void {
+    this.dispatch({ type: 'outcome', client, jobId, outcome });
     this.live.refresh();
-    this.publish();
+    const line = holdEventLine(this.current, client, outcome, jobId);
+    if (line !== undefined) this.print(line, 'result');
   }
 
-  private reloadAcquired(): void {
-    const identities = new Map([...this.clients].map(([name, c]) => [name, c.identity]));
-    this.acquired = acquiredLocks(this.env, identities);
-  }
+  // ---- the panel, the sandbox, a stepped scenario ----
 
-  private rememberTarget(target: ReplTarget): void {
-    for (const name of ownerMemoryNames(target)) this.knownTargets.set(name, target);
-  }
-
-  setTarget(target: ReplTarget): void {
-    this.target = target;
-    this.rememberTarget(target);
-    this.live.retarget(target.spec, target.label);
-    this.publish();
-  }
-
-  /** Attaches a sandbox: its nodes join the panel and commands go to it. */
   attach(handle: SandboxHandle): void {
     this.live.attach(handle);
-    this.setTarget(sandboxTarget(handle));
-  }
-
-  /** Stops showing the sandbox (it keeps running); the target is left to the caller. */
-  detachSandbox(): void {
-    this.live.detach();
+    this.dispatch({ type: 'sandbox-attached', name: handle.name, to: placed(sandboxTarget(handle)) });
   }
 
   get attachedSandbox(): SandboxHandle | undefined {
-    return this.live.attached;
+    return this.current.sandbox ? this.live.attached : undefined;
   }
 
   watch(keys: readonly string[]): void {
-    this.watched = [...new Set([...this.watched, ...keys])];
-    this.live.setWatched(this.watched);
-  }
-
-  unwatch(keys: readonly string[]): void {
-    this.watched = keys.length === 0 ? [] : this.watched.filter((k) => !keys.includes(k));
-    this.live.setWatched(this.watched);
+    this.dispatch({ type: 'watched', keys });
+    this.live.refresh();
   }
 
   refreshPanel(): void {
     this.live.refresh();
   }
 
+  get stepRun(): SteppedRun | undefined {
+    return this.step;
+  }
+
+  setStepRun(run: SteppedRun | undefined): void {
+    this.step = run;
+  }
+
   // ---- the end ----
 
   /** Closes everything the session opened and resolves `finished`. */
   async close(code = 0): Promise<void> {
-    if (this.ended) return;
-    this.ended = true;
+    if (this.current.ended) return;
+    this.dispatch({ type: 'ended' });
     this.lines.drop();
-    for (const job of this.commands.jobs.values()) job.controller.abort();
-    this.stepRun?.stop();
-    await this.stepRun?.done;
-    await Promise.race([Promise.all([...this.commands.jobs.values()].map((j) => j.done)), new Promise((r) => setTimeout(r, 3000).unref())]);
+    const jobs = this.commands.stopAll(3000);
+    this.step?.stop();
+    await this.step?.done;
+    await jobs;
     await this.live.close();
     await Promise.all([...this.clients.values()].map((c) => c.pool.closeAll()));
     this.screen = this.build();

@@ -4,7 +4,7 @@
 import type { RunContext } from '../commands/context.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { buildProgram, runProgram } from '../cli/program.js';
-import { ALL_COMMANDS } from './entry.js';
+import { COMMANDS } from '../cli/commands.js';
 import { attachSandbox } from './attach.js';
 import { commandTree } from '../commands/completion-tree.js';
 import { shutdownRepl } from './exit.js';
@@ -24,8 +24,9 @@ export interface ReplSettings {
 /** A started session on the real CLI: commands dispatch through the shared program. */
 export async function createSession(env: Readonly<Record<string, string | undefined>>, settings: ReplSettings): Promise<ReplSession> {
   const quiet = { write: () => true };
-  const tree = commandTree(await buildProgram({ stdout: quiet, stderr: quiet, env, exitCode: 0 }, ALL_COMMANDS));
-  const run = (argv: readonly string[], ctx: RunContext): Promise<number> => runProgram(argv, ctx, ALL_COMMANDS);
+  // Every command but `repl` itself, which is not run from inside (and would make this file load itself).
+  const tree = commandTree(await buildProgram({ stdout: quiet, stderr: quiet, env, exitCode: 0 }, COMMANDS));
+  const run = (argv: readonly string[], ctx: RunContext): Promise<number> => runProgram(argv, ctx, COMMANDS);
   const file = historyFile(env);
   const session = new ReplSession({
     run,

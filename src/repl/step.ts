@@ -17,28 +17,35 @@ import { resolveScenario } from '../scenario/load.js';
 import { stepsOf, type Scenario, type Step, type Variant } from '../scenario/model.js';
 import { laneNodes, runScenario } from '../scenario/run-scenario.js';
 import { startScenarioSandbox } from '../scenario/sandbox.js';
-import type { ReplSession } from './session.js';
-
-// What the prompt shows while a scenario is being stepped through: a view model of ui/.
-import type { StepView } from '../ui/repl-screen.js';
-export type { StepView };
+import type { StepView } from '../core/repl/screen-parts.js';
+import type { ReplHost, SteppedRun } from './host.js';
 
 /** A scenario run paused at each step's gate until the user says go. */
-export class StepRun {
+export class StepRun implements SteppedRun {
   readonly controller = new AbortController();
-  view: StepView;
+  private view!: StepView;
   /** Settles when the run has ended and its sandbox is stopped. */
   done: Promise<void> = Promise.resolve();
   private open: (() => void) | undefined;
   private all = false;
 
   constructor(
-    private readonly session: ReplSession,
+    private readonly session: ReplHost,
     scenario: Scenario,
     variant: Variant,
     total: number,
   ) {
-    this.view = { scenario: scenario.name, variant: variant.name, next: 1, total };
+    this.show({ scenario: scenario.name, variant: variant.name, next: 1, total });
+  }
+
+  get scenario(): string {
+    return this.view.scenario;
+  }
+
+  /** What the prompt shows while a scenario is being stepped through. */
+  private show(view: StepView): void {
+    this.view = view;
+    this.session.dispatch({ type: 'stepping', view });
   }
 
   /** Enter: runs the step the run waits at; false if it is not waiting. */
@@ -63,8 +70,7 @@ export class StepRun {
   /** The runner's beforeStep: waits for the user unless told to run on. */
   gate(step: Step, index: number): Promise<void> {
     const text = stepText(step);
-    this.view = { ...this.view, next: index + 1, waiting: `${text.at}  ${text.lane}  ${text.text}` };
-    this.session.publish();
+    this.show({ ...this.view, next: index + 1, waiting: `${text.at}  ${text.lane}  ${text.text}` });
     if (this.all || this.controller.signal.aborted) return Promise.resolve(this.ran());
     return new Promise((resolve) => {
       this.open = () => resolve(this.ran());
@@ -78,8 +84,7 @@ export class StepRun {
   }
 
   private ran(): void {
-    this.view = { ...this.view, waiting: undefined };
-    this.session.publish();
+    this.show({ ...this.view, waiting: undefined });
   }
 }
 
@@ -134,8 +139,8 @@ function stepArgs(args: readonly string[]): { words: string[]; speed: number } {
 }
 
 /** Starts stepping through a scenario; returns once its sandbox is up and the first step waits. */
-export async function startStep(session: ReplSession, args: readonly string[]): Promise<void> {
-  if (session.stepRun) throw new UsageError(`already stepping through ${session.stepRun.view.scenario}: Enter runs the next step, continue the rest, Ctrl-C stops`);
+export async function startStep(session: ReplHost, args: readonly string[]): Promise<void> {
+  if (session.stepRun) throw new UsageError(`already stepping through ${session.stepRun.scenario}: Enter runs the next step, continue the rest, Ctrl-C stops`);
   const { words, speed } = stepArgs(args);
   const [name, variantName, ...rest] = words;
   if (name === undefined || rest.length > 0) throw new UsageError(`${STEP_USAGE}: e.g. step expired-lease-misdeletion unsafe (scenario list shows them)`);
@@ -144,28 +149,28 @@ export async function startStep(session: ReplSession, args: readonly string[]): 
   if (!variant) throw new UsageError(`${scenario.name} has no variant "${variantName}": ${scenario.variants.map((v) => v.name).join(', ')}`);
   const steps = stepsOf(scenario, variant.name);
   const run = new StepRun(session, scenario, variant, steps.length);
-  session.stepRun = run;
+  session.setStepRun(run);
   try {
     for (const line of [`${scenario.name}: ${scenario.title}`, ...setupText(scenario), `variant ${variant.name}: ${variant.description}`]) session.print(line, 'result');
     session.print(`starting a ${scenario.sandbox.topology} sandbox for it…`);
     const sandbox = await startScenarioSandbox(scenario, { signal: run.controller.signal, dir: sandboxesRoot(undefined, session.env) });
-    if (!session.attachedSandbox) session.beforeAttach = session.target;
     session.attach(sandbox);
     const key = lockKey(scenario, variant);
-    session.kindHints.set(key, parseInspectKind(variant.lock?.kind ?? scenario.lock.kind));
-    session.watch([key]);
+    session.dispatch({ type: 'watched', keys: [key], kind: parseInspectKind(variant.lock?.kind ?? scenario.lock.kind) });
+    session.refreshPanel();
     session.print(
       `${steps.length} steps at ${speed}x speed: Enter runs the next one, continue runs the rest, Ctrl-C stops; the panel shows ${key} after each. ` +
         'Real time passes between steps: a lease runs out while you read, as it would under a stalled client.',
     );
     run.done = drive(session, run, scenario, variant, sandbox, speed);
   } catch (err) {
-    session.stepRun = undefined;
+    session.setStepRun(undefined);
+    session.dispatch({ type: 'stepping', view: undefined });
     throw err;
   }
 }
 
-async function drive(session: ReplSession, run: StepRun, scenario: Scenario, variant: Variant, sandbox: SandboxHandle, speed: number): Promise<void> {
+async function drive(session: ReplHost, run: StepRun, scenario: Scenario, variant: Variant, sandbox: SandboxHandle, speed: number): Promise<void> {
   const events: HistoryEvent[] = [];
   const printer = eventPrinter((text) => session.print(text, 'event'));
   const reported = new Set<string>();
@@ -206,12 +211,12 @@ async function drive(session: ReplSession, run: StepRun, scenario: Scenario, var
     printer.flush();
     session.print(run.controller.signal.aborted ? `stopped ${scenario.name} (${variant.name})` : `step run failed: ${err instanceof Error ? err.message : String(err)}`, 'error');
   } finally {
-    session.stepRun = undefined;
+    session.setStepRun(undefined);
+    session.dispatch({ type: 'stepping', view: undefined });
     await sandbox.stop().catch(() => undefined);
-    session.detachSandbox();
-    session.unwatch([lockKey(scenario, variant)]);
-    session.kindHints.delete(lockKey(scenario, variant));
-    if (session.beforeAttach) session.setTarget(session.beforeAttach);
-    session.print(`stopped the scenario's sandbox: commands go to ${session.target.label} again`);
+    session.dispatch({ type: 'sandbox-detached', restore: true });
+    session.dispatch({ type: 'unwatched', keys: [lockKey(scenario, variant)] });
+    session.dispatch({ type: 'kind-forgotten', key: lockKey(scenario, variant) });
+    session.print(`stopped the scenario's sandbox: commands go to ${session.state.target.target.label} again`);
   }
 }

@@ -2,6 +2,7 @@ import { parseRedisUrl, describeTarget, parseHostList, parseSentinelUrl, type Ta
 import type { SandboxHandle } from '../sandbox/index.js';
 import { hasOption, parseLine, takesOption, type ParsedLine } from './command-tree.js';
 import type { CommandNode } from '../core/completion.js';
+import type { Placed } from '../core/repl/state.js';
 
 /** Where the REPL's commands go unless they say otherwise: a URL, or an attached sandbox. */
 export interface ReplTarget {
@@ -23,6 +24,9 @@ export function ownerMemoryNames(target: ReplTarget): string[] {
   if (target.redlockNodes) names.push(`redlock ${target.redlockNodes.split(',').map((url) => describeTarget({ url })).join(',')}`);
   return names;
 }
+
+/** The target with the owner memory's names for it, as the session's state keeps it. */
+export const placed = (target: ReplTarget): Placed<ReplTarget> => ({ target, names: ownerMemoryNames(target) });
 
 /** A plain URL target (`connect <url>`); a bare host:port gets redis:// in front. */
 export function urlTarget(text: string): ReplTarget {
@@ -63,8 +67,13 @@ const CONNECTION_FLAGS = ['--url', '--sentinel', '--cluster', '--target', '--san
  * connection options or was given its own.
  */
 export function withTarget(tree: CommandNode, argv: readonly string[], target: ReplTarget): string[] {
+  return targeted(tree, argv, target).argv;
+}
+
+/** withTarget's argv, and the options it added (for the command to leave out of its hints: the REPL adds them again). */
+export function targeted(tree: CommandNode, argv: readonly string[], target: ReplTarget): { argv: string[]; hostOptions: string[] } {
   const line = parseLine(tree, argv);
-  if (!takesOption(line, '--url')) return [...argv];
+  if (!takesOption(line, '--url')) return { argv: [...argv], hostOptions: [] };
   const extra: string[] = [];
   if (!CONNECTION_FLAGS.some((f) => hasOption(line, f))) extra.push(...target.args);
   // Lock commands (they take --owner) become Redlock; inspect and ls keep reading the panel's node.
@@ -73,30 +82,7 @@ export function withTarget(tree: CommandNode, argv: readonly string[], target: R
     if (kind === undefined) extra.push('--kind', 'redlock', '--nodes', target.redlockNodes);
     else if (kind === 'redlock') extra.push('--nodes', target.redlockNodes);
   }
-  return [...argv.slice(0, line.afterPath), ...extra, ...argv.slice(line.afterPath)];
-}
-
-/** Where a command line's lock lives: the target it names itself (`--url`, `--target`, ...), else the current one. */
-export function lineTarget(tree: CommandNode, argv: readonly string[], current: ReplTarget): { readonly target?: string | undefined; readonly where: string } {
-  const line = parseLine(tree, argv);
-  const own = CONNECTION_FLAGS.find((f) => hasOption(line, f));
-  if (own === undefined) return { target: ownerMemoryNames(current)[0], where: current.label };
-  const value = optionValue(argv, own);
-  if (own === '--url' && value !== undefined) {
-    const name = describeTarget({ url: value.includes('://') ? value : `redis://${value}` });
-    return { target: name, where: name };
-  }
-  return { where: `${own} ${value ?? ''}`.trim() };
-}
-
-function optionValue(argv: readonly string[], flag: string): string | undefined {
-  const short = flag === '--url' ? '-u' : undefined;
-  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
-    const word = argv[i]!;
-    if (word.startsWith(`${flag}=`)) return word.slice(flag.length + 1);
-    if (word === flag || (short !== undefined && word === short)) return argv[i + 1];
-  }
-  return undefined;
+  return { argv: [...argv.slice(0, line.afterPath), ...extra, ...argv.slice(line.afterPath)], hostOptions: extra.filter((w) => w.startsWith('-')) };
 }
 
 /** The --kind value given, if any (`--kind x`, `--kind=x`, `-k x`). */

@@ -6,6 +6,7 @@ import type { TraceEvent } from '../core/trace/events.js';
 import { eventJson, headerLine } from '../core/trace/recording.js';
 import { TraceSession } from '../core/trace/session.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';
+import type { TraceSourceKind } from './feed.js';
 import { TraceSource, type SourceStats } from './source.js';
 
 // A live trace from start to end: the source, the session that diagnoses it, the optional
@@ -20,7 +21,11 @@ export interface TraceRunOptions {
   readonly record?: string | undefined;
   readonly onEvents?: ((events: readonly TraceEvent[], found: readonly Finding[]) => void) | undefined;
   readonly onStatus?: (text: string) => void;
-  /** Once every MONITOR is running: what is followed, and the live state for a view. */
+  /** MONITOR (default) or keyspace notifications. */
+  readonly source?: TraceSourceKind | undefined;
+  /** Keyspace only: turn on the notify-keyspace-events flags it needs, and put them back at the end. */
+  readonly enableNotifications?: boolean | undefined;
+  /** Once every feed is running: what is followed, and the live state for a view. */
   readonly onStart?: (what: string, session: TraceSession, source: TraceSource) => void;
 }
 
@@ -37,6 +42,8 @@ export async function runTrace(opts: TraceRunOptions): Promise<TraceRunResult> {
     spec: opts.spec,
     wants: opts.wants,
     signal: opts.signal,
+    source: opts.source,
+    enableNotifications: opts.enableNotifications,
     onStatus: (text) => opts.onStatus?.(text),
     onEvents: (events) => {
       const found = session.push(events);

@@ -15,11 +15,14 @@ export interface TraceAppProps {
 /** The live `trace` screen: repaints from the session a few times a second (decoding never waits on it). */
 export function TraceApp({ session, what, stats, tickMs = 250 }: TraceAppProps) {
   const { columns } = useTerminalSize();
-  const read = () => ({ state: traceLiveState(session, Math.max(40, columns - 1)), ...stats() });
-  const [{ state, lagMs, status }, setFrame] = useState(read);
+  const [{ state, lagMs, status }, setFrame] = useState(() => frameOf(session, columns, stats));
   useEffect(() => {
-    const timer = setInterval(() => setFrame(read()), tickMs);
+    const timer = setInterval(() => setFrame(frameOf(session, columns, stats)), tickMs);
     return () => clearInterval(timer);
-  }, [session, tickMs, columns]);
+  }, [session, tickMs, columns, stats]);
   return <TraceView state={state} what={what} lagMs={lagMs} columns={columns} {...(status ? { status } : {})} />;
+}
+
+function frameOf(session: TraceSession, columns: number, stats: TraceAppProps['stats']) {
+  return { state: traceLiveState(session, Math.max(40, columns - 1)), ...stats() };
 }

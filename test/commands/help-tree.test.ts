@@ -29,6 +29,13 @@ describe('help on every command', () => {
     expect(top).toEqual(expect.arrayContaining(['acquire', 'hold', 'renew', 'release', 'force-unlock', 'inspect', 'ls', 'doctor', 'sandbox', 'scenario', 'race', 'trace', 'repl', 'target', 'completion']));
   });
 
+  it('--pubsub (how unlock notifications go out) is offered where a command may notify, not on read-only ones', async () => {
+    const has = (name: string) => program.commands.find((c) => c.name() === name)!.options.some((o) => o.long === '--pubsub');
+    for (const name of ['acquire', 'hold', 'renew', 'release', 'force-unlock']) expect(has(name), name).toBe(true);
+    for (const name of ['inspect', 'ls', 'doctor', 'trace']) expect(has(name), name).toBe(false);
+    expect(await runCli(['ls', '--pubsub', 'plain'], env)).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown option '--pubsub'") });
+  });
+
   it.each(all)('%s --help: summary, two or more examples of itself with real options, exit codes', async (path, cmd) => {
     const r = await runCli([...path.split(' '), '--help'], env);
     expect(r.code).toBe(0);

@@ -1,36 +1,22 @@
-import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
-import { owner, rawClient } from '../helpers/lock-env.js';
+import type { HoldEvent } from '../../src/core/hold-events.js';
+import type { CommandOutcome } from '../../src/core/outcomes.js';
+import { useBackgroundRuns, useRedisServer } from '../helpers/fixture.js';
+import { owner } from '../helpers/lock-env.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
 // Remembered owners go to a private state dir, never the user's.
 const stateEnv = tempStateEnv();
-let server: RedisServer;
-let raw: Redis;
-const controllers: AbortController[] = [];
+const fx = useRedisServer({ flushEachTest: true });
 const childPids = new Set<number>();
-const pending: Promise<unknown>[] = [];
-
-beforeAll(async () => {
-  server = await startRedis();
-  raw = rawClient(server);
-});
-afterEach(async () => {
-  // A failed test must not leave a hold running: interrupt it, and kill its command by pid.
-  for (const c of controllers.splice(0)) c.abort('SIGTERM');
-  await Promise.allSettled(pending.splice(0));
+afterEach(() => {
+  // A failed test must not leave a hold's command running: kill it by pid once its hold has been interrupted.
   for (const pid of childPids) killGroup(pid);
   childPids.clear();
 });
-afterAll(async () => {
-  raw?.disconnect();
-  await server?.stop();
-});
-beforeEach(async () => {
-  await raw.flushall();
-});
+// Registered after the hook above, so it runs first: a hold left running is interrupted and awaited.
+const runs = useBackgroundRuns();
 
 function killGroup(pid: number): void {
   try {
@@ -63,17 +49,18 @@ class Sink {
 function hold(...args: string[]) {
   const stdout = new Sink();
   const stderr = new Sink();
-  const controller = new AbortController();
-  controllers.push(controller);
   const startedAt = Date.now();
-  const done = run(['hold', '-u', server.url, ...args], { stdout, stderr, env: stateEnv, signal: controller.signal });
-  pending.push(done);
+  // What hold reports to a host, each event stamped by hold's own clock.
+  const events: HoldEvent[] = [];
+  const emit = (o: CommandOutcome): void => void (o.type === 'hold-event' && events.push(o.event));
+  const { done, interrupt } = runs.start((signal) => run(['hold', '-u', fx.server.url, ...args], { stdout, stderr, env: stateEnv, signal, emit }));
   return {
     stdout,
     stderr,
+    events,
     done,
     startedAt,
-    interrupt: () => controller.abort('SIGINT'),
+    interrupt,
     /** Resolves once `pattern` shows up in stdout + stderr. */
     waitFor: async (pattern: RegExp, timeoutMs = 5000) => {
       const until = Date.now() + timeoutMs;
@@ -95,10 +82,10 @@ describe('hold without a command (event lines, no TTY)', () => {
     const h = hold('orders', '--watchdog', '600ms', '--for', '1500ms', '--owner', owner(1));
     await h.waitFor(/acquired/);
     await new Promise((r) => setTimeout(r, 1000)); // longer than the 600 ms watchdog lease
-    expect(await raw.hget('orders', owner(1))).toBe('1');
-    expect(await raw.pttl('orders')).toBeGreaterThan(300);
+    expect(await fx.raw.hget('orders', owner(1))).toBe('1');
+    expect(await fx.raw.pttl('orders')).toBeGreaterThan(300);
     expect(await h.done).toBe(0);
-    expect(await raw.exists('orders')).toBe(0);
+    expect(await fx.raw.exists('orders')).toBe(0);
     const out = lines(h.stdout.text).map((l) => l.replace(/^\d\d:\d\d:\d\d\.\d{3} /, ''));
     expect(out[0]).toBe(`acquiring "orders" (reentrant) as ${owner(1)}`);
     expect(out[1]).toBe(`acquired "orders" (reentrant) as ${owner(1)}: watchdog lease 600 ms, renewed every 200 ms`);
@@ -125,10 +112,10 @@ describe('hold without a command (event lines, no TTY)', () => {
   it('Ctrl-C (ctx.signal aborted) releases the lock and returns 130', async () => {
     const h = hold('orders', '--watchdog', '600ms', '--owner', owner(1));
     await h.waitFor(/acquired/);
-    expect(await raw.exists('orders')).toBe(1);
+    expect(await fx.raw.exists('orders')).toBe(1);
     h.interrupt();
     expect(await h.done).toBe(130);
-    expect(await raw.exists('orders')).toBe(0);
+    expect(await fx.raw.exists('orders')).toBe(0);
     expect(h.stdout.text).toMatch(/released "orders" after .* \(interrupted\)\n$/);
   });
 
@@ -138,24 +125,24 @@ describe('hold without a command (event lines, no TTY)', () => {
     expect(Date.now() - h.startedAt).toBeGreaterThanOrEqual(450);
     expect(h.stdout.text).not.toMatch(/renewed "orders"/);
     expect(h.stdout.text).toMatch(/lease expired: "orders" was held for [45]\d\d ms and is free again\n$/);
-    expect(await raw.exists('orders')).toBe(0);
+    expect(await fx.raw.exists('orders')).toBe(0);
   });
 
   it('not acquired: someone else holds it past --wait, returns 5 naming the holder', async () => {
-    await raw.hset('orders', owner(9), '1');
-    await raw.pexpire('orders', 10_000);
+    await fx.raw.hset('orders', owner(9), '1');
+    await fx.raw.pexpire('orders', 10_000);
     const h = hold('orders', '--wait', '300ms');
     expect(await h.done).toBe(5);
     expect(Date.now() - h.startedAt).toBeGreaterThanOrEqual(280);
     expect(h.stdout.text).toMatch(new RegExp(`not acquired: "orders" is held by ${owner(9)} for another \\d+\\.\\d s`));
-    expect(await raw.hget('orders', owner(9))).toBe('1');
+    expect(await fx.raw.hget('orders', owner(9))).toBe('1');
   });
 
   it('a force-unlock while holding is reported as lost, exit 5', async () => {
     const h = hold('orders', '--watchdog', '6s'); // renews every 2 s: only the 1 s check can be this quick
     await h.waitFor(/acquired/);
     const deletedAt = Date.now();
-    await raw.del('orders');
+    await fx.raw.del('orders');
     expect(await h.done).toBe(5);
     expect(Date.now() - deletedAt).toBeLessThan(1500); // the 1 s ownership check, not the 2 s renewal
     expect(h.stdout.text).toMatch(/lost "orders": it was deleted or taken over \(force-unlocked\?\); nobody holds it now\n$/);
@@ -165,7 +152,7 @@ describe('hold without a command (event lines, no TTY)', () => {
     const h = hold('orders', '--kind', kind, '--watchdog', '6s');
     await h.waitFor(/acquired/);
     const deletedAt = Date.now();
-    await raw.del('orders');
+    await fx.raw.del('orders');
     expect(await h.done).toBe(5);
     expect(Date.now() - deletedAt).toBeLessThan(1500);
   });
@@ -173,10 +160,10 @@ describe('hold without a command (event lines, no TTY)', () => {
   it('is remembered while held, so a release from another process works if the hold dies', async () => {
     const h = hold('orders', '--watchdog', '6s');
     await h.waitFor(/acquired/);
-    const other = await runCli(['release', 'orders', '-u', server.url], stateEnv);
+    const other = await runCli(['release', 'orders', '-u', fx.server.url], stateEnv);
     expect(other).toMatchObject({ code: 0, stdout: 'released "orders"\n' });
     expect(await h.done).toBe(5); // the hold itself sees the lock gone
-    const again = await runCli(['release', 'orders', '-u', server.url], stateEnv);
+    const again = await runCli(['release', 'orders', '-u', fx.server.url], stateEnv);
     expect(again).toMatchObject({ code: 4, stderr: 'redlock-cli: "orders" is not locked: nobody holds it (nothing to release)\n' });
   });
 
@@ -184,7 +171,7 @@ describe('hold without a command (event lines, no TTY)', () => {
     const h = hold('orders', '--lease', '1s', '--watchdog', '1s');
     expect(await h.done).toBe(2);
     expect(h.stderr.text).toMatch(/either --lease .* or --watchdog/);
-    expect(await raw.exists('orders')).toBe(0);
+    expect(await fx.raw.exists('orders')).toBe(0);
   });
 });
 
@@ -197,24 +184,24 @@ describe('hold -- command', () => {
     expect(JSON.parse(h.stdout.text)).toEqual(['orders', 'fenced', owner(1), '1']);
     expect(h.stderr.text).toMatch(/token 1\n/);
     expect(h.stderr.text).toMatch(/pid \d+ exited with code 3\n.*released "orders" after .* \(the command finished\)\n$/);
-    expect(await raw.exists('orders')).toBe(0);
+    expect(await fx.raw.exists('orders')).toBe(0);
   });
 
   it('keeps the lock while the command runs past the watchdog lease', async () => {
     const h = hold('orders', '--watchdog', '600ms', '--owner', owner(1), ...node("setTimeout(() => console.log('done'), 1200)"));
     await h.waitFor(/started pid/);
     await new Promise((r) => setTimeout(r, 900));
-    expect(await raw.hget('orders', owner(1))).toBe('1');
+    expect(await fx.raw.hget('orders', owner(1))).toBe('1');
     expect(await h.done).toBe(0);
     expect(h.stdout.text).toBe('done\n');
-    expect(await raw.exists('orders')).toBe(0);
+    expect(await fx.raw.exists('orders')).toBe(0);
   });
 
   it('a lock lost mid-run (raw DEL) stops the command with SIGTERM and returns 5', async () => {
     const script = `process.on('SIGTERM', () => { console.log('got SIGTERM'); process.exit(0); }); ${WAIT_FOREVER}`;
     const h = hold('orders', '--watchdog', '600ms', ...node(script));
     await h.waitFor(/^ready$/m);
-    await raw.del('orders');
+    await fx.raw.del('orders');
     expect(await h.done).toBe(5);
     expect(h.stdout.text).toBe('ready\ngot SIGTERM\n');
     expect(h.stderr.text).toMatch(/lost "orders": .*\n.*stopping pid \d+ with SIGTERM: lock lost\n.*pid \d+ exited with code 0\n$/);
@@ -225,11 +212,12 @@ describe('hold -- command', () => {
     const script = `process.on('SIGTERM', () => console.log('ignoring SIGTERM')); ${WAIT_FOREVER}`;
     const h = hold('orders', '--watchdog', '600ms', '--kill-grace', '400ms', ...node(script));
     await h.waitFor(/^ready$/m);
-    await raw.del('orders');
-    await h.waitFor(/with SIGTERM/);
-    const termAt = Date.now();
+    await fx.raw.del('orders');
     expect(await h.done).toBe(5);
-    expect(Date.now() - termAt).toBeGreaterThanOrEqual(350);
+    // The grace, on hold's own clock (when this test saw the lines says nothing on a busy machine).
+    const stopping = h.events.filter((e) => e.type === 'child-stopping');
+    expect(stopping.map((e) => e.signal)).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(stopping[1]!.at - stopping[0]!.at).toBeGreaterThanOrEqual(400);
     expect(h.stdout.text).toContain('ignoring SIGTERM');
     expect(h.stderr.text).toMatch(/stopping pid \d+ with SIGKILL: lock lost\n.*pid \d+ was killed by SIGKILL\n$/);
     for (const pid of childPids) expect(alive(pid)).toBe(false);
@@ -249,13 +237,13 @@ describe('hold -- command', () => {
     expect(await h.done).toBe(130);
     // In this order; the watchdog may renew in between (the lock is kept until the command is gone).
     expect(h.stderr.text).toMatch(/stopping pid \d+ with SIGTERM: interrupted\n[\s\S]*was killed by SIGTERM\n[\s\S]*released "orders" .*\(interrupted\)\n$/);
-    expect(await raw.exists('orders')).toBe(0);
+    expect(await fx.raw.exists('orders')).toBe(0);
   });
 
   it('a command that cannot start releases the lock and returns 127', async () => {
     const h = hold('orders', '--', 'no-such-command-here');
     expect(await h.done).toBe(127);
     expect(h.stderr.text).toMatch(/cannot run "no-such-command-here": command not found/);
-    expect(await raw.exists('orders')).toBe(0);
+    expect(await fx.raw.exists('orders')).toBe(0);
   });
 });

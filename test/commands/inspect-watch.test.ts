@@ -1,52 +1,31 @@
-import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LockView } from '../../src/core/lock-view.js';
 import { wantsWatch } from '../../src/commands/inspect/watch.js';
 import { WATCH_CONNECTION_NAME } from '../../src/inspect/watch.js';
 import { run } from '../../src/main.js';
+import { useBackgroundRuns, useRedisServer } from '../helpers/fixture.js';
 import { owner, rawClient } from '../helpers/lock-env.js';
 import { dumpAll, sideEffects } from '../helpers/read-only.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { startRedis } from '../helpers/redis-server.js';
 import { Keyboard, Sink } from '../helpers/terminal.js';
 
-let server: RedisServer;
-let raw: Redis;
-const controllers: AbortController[] = [];
-const pending: Promise<unknown>[] = [];
-
-beforeAll(async () => {
-  server = await startRedis();
-  raw = rawClient(server);
-});
-afterEach(async () => {
-  // A failed test must not leave a watch running.
-  for (const c of controllers.splice(0)) c.abort('SIGTERM');
-  await Promise.allSettled(pending.splice(0));
-});
-afterAll(async () => {
-  raw?.disconnect();
-  await server?.stop();
-});
-beforeEach(async () => {
-  await raw.flushall();
-});
+const fx = useRedisServer({ flushEachTest: true });
+// A failed test must not leave a watch running.
+const runs = useBackgroundRuns();
 
 /** Starts `inspect <argv>` through run(); the handle lets the test read its output, press keys and interrupt it. */
 function inspect(argv: string[], opts: { url?: string; tty?: boolean } = {}) {
   const stdout = new Sink(opts.tty);
   const stderr = new Sink();
   const stdin = new Keyboard();
-  const controller = new AbortController();
-  controllers.push(controller);
-  const ctx = { stdout, stderr, stdin: stdin as unknown as NodeJS.ReadableStream, env: {}, signal: controller.signal };
-  const done = run(['inspect', '-u', opts.url ?? server.url, ...argv], ctx);
-  pending.push(done);
+  const ctx = { stdout, stderr, stdin: stdin as unknown as NodeJS.ReadableStream, env: {} };
+  const { done, interrupt } = runs.start((signal) => run(['inspect', '-u', opts.url ?? fx.server.url, ...argv], { ...ctx, signal }));
   return {
     stdout,
     stderr,
     stdin,
     done,
-    interrupt: () => controller.abort('SIGINT'),
+    interrupt,
     /** Resolves once `pattern` shows up on the stream after its first `from` characters (bounded). */
     async waitFor(stream: Sink, pattern: RegExp, timeoutMs = 8000, from = 0) {
       const until = Date.now() + timeoutMs;
@@ -60,8 +39,8 @@ function inspect(argv: string[], opts: { url?: string; tty?: boolean } = {}) {
 
 describe('inspect --watch --json', () => {
   it('prints one JSON array of every key per tick, --interval apart, and stops after --count', async () => {
-    await raw.hset('orders', owner(1), '2');
-    await raw.pexpire('orders', 30_000);
+    await fx.raw.hset('orders', owner(1), '2');
+    await fx.raw.pexpire('orders', 30_000);
     const w = inspect(['orders', 'reports', '--watch', '--json', '--interval', '200ms', '--count', '4']);
     expect(await w.done).toBe(0);
     const ticks = w.stdout.lines().map((l) => JSON.parse(l) as LockView[]);
@@ -88,11 +67,11 @@ describe('inspect --watch --json', () => {
   it('runs until interrupted, then exits 130 and closes its named connection', async () => {
     const w = inspect(['orders', '--watch', '--json', '--interval', '100ms']);
     await w.waitFor(w.stdout, /\n.*\n/);
-    const clients = (await raw.call('CLIENT', 'LIST')) as string;
+    const clients = (await fx.raw.call('CLIENT', 'LIST')) as string;
     expect(clients).toContain(`name=${WATCH_CONNECTION_NAME}`);
     w.interrupt();
     expect(await w.done).toBe(130);
-    const after = (await raw.call('CLIENT', 'LIST')) as string;
+    const after = (await fx.raw.call('CLIENT', 'LIST')) as string;
     expect(after).not.toContain(`name=${WATCH_CONNECTION_NAME}`);
   });
 
@@ -115,11 +94,11 @@ interface Seen {
 /** Every command the server runs while `fn` does. */
 async function monitored(fn: () => Promise<void>): Promise<Seen[]> {
   const seen: Seen[] = [];
-  const monitor = await raw.monitor();
+  const monitor = await fx.raw.monitor();
   monitor.on('monitor', (time: string, args: string[], source: string) => seen.push({ at: Number(time) * 1000, source, args }));
   try {
     await fn();
-    await raw.ping(); // MONITOR delivers in order: once our PING is back, everything before it is in
+    await fx.raw.ping(); // MONITOR delivers in order: once our PING is back, everything before it is in
   } finally {
     monitor.disconnect();
   }
@@ -146,8 +125,8 @@ function reads(seen: readonly Seen[], address: string | undefined): { at: number
 
 describe('inspect --watch load on Redis', () => {
   it('one tick costs what one plain inspect costs, sent together as one pipeline', async () => {
-    await raw.hset('orders', owner(1), '1');
-    await raw.pexpire('orders', 30_000);
+    await fx.raw.hset('orders', owner(1), '1');
+    await fx.raw.pexpire('orders', 30_000);
     const seen = await monitored(async () => {
       expect(await inspect(['orders', 'reports']).done).toBe(4); // reports does not exist: exit 4, as always
       expect(await inspect(['orders', 'reports', '--watch', '--json', '--interval', '200ms', '--count', '3']).done).toBe(0);
@@ -169,29 +148,29 @@ describe('inspect --watch load on Redis', () => {
   });
 
   it('is read-only: with MONITOR running, a few ticks send no write or publish and change nothing', async () => {
-    await raw.hset('orders', owner(1), '1');
-    await raw.pexpire('orders', 30_000);
-    await raw.zadd('redisson_lock_timeout:{orders}', Date.now() + 5000, owner(2));
-    await raw.rpush('redisson_lock_queue:{orders}', owner(2));
-    const changes = async () => Number(/rdb_changes_since_last_save:(\d+)/.exec(await raw.info('persistence'))?.[1]);
+    await fx.raw.hset('orders', owner(1), '1');
+    await fx.raw.pexpire('orders', 30_000);
+    await fx.raw.zadd('redisson_lock_timeout:{orders}', Date.now() + 5000, owner(2));
+    await fx.raw.rpush('redisson_lock_queue:{orders}', owner(2));
+    const changes = async () => Number(/rdb_changes_since_last_save:(\d+)/.exec(await fx.raw.info('persistence'))?.[1]);
     const before = await changes();
-    const dumps = await dumpAll(raw);
+    const dumps = await dumpAll(fx.raw);
     const seen = await monitored(async () => {
       expect(await inspect(['orders', 'missing', '--watch', '--json', '--interval', '100ms', '--count', '4']).done).toBe(0);
     });
     const watch = addressOf(seen, WATCH_CONNECTION_NAME);
     const sent = seen.filter((c) => c.source === watch || c.source === 'lua');
     expect(sent.map((c) => c.args[0]!.toLowerCase())).toContain('hgetall'); // the scripts' own reads are in the log too
-    expect(await sideEffects(raw, sent.map((c) => c.args))).toEqual([]);
+    expect(await sideEffects(fx.raw, sent.map((c) => c.args))).toEqual([]);
     expect(await changes()).toBe(before);
-    expect(await dumpAll(raw)).toEqual(dumps);
+    expect(await dumpAll(fx.raw)).toEqual(dumps);
   });
 });
 
 describe('inspect --once', () => {
   it('is one snapshot, exactly like plain inspect, also with --watch', async () => {
-    await raw.hset('orders', owner(1), '1');
-    await raw.pexpire('orders', 30_000);
+    await fx.raw.hset('orders', owner(1), '1');
+    await fx.raw.pexpire('orders', 30_000);
     const w = inspect(['orders', '--watch', '--once', '--json']);
     expect(await w.done).toBe(0);
     const lines = w.stdout.lines();
@@ -202,12 +181,12 @@ describe('inspect --once', () => {
 
 describe('inspect --watch on a terminal', () => {
   it('draws the live view; p pauses reading, q quits with 0 and closes the connection', async () => {
-    await raw.hset('orders', owner(1), '1');
-    await raw.pexpire('orders', 30_000);
+    await fx.raw.hset('orders', owner(1), '1');
+    await fx.raw.pexpire('orders', 30_000);
     const w = inspect(['orders', '--watch', '--interval', '100ms'], { tty: true });
     await w.waitFor(w.stdout, /every 100 ms · p pause/);
     expect(w.stdout.text).toMatch(new RegExp(`holder\\s+${owner(1)}`));
-    const reads = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec((await raw.info('commandstats')) ?? '')?.[1] ?? 0);
+    const reads = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec((await fx.raw.info('commandstats')) ?? '')?.[1] ?? 0);
     w.stdin.press('p');
     await w.waitFor(w.stdout, /paused at/);
     const pausedAt = await reads();
@@ -220,7 +199,7 @@ describe('inspect --watch on a terminal', () => {
     w.stdin.press('q');
     expect(await w.done).toBe(0);
     expect(w.stdout.text).toMatch(/stopped: last read at \d\d:\d\d:\d\d/);
-    expect((await raw.call('CLIENT', 'LIST')) as string).not.toContain(`name=${WATCH_CONNECTION_NAME}`);
+    expect((await fx.raw.call('CLIENT', 'LIST')) as string).not.toContain(`name=${WATCH_CONNECTION_NAME}`);
   });
 
   it('Ctrl-C (a key in raw mode) exits 130 like an interrupted hold', async () => {

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import Redlock from 'redlock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { suffixName } from '../../src/core/names.js';
+import { run } from '../../src/main.js';
 import { fairLock } from '../../src/locks/fair.js';
 import { hashLock } from '../../src/locks/hash-lock.js';
 import { newOwner } from '../../src/locks/owners.js';
@@ -86,6 +87,22 @@ describe('ls', () => {
     expect(lines.find((l) => l.startsWith('w '))).toMatch(/^w\s+rw:write\s+00000000…:1 \(w\)\s/);
     expect(lines.find((l) => l.startsWith('sem '))).toMatch(/^sem\s+semaphore\s+3 free\s+no TTL\s/);
     expect(lines.find((l) => l.startsWith('tok'))).toMatch(/^tok\s+token\s+[0-9a-f]{8}… \(node-redlock\)\s/);
+  });
+
+  it('on a terminal too narrow for a key with a control byte, the key is cut beside its escape, never inside it', async () => {
+    await hashLock('reentrant').tryAcquire(fx.env, req('orders:\u001b]0;pwned\u0007:eu-west-1:customer-4242:lock', 1));
+    const wholeEscape = /\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nrt\\"])/g;
+    let cut = 0;
+    for (let columns = 40; columns <= 80; columns++) {
+      let text = '';
+      const stdout = { isTTY: true, columns, write: (t: string) => ((text += t), true) };
+      expect(await run(['ls'], { stdout, stderr: { write: () => true, isTTY: false }, env })).toBe(0);
+      const keyCell = text.split('\n')[1]!.replace(/\u001b\[[0-9;]*m/g, '').split(/\s{2,}/)[0]!;
+      if (keyCell.includes('…')) cut++;
+      // Whole escapes taken out, no backslash is left over: none was split into `\x1…`.
+      expect(keyCell.replace(wholeEscape, ''), `${columns} columns: ${keyCell}`).not.toContain('\\');
+    }
+    expect(cut).toBeGreaterThan(20);
   });
 
   it('a pattern picks keys by name; companions that match it are still not listed', async () => {

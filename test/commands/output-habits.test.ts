@@ -107,7 +107,7 @@ describe('colour', () => {
     expect(refused.code).toBe(5);
     expect(refused.stderr).toContain(`${ESC}33mnot acquired: "orders" is held by ${OWNER_A}`);
     const error = await runTty(['acquire', 'orders', '--lease', 'soon'], env, { stderr: true });
-    expect(error.stderr).toMatch(new RegExp(`^\\u001b\\[31mredlock-cli: invalid --lease duration "soon"`));
+    expect(error.stderr).toMatch(/^\u001b\[31mredlock-cli: invalid --lease duration "soon"/);
   });
 
   it.each([

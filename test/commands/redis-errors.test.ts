@@ -58,12 +58,21 @@ describe('Redis error replies', () => {
     expect(await plain.raw.dump('bad-count')).toEqual(before);
   });
 
-  it('a Cluster node that serves no slots (CLUSTERDOWN): exit 3, one line naming it', async () => {
+  it('a Cluster node that serves no slots: exit 3, one line saying so (not that it did not answer), by --url or --cluster', async () => {
     const { server: node } = await server(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf']);
-    const { code, stderr } = await runCli(['acquire', 'cd-k', '--url', node.url], env);
-    expect(code).toBe(3);
-    expect(oneLine(stderr)).toContain(`127.0.0.1:${node.port}`);
+    const said = `redlock-cli: the Redis Cluster at 127.0.0.1:${node.port} serves no slots (CLUSTER SLOTS is empty): assign them`;
+    for (const target of [['--url', node.url], ['--cluster', `127.0.0.1:${node.port}`]]) {
+      const { code, stderr } = await runCli(['acquire', 'cd-k', ...target], env);
+      expect(code).toBe(3);
+      expect(oneLine(stderr)).toContain(said);
+    }
   }, 60_000);
+
+  it('Cluster seeds that do not answer: "Redis Cluster" said once, then the seeds', async () => {
+    const { code, stderr } = await runCli(['ls', '--cluster', '127.0.0.1:1,127.0.0.1:2'], env);
+    expect(code).toBe(3);
+    expect(oneLine(stderr)).toBe('redlock-cli: cannot reach Redis Cluster at 127.0.0.1:1,127.0.0.1:2: no seed node answered\n');
+  });
 
   it('a --url naming a Cluster node that does not own the slot: the redirect (MOVED) is followed, no error', async () => {
     const a = await server(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf']);

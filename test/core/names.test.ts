@@ -26,7 +26,7 @@ describe('Redisson names (docs/redisson-protocol.md §1.1)', () => {
   it('keeps every key of one lock in the lock slot (the doc computes myLock -> 12769)', () => {
     const slot = calculateSlot('myLock');
     expect(slot).toBe(12769);
-    for (const name of [lockChannel('myLock'), fairQueueKey('myLock'), fairTimeoutKey('myLock'), fencedTokenKey('myLock'), rwTimeoutPrefix('myLock', 'x') + ':1']) {
+    for (const name of [lockChannel('myLock'), fairQueueKey('myLock'), fairTimeoutKey('myLock'), fencedTokenKey('myLock'), `${rwTimeoutPrefix('myLock', 'x')}:1`]) {
       expect(calculateSlot(name)).toBe(slot);
     }
     expect(calculateSlot(lockChannel('{user1}:lock'))).toBe(8106);

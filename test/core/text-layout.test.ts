@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, fit, formatColumns, reflow, widthOf, wrapItems, wrapText } from '../../src/core/text-layout.js';
+import { displayWidth, formatColumns, reflow, truncateToWidth, widthOf, wrapItems, wrapLine, wrapText } from '../../src/core/text-layout.js';
 
 /** Every word of `text` appears whole on some line: nothing was broken inside a word. */
 function wordsKept(text: string, lines: readonly string[]): void {
@@ -19,10 +19,33 @@ describe('display width', () => {
     expect(widthOf({ isTTY: true })).toBe(80);
   });
 
-  it('fit cuts by display width: a key loses its middle, other cells their end', () => {
-    expect(fit('orders:2024:customer-42', 12, 'middle')).toBe('orders…er-42');
-    expect(displayWidth(fit('注文注文注文注文', 7))).toBeLessThanOrEqual(7);
-    expect(fit('short', 12)).toBe('short');
+  it('truncateToWidth cuts by display width: a key loses its middle, other cells their end', () => {
+    expect(truncateToWidth('orders:2024:customer-42', 12, 'middle')).toBe('orders…er-42');
+    expect(displayWidth(truncateToWidth('注文注文注文注文', 7))).toBeLessThanOrEqual(7);
+    expect(truncateToWidth('short', 12)).toBe('short');
+  });
+
+  it('truncateToWidth never cuts inside an escaped character, at any width, either end, coloured or not', () => {
+    // What the output boundary writes for ESC, a bidi override, a newline, and quoting's backslash.
+    const key = '"orders:\\x1b]0;pwned\\x07:\\u202e:eu\\n\\\\x:lock"';
+    const whole = /\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nrt\\"])/g;
+    const colour = (t: string) => `\u001b[36m${t}\u001b[39m`;
+    for (const text of [key, colour(key)]) {
+      for (let width = 1; width < displayWidth(text); width++) {
+        for (const cut of ['end', 'middle'] as const) {
+          const out = truncateToWidth(text, width, cut);
+          expect(displayWidth(out)).toBeLessThanOrEqual(width);
+          // Whole escapes removed, no backslash is left: none was cut off from its escape.
+          expect(out.replace(/\u001b\[[0-9;]*m/g, '').replace(whole, ''), `${cut} at ${width}: ${out}`).not.toContain('\\');
+        }
+      }
+    }
+    // The cut moves to the escape's edge: `\x1b` is dropped whole from the head, `\u202e` from the tail.
+    expect(truncateToWidth(key, 11, 'end')).toBe('"orders:…');
+    expect(truncateToWidth(key, 22, 'middle')).toBe('"orders:…eu\\n\\\\x:lock"');
+    expect(truncateToWidth(key, 37, 'middle')).toBe('"orders:\\x1b]0;pwn…:eu\\n\\\\x:lock"');
+    // Where a cut falls on an edge, nothing moves.
+    expect(truncateToWidth(key, 24, 'middle')).toBe('"orders:\\x1b…\\n\\\\x:lock"');
   });
 });
 
@@ -68,6 +91,29 @@ describe('wrapText', () => {
     for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(width);
     wordsKept(text, lines);
     expect(lines.join('\n')).not.toMatch(/\d\n\s*(ms|s)\b/);
+  });
+
+  it('a duration of minutes or hours stays whole: `expires in 4 m 51 s` never ends a line at `4 m`', () => {
+    const header = 'orders:2024:eu-west-1:customer-4242:invoice-lock  Redisson lock, expires in 4 m 51 s';
+    for (let width = 30; width < header.length; width++) {
+      const joined = wrapText(header, width).join('\n');
+      expect(joined, `at ${width}`).toMatch(/4 m 51 s/);
+      expect(wrapText(`lease left 2 h 05 m of ${width} h`, 16).join('\n')).toMatch(/2 h 05 m/);
+    }
+  });
+
+  it('a coloured line loses no text when wrapped, and each of its lines carries the colour', () => {
+    const red = (t: string) => `\u001b[31m${t}\u001b[39m`;
+    const message = 'no TTL: will never expire; if its holder dies it stays locked until someone deletes it';
+    const plain = (l: string) => l.replace(/\u001b\[[0-9;]*m/g, '');
+    for (let width = 40; width <= 100; width++) {
+      const lines = wrapLine(red(`  error     ${message}`), width);
+      for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(width);
+      expect(lines.map((l) => plain(l).trim()).join(' '), `at ${width}`).toBe(`error     ${message}`);
+      expect(lines.slice(1).every((l) => /^ {12}\u001b\[31m\S/.test(l)), `at ${width}: ${JSON.stringify(lines)}`).toBe(true);
+      const head = wrapText(red(message), width, { head: '  error     ' });
+      expect(head.map((l) => plain(l).trim()).join(' ').replace(/^error\s+/, '')).toBe(message);
+    }
   });
 
   it('cuts only a word longer than a whole line', () => {

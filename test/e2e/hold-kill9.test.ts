@@ -3,29 +3,13 @@
 // command when it breaks. Asserted as an order of server-side facts, not a time window: by the
 // time Redis has expired the key (nobody renews it any more), the command is no longer running.
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../helpers/build.js';
-import { killStartedClis, spawnCli } from '../helpers/cli-process.js';
-import { rawClient } from '../helpers/lock-env.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { describe, expect, it } from 'vitest';
+import { spawnCli } from '../helpers/cli-process.js';
+import { useRedisServer } from '../helpers/fixture.js';
 import { tempStateEnv } from '../helpers/run-cli.js';
 
 const env = tempStateEnv();
-let server: RedisServer;
-let raw: Redis;
-
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startRedis();
-  raw = rawClient(server);
-}, 60_000);
-
-afterAll(async () => {
-  killStartedClis();
-  raw?.disconnect();
-  await server?.stop();
-});
+const fx = useRedisServer({ builtCli: true });
 
 /** Running, as opposed to gone or a zombie waiting to be reaped. */
 function running(pid: number): boolean {
@@ -43,11 +27,11 @@ describe('hold -- cmd when hold itself is SIGKILLed', () => {
     ['a command that ignores SIGTERM (SIGKILLed after --kill-grace)', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)", '300ms'],
   ])('%s is gone by the time the lock expires', async (_name, script, grace) => {
     const key = `k9-${grace}`;
-    const hold = spawnCli(['hold', key, '--watchdog', '2s', '--kill-grace', grace, '-u', server.url, '--', process.execPath, '-e', `console.log('ready'); ${script}`], env);
+    const hold = spawnCli(['hold', key, '--watchdog', '2s', '--kill-grace', grace, '-u', fx.server.url, '--', process.execPath, '-e', `console.log('ready'); ${script}`], env);
     await hold.waitFor(/^ready$/m);
     const pid = Number(/started pid (\d+)/.exec(hold.err())?.[1]);
     expect(running(pid)).toBe(true);
-    expect(await raw.pttl(key)).toBeGreaterThan(0);
+    expect(await fx.raw.pttl(key)).toBeGreaterThan(0);
 
     hold.child.kill('SIGKILL');
     expect(await hold.exited).toBe(137);
@@ -55,7 +39,7 @@ describe('hold -- cmd when hold itself is SIGKILLed', () => {
     let commandGoneFirst: boolean | undefined;
     for (let i = 0; i < 3000 && commandGoneFirst === undefined; i++) {
       const commandRunning = running(pid);
-      const keyGone = (await raw.exists(key)) === 0;
+      const keyGone = (await fx.raw.exists(key)) === 0;
       if (keyGone) commandGoneFirst = !commandRunning;
       else await new Promise((r) => setTimeout(r, 10));
     }

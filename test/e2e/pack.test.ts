@@ -154,7 +154,7 @@ describe('npm pack', () => {
     // instead: a bare import left anywhere would load a second React from node_modules. The same
     // for commander, ioredis, chalk and the text packages in dist/vendor/ (scripts/bundle-cli.mjs).
     expect(existsSync(join(installed, 'dist', 'ui', 'vendor.js'))).toBe(true);
-    const bundled = /^(ink|react|commander|ioredis|cluster-key-slot|chalk|string-width|wrap-ansi|cli-truncate)(\/|$)/;
+    const bundled = /^(ink|react|commander|ioredis|cluster-key-slot|chalk|string-width|wrap-ansi|slice-ansi)(\/|$)/;
     expect([...seen].filter((spec) => bundled.test(spec))).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import calculateSlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
 import { freePort, startRedis, type RedisServer } from './redis-server.js';
 
@@ -16,6 +17,12 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Which of startCluster's three nodes serves `key`: the slots are split in thirds. */
+export function clusterNodeOf(key: string): number {
+  const slot = calculateSlot(key);
+  return slot <= 5460 ? 0 : slot <= 10922 ? 1 : 2;
 }
 
 /** Three cluster-enabled primaries with the 16384 slots split between them, formed by MEET. */

@@ -32,6 +32,24 @@ describe('formatLockView', () => {
     expect(lines[5]).toBe('            ... and 1 more (--json lists all)');
   });
 
+  it('on a terminal, queue and reader tables fit its width by shortening who waits or reads, the thread kept', () => {
+    const fair = decodeSnapshot(hashRaw({ [`${A}:1`]: 1 }, { pttl: 5000, ...fairParts([[`${B}:1`, 8000], [`${B}:2`, 9000]]) }));
+    const rw = decodeSnapshot(hashRaw({ mode: 'read', [`${A}:1`]: 2 }, { pttl: 9000, readers: [{ holder: `${A}:1`, count: 2, keys: [1, 4000, 2, 9000] }] }));
+    for (const view of [fair, rw]) {
+      const piped = formatLockView(view);
+      expect(Math.max(...piped.map((l) => l.length)), 'piped: nothing cut').toBeGreaterThan(70);
+      for (const width of [70, 80, 100]) {
+        // The table rows (prose rows such as the holder are inspect's to wrap).
+        const lines = formatLockView(view, { width }).filter((l) => /^ {2}(queue|readers| {8}) /.test(l));
+        expect(lines.length).toBeGreaterThanOrEqual(2);
+        for (const line of lines) expect(line.length, `${width}: ${line}`).toBeLessThanOrEqual(width);
+        const cut = lines.filter((l) => /…\S* thread [12] /.test(l));
+        // Cut only where the piped table was wider than the terminal.
+        expect(cut.length > 0, `${width}: ${lines.join('\n')}`).toBe(Math.max(...piped.map((l) => l.length)) > width);
+      }
+    }
+  });
+
   it('token lock with its library; a TTL-less one says so; semaphore and not-a-lock', () => {
     expect(formatLockView(decodeSnapshot(stringRaw('aabbccddeeff00112233445566778899', { pttl: -1 })))).toEqual([
       'orders  token lock (node-redlock), no TTL',

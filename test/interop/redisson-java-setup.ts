@@ -1,9 +1,7 @@
-import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { rawClient } from '../helpers/lock-env.js';
+import { afterEach, expect } from 'vitest';
+import { type RedisFixture, useBackgroundRuns, useRedisServer } from '../helpers/fixture.js';
 import { startPeer, stopAllPeers, type PeerEvent, type PeerKind } from '../helpers/redisson-peer.js';
 import { runCli, tempStateEnv, type CliResult } from '../helpers/run-cli.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { eventually } from '../helpers/sandbox.js';
 
 // What every Redisson (Java) interop file shares: its own redis-server, our CLI run in-process
@@ -17,9 +15,7 @@ export const LONG_LEASE_MS = 60_000;
 /** "Promptly": generous against a loaded 2-core box, a small fraction of the fallback above. */
 export const PROMPT_MS = 8000;
 
-export interface InteropServer {
-  readonly server: RedisServer;
-  readonly raw: Redis;
+export interface InteropServer extends RedisFixture {
   /** One CLI command against this server (`-u` added), in-process. */
   cli(...args: string[]): Promise<CliResult>;
   /** A CLI command left running in-process; abort() interrupts it as Ctrl-C does. */
@@ -56,44 +52,26 @@ export interface Background {
 /** Registers the file's server and clean-up hooks; use the returned object inside tests. */
 export function useInteropServer(): InteropServer {
   const stateEnv = tempStateEnv();
-  const controllers: AbortController[] = [];
-  const pending: Promise<unknown>[] = [];
-  let server: RedisServer | undefined;
-  let raw: Redis | undefined;
-
-  beforeAll(async () => {
-    server = await startRedis();
-    raw = rawClient(server);
-  });
+  const fx = useRedisServer({ flushEachTest: true });
   afterEach(async () => {
-    for (const c of controllers.splice(0)) c.abort('SIGTERM');
-    await Promise.allSettled(pending.splice(0));
     await stopAllPeers();
   });
-  afterAll(async () => {
-    raw?.disconnect();
-    await server?.stop();
-  });
-  beforeEach(async () => {
-    await raw!.flushall();
-  });
+  // Registered after the peers' hook, so it runs first: our runs are interrupted, then the JVMs stopped.
+  const runs = useBackgroundRuns();
 
-  const url = (): string => server!.url;
+  const url = (): string => fx.server.url;
   return {
     get server() {
-      return server!;
+      return fx.server;
     },
     get raw() {
-      return raw!;
+      return fx.raw;
     },
     cli: (...args) => runCli([...args, '-u', url()], stateEnv),
     background(...args) {
       let out = '';
-      const controller = new AbortController();
-      controllers.push(controller);
-      const done = runCli([...args, '-u', url()], stateEnv, controller.signal, (t) => (out += t));
-      pending.push(done);
-      return { done, output: () => out, abort: () => controller.abort('SIGINT') };
+      const { done, interrupt } = runs.start((signal) => runCli([...args, '-u', url()], stateEnv, signal, (t) => (out += t)));
+      return { done, output: () => out, abort: interrupt };
     },
     hold(...args) {
       const held = this.background('hold', '--json', ...args);
@@ -103,15 +81,15 @@ export function useInteropServer(): InteropServer {
     },
     subscribed: (channel, count = 1) =>
       eventually(async () => {
-        const reply = (await raw!.call('pubsub', 'numsub', channel)) as [string, number];
+        const reply = (await fx.raw.call('pubsub', 'numsub', channel)) as [string, number];
         return Number(reply[1]) >= count;
       }, 15_000),
     channels: (pattern, count) =>
-      eventually(async () => ((await raw!.call('pubsub', 'channels', pattern)) as string[]).length >= count, 15_000),
-    clients: async () => ((await raw!.call('client', 'list')) as string).trim().split('\n').length,
-    queued: (key, count) => eventually(async () => (await raw!.llen(key)) >= count, 15_000),
+      eventually(async () => ((await fx.raw.call('pubsub', 'channels', pattern)) as string[]).length >= count, 15_000),
+    clients: async () => ((await fx.raw.call('client', 'list')) as string).trim().split('\n').length,
+    queued: (key, count) => eventually(async () => (await fx.raw.llen(key)) >= count, 15_000),
     async peerWokenBy(kind, name, listening, wake) {
-      const peer = startPeer(server!.port, ['hold', kind, name, '200']);
+      const peer = startPeer(fx.server.port, ['hold', kind, name, '200']);
       await listening();
       await settle();
       const wokenAt = Date.now();
@@ -120,7 +98,7 @@ export function useInteropServer(): InteropServer {
       expect(await peer.exited).toBe(0);
     },
     async ourWaiterWokenBy(kind, name, listening, ours) {
-      const peer = startPeer(server!.port, ['hold', kind, name, String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
+      const peer = startPeer(fx.server.port, ['hold', kind, name, String(LONG_LEASE_MS)], { watchdogMs: LONG_LEASE_MS });
       await peer.waitFor('acquired');
       const waiting = this.cli(...ours);
       await listening();

@@ -1,8 +1,7 @@
-import calculateSlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
-import { startCluster, type Topology } from '../helpers/topologies.js';
+import { clusterNodeOf, startCluster, type Topology } from '../helpers/topologies.js';
 
 let cluster: Topology;
 let seeds: string;
@@ -19,8 +18,7 @@ afterAll(async () => {
 
 /** The node serving a key's slot (slots were split in thirds by startCluster). */
 function ownerPort(key: string): number {
-  const slot = calculateSlot(key);
-  return cluster.nodes[slot <= 5460 ? 0 : slot <= 10922 ? 1 : 2]!.port;
+  return cluster.nodes[clusterNodeOf(key)]!.port;
 }
 
 describe('Redis Cluster', () => {
@@ -84,7 +82,7 @@ describe('Redis Cluster', () => {
     expect(db.code).toBe(2);
     const down = await runCli(['acquire', 'k', '--cluster', '127.0.0.1:1'], env);
     expect(down.code).toBe(3);
-    expect(down.stderr).toContain('cluster 127.0.0.1:1');
+    expect(down.stderr).toContain('Redis Cluster at 127.0.0.1:1');
   });
 
   it('read-write and fair locks keep every key (derived inside Lua too) in the lock slot', async () => {

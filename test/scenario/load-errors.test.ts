@@ -109,7 +109,7 @@ describe('missing and malformed values', () => {
   it('empty lists and maps where one entry is needed', () => {
     expect(parseError(edit('clients:\n  - A\n  - { name: B, stop-on-lost: true }\n', 'clients: []\n'))).toBe('race.yaml:6:10: clients: expected at least one client');
     expect(parseError(edit('only: fixed', 'only: []'))).toBe('race.yaml:12:58: steps[2].only: expected at least one variant name (leave out only: for every variant)');
-    const noVariants = BASE.slice(0, BASE.indexOf('variants:')) + 'variants: {}\n';
+    const noVariants = `${BASE.slice(0, BASE.indexOf('variants:'))}variants: {}\n`;
     expect(parseError(noVariants)).toBe('race.yaml:14:11: variants: expected at least one variant (e.g. unsafe: and fixed:)');
     expect(parseError(edit('  unsafe:', '  1st:'))).toBe('race.yaml:15:3: variants: invalid variant name "1st": use a letter, then letters, digits, - or _');
   });

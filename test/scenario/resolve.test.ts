@@ -78,6 +78,6 @@ describe('listScenarios', () => {
   });
 
   it('the shipped catalogue is the package root scenarios/ directory', () => {
-    expect(scenariosDir()).toBe(join(process.cwd(), 'scenarios') + '/');
+    expect(scenariosDir()).toBe(`${join(process.cwd(), 'scenarios')}/`);
   });
 });

@@ -1,4 +1,4 @@
-import { Cluster } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/sandbox.js';
 import { startCluster, type Topology } from '../helpers/topologies.js';
@@ -33,5 +33,26 @@ describe('trace on a Cluster', () => {
     const nodes = new Set(acquired.map((e) => e.node));
     expect([...nodes].sort()).toEqual(cluster.nodes.map((n) => `127.0.0.1:${n.port}`).sort());
     for (const e of acquired) expect(e.owner).toBe(`tok-${e.lock}`);
+  }, 60_000);
+
+  it('--source keyspace follows every primary too; --enable-notifications turns them on per node and puts each back', async () => {
+    const nodes = cluster.nodes.map((n) => new Redis({ host: '127.0.0.1', port: n.port }));
+    const config = () => Promise.all(nodes.map(async (n) => ((await n.config('GET', 'notify-keyspace-events')) as string[])[1]));
+    try {
+      const before = await config();
+      const trace = await startTrace({ url: `redis://127.0.0.1:${cluster.nodes[0]!.port}` }, { source: 'keyspace', enableNotifications: true });
+      const keys = 'abcdefghijklmnopqrstuvwxyz'.split('').map((c) => `ks:${c}`);
+      for (const key of keys) await client.set(key, `tok-${key}`, 'PX', 5000, 'NX');
+      await eventually(async () => trace.events.filter((e) => e.kind === 'acquired').length >= keys.length, 10_000);
+      await trace.stop(client);
+      const acquired = trace.events.filter((e) => e.kind === 'acquired');
+      expect(acquired.map((e) => e.lock).sort()).toEqual([...keys].sort());
+      for (const e of acquired) expect(e.owner).toBe(`tok-${e.lock}`);
+      expect([...new Set(acquired.map((e) => e.node))].sort()).toEqual(cluster.nodes.map((n) => `127.0.0.1:${n.port}`).sort());
+      expect(await config()).toEqual(before);
+      expect(trace.status.filter((s) => s.startsWith('put notify-keyspace-events'))).toHaveLength(cluster.nodes.length);
+    } finally {
+      for (const n of nodes) n.disconnect();
+    }
   }, 60_000);
 });

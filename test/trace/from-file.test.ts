@@ -2,12 +2,11 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../src/core/trace/events.js';
+import { useRedisServer } from '../helpers/fixture.js';
 import { rawClient } from '../helpers/lock-env.js';
 import { sideEffects } from '../helpers/read-only.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { eventually } from '../helpers/sandbox.js';
 import { startTrace } from './trace-fixture.js';
@@ -17,22 +16,12 @@ import { startTrace } from './trace-fixture.js';
 // itself, seen by another MONITOR, sends nothing that writes.
 
 const TOKEN_RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
-let server: RedisServer;
-let raw: Redis;
+const fx = useRedisServer();
 const dir = mkdtempSync(join(tmpdir(), 'redlock-trace-'));
-
-beforeAll(async () => {
-  server = await startRedis();
-  raw = rawClient(server);
-});
-afterAll(async () => {
-  raw?.disconnect();
-  await server?.stop();
-});
 
 /** Safe and unsafe token-lock traffic from named clients, with a hostile key name among them. */
 async function traffic(): Promise<void> {
-  const [a, b, c] = [rawClient(server), rawClient(server), rawClient(server)];
+  const [a, b, c] = [rawClient(fx.server), rawClient(fx.server), rawClient(fx.server)];
   await a.client('SETNAME', 'worker-a');
   await b.client('SETNAME', 'worker-b');
   for (let i = 0; i < 20; i++) {
@@ -59,17 +48,19 @@ describe('trace --from', () => {
     const logFile = join(dir, 'monitor.log');
     const recordFile = join(dir, 'trace.ndjson');
     const log = createWriteStream(logFile);
-    const cli = spawn('redis-cli', ['-p', String(server.port), 'monitor'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const cli = spawn('redis-cli', ['-p', String(fx.server.port), 'monitor'], { stdio: ['ignore', 'pipe', 'ignore'] });
     cli.stdout.pipe(log);
     await eventually(async () => readFileSync(logFile, 'utf8').startsWith('OK'), 5000);
-    const trace = await startTrace({ url: server.url }, { record: recordFile });
+    const trace = await startTrace({ url: fx.server.url }, { record: recordFile });
     await traffic();
-    await trace.stop(raw);
+    await trace.stop(fx.raw);
     await eventually(async () => readFileSync(logFile, 'utf8').includes('trace-marker-'), 5000);
     cli.kill('SIGTERM');
     await new Promise((r) => cli.once('exit', r));
 
     const live = comparable(trace.events);
+    // Attempts are part of all three: one before each acquisition and each refusal.
+    expect(live.filter((e) => e[0] === 'attempt').length).toBe(live.filter((e) => e[0] === 'acquired' || e[0] === 'refused').length);
     expect(trace.findings.map((f) => f.kind)).toEqual(['expired-while-held', 'overlap', 'foreign-delete']);
     const env = tempStateEnv();
     for (const file of [logFile, recordFile]) {
@@ -90,19 +81,19 @@ describe('trace --from', () => {
 
   it('trace sends nothing that writes: another MONITOR sees only reads from its connections', async () => {
     const seen: { args: string[]; source: string }[] = [];
-    const watcher = await rawClient(server).monitor();
+    const watcher = await rawClient(fx.server).monitor();
     watcher.on('monitor', (_t: string, args: string[], source: string) => seen.push({ args, source }));
-    const trace = await startTrace({ url: server.url });
+    const trace = await startTrace({ url: fx.server.url });
     await traffic();
-    await trace.stop(raw);
-    await raw.ping();
+    await trace.stop(fx.raw);
+    await fx.raw.ping();
     await new Promise((r) => setTimeout(r, 50));
     watcher.disconnect();
     const ours = new Set(seen.filter((s) => s.args[0]?.toLowerCase() === 'client' && s.args[2] === 'redlock-cli:trace').map((s) => s.source));
     expect(ours.size).toBeGreaterThanOrEqual(2); // the MONITOR connection and the CLIENT LIST one
     const sent = seen.filter((s) => ours.has(s.source)).map((s) => s.args);
     expect(sent.length).toBeGreaterThan(0);
-    expect(await sideEffects(raw, sent)).toEqual([]);
+    expect(await sideEffects(fx.raw, sent)).toEqual([]);
   }, 60_000);
 
   it('bad input: a missing file or a file that is neither format is a usage error', async () => {

@@ -1,12 +1,10 @@
-import type { Redis } from 'ioredis';
 import { Redisson } from 'node-redisson';
 import { TimeUnit } from 'node-redisson/dist/utils/TimeUnit.js';
 import Redlock, { type Lock } from 'redlock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpenLockEnv } from '../../src/locks/env.js';
 import { hashLock } from '../../src/locks/hash-lock.js';
-import { rawClient, testEnv } from '../helpers/lock-env.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { useLockServer } from '../helpers/fixture.js';
+import { rawClient } from '../helpers/lock-env.js';
 import { startTrace, tally } from './trace-fixture.js';
 
 // Real traffic from three clients, in this process, each on its own connections: ours (the
@@ -14,25 +12,16 @@ import { startTrace, tally } from './trace-fixture.js';
 // renewal and release a client reports must appear in the trace under the owner that client
 // used, as many times as it reported it, and safe traffic must give no finding at all.
 
-let server: RedisServer;
-let env: OpenLockEnv;
-let raw: Redis;
+const fx = useLockServer();
 let redlock: Redlock;
 let redisson: Redisson;
-
-beforeAll(async () => {
-  server = await startRedis();
-  env = await testEnv(server);
-  raw = rawClient(server);
-  redlock = new Redlock([rawClient(server)], { retryCount: 0 });
-  redisson = new Redisson({ redis: { options: { host: '127.0.0.1', port: server.port } } });
+beforeAll(() => {
+  redlock = new Redlock([rawClient(fx.server)], { retryCount: 0 });
+  redisson = new Redisson({ redis: { options: { host: '127.0.0.1', port: fx.server.port } } });
 });
 afterAll(async () => {
   await redisson?.quit();
   for (const c of redlock?.clients ?? []) c.disconnect();
-  raw?.disconnect();
-  await env?.close();
-  await server?.stop();
 });
 
 type Reported = Map<string, number>;
@@ -47,11 +36,11 @@ async function ours(owners: number, rounds: number, reported: Reported): Promise
       const req = { key: 'ours', owner: `0000000${i}-1111-4000-8000-000000000000:${i + 1}`, leaseMs: 10_000 };
       for (let r = 0; r < rounds; r++) {
         ops++;
-        if (!(await lock.tryAcquire(env, req)).acquired) continue;
+        if (!(await lock.tryAcquire(fx.env, req)).acquired) continue;
         count(reported, `acquired ${req.owner}`);
         ops += 2;
-        if (await lock.renew(env, req)) count(reported, `renewed ${req.owner}`);
-        if ((await lock.release(env, req)) === 'released') count(reported, `released ${req.owner}`);
+        if (await lock.renew(fx.env, req)) count(reported, `renewed ${req.owner}`);
+        if ((await lock.release(fx.env, req)) === 'released') count(reported, `released ${req.owner}`);
       }
     }),
   );
@@ -98,10 +87,10 @@ async function nodeRedisson(rounds: number, reported: Reported): Promise<number>
 
 describe('trace on real traffic', () => {
   it('every acquisition, renewal and release of ours, node-redlock and node-redisson, with the right owner; no finding', async () => {
-    const trace = await startTrace({ url: server.url });
+    const trace = await startTrace({ url: fx.server.url });
     const reported = { ours: new Map(), nr: new Map(), nrs: new Map() } as Record<string, Reported>;
     const ops = (await Promise.all([ours(4, 1200, reported.ours!), nodeRedlock(500, reported.nr!), nodeRedisson(2000, reported.nrs!)])).reduce((a, b) => a + b, 0);
-    await trace.stop(raw);
+    await trace.stop(fx.raw);
 
     expect(ops).toBeGreaterThanOrEqual(10_000);
     for (const lock of ['ours', 'nr', 'nrs']) {

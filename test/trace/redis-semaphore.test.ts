@@ -1,30 +1,25 @@
 import type { Redis } from 'ioredis';
 import { Mutex, Semaphore } from 'redis-semaphore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useRedisServer } from '../helpers/fixture.js';
 import { rawClient } from '../helpers/lock-env.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { startTrace, tally } from './trace-fixture.js';
 
 // redis-semaphore 5.x, real: its Mutex (SET NX PX sent plainly, a compare-and-delete script) and
 // its Semaphore (a zset of holder ids: a script acquires, a plain ZREM releases).
 
-let server: RedisServer;
-let raw: Redis;
+const fx = useRedisServer();
 let client: Redis;
-beforeAll(async () => {
-  server = await startRedis();
-  raw = rawClient(server);
-  client = rawClient(server);
+beforeAll(() => {
+  client = rawClient(fx.server);
 });
-afterAll(async () => {
+afterAll(() => {
   client?.disconnect();
-  raw?.disconnect();
-  await server?.stop();
 });
 
 describe('trace decodes redis-semaphore', () => {
   it('every Mutex and Semaphore acquisition and release, with the identifier as owner; no finding', async () => {
-    const trace = await startTrace({ url: server.url });
+    const trace = await startTrace({ url: fx.server.url });
     const reported = new Map<string, number>();
     const count = (key: string) => reported.set(key, (reported.get(key) ?? 0) + 1);
     for (let i = 0; i < 100; i++) {
@@ -41,7 +36,7 @@ describe('trace decodes redis-semaphore', () => {
       for (const p of permits) await p.release();
       for (const p of permits) count(`released ${p.identifier}`);
     }
-    await trace.stop(raw);
+    await trace.stop(fx.raw);
     const seen = new Map([...tally(trace.events, 'mutex:jobs', ['acquired', 'released']), ...tally(trace.events, 'semaphore:slots', ['acquired', 'released'])]);
     expect(seen).toEqual(reported);
     expect(trace.events.filter((e) => e.lock === 'semaphore:slots').every((e) => e.shared === true && e.library === 'semaphore')).toBe(true);

@@ -1,8 +1,6 @@
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { useRedisServer } from '../helpers/fixture.js';
 import { describeWithPeer, startPeer, stopAllPeers, type PeerKind } from '../helpers/redisson-peer.js';
-import { rawClient } from '../helpers/lock-env.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { startTrace } from './trace-fixture.js';
 
 // The real Redisson 3.52.0 (Java) client under trace: its own scripts (sent with EVAL and EVALSHA),
@@ -10,34 +8,27 @@ import { startTrace } from './trace-fixture.js';
 // wrote as owner: lock (watchdog renewals too), fair and read (two JVMs each, contending when their
 // starts overlap), then write, fenced and spin.
 
-let server: RedisServer;
-let raw: Redis;
-beforeAll(async () => {
-  server = await startRedis();
-  raw = rawClient(server);
-});
+const fx = useRedisServer();
 afterAll(async () => {
   await stopAllPeers();
-  raw?.disconnect();
-  await server?.stop();
 });
 
 describeWithPeer('trace decodes the real Redisson (Java) client', () => {
   it('every acquisition and release it reports, with its owner; renewals of its watchdog; no finding', async () => {
-    const trace = await startTrace({ url: server.url });
-    const hold = (kind: PeerKind, name: string, ms: number, watchdogMs = 30_000) => ({ kind, peer: startPeer(server.port, ['hold', kind, name, String(ms), '--wait', '30000'], { watchdogMs }) });
+    const trace = await startTrace({ url: fx.server.url });
+    const hold = (kind: PeerKind, name: string, ms: number, watchdogMs = 30_000) => ({ kind, peer: startPeer(fx.server.port, ['hold', kind, name, String(ms), '--wait', '30000'], { watchdogMs }) });
     // Two waves of JVMs, so a loaded machine does not starve a watchdog into losing its lock.
     const first = [hold('lock', 'j-lock', 4000, 3000), hold('fair', 'j-fair', 300), hold('fair', 'j-fair', 300), hold('read', 'j-rw', 800)];
     for (const { peer } of first) expect(await peer.exited, JSON.stringify(peer.events) + peer.output()).toBe(0);
     const second = [hold('read', 'j-rw', 300), hold('write', 'j-rw', 300), hold('fenced', 'j-fenced', 300), hold('spin', 'j-spin', 300)];
     for (const { peer } of second) expect(await peer.exited, JSON.stringify(peer.events) + peer.output()).toBe(0);
     const peers = [...first, ...second];
-    await trace.stop(raw);
+    await trace.stop(fx.raw);
 
     for (const { kind, peer } of peers) {
       const acquired = peer.events.find((e) => e.event === 'acquired');
       const released = peer.events.find((e) => e.event === 'released');
-      expect(acquired && released && released.ok).toBe(true);
+      expect(acquired && released?.ok).toBe(true);
       const owner = kind === 'write' ? `${acquired!.token}:write` : acquired!.token;
       const mine = trace.events.filter((e) => e.lock === acquired!.key && e.owner === owner).map((e) => e.kind);
       const [joins, leaves] = kind === 'read' ? ['reader-join', 'reader-leave'] : ['acquired', 'released'];

@@ -1,5 +1,6 @@
 import type { Finding } from '../../src/core/trace/checker.js';
 import type { TraceEvent } from '../../src/core/trace/events.js';
+import type { TraceSourceKind } from '../../src/trace/feed.js';
 import { runTrace, type TraceRunResult } from '../../src/trace/run.js';
 import type { TargetSpec } from '../../src/redis/target.js';
 
@@ -20,7 +21,10 @@ export interface Marker {
 let markers = 0;
 
 /** Starts a trace on `spec`; resolves once MONITOR is running. */
-export async function startTrace(spec: TargetSpec, opts: { record?: string; wants?: (lock: string) => boolean } = {}): Promise<RunningTrace> {
+export async function startTrace(
+  spec: TargetSpec,
+  opts: { record?: string; wants?: (lock: string) => boolean; source?: TraceSourceKind; enableNotifications?: boolean } = {},
+): Promise<RunningTrace> {
   const events: TraceEvent[] = [];
   const findings: Finding[] = [];
   const status: string[] = [];
@@ -32,6 +36,8 @@ export async function startTrace(spec: TargetSpec, opts: { record?: string; want
     wants: opts.wants ?? (() => true),
     signal: abort.signal,
     record: opts.record,
+    source: opts.source,
+    enableNotifications: opts.enableNotifications,
     onStatus: (text) => status.push(text),
     onStart: () => started(),
     onEvents: (e, f) => {
@@ -47,7 +53,8 @@ export async function startTrace(spec: TargetSpec, opts: { record?: string; want
     async stop(marker: Marker) {
       // The marker's own acquisition arriving proves every earlier line was decoded (one primary, in order).
       const name = `trace-marker-${++markers}`;
-      await marker.set(name, 'm', 'PX', 100, 'NX');
+      // A lease long enough to still be there when the keyspace source reads the key back.
+      await marker.set(name, 'm', 'PX', 5000, 'NX');
       const until = Date.now() + 20_000;
       while (!events.some((e) => e.lock === name && e.kind === 'acquired')) {
         if (Date.now() > until) throw new Error('the trace did not catch up within 20 s');

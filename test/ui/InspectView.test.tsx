@@ -167,8 +167,8 @@ describe('InspectView', () => {
     expect(frame).toMatch(/^fenced\s+fenced\s+held$/m);
     expect(frame).toMatch(/^token\s+42$/m);
     expect(frame).toMatch(/^permits\s+3 available$/m);
-    expect(frame).toMatch(/^acquired\s+0a1b2c3d4e5f60718293a4b5c6d7e8f9  expires in 4\.0 s$/m);
-    expect(frame).toMatch(/^\s+ffeeddccbbaa99887766554433221100  expired$/m);
+    expect(frame).toMatch(/^acquired\s+0a1b2c3d4e5f60718293a4b5c6d7e8f9 {2}expires in 4\.0 s$/m);
+    expect(frame).toMatch(/^\s+ffeeddccbbaa99887766554433221100 {2}expired$/m);
     // In the order asked for.
     expect(frame.indexOf('\norders')).toBeLessThan(frame.indexOf('\nfenced'));
   });

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 const mount = (env = tempStateEnv()) => mountRepl(urlTarget(server.url), env);
 
-const ownerOf = (session: ReplSession, name: string): string => `${session.clients.get(name)!.identity.client}:1`;
+const ownerOf = (session: ReplSession, name: string): string => `${session.state.clients.find((c) => c.name === name)!.identity.client}:1`;
 
 describe('the REPL at the keyboard', () => {
   it('runs typed commands, and bad input prints an error without ending the session', async () => {

@@ -105,7 +105,7 @@ describe('connect and unwatch', () => {
     const r = await mount();
     r.enter('connect http://127.0.0.1:1');
     await r.shows('invalid Redis URL scheme "http:": use redis:// or rediss://');
-    expect(r.session.target.label).toBe(`127.0.0.1:${first.port}`);
+    expect(r.session.state.target.target.label).toBe(`127.0.0.1:${first.port}`);
     r.enter(`connect redis://127.0.0.1:${second.port}`);
     await r.shows(`commands go to 127.0.0.1:${second.port} now`);
     await r.until((f) => new RegExp(`^A@127\\.0\\.0\\.1:${second.port}>`, 'm').test(f), 'the prompt naming the new server');
@@ -133,10 +133,10 @@ describe('connect and unwatch', () => {
     r.enter('unwatch alpha');
     await r.until(() => !r.panel().includes('alpha'), 'alpha off the panel');
     expect(r.panel()).toContain('beta');
-    expect(r.session.watched).toEqual(['beta']);
+    expect(r.session.state.panel.watched).toEqual(['beta']);
     r.enter('unwatch');
     await r.until(() => r.panel() === '', 'no panel left');
-    expect(r.session.watched).toEqual([]);
+    expect(r.session.state.panel.watched).toEqual([]);
     r.enter('watch');
     await r.shows('watching nothing: watch <key...>');
   });

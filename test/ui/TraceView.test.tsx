@@ -37,7 +37,8 @@ describe('TraceView', () => {
     const view = render(<TraceView state={state} what="the server (127.0.0.1:6379)" lagMs={3} columns={100} />);
     unmount = view.unmount;
     const frame = view.lastFrame() ?? '';
-    expect(frame).toMatch(/trace the server \(127\.0\.0\.1:6379\) · 5 events · lag 3 ms · 2 unsafe/);
+    expect(frame).toMatch(/trace the server \(127\.0\.0\.1:6379\) · 8 events · lag 3 ms · 2 unsafe/); // 3 of them attempts
+    expect(frame).toMatch(/^\d\d:\d\d:\d\d\.\d{3} {2}orders {2}attempt {2}by tokB/m);
     expect(frame).toMatch(/^worker-a .*━.*L/m); // held, then lost
     expect(frame).toMatch(/^worker-b .*━/m);
     expect(frame).toMatch(/^orders +.*1.*2/m); // the server's holder: worker-a, then worker-b

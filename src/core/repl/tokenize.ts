@@ -90,6 +90,6 @@ export function completionPoint(beforeCursor: string): CompletionPoint {
 
 /** Quotes a word for the line only when it needs it, so completed keys with spaces stay one word. */
 export function quoteWord(word: string): string {
-  if (word !== '' && /^[A-Za-z0-9_@%+=:,./{}\-]+$/.test(word)) return word;
+  if (word !== '' && /^[A-Za-z0-9_@%+=:,./{}-]+$/.test(word)) return word;
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -20,7 +20,7 @@ export function rowPassed(row: SummaryRow): boolean {
 
 /** Only inconclusive variants kept the row from passing (no wrong verdict, no error). */
 export function rowInconclusive(row: SummaryRow): boolean {
-  return !rowPassed(row) && row.error === undefined && row.variants !== undefined && row.variants.every((v) => v.outcome !== 'not-as-expected');
+  return !rowPassed(row) && row.error === undefined && (row.variants?.every((v) => v.outcome !== 'not-as-expected') ?? false);
 }
 
 const MARK: Readonly<Record<Outcome, string>> = { 'as-expected': '✓', 'not-as-expected': '✗', inconclusive: '?' };

@@ -5,8 +5,9 @@
 import type { TraceClient } from './events.js';
 import { keyInfo } from './keys.js';
 import type { MonitorLine } from './monitor-line.js';
-import { resolveSet, type EffectContext } from './script-effects.js';
+import type { EffectContext } from './effect-context.js';
 import { parseSetOptions } from './set-options.js';
+import { resolveSet } from './token-set.js';
 
 // Commands that only read: seen on a lock key they are the lock's own business (a library's
 // check, `inspect`), not something to report.

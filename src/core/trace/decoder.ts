@@ -13,7 +13,9 @@ import { applyCommand } from './client-commands.js';
 import type { TraceClient, TraceEvent } from './events.js';
 import { LockModel } from './lock-model.js';
 import type { MonitorLine } from './monitor-line.js';
-import { applyScript, type EffectContext, type ScriptRun } from './script-effects.js';
+import type { EffectContext, ScriptRun } from './effect-context.js';
+import { keyInfo, REDISSON_OWNER } from './keys.js';
+import { applyScript } from './script-effects.js';
 import { scriptIntent, type ScriptIntent } from './script-intent.js';
 
 export interface DecoderOptions {
@@ -25,13 +27,9 @@ export interface DecoderOptions {
   readonly clientNames?: ReadonlyMap<string, string>;
 }
 
-interface PendingRun {
+/** A script run still collecting its `lua` lines; its time is its EVAL line's. */
+interface PendingRun extends Omit<ScriptRun, 't' | 'lua'> {
   readonly line: MonitorLine;
-  readonly client: TraceClient;
-  readonly intent: ScriptIntent;
-  readonly keys: readonly string[];
-  readonly argv: readonly string[];
-  readonly command: readonly string[];
   readonly lua: MonitorLine[];
 }
 
@@ -39,6 +37,9 @@ interface PendingRun {
 const NONE: TraceEvent[] = [];
 
 const MAX_CLIENTS = 10_000;
+
+/** Outcomes of an acquisition attempt: each is preceded by an `attempt` of the same operation. */
+const ATTEMPT_OUTCOMES: ReadonlySet<TraceEvent['kind']> = new Set(['acquired', 'refused', 'reader-join', 'queue-join']);
 
 const sha1 = (body: string): string => createHash('sha1').update(body).digest('hex');
 
@@ -53,6 +54,8 @@ export class TraceDecoder {
   private out: TraceEvent[] = [];
   private current: { t: number; client: TraceClient } = { t: 0, client: {} };
   private lastT = 0;
+  /** `lock NUL owner` of the attempts the current operation (a client line and its script) announced. */
+  private readonly attempted = new Set<string>();
   private readonly ctx: EffectContext;
 
   constructor(private readonly opts: DecoderOptions = {}) {
@@ -68,6 +71,7 @@ export class TraceDecoder {
         event.t ??= this.current.t;
         event.client ??= this.current.client;
         if (this.opts.node) event.node = this.opts.node;
+        if (ATTEMPT_OUTCOMES.has(event.kind)) this.attempt(event);
         this.out.push(event);
       },
     };
@@ -89,6 +93,7 @@ export class TraceDecoder {
     }
     this.flushed = undefined;
     this.finishRun();
+    this.attempted.clear();
     this.advance(line.t);
     const client = this.clientOf(line.source);
     this.current = { t: line.t, client };
@@ -118,12 +123,29 @@ export class TraceDecoder {
   /** Ends the holds of `lock` because it is absent on a promoted primary. */
   lostInFailover(lock: string, t: number, detail: string): TraceEvent[] {
     const s = this.model.get(lock);
-    if (!s) return [];
-    for (const [owner, hold] of s.holders) {
-      this.out.push({ kind: 'lost-in-failover', t, lock, owner, client: hold.client, library: s.library, detail, ...(this.opts.node ? { node: this.opts.node } : {}) });
-    }
-    this.model.clear(s);
+    if (s) this.out.push(...this.model.lose(s, t, detail));
     return this.drain();
+  }
+
+  /**
+   * An acquisition attempt, once per lock and owner of an operation: announced at the EVAL line
+   * when the script's purpose and owner are known before its commands run (Redisson's owner is in
+   * ARGV), else just before the outcome that revealed it, at the time the request reached the server.
+   */
+  private attempt(e: Pick<TraceEvent, 'lock' | 'owner' | 'client' | 'library' | 'shared' | 't'>): void {
+    const key = `${e.lock}\u0000${e.owner ?? ''}`;
+    if (this.attempted.has(key)) return;
+    this.attempted.add(key);
+    this.out.push({
+      kind: 'attempt',
+      t: e.t ?? this.current.t,
+      lock: e.lock,
+      ...(e.owner !== undefined ? { owner: e.owner } : {}),
+      client: e.client ?? this.current.client,
+      ...(e.library ? { library: e.library } : {}),
+      ...(e.shared ? { shared: true } : {}),
+      ...(this.opts.node ? { node: this.opts.node } : {}),
+    });
   }
 
   private advance(t: number): void {
@@ -185,6 +207,11 @@ export class TraceDecoder {
     const argv = line.args.slice(3 + n);
     const shown = cmd === 'eval' ? ['EVAL', `${script.slice(0, 24).replace(/\s+/g, ' ')}…`] : [cmd.toUpperCase(), script];
     this.pending = { line, client, intent, keys, argv, command: [...shown, ...line.args.slice(2)], lua: [] };
+    const lock = keys[0];
+    const owner = argv.find((a) => REDISSON_OWNER.test(a));
+    if (intent === 'acquire' && lock !== undefined && owner !== undefined && keyInfo(lock).role === 'lock' && this.ctx.wants(lock)) {
+      this.attempt({ lock, owner, client, library: 'redisson', t: line.t });
+    }
   }
 
   private finishRun(): void {
@@ -193,8 +220,7 @@ export class TraceDecoder {
     this.pending = undefined;
     const prev = this.current;
     this.current = { t: run.line.t, client: run.client };
-    const scriptRun: ScriptRun = { t: run.line.t, client: run.client, intent: run.intent, keys: run.keys, argv: run.argv, command: run.command, lua: run.lua };
-    applyScript(this.ctx, scriptRun);
+    applyScript(this.ctx, { ...run, t: run.line.t });
     this.current = prev;
   }
 }

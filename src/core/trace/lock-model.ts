@@ -93,6 +93,13 @@ export class LockModel {
     return out;
   }
 
+  /** Ends every hold of `s` at `t` because the lock is absent on a promoted primary. */
+  lose(s: LockState, t: number, detail: string): TraceEvent[] {
+    const out = [...s.holders].map(([owner, hold]): TraceEvent => ({ kind: 'lost-in-failover', t, lock: s.lock, owner, client: hold.client, library: s.library, detail, ...(this.node ? { node: this.node } : {}) }));
+    this.clear(s);
+    return out;
+  }
+
   /** True while `s` has holders whose lease has not run out at `t`. */
   alive(s: LockState, t: number): boolean {
     return s.holders.size > 0 && (s.expiresAt === undefined || s.expiresAt > t);

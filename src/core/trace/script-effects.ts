@@ -4,72 +4,13 @@
 // knowing its text; the body (when seen) only says what a script that changed nothing had meant
 // to do: an acquire refused, a renewal or a release that found another holder.
 
-import type { TraceClient, TraceEvent, TraceLibrary } from './events.js';
+import type { EffectContext, ScriptRun } from './effect-context.js';
+import { queueCommand } from './fair-queue.js';
 import { keyInfo, REDISSON_OWNER } from './keys.js';
-import type { LockModel, LockState } from './lock-model.js';
-import type { MonitorLine } from './monitor-line.js';
-import type { ScriptIntent } from './script-intent.js';
-import { parseSetOptions, setLease, type SetOptions } from './set-options.js';
-
-export interface ScriptRun {
-  readonly t: number;
-  readonly client: TraceClient;
-  readonly intent: ScriptIntent;
-  readonly keys: readonly string[];
-  readonly argv: readonly string[];
-  /** The EVAL / EVALSHA as sent (body shortened), for raw events. */
-  readonly command: readonly string[];
-  readonly lua: readonly MonitorLine[];
-}
-
-/** Where decoded events go, with the run's time, client and node filled in. */
-export interface EffectContext {
-  readonly model: LockModel;
-  readonly wants: (lock: string) => boolean;
-  emit(event: Omit<TraceEvent, 't' | 'node'> & { readonly t?: number }): void;
-}
-
-/** What one script did to one lock key. */
-interface Facts {
-  probed: boolean;
-  probeOwner: string | undefined;
-  /** A probe that came after a SET NX: the SET found the key taken (our token-acquire.lua). */
-  probedAfterSet: boolean;
-  probedExists: boolean;
-  readonly incr: Map<string, number>;
-  readonly decr: Map<string, number>;
-  readonly hdel: Set<string>;
-  mode: string | undefined;
-  pexpireMs: number | undefined;
-  persist: boolean;
-  deleted: boolean;
-  set: (SetOptions & { readonly value: string }) | undefined;
-  readonly zadd: string[];
-  readonly zrem: string[];
-  permitsTaken: number;
-  permitsGiven: number;
-}
-
-const newFacts = (): Facts => ({
-  probed: false,
-  probeOwner: undefined,
-  probedAfterSet: false,
-  probedExists: false,
-  incr: new Map(),
-  decr: new Map(),
-  hdel: new Set(),
-  mode: undefined,
-  pexpireMs: undefined,
-  persist: false,
-  deleted: false,
-  set: undefined,
-  zadd: [],
-  zrem: [],
-  permitsTaken: 0,
-  permitsGiven: 0,
-});
-
-const PROBES = new Set(['exists', 'pttl', 'ttl', 'type', 'hexists', 'hget', 'get', 'hlen', 'zscore', 'zcard']);
+import type { LockState } from './lock-model.js';
+import { resolvePermits } from './permit-effects.js';
+import { libraryOf, newFacts, recordFact, type Facts } from './script-facts.js';
+import { resolveSet } from './token-set.js';
 
 /** Decodes one script run into events (through `ctx.emit`) and updates the model. */
 export function applyScript(ctx: EffectContext, run: ScriptRun): void {
@@ -95,106 +36,6 @@ export function applyScript(ctx: EffectContext, run: ScriptRun): void {
   for (const [key, f] of facts) {
     if (ctx.wants(key)) resolveKey(ctx, run, key, f, argOwner);
   }
-}
-
-function recordFact(f: Facts, cmd: string, args: readonly string[]): void {
-  if (PROBES.has(cmd)) {
-    f.probed = true;
-    if (cmd === 'exists') f.probedExists = true;
-    if (f.set?.nx) f.probedAfterSet = true;
-    const field = args[2];
-    if ((cmd === 'hexists' || cmd === 'hget') && field !== undefined && field !== 'mode') f.probeOwner ??= field;
-    return;
-  }
-  switch (cmd) {
-    case 'hincrby': {
-      const n = Number(args[3]);
-      const field = args[2]!;
-      if (n > 0) f.incr.set(field, (f.incr.get(field) ?? 0) + n);
-      else if (n < 0) f.decr.set(field, (f.decr.get(field) ?? 0) - n);
-      return;
-    }
-    case 'hset':
-    case 'hsetnx':
-      for (let i = 2; i + 1 < args.length; i += 2) {
-        if (args[i] === 'mode') f.mode = args[i + 1];
-        else f.incr.set(args[i]!, (f.incr.get(args[i]!) ?? 0) + (Number(args[i + 1]) || 1));
-      }
-      return;
-    case 'hdel':
-      for (const field of args.slice(2)) f.hdel.add(field);
-      return;
-    case 'pexpire':
-      f.pexpireMs = Number(args[2]);
-      return;
-    case 'expire':
-      f.pexpireMs = Number(args[2]) * 1000;
-      return;
-    case 'persist':
-      f.persist = true;
-      return;
-    case 'set':
-      f.set = { value: args[2] ?? '', ...parseSetOptions(args.slice(3)) };
-      return;
-    case 'del':
-    case 'unlink':
-      f.deleted = true;
-      return;
-    case 'zadd':
-      for (let i = firstScore(args); i + 1 < args.length; i += 2) f.zadd.push(args[i + 1]!);
-      return;
-    case 'zrem':
-      f.zrem.push(...args.slice(2));
-      return;
-    case 'decrby':
-      f.permitsTaken += Number(args[2]) || 0;
-      return;
-    case 'incrby':
-      f.permitsGiven += Number(args[2]) || 0;
-      return;
-  }
-}
-
-/** ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member ...: the index of the first score. */
-function firstScore(args: readonly string[]): number {
-  let i = 2;
-  while (i < args.length && /^(nx|xx|gt|lt|ch|incr)$/i.test(args[i]!)) i++;
-  return i;
-}
-
-function queueCommand(ctx: EffectContext, run: ScriptRun, lock: string, role: 'queue' | 'timeouts', cmd: string, args: readonly string[]): void {
-  const s = ctx.model.state(lock, 'redisson');
-  const leave = (owner: string | undefined, detail?: string) => {
-    if (owner === undefined) return;
-    const at = s.queue.indexOf(owner);
-    if (at >= 0) s.queue.splice(at, 1);
-    s.deadlines.delete(owner);
-    ctx.emit({ kind: 'queue-leave', lock, owner, library: 'redisson', ...(detail ? { detail } : {}) });
-  };
-  if (role === 'timeouts') {
-    // ZADD timeouts <deadline> <owner>: the waiter's deadline (set just before it joins the queue).
-    if (cmd === 'zadd') s.deadlines.set(args[firstScore(args) + 1] ?? '', Number(args[firstScore(args)]));
-    return;
-  }
-  if (cmd === 'rpush') {
-    for (const owner of args.slice(2)) {
-      s.queue.push(owner);
-      const deadline = s.deadlines.get(owner);
-      ctx.emit({ kind: 'queue-join', lock, owner, library: 'redisson', ...(deadline !== undefined ? { deadline } : {}) });
-    }
-  } else if (cmd === 'lpop') {
-    // The purge drops a head whose deadline passed; an acquire pops itself.
-    const head = s.queue[0];
-    const deadline = head === undefined ? undefined : s.deadlines.get(head);
-    leave(head, deadline !== undefined && deadline <= run.t ? 'deadline passed' : undefined);
-  } else if (cmd === 'lrem') leave(args[3]);
-}
-
-function libraryOf(f: Facts, s: LockState | undefined, argOwner: string | undefined): TraceLibrary {
-  if (f.incr.size + f.decr.size + f.hdel.size > 0 || f.mode !== undefined) return 'redisson';
-  if (f.set) return 'token';
-  if (f.zadd.length + f.zrem.length > 0 || f.permitsTaken + f.permitsGiven > 0) return 'semaphore';
-  return s?.library ?? (argOwner !== undefined ? 'redisson' : 'token');
 }
 
 function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, argOwner: string | undefined): void {
@@ -290,73 +131,4 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
 
 function soleHolder(s: LockState): string | undefined {
   return s.holders.size === 1 ? [...s.holders.keys()][0] : undefined;
-}
-
-export interface SetFacts extends SetOptions {
-  readonly value: string;
-  readonly inScript: boolean;
-  readonly probedAfterSet: boolean;
-  readonly probedExists: boolean;
-}
-
-/** A SET on a token lock, from a script or sent plainly: acquire (NX), renewal, or a silent overwrite. */
-export function resolveSet(ctx: EffectContext, s: LockState, set: SetFacts, t: number, client: TraceClient): void {
-  const { model } = ctx;
-  const leaseMs = setLease(set, t);
-  const owner = set.value;
-  const base = { lock: s.lock, library: 'token' as const, owner };
-  s.library = 'token';
-  const holders = [...s.holders.keys()];
-  if (set.nx) {
-    // In a script a probe right after the SET means it failed; sent plainly, the model decides.
-    const free = set.inScript ? !set.probedAfterSet : !model.alive(s, t);
-    if (!free) return ctx.emit({ ...base, kind: 'refused', holders });
-    if (s.holders.size > 0) for (const e of model.expire(s, t, 'gone before its computed expiry')) ctx.emit(e);
-    s.holders.set(owner, { count: 1, shared: false, client });
-    model.setExpiry(s, t, leaseMs);
-    return ctx.emit({ ...base, kind: 'acquired', count: 1, ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}) });
-  }
-  const mine = s.holders.has(owner) && model.alive(s, t);
-  if (set.keepTtl) {
-    if (!mine) ctx.emit({ ...base, kind: 'raw', command: ['SET', s.lock, owner, 'KEEPTTL'] });
-    return;
-  }
-  if (mine) {
-    model.setExpiry(s, t, leaseMs);
-    return ctx.emit({ ...base, kind: 'renewed', ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}) });
-  }
-  // node-redlock's acquire checks EXISTS before a plain SET: the key was free. A plain SET is not.
-  const overwrite = !(set.inScript && set.probedExists);
-  if (s.holders.size > 0 && !overwrite) for (const e of model.expire(s, t, 'gone before its computed expiry')) ctx.emit(e);
-  s.holders.clear();
-  s.holders.set(owner, { count: 1, shared: false, client });
-  model.setExpiry(s, t, leaseMs);
-  ctx.emit({ ...base, kind: 'acquired', count: 1, ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}), ...(overwrite ? { overwrite, holders } : {}) });
-}
-
-function resolvePermits(ctx: EffectContext, run: ScriptRun, s: LockState, f: Facts): void {
-  const base = { lock: s.lock, library: 'semaphore' as const, shared: true };
-  s.library = 'semaphore';
-  if (f.pexpireMs !== undefined) ctx.model.setExpiry(s, run.t, f.pexpireMs);
-  for (const id of f.zadd) {
-    const renewing = s.holders.has(id);
-    s.holders.set(id, { count: 1, shared: true, client: run.client });
-    ctx.emit({ ...base, kind: renewing ? 'renewed' : 'acquired', owner: id, count: 1, ...(f.pexpireMs !== undefined ? { leaseMs: f.pexpireMs } : {}) });
-  }
-  for (const id of f.zrem) {
-    s.holders.delete(id);
-    ctx.emit({ ...base, kind: 'released', owner: id, count: 0 });
-  }
-  // Redisson's counting semaphore: permits have no owner, the connection that took them stands in.
-  const taker = run.client.addr ?? 'client';
-  if (f.permitsTaken > 0) {
-    s.holders.set(taker, { count: (s.holders.get(taker)?.count ?? 0) + f.permitsTaken, shared: true, client: run.client });
-    ctx.emit({ ...base, kind: 'acquired', owner: taker, count: f.permitsTaken, detail: `${f.permitsTaken} permit(s)` });
-  }
-  if (f.permitsGiven > 0) {
-    const left = Math.max(0, (s.holders.get(taker)?.count ?? 0) - f.permitsGiven);
-    if (left === 0) s.holders.delete(taker);
-    else s.holders.set(taker, { count: left, shared: true, client: run.client });
-    ctx.emit({ ...base, kind: 'released', owner: taker, count: left, detail: `${f.permitsGiven} permit(s)` });
-  }
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { checkEvents } from '../../../src/core/trace/checker.js';
-import { decodeLines, TraceDecoder } from '../../../src/core/trace/decoder.js';
+import { decodeLines as decodeAll, TraceDecoder, type DecoderOptions } from '../../../src/core/trace/decoder.js';
+import { eventLine } from '../../../src/core/trace/format.js';
 import type { MonitorLine } from '../../../src/core/trace/monitor-line.js';
+import { eventJson, readHistory } from '../../../src/core/trace/recording.js';
+import { TraceSession } from '../../../src/core/trace/session.js';
 
 // Streams as Redis 7.0 prints them: a script's own commands (lua) follow its EVAL line.
 const T0 = 1_764_064_800_000;
@@ -14,22 +17,31 @@ const OWNER_B = '9e8d7c6b-0000-4000-8000-000000000002:7';
 const ACQUIRE = "if (redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; return redis.call('pttl', KEYS[1]);";
 const RENEW = "if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('pexpire', KEYS[1], ARGV[1]); return 1; end; return 0;";
 const RELEASE = "if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then return nil;end; local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); return 0; else redis.call('del', KEYS[1]); redis.call(ARGV[4], KEYS[2], ARGV[1]); return 1; end; return nil;";
+/** Redisson's acquire script on `orders` as MONITOR shows it, when it took the lock and when it was refused. */
+const acquires = (ms: number, source: string, owner: string) => [
+  at(ms, source, 'EVAL', ACQUIRE, '1', 'orders', '30000', owner),
+  lua(ms, 'exists', 'orders'),
+  lua(ms, 'hincrby', 'orders', owner, '1'),
+  lua(ms, 'pexpire', 'orders', '30000'),
+];
+const refused = (ms: number, source: string, owner: string) => [
+  at(ms, source, 'EVAL', ACQUIRE, '1', 'orders', '30000', owner),
+  lua(ms, 'exists', 'orders'),
+  lua(ms, 'hexists', 'orders', owner),
+  lua(ms, 'pttl', 'orders'),
+];
 const TOKEN_RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
 
+// The outcomes of each operation; attempts, which precede them, have their own test below.
+const decodeLines = (lines: MonitorLine[], opts?: DecoderOptions) => decodeAll(lines, opts).filter((e) => e.kind !== 'attempt');
 const kinds = (lines: MonitorLine[]) => decodeLines(lines).map((e) => `${e.kind} ${e.owner ?? ''}`.trim());
 
 describe('trace decoder', () => {
   it('Redisson RLock: acquired, refused with its holder, renewed (EVALSHA of a learned body), released', () => {
     const events = decodeLines([
       at(0, A, 'client', 'setname', 'worker-a'),
-      at(1, A, 'EVAL', ACQUIRE, '1', 'orders', '30000', OWNER_A),
-      lua(1, 'exists', 'orders'),
-      lua(1, 'hincrby', 'orders', OWNER_A, '1'),
-      lua(1, 'pexpire', 'orders', '30000'),
-      at(2, B, 'EVAL', ACQUIRE, '1', 'orders', '30000', OWNER_B),
-      lua(2, 'exists', 'orders'),
-      lua(2, 'hexists', 'orders', OWNER_B),
-      lua(2, 'pttl', 'orders'),
+      ...acquires(1, A, OWNER_A),
+      ...refused(2, B, OWNER_B),
       at(3, A, 'SCRIPT', 'LOAD', RENEW),
       at(4, A, 'EVALSHA', '8e19a1ddbdee9138df9f32a480c57addab4353d1', '1', 'orders', '30000', OWNER_A),
       lua(4, 'hexists', 'orders', OWNER_A),
@@ -106,6 +118,7 @@ describe('trace decoder', () => {
       ...decoder.flush(),
     ];
     expect(events.map((e) => [e.kind, e.owner, e.client?.addr])).toEqual([
+      ['attempt', 'tokA', A],
       ['acquired', 'tokA', A],
       ['released', 'tokA', A],
     ]);
@@ -205,5 +218,48 @@ describe('trace checker', () => {
       ['no-ttl', 'c', false],
       ['renewal-gap', 'd', false],
     ]);
+  });
+
+  it('attempt: every acquisition request, before its outcome, at the time the request reached the server', () => {
+    const lines = [
+      ...acquires(1, A, OWNER_A),
+      ...refused(2, B, OWNER_B),
+      at(3, A, 'EVAL', RELEASE, '2', 'orders', 'redisson_lock__channel:{orders}', '0', '30000', OWNER_A, 'publish'),
+      lua(3, 'hexists', 'orders', OWNER_A),
+      lua(3, 'hincrby', 'orders', OWNER_A, '-1'),
+      lua(3, 'del', 'orders'),
+      // B retries once the lock is free: its wait runs from its first attempt.
+      ...acquires(50, B, OWNER_B),
+      at(60, A, 'SET', 'job', 'tokA', 'NX', 'PX', '100'),
+      at(61, B, 'SET', 'job', 'tokB', 'NX', 'PX', '100'),
+      at(62, B, 'EVAL', RENEW, '1', 'orders', '30000', OWNER_B),
+      lua(62, 'hexists', 'orders', OWNER_B),
+      lua(62, 'pexpire', 'orders', '30000'),
+    ];
+    const events = decodeAll(lines);
+    expect(events.map((e) => [e.kind, e.lock, e.owner, e.t - T0, e.client?.addr])).toEqual([
+      ['attempt', 'orders', OWNER_A, 1, A],
+      ['acquired', 'orders', OWNER_A, 1, A],
+      ['attempt', 'orders', OWNER_B, 2, B],
+      ['refused', 'orders', OWNER_B, 2, B],
+      ['released', 'orders', OWNER_A, 3, A],
+      ['attempt', 'orders', OWNER_B, 50, B],
+      ['acquired', 'orders', OWNER_B, 50, B],
+      ['attempt', 'job', 'tokA', 60, A],
+      ['acquired', 'job', 'tokA', 60, A],
+      ['attempt', 'job', 'tokB', 61, B],
+      ['refused', 'job', 'tokB', 61, B],
+      ['renewed', 'orders', OWNER_B, 62, B],
+    ]);
+    // Redisson's owner is in ARGV: the attempt is out as soon as the EVAL line is, before its commands.
+    const live = new TraceDecoder();
+    expect(live.push(lines[0]!).map((e) => [e.kind, e.owner])).toEqual([['attempt', OWNER_A]]);
+    // The summary's wait runs from the first attempt to the acquisition; an uncontended one waited 0 ms.
+    const session = new TraceSession();
+    session.push(events);
+    expect(session.locks().find((l) => l.lock === 'orders')).toMatchObject({ acquisitions: 2, refusals: 1, waitMs: { p50: 0, p99: 48 } });
+    expect(eventLine(events[2]!)).toMatch(/^\d\d:\d\d:\d\d\.\d{3} {2}orders {2}attempt {2}by 9e8d7c6b…:7 \[127\.0\.0\.1:5002\]$/);
+    // A recording carries attempts like every other event.
+    expect(readHistory(events.map(eventJson).join('\n')).events).toEqual(events);
   });
 });

@@ -2,19 +2,22 @@
 // key it reads, when that read was sent, and what changed since the previous read (the lock events
 // the output area logs, like `inspect --watch` does).
 
-import { deriveLockEvents, describeLockEvent } from '../core/lock-events.js';
-import type { LockView } from '../core/lock-view.js';
-import type { PollState } from '../core/poller.js';
-import type { PanelScreen } from '../ui/repl-screen.js';
-
-export type { PanelScreen } from '../ui/repl-screen.js';
+import { viewShows } from '../held-view.js';
+import { deriveLockEvents, describeLockEvent } from '../lock-events.js';
+import type { LockView } from '../lock-view.js';
+import type { PollState } from '../poller.js';
+import type { HeldLock, PanelScreen } from './screen-parts.js';
 
 export const emptyPanel = (intervalMs: number): PanelScreen => ({ watched: [], views: {}, scales: {}, intervalMs });
 
-const holdersOf = (view: LockView): string => [...view.holders.map((h) => h.owner), ...(view.readers ?? []).map((r) => r.owner)].sort().join('\n');
+const holdersOf = (view: LockView): string =>
+  [...view.holders.map((h) => h.owner), ...(view.readers ?? []).map((r) => r.owner)].sort().join('\n');
 
 /** The next panel after a poller state, and the lines to log about what changed. */
-export function foldPoll(panel: PanelScreen, state: PollState<readonly LockView[]>): { panel: PanelScreen; lines: string[] } {
+export function foldPoll(
+  panel: PanelScreen,
+  state: PollState<readonly LockView[]>,
+): { panel: PanelScreen; lines: string[] } {
   switch (state.type) {
     case 'ok': {
       const views: Record<string, LockView> = {};
@@ -31,7 +34,8 @@ export function foldPoll(panel: PanelScreen, state: PollState<readonly LockView[
         if (!prev) continue;
         // Warnings stay on the key's block and renewals show as its TTL bar filling up: as log
         // lines they would bury the commands' output (a watchdog renews every few seconds).
-        for (const e of deriveLockEvents(prev, view)) if (e.type !== 'warning' && e.type !== 'renewed') lines.push(`${e.key}: ${describeLockEvent(e)}`);
+        for (const e of deriveLockEvents(prev, view))
+          if (e.type !== 'warning' && e.type !== 'renewed') lines.push(`${e.key}: ${describeLockEvent(e)}`);
       }
       if (panel.retry) lines.unshift('panel: reading again');
       return { panel: { ...panel, views, scales, readAt: state.at, retry: undefined }, lines };
@@ -45,4 +49,17 @@ export function foldPoll(panel: PanelScreen, state: PollState<readonly LockView[
     case 'resumed':
       return { panel: { ...panel, paused: false }, lines: [] };
   }
+}
+
+/** Locks still held as far as the last read knows: a read sent after the lock was taken and not showing it means it is gone. */
+export function stillHeld(
+  locks: readonly HeldLock[],
+  views: Readonly<Record<string, LockView>>,
+  readAt: number | undefined,
+): HeldLock[] {
+  return locks.filter((lock) => {
+    const view = views[lock.key];
+    if (!view || readAt === undefined || readAt < lock.since) return true;
+    return viewShows(view, lock.owner);
+  });
 }

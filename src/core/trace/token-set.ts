@@ -1,0 +1,49 @@
+// A SET on a token lock, from a script or sent plainly: an acquisition (NX), a renewal by the
+// holder, or a silent overwrite of someone else's lock (no NX).
+
+import type { EffectContext } from './effect-context.js';
+import type { TraceClient } from './events.js';
+import type { LockState } from './lock-model.js';
+import { setLease, type SetOptions } from './set-options.js';
+
+export interface SetFacts extends SetOptions {
+  readonly value: string;
+  readonly inScript: boolean;
+  readonly probedAfterSet: boolean;
+  readonly probedExists: boolean;
+}
+
+/** A SET on a token lock, from a script or sent plainly: acquire (NX), renewal, or a silent overwrite. */
+export function resolveSet(ctx: EffectContext, s: LockState, set: SetFacts, t: number, client: TraceClient): void {
+  const { model } = ctx;
+  const leaseMs = setLease(set, t);
+  const owner = set.value;
+  const base = { lock: s.lock, library: 'token' as const, owner };
+  s.library = 'token';
+  const holders = [...s.holders.keys()];
+  if (set.nx) {
+    // In a script a probe right after the SET means it failed; sent plainly, the model decides.
+    const free = set.inScript ? !set.probedAfterSet : !model.alive(s, t);
+    if (!free) return ctx.emit({ ...base, kind: 'refused', holders });
+    if (s.holders.size > 0) for (const e of model.expire(s, t, 'gone before its computed expiry')) ctx.emit(e);
+    s.holders.set(owner, { count: 1, shared: false, client });
+    model.setExpiry(s, t, leaseMs);
+    return ctx.emit({ ...base, kind: 'acquired', count: 1, ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}) });
+  }
+  const mine = s.holders.has(owner) && model.alive(s, t);
+  if (set.keepTtl) {
+    if (!mine) ctx.emit({ ...base, kind: 'raw', command: ['SET', s.lock, owner, 'KEEPTTL'] });
+    return;
+  }
+  if (mine) {
+    model.setExpiry(s, t, leaseMs);
+    return ctx.emit({ ...base, kind: 'renewed', ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}) });
+  }
+  // node-redlock's acquire checks EXISTS before a plain SET: the key was free. A plain SET is not.
+  const overwrite = !(set.inScript && set.probedExists);
+  if (s.holders.size > 0 && !overwrite) for (const e of model.expire(s, t, 'gone before its computed expiry')) ctx.emit(e);
+  s.holders.clear();
+  s.holders.set(owner, { count: 1, shared: false, client });
+  model.setExpiry(s, t, leaseMs);
+  ctx.emit({ ...base, kind: 'acquired', count: 1, ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}), ...(overwrite ? { overwrite, holders } : {}) });
+}

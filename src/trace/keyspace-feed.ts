@@ -1,0 +1,160 @@
+import { UnreachableError, UsageError } from '../core/errors.js';
+import type { TraceEvent } from '../core/trace/events.js';
+import { KeyspaceDecoder, readingFor, type KeyReading } from '../core/trace/keyspace-decoder.js';
+import type { LockModel } from '../core/trace/lock-model.js';
+import { missingFlagsMessage, missingNotifyFlags, withNotifyFlags } from '../core/trace/notify-flags.js';
+import { keyReader, notifyConfig, serverClockOffset, setNotifyConfig, subscribeKeyspace, type KeyReader, type Notification } from '../redis/keyspace.js';
+import type { MonitorEndpoint } from '../redis/monitor.js';
+import { formatHostPort } from '../redis/target.js';
+import type { FeedConnection, FeedHost, ShardFeed } from './feed.js';
+
+// The keyspace-notification feed of one primary (`trace --source keyspace`): what the server
+// publishes about each key, in its order, each write followed at once by a read of the key (its
+// value or fields and PTTL) on a second connection. Notifications are decoded strictly in the
+// order they came, each once its reading is back, so a slow read delays, never reorders.
+//
+// The server's config is checked, never changed, unless the user asked with
+// --enable-notifications: then the missing flags are added and the previous value is put back
+// at the end, only if nobody changed it meanwhile.
+
+/**
+ * Notifications waiting to be decoded beyond which new ones are not read back (their events lose
+ * their owner): each read in flight holds memory, and a server busier than the reads can follow
+ * must not grow the trace without bound.
+ */
+const MAX_BACKLOG = 10_000;
+
+interface Queued {
+  readonly n: Notification;
+  readonly reading: Promise<KeyReading | undefined> | undefined;
+}
+
+interface ConfigChange {
+  readonly endpoint: MonitorEndpoint;
+  readonly previous: string;
+  /** The value as the server reports it after our CONFIG SET. */
+  readonly set: string;
+}
+
+export class KeyspaceFeed implements ShardFeed {
+  readonly model: LockModel;
+  private readonly decoder: KeyspaceDecoder;
+  private reader: KeyReader | undefined;
+  private offset = 0;
+  private readonly queue: Queued[] = [];
+  private pumping: Promise<void> | undefined;
+  private readonly changes: ConfigChange[] = [];
+  /** Set while reads are skipped because the backlog is full. */
+  private behind = false;
+
+  constructor(
+    private readonly host: FeedHost,
+    private readonly opts: {
+      readonly wants: (lock: string) => boolean;
+      readonly node?: string | undefined;
+      readonly enableNotifications: boolean;
+      /** Default MAX_BACKLOG. */
+      readonly maxBacklog?: number | undefined;
+    },
+  ) {
+    this.decoder = new KeyspaceDecoder({ wants: opts.wants, ...(opts.node ? { node: opts.node } : {}) });
+    this.model = this.decoder.model;
+  }
+
+  async attach(endpoint: MonitorEndpoint): Promise<FeedConnection> {
+    await this.ensureNotifications(endpoint);
+    this.offset = await serverClockOffset(endpoint);
+    this.reader?.close();
+    this.reader = await keyReader(endpoint);
+    const reader = this.reader;
+    const sub = await subscribeKeyspace(endpoint, (n) => this.receive(n, reader)).catch((err: unknown) => {
+      reader.close();
+      throw err;
+    });
+    return sub;
+  }
+
+  /** Exit 2 when the needed flags are off, unless the user asked trace to turn them on. */
+  private async ensureNotifications(endpoint: MonitorEndpoint): Promise<void> {
+    const node = formatHostPort(endpoint);
+    const previous = await notifyConfig(endpoint).catch(refused(`cannot read notify-keyspace-events on ${node}`, 'allow CONFIG GET, or use the MONITOR source'));
+    if (missingNotifyFlags(previous).length === 0) return;
+    if (!this.opts.enableNotifications) throw new UsageError(missingFlagsMessage(node, previous));
+    await setNotifyConfig(endpoint, withNotifyFlags(previous)).catch(refused(`cannot set notify-keyspace-events on ${node}`, 'have an operator set it, or use the MONITOR source'));
+    const set = await notifyConfig(endpoint);
+    this.changes.push({ endpoint, previous, set });
+    this.host.status(`set notify-keyspace-events on ${node} to "${set}" (was "${previous}"); it is put back when the trace ends`);
+  }
+
+  private receive(n: Notification, reader: KeyReader): void {
+    const kind = readingFor(n.event);
+    const limit = this.opts.maxBacklog ?? MAX_BACKLOG;
+    const full = this.queue.length >= limit;
+    if (full !== this.behind) {
+      this.behind = full;
+      this.host.status(full ? `${limit} notifications behind: keys are not read back (owners unknown) until the trace catches up` : 'caught up: keys are read back again');
+    }
+    this.queue.push({ n, reading: kind && !full ? reader.read(n.key, kind) : undefined });
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.pumping) return;
+    this.pumping = this.pump().finally(() => {
+      this.pumping = undefined;
+      if (this.queue.length > 0) this.kick();
+    });
+  }
+
+  /** Decodes the queue in arrival order, each notice once its reading is back. */
+  private async pump(): Promise<void> {
+    for (let item = this.queue.shift(); item; item = this.queue.shift()) {
+      const reading = await item.reading;
+      this.host.received(1, Date.now() - item.n.receivedAt);
+      this.host.emit(this.decoder.push({ t: item.n.receivedAt - this.offset, key: item.n.key, event: item.n.event, reading }));
+    }
+  }
+
+  flush(): void {}
+
+  tick(): void {}
+
+  serverNow(): number {
+    return Date.now() - this.offset;
+  }
+
+  lostInFailover(lock: string, t: number, detail: string): TraceEvent[] {
+    return this.decoder.lostInFailover(lock, t, detail);
+  }
+
+  async stop(): Promise<void> {
+    await this.pumping;
+    this.reader?.close();
+    for (const change of this.changes.splice(0)) await this.restore(change);
+  }
+
+  /** Puts notify-keyspace-events back, unless someone changed it during the trace. */
+  private async restore({ endpoint, previous, set }: ConfigChange): Promise<void> {
+    const node = formatHostPort(endpoint);
+    try {
+      const now = await notifyConfig(endpoint);
+      if (now !== set) return this.host.status(`left notify-keyspace-events on ${node} as "${now}": it was changed during the trace`);
+      await setNotifyConfig(endpoint, previous);
+      this.host.status(`put notify-keyspace-events on ${node} back to "${previous}"`);
+    } catch (err) {
+      this.host.status(`could not put notify-keyspace-events on ${node} back to "${previous}" (${(err as Error).message}): set it by hand`);
+    }
+  }
+}
+
+/**
+ * A node that refused a CONFIG call (an ACL's NOPERM, a renamed command) is a usage error naming
+ * what to do; a node that cannot be reached or did not answer keeps its own error (exit 3, retried
+ * after a failover).
+ */
+function refused(what: string, fix: string): (err: Error) => never {
+  return (err) => {
+    if (err instanceof UnreachableError || !/NOPERM|ERR|unknown command/i.test(err.message)) throw err;
+    throw new UsageError(`--source keyspace: ${what} (${err.message}); ${fix}`);
+  };
+}
