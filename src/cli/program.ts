@@ -3,7 +3,12 @@
 // does everything that only help and usage errors need (see runProgram).
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { addProgramConnectionOptions, applyConnectionOptions } from '../commands/connection-flags.js';
+import {
+  addProgramConnectionOptions,
+  applyConnectionOptions,
+  ENVIRONMENT_HELP,
+  hostHint,
+} from '../commands/connection-flags.js';
 import type { CommandContext, RunContext } from '../commands/context.js';
 import { configureHelpWidth, loadHelpLayout, prose } from '../commands/help-text.js';
 import { CliError } from '../core/errors.js';
@@ -57,7 +62,7 @@ export async function buildProgram(
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
       outputError: (text, write) => {
         if (!helpModules) needsHelp();
-        const line = helpModules.hostHint(text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim());
+        const line = hostHint(text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim());
         write(`${helpModules.paintFor(ctx, 'stderr').error(`redlock-cli: ${line}`)}\n`);
       },
     });
@@ -67,7 +72,7 @@ export async function buildProgram(
   addProgramConnectionOptions(program);
   for (const register of registers) register(program, ctx);
   if (helpModules) {
-    program.addHelpText('afterAll', prose(ctx, `\n${helpModules.ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`));
+    program.addHelpText('afterAll', prose(ctx, `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`));
     helpModules.registerHelp(program, ctx); // after every command: `help sandbox up` follows the tree
   }
   // --no-color, then the program's connection values to the command, --sandbox, --target, redis-cli's flags.
@@ -82,20 +87,13 @@ export async function buildProgram(
 
 /** What only help and usage errors need: the help commands and examples, their text layout, colour. */
 async function loadHelpModules() {
-  const [help, examples, connection, colour] = await Promise.all([
+  const [help, examples, colour] = await Promise.all([
     import('../commands/help.js'),
     import('../commands/help-examples.js'),
-    import('../commands/connection-flags.js'),
     import('../commands/colour.js'),
     loadHelpLayout(),
   ]);
-  return {
-    registerHelp: help.registerHelp,
-    addExamples: examples.addExamples,
-    ENVIRONMENT_HELP: connection.ENVIRONMENT_HELP,
-    hostHint: connection.hostHint,
-    paintFor: colour.paintFor,
-  };
+  return { registerHelp: help.registerHelp, addExamples: examples.addExamples, paintFor: colour.paintFor };
 }
 
 /** Runs one command line on the given commands and returns its exit code; never calls process.exit. */
