@@ -12,6 +12,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, Socket, type Server } from 'node:net';
+import { loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { ensureBuilt } from '../test/helpers/build.js';
@@ -170,8 +171,11 @@ async function main(): Promise<void> {
     servers.push(small);
     const big = await startRedis({ password: PASSWORD, args: ['--enable-debug-command', 'yes'] });
     servers.push(big);
-    console.log(`redis-server ${servers.map((s) => s.port).join(', ')}; node ${process.version}`);
+    // The machine is shared: figures move with its load, so each run says what it was.
+    const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+    console.log(`redis-server ${servers.map((s) => s.port).join(', ')}; node ${process.version}; load average (1, 5, 15 min) ${load()}`);
     await oneKey(small);
+    console.log(`    load average after (a): ${load()}`);
     if (STARTUP_ONLY) return;
     await watch100(small);
     await lsBig(big);

@@ -1,5 +1,10 @@
 #!/usr/bin/env node
 // Tiny launcher: settle colour before chalk/ink load, wire signals, hand over to dist/main.js.
+import module from 'node:module';
+
+// Node 22.1 and later keep the compiled code of the modules below on disk between runs (the
+// directory node picks, under the system's temp dir); node 20 has no such cache and skips this.
+module.enableCompileCache?.();
 // chalk 5 ignores NO_COLOR, so map it (and --no-color) to FORCE_COLOR=0 first.
 if (process.env.NO_COLOR !== undefined || process.argv.includes('--no-color')) process.env.FORCE_COLOR = '0';
 

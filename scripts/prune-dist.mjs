@@ -2,16 +2,20 @@
 // leaves its old .js in dist/, which would ship and could still be imported. Delete every compiled
 // file whose source is gone (only orphans, so a concurrent run of the built CLI is not disturbed).
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const src = join(root, 'src');
 
-/** The source a compiled file came from: dist/a/b.js(.map) <- src/a/b.ts(x); lua is copied as is. */
+/**
+ * The source a compiled file came from: dist/a/b.js(.map) <- src/a/b.ts(x); lua is copied as is;
+ * dist/vendor/ is bundled from node_modules by scripts/bundle-cli.mjs, afresh on every build.
+ */
 function hasSource(file) {
   const rel = relative(dist, file);
+  if (rel.split(sep)[0] === 'vendor') return true;
   if (rel.endsWith('.lua')) return existsSync(join(src, rel));
   const base = rel.replace(/\.(js|js\.map|d\.ts|d\.ts\.map)$/, '');
   if (base === rel) return false;

@@ -1,5 +1,6 @@
 // The one commander program both hosts run: the CLI (src/main.ts) and the REPL (src/repl/). A
-// fresh program per call, so the REPL can run commands side by side; commands load lazily.
+// fresh program per call, so the REPL can run commands side by side; commands load lazily, and so
+// does everything that only help and usage errors need (see runProgram).
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import {
@@ -8,11 +9,8 @@ import {
   ENVIRONMENT_HELP,
   hostHint,
 } from '../commands/connection-flags.js';
-import { paintFor } from '../commands/colour.js';
 import type { CommandContext, RunContext } from '../commands/context.js';
-import { configureHelpWidth, prose } from '../commands/help-text.js';
-import { addExamples } from '../commands/help-examples.js';
-import { registerHelp } from '../commands/help.js';
+import { configureHelpWidth, loadHelpLayout, prose } from '../commands/help-text.js';
 import { CliError } from '../core/errors.js';
 import { EXIT_CODE_HELP, ExitCode } from '../core/exit-codes.js';
 import { safeLine } from '../core/terminal-text.js';
@@ -22,9 +20,33 @@ export type { CommandEntry } from './commands.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
+/** Thrown by a program built without help where commander is about to print help or a usage error. */
+class NeedsHelp extends Error {}
+function needsHelp(): never {
+  throw new NeedsHelp();
+}
+
+export interface BuildOptions {
+  /**
+   * false: a program that can only run commands. It has no `help` commands, examples or
+   * program-wide help text, and throws NeedsHelp instead of printing help or a usage error,
+   * before writing anything (the width is the first thing commander asks for when it lays out
+   * help); runProgram then runs the line again on a whole program. Default true: the whole
+   * program, help and all.
+   */
+  readonly help?: boolean;
+}
+
 /** The program with the given commands registered (all of them by default). */
-export async function buildProgram(ctx: CommandContext, entries: readonly CommandEntry[] = COMMANDS): Promise<Command> {
-  const registers = await Promise.all(entries.map((entry) => entry.load()));
+export async function buildProgram(
+  ctx: CommandContext,
+  entries: readonly CommandEntry[] = COMMANDS,
+  { help = true }: BuildOptions = {},
+): Promise<Command> {
+  const [registers, helpModules] = await Promise.all([
+    Promise.all(entries.map((entry) => entry.load())),
+    help ? loadHelpModules() : undefined,
+  ]);
   const program = new Command('redlock-cli')
     .description('Inspect, hold, break and torture Redis distributed locks (Redisson, Redlock, token locks)')
     .version(pkg.version, '-V, --version')
@@ -39,23 +61,39 @@ export async function buildProgram(ctx: CommandContext, entries: readonly Comman
       writeErr: (text) => void ctx.stderr.write(safeLine(text)),
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
       outputError: (text, write) => {
+        if (!helpModules) needsHelp();
         const line = hostHint(text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim());
-        write(`${paintFor(ctx, 'stderr').error(`redlock-cli: ${line}`)}\n`);
+        write(`${helpModules.paintFor(ctx, 'stderr').error(`redlock-cli: ${line}`)}\n`);
       },
-    })
-    .addHelpText('afterAll', prose(ctx, `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`));
+    });
   configureHelpWidth(program, ctx);
+  // Set before any command is registered: every command and subcommand shares this configuration.
+  if (!helpModules) program.configureOutput({ ...program.configureOutput(), getOutHelpWidth: needsHelp, getErrHelpWidth: needsHelp });
   addProgramConnectionOptions(program);
   for (const register of registers) register(program, ctx);
-  registerHelp(program, ctx); // after every command: `help sandbox up` follows the tree
+  if (helpModules) {
+    program.addHelpText('afterAll', prose(ctx, `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`));
+    helpModules.registerHelp(program, ctx); // after every command: `help sandbox up` follows the tree
+  }
   // --no-color, then the program's connection values to the command, --sandbox, --target, redis-cli's flags.
   program.hook('preAction', (_program, actionCommand) => {
     ctx.noColor = program.opts().color === false;
     return applyConnectionOptions(program, actionCommand, ctx);
   });
-  addExamples(program, ctx);
+  helpModules?.addExamples(program, ctx);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
+}
+
+/** What only help and usage errors need: the help commands and examples, their text layout, colour. */
+async function loadHelpModules() {
+  const [help, examples, colour] = await Promise.all([
+    import('../commands/help.js'),
+    import('../commands/help-examples.js'),
+    import('../commands/colour.js'),
+    loadHelpLayout(),
+  ]);
+  return { registerHelp: help.registerHelp, addExamples: examples.addExamples, paintFor: colour.paintFor };
 }
 
 /** Runs one command line on the given commands and returns its exit code; never calls process.exit. */
@@ -64,24 +102,45 @@ export async function runProgram(
   runCtx: RunContext,
   entries: readonly CommandEntry[] = COMMANDS,
 ): Promise<number> {
-  const ctx: CommandContext = { ...runCtx, exitCode: ExitCode.ok };
   // No arguments on a terminal: the interactive home. Piped or scripted, it stays the help.
   const args = argv.length === 0 && runCtx.stdin?.isTTY === true && runCtx.stdout.isTTY === true ? ['repl'] : argv;
+  // Most lines run a command and print neither help nor a usage error: they run on a program
+  // without help, which loads a fifth faster. A line that turns out to need help or to report
+  // a usage error stops before anything was written or run (commander checks the line before
+  // any hook or action) and runs again on the whole program, which prints exactly what it did.
+  const first = await parseOn(args, runCtx, entries, false);
+  if (first !== RUN_AGAIN) return first;
+  const second = await parseOn(args, runCtx, entries, true);
+  if (second === RUN_AGAIN) throw new Error('a program built with help asked for help again');
+  return second;
+}
+
+const RUN_AGAIN = Symbol('run again with help');
+
+async function parseOn(
+  args: readonly string[],
+  runCtx: RunContext,
+  entries: readonly CommandEntry[],
+  help: boolean,
+): Promise<number | typeof RUN_AGAIN> {
+  const ctx: CommandContext = { ...runCtx, exitCode: ExitCode.ok };
   try {
-    const program = await buildProgram(ctx, entriesFor(args, entries));
+    const program = await buildProgram(ctx, entriesFor(args, entries), { help });
     await program.parseAsync([...args], { from: 'user' });
     return ctx.exitCode;
   } catch (err) {
+    if (err instanceof NeedsHelp) return RUN_AGAIN;
     if (err instanceof CommanderError) {
       // Help and --version "fail" with exit code 0; usage errors were already printed by commander.
       return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
+    const { paintFor } = await import('../commands/colour.js');
     const red = paintFor(ctx, 'stderr').error;
     if (err instanceof CliError) {
       ctx.stderr.write(`${red(`redlock-cli: ${safeLine(err.message)}`)}\n`);
       return err.exitCode;
     }
-    const debug = argv.includes('--debug');
+    const debug = args.includes('--debug');
     const message = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
     ctx.stderr.write(`${red(`redlock-cli: unexpected error: ${safeLine(message)}${debug ? '' : ' (run with --debug for details)'}`)}\n`);
     return ExitCode.unexpected;

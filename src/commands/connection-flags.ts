@@ -2,10 +2,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { overrideUrl, parseDb, parsePort, urlHasPassword, type UrlOverrides } from '../core/url-overrides.js';
 import { DEFAULT_REPLY_TIMEOUT_MS, DEFAULT_URL, formatHostPort, parseSentinelUrl } from '../redis/target.js';
-import { loadCurrentTarget } from '../state/targets.js';
 import type { RunContext } from './context.js';
-import { promptPassword, rawTerminal } from './password-prompt.js';
-import { applyTargetOption, checkUrlWithCluster } from './target-use.js';
 
 // The connection options, the way redis-cli users type them, before or after the command
 // (`redlock-cli -u URL inspect k` and `redlock-cli inspect k -u URL`). The program declares them
@@ -13,6 +10,8 @@ import { applyTargetOption, checkUrlWithCluster } from './target-use.js';
 // its --help and the REPL's completion. One preAction hook hands the program's values to the
 // command and resolves --sandbox, --target (or the current target), redis-cli's flags,
 // REDISCLI_AUTH and --askpass into the plain --url/--sentinel/--cluster that targetSpec() reads.
+// Saved targets, the sandbox and the password prompt load only when the line needs them: every
+// command line declares these options, and `--version` or `inspect k -u URL` need none of that.
 
 /** The command-line values every connecting command sees (after the hook). */
 export interface ConnectionFlags {
@@ -153,9 +152,10 @@ async function applySandboxOption(cmd: Command, ctx: RunContext): Promise<string
 /** --target NAME, or the current target when nothing on the line or in REDIS_URL says where. */
 async function applyTarget(cmd: Command, ctx: RunContext): Promise<void> {
   const explicit = cmd.getOptionValue('target') as string | undefined;
-  if (explicit !== undefined) return applyTargetOption(cmd, ctx, explicit);
+  if (explicit !== undefined) return (await import('./target-use.js')).applyTargetOption(cmd, ctx, explicit);
   const saysWhere = ['url', 'sentinel', 'cluster', 'host', 'port', SANDBOX].some((n) => cmd.getOptionValue(n) !== undefined);
   if (saysWhere || nonEmpty(ctx.env.REDIS_URL) !== undefined) return;
+  const [{ loadCurrentTarget }, { applyTargetOption }] = await Promise.all([import('../state/targets.js'), import('./target-use.js')]);
   const current = loadCurrentTarget(ctx.env);
   if (current === undefined) return;
   set(cmd, 'target', current); // the REPL names it in its prompt
@@ -177,6 +177,7 @@ function expandSentinelUrl(cmd: Command, url: string): string {
 /** The password: --askpass, else -a/--pass, else the URL's own, else REDISCLI_AUTH (not for a sandbox: it has none). */
 async function passwordFor(flags: ConnectionFlags, url: string, ctx: RunContext, sandbox: boolean): Promise<string | undefined> {
   if (flags.askpass) {
+    const { promptPassword, rawTerminal } = await import('./password-prompt.js');
     const terminal = rawTerminal(ctx);
     if (!terminal) throw new UsageError('--askpass needs a terminal to ask on: set REDISCLI_AUTH instead');
     return promptPassword(ctx, terminal, 'Please input password: ');
@@ -210,6 +211,13 @@ async function applyRedisCliFlags(cmd: Command, ctx: RunContext): Promise<void> 
       urlHasPassword(n) ? n : overrideUrl(n, { user: overrides.user, password: overrides.password }),
     );
     set(cmd, 'nodes', withAuth.join(','));
+  }
+}
+
+/** Refuses --url with --cluster: typed together, the two disagree on where to go. */
+function checkUrlWithCluster(cmd: Command): void {
+  if (given(cmd, 'url') && given(cmd, 'cluster')) {
+    throw new UsageError('use either --url (one server) or --cluster (its seed nodes), not both: a Cluster password goes in REDIS_URL');
   }
 }
 

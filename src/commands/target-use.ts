@@ -49,13 +49,6 @@ export async function targetUrl(ctx: RunContext, name: string, target: StoredTar
   return withPassword(target.url, password);
 }
 
-/** Refuses --url with --cluster: typed together, the two disagree on where to go. */
-export function checkUrlWithCluster(cmd: Command): void {
-  if (cmd.getOptionValueSource('url') === 'cli' && cmd.getOptionValueSource('cluster') === 'cli') {
-    throw new UsageError('use either --url (one server) or --cluster (its seed nodes), not both: a Cluster password goes in REDIS_URL');
-  }
-}
-
 /** Resolves a saved target (from `--target` or `target use`) into the command's connection values. */
 export async function applyTargetOption(cmd: Command, ctx: RunContext, name: string): Promise<void> {
   const given = CONNECTION_FLAGS.filter((flag) => cmd.getOptionValueSource(flag) === 'cli');

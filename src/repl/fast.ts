@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { RunContext } from '../commands/context.js';
 import { parseDuration } from '../core/duration.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { safeLine } from '../core/terminal-text.js';
 import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from '../core/poller.js';
 import { DEFAULT_URL, describeTarget, parseRedisUrl } from '../redis/target.js';
 import { targetsFile } from '../state/paths.js';
@@ -61,9 +62,25 @@ function mayHaveCurrentTarget(env: Readonly<Record<string, string | undefined>>)
   }
 }
 
+// Return to the start of the line and clear it (ESC [ 2 K): ink's first frame is drawn there.
+const CLEAR_LINE = '\r\x1b[2K';
+
+/**
+ * The prompt, written before ink and react have loaded (a tenth of a second or more on a busy
+ * machine): what a user waits for is on screen at once. The terminal goes to raw mode with it, as
+ * ink would put it, so keys typed meanwhile are neither echoed nor cooked into lines but wait
+ * in the terminal for ink to read them; the returned function clears the line for ink's first frame,
+ * which draws the same prompt in the same place.
+ */
+function promptBeforeInk(ctx: RunContext, prompt: string): () => void {
+  const stdin = ctx.stdin as (NodeJS.ReadableStream & { setRawMode?: (raw: boolean) => unknown }) | undefined;
+  stdin?.setRawMode?.(true);
+  ctx.stdout.write(safeLine(prompt));
+  return () => void ctx.stdout.write(CLEAR_LINE);
+}
+
 /** Mounts the screen, then loads the session behind it; resolves with the exit code. */
 export async function runFastRepl(plan: FastPlan, ctx: RunContext): Promise<number> {
-  const { runReplView } = await import('../ui/repl-live.js');
   const clients = plan.clients ?? ['A', 'B'];
   const boot = bootController({
     client: clients[0]!,
@@ -72,8 +89,11 @@ export async function runFastRepl(plan: FastPlan, ctx: RunContext): Promise<numb
     intervalMs: plan.intervalMs,
     history: loadHistory(historyFile(ctx.env)),
   });
+  const handOver = promptBeforeInk(ctx, boot.getSnapshot().prompt);
+  const { runReplView } = await import('../ui/repl-live.js');
   let finished!: (code: number) => void;
   const done = new Promise<number>((resolve) => (finished = resolve));
+  handOver();
   const view = runReplView(boot, { stdout: ctx.stdout as NodeJS.WritableStream, stderr: ctx.stderr as NodeJS.WritableStream, stdin: ctx.stdin!, finished: done });
   try {
     const [{ createSession }, { urlTarget }, { shutdownRepl }] = await Promise.all([import('./start.js'), import('./target.js'), import('./exit.js')]);

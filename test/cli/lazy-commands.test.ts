@@ -15,12 +15,11 @@ import { tempStateEnv } from '../helpers/run-cli.js';
 // writes down every module it resolves, and the list is checked against what the command needs.
 
 const fx = useLockServer();
-// Modules every command line loads with the program: help, its text layout and colour, and the
-// connection options all commands share.
-const PROGRAM_COMMAND_MODULES =
-  'help|help-examples|help-text|colour|completion-tree|connection-flags|target-use|password-prompt|context';
-const TEXT_PACKAGES =
-  'chalk|string-width|wrap-ansi|cli-truncate|slice-ansi|strip-ansi|ansi-styles|ansi-regex|emoji-regex|get-east-asian-width|is-fullwidth-code-point';
+// Modules every command line loads with the program: the connection options all commands share,
+// and help-text, which holds each command's help prose until help is shown.
+const PROGRAM_COMMAND_MODULES = 'connection-flags|help-text|context';
+// Loaded only to show help or a usage error (src/cli/program.ts runs such a line again with them).
+const HELP_MODULES = /^commands\/(help|help-examples|completion-tree|colour)\.js$|^core\/text-layout\.js$/;
 const dir = mkdtempSync(join(tmpdir(), 'redlock-lazy-'));
 const hook = join(dir, 'record.mjs');
 
@@ -35,7 +34,10 @@ beforeAll(() => {
   );
 }, 60_000);
 
-/** Runs the built CLI; the modules it resolved, as paths under dist/ or package names. */
+/**
+ * Runs the built CLI; the modules it resolved, as paths under dist/ or package names (a package
+ * the build bundled into dist/vendor/ by its name too; the chunks its bundles share are left out).
+ */
 async function loaded(...args: string[]): Promise<{ code: number; modules: string[] }> {
   const log = join(dir, `modules-${Math.random().toString(36).slice(2)}`);
   writeFileSync(log, '');
@@ -50,7 +52,9 @@ async function loaded(...args: string[]): Promise<{ code: number; modules: strin
   const modules = readFileSync(log, 'utf8')
     .split('\n')
     .filter((url) => url.startsWith('file:'))
-    .map((url) => url.replace(/^.*\/node_modules\/((@[^/]+\/)?[^/]+).*$/, 'pkg:$1').replace(/^file:.*\/dist\//, ''));
+    .map((url) => url.replace(/^.*\/node_modules\/((@[^/]+\/)?[^/]+).*$/, 'pkg:$1').replace(/^file:.*\/dist\//, ''))
+    .map((path) => path.replace(/^vendor\/(.+)\.js$/, 'pkg:$1'))
+    .filter((path) => !/^pkg:shared-/.test(path));
   return { code, modules: [...new Set(modules)] };
 }
 
@@ -73,14 +77,12 @@ describe('which commands a command line loads', () => {
 });
 
 describe('a one-shot command loads only its own modules', () => {
-  it('--version: commander and the program, no command, no ioredis', async () => {
+  it('--version: commander and the program, no command, no ioredis, no help, colour or text layout', async () => {
     const r = await loaded('--version');
     expect(r.code).toBe(0);
     expect(r.modules).toContain('pkg:commander');
-    // The program's own: help (re-flowed, coloured), and the connection options every command shares.
-    const own = new RegExp(
-      `^(commands/(${PROGRAM_COMMAND_MODULES})|redis/target|locks/types)\\.js$|^pkg:(commander|${TEXT_PACKAGES})$`,
-    );
+    // The program's own: the connection options every command shares.
+    const own = new RegExp(`^(commands/(${PROGRAM_COMMAND_MODULES})|redis/target)\\.js$|^pkg:commander$`);
     expect(
       r.modules.filter(
         (m) => !own.test(m) && /^(commands|locks|redis|inspect|sandbox|scenario|race|ui)\/|^pkg:/.test(m),
@@ -97,13 +99,28 @@ describe('a one-shot command loads only its own modules', () => {
       (m) =>
         /^commands\//.test(m) &&
         !new RegExp(
-          `^commands/(inspect|inspect/watch|inspect/watch-output|options|across-nodes|${PROGRAM_COMMAND_MODULES})\\.js$`,
+          `^commands/(inspect|inspect/watch|inspect/watch-output|options|across-nodes|colour|${PROGRAM_COMMAND_MODULES})\.js$`,
         ).test(m),
     );
     expect(others).toEqual([]);
     expect(
       r.modules.filter((m) => /^(sandbox|scenario|race|ui|repl\/(?!entry))\/|pkg:(yaml|zod|ink|react)/.test(m)),
     ).toEqual([]);
+    // Its output is coloured and measured by the text layout, but help's own modules stay unloaded.
+    expect(r.modules.filter((m) => /^commands\/(help|help-examples|completion-tree)\.js$/.test(m))).toEqual([]);
+  });
+
+  it('help and usage errors load help: the line runs again on the whole program', async () => {
+    for (const args of [['inspect', '--help'], ['help', 'inspect'], ['inspec', 'k'], ['sandbox']]) {
+      const r = await loaded(...args);
+      expect(r.modules.filter((m) => HELP_MODULES.test(m)).sort(), args.join(' ')).toEqual([
+        'commands/colour.js',
+        'commands/completion-tree.js',
+        'commands/help-examples.js',
+        'commands/help.js',
+        'core/text-layout.js',
+      ]);
+    }
   });
 
   it('scenario list loads yaml and zod (the hook sees them when they are used)', async () => {
