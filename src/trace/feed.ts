@@ -35,6 +35,11 @@ export interface ShardFeed {
   /** Called every 100 ms: expiries while the stream is quiet, where the feed computes them. */
   tick(): void;
   lostInFailover(lock: string, t: number, detail: string): TraceEvent[];
+  /**
+   * MONITOR: the server time (epoch ms) up to which every line has arrived, proven by a fence that
+   * came back (0 before the first); undefined where the feed has no fences.
+   */
+  readonly completeUntil?: number;
   /** The server's clock now, estimated (epoch ms). */
   serverNow(): number;
   /** Stops timers, finishes what is in flight, undoes what attach changed (a config it was asked to set). */
