@@ -19,6 +19,8 @@ const QUIET_MS = 50;
 /** A fence unanswered this long: expiries fall back to the local clock estimate. */
 const FENCE_PATIENCE_MS = 1000;
 const TICK_MARGIN_MS = 1000;
+/** At the end, how long to wait for a fence before a script run still open is taken as it is. */
+const SETTLE_MS = 1000;
 
 /** How the feed reaches a node: the real MONITOR connection, or a test's stand-in. */
 export interface MonitorLink {
@@ -45,6 +47,8 @@ export class MonitorFeed implements ShardFeed {
   private fencing = true;
   /** Server time of the newest fence seen on this connection: the stream is complete up to it. */
   private fencedAt = 0;
+  /** settle() waiting for the fence it sent (or for the node to refuse it). */
+  private fenceSeen: (() => void) | undefined;
   private readonly link: MonitorLink;
 
   constructor(
@@ -109,6 +113,13 @@ export class MonitorFeed implements ShardFeed {
     if (this.quietTimer) clearTimeout(this.quietTimer);
     this.quietTimer = setTimeout(() => this.quiet(), QUIET_MS);
     this.host.emit(out);
+    if (!this.awaited) this.wake();
+  }
+
+  private wake(): void {
+    const waiting = this.fenceSeen;
+    this.fenceSeen = undefined;
+    waiting?.();
   }
 
   /** The stream went quiet: a fence completes a script run that may still be open. */
@@ -128,6 +139,7 @@ export class MonitorFeed implements ShardFeed {
     if (!this.fencing) return;
     this.fencing = false;
     this.awaited = undefined;
+    this.wake();
     this.host.status(`the server refused the trace's ECHO fence (${message}): a script run completes at the next command, expiries show at least 1 s late`);
   }
 
@@ -156,6 +168,24 @@ export class MonitorFeed implements ShardFeed {
 
   lostInFailover(lock: string, t: number, detail: string): TraceEvent[] {
     return this.live().lostInFailover(lock, t, detail);
+  }
+
+  /**
+   * Before the end: a stream stopped mid-script would leave a run cut short, read as a refusal.
+   * Fences until everything that arrived is complete, for at most SETTLE_MS (far behind, the
+   * fence waits for the whole backlog: then the run is taken as it is, as without fences).
+   */
+  async settle(): Promise<void> {
+    const deadline = Date.now() + SETTLE_MS;
+    while (this.unfenced && this.fencing && this.connection && Date.now() < deadline) {
+      this.fence();
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.fenceSeen = resolve;
+        timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+      });
+      clearTimeout(timer);
+    }
   }
 
   async stop(): Promise<void> {

@@ -173,6 +173,7 @@ export class TraceSource {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.ticker) clearInterval(this.ticker);
+    await Promise.all(this.shards.map((shard) => shard.feed.settle()));
     for (const shard of this.shards) shard.connection?.close();
     for (const shard of this.shards) await shard.feed.stop();
   }

@@ -17,6 +17,13 @@ const FENCE_SOURCE = '127.0.0.1:6100';
 /** `sec.usec` of a server time in ms, as MONITOR prints it. */
 const stamp = (t: number) => `${Math.floor(t / 1000)}.${String(Math.round((t % 1000) * 1000)).padStart(6, '0')}`;
 
+/** A token lock taken at `t`, then the first half of its compare-and-delete (the GET, not yet the DEL). */
+const acquiredThenReleaseBegun = (t: number) => [
+  `${stamp(t)} [0 127.0.0.1:5001] "SET" "job" "tokA" "PX" "30000" "NX"`,
+  `${stamp(t + 1)} [0 127.0.0.1:5001] "EVAL" "${TOKEN_RELEASE}" "1" "job" "tokA"`,
+  `${stamp(t + 1)} [0 lua] "get" "job"`,
+];
+
 /** A feed on a stand-in connection: lines are pushed by the test, sent commands are recorded. */
 async function feedOnStandIn(lagMs = 0) {
   const events: TraceEvent[] = [];
@@ -71,11 +78,7 @@ describe('MONITOR feed: fences instead of timers', () => {
   it('a script run split by a long pause stays open until the fence line; then the release is decoded, no refusal', async () => {
     const f = await feedOnStandIn();
     const t = Date.now();
-    f.lines(
-      `${stamp(t)} [0 127.0.0.1:5001] "SET" "job" "tokA" "PX" "30000" "NX"`,
-      `${stamp(t + 1)} [0 127.0.0.1:5001] "EVAL" "${TOKEN_RELEASE}" "1" "job" "tokA"`,
-      `${stamp(t + 1)} [0 lua] "get" "job"`,
-    );
+    f.lines(...acquiredThenReleaseBegun(t));
     // Quiet: the feed asks for a fence instead of closing the run.
     await until(() => f.sent.length === 1, 'a fence sent');
     expect(f.sent).toEqual([['ECHO', 'redlock-cli:trace-fence:1']]);
@@ -99,6 +102,22 @@ describe('MONITOR feed: fences instead of timers', () => {
     expect(f.events).toHaveLength(3);
     expect(f.sent).toHaveLength(1);
     await f.feed.stop();
+    expect(f.session.findings).toEqual([]);
+  });
+
+  it('ending the trace mid-script: settle() fences and waits, so the run is not cut short into a refusal', async () => {
+    const f = await feedOnStandIn();
+    const t = Date.now();
+    f.lines(...acquiredThenReleaseBegun(t));
+    const settled = f.feed.settle();
+    expect(f.sent).toEqual([['ECHO', 'redlock-cli:trace-fence:1']]);
+    f.lines(
+      `${stamp(t + 1)} [0 lua] "del" "job"`,
+      `${stamp(t + 3)} [0 ${FENCE_SOURCE}] "ECHO" "redlock-cli:trace-fence:1"`,
+    );
+    await settled;
+    await f.feed.stop();
+    expect(f.events.map((e) => e.kind)).toEqual(['attempt', 'acquired', 'released']);
     expect(f.session.findings).toEqual([]);
   });
 
@@ -126,11 +145,7 @@ describe('MONITOR feed: fences instead of timers', () => {
   it('a node that refuses the fence: no run is closed on a timer, the next command closes it', async () => {
     const f = await feedOnStandIn();
     const t = Date.now();
-    f.lines(
-      `${stamp(t)} [0 127.0.0.1:5001] "SET" "job" "tokA" "PX" "30000" "NX"`,
-      `${stamp(t + 1)} [0 127.0.0.1:5001] "EVAL" "${TOKEN_RELEASE}" "1" "job" "tokA"`,
-      `${stamp(t + 1)} [0 lua] "get" "job"`,
-    );
+    f.lines(...acquiredThenReleaseBegun(t));
     await until(() => f.sent.length === 1, 'a fence sent');
     f.refuse("NOPERM this user has no permissions to run the 'echo' command");
     expect(f.status).toEqual([
@@ -152,9 +167,7 @@ describe('MONITOR feed: fences instead of timers', () => {
     const f = await feedOnStandIn();
     const t = Date.now();
     f.lines(
-      `${stamp(t)} [0 127.0.0.1:5001] "SET" "job" "tokA" "PX" "30000" "NX"`,
-      `${stamp(t + 1)} [0 127.0.0.1:5001] "EVAL" "${TOKEN_RELEASE}" "1" "job" "tokA"`,
-      `${stamp(t + 1)} [0 lua] "get" "job"`,
+      ...acquiredThenReleaseBegun(t),
       `${stamp(t + 1)} [0 lua] "del" "job"`,
       `${stamp(t + 2)} [0 127.0.0.1:7000] "ECHO" "redlock-cli:trace-fence:99"`,
     );

@@ -86,8 +86,8 @@ export class TraceDecoder {
   /** Decodes one line; returns the events it completed (a pending script run, expiries, its own). */
   push(line: MonitorLine): TraceEvent[] {
     if (line.source === 'lua') {
-      // Lines of a run that flush() closed too early (the stream paused mid-script): they still
-      // belong to it, as no client line came between; decode them in its context.
+      // Lines of a run that flush() closed early (the stream broke mid-script and came back, or a
+      // caller flushed on a pause): they still belong to it, as no client line came between.
       if (!this.pending && this.flushed) this.pending = { ...this.flushed, lua: [] };
       this.pending?.lua.push(line);
       return this.drain();

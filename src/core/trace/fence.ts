@@ -16,8 +16,10 @@ export function fenceCommand(n: number): string[] {
 
 /** Which fence a line is (its number), or undefined when the line is not a fence. */
 export function fenceNumber(line: MonitorLine): number | undefined {
-  const [cmd, text] = line.args;
-  if (line.args.length !== 2 || cmd?.toLowerCase() !== 'echo' || !text?.startsWith(PREFIX)) return undefined;
+  // Runs for every line: the cheap tests first.
+  if (line.args.length !== 2) return undefined;
+  const text = line.args[1]!;
+  if (!text.startsWith(PREFIX) || line.args[0]!.toLowerCase() !== 'echo') return undefined;
   const n = Number(text.slice(PREFIX.length));
   return Number.isSafeInteger(n) ? n : undefined;
 }
