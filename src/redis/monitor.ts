@@ -9,7 +9,8 @@ import type { HostPort } from './target.js';
 // `" "` and undoes only \" , so a key holding `" "`, a backslash or a non-ASCII byte arrives
 // mangled. Here every line reaches the decoder exactly as the server printed it (one RESP simple
 // string), and the decoder unescapes it. MONITOR changes nothing on the server; the only other
-// commands sent are AUTH and CLIENT SETNAME.
+// commands sent are AUTH, CLIENT SETNAME and, once MONITOR runs, the trace's fences (a read-only
+// ECHO: Redis 7 still runs it on a monitoring connection and shows it in the stream).
 
 export interface MonitorEndpoint extends HostPort {
   readonly tls?: boolean;
@@ -27,13 +28,22 @@ export interface MonitorConnection {
   readonly label: string;
   /** Resolves when the connection ends: undefined after close(), the error when it broke. */
   readonly ended: Promise<Error | undefined>;
+  /** Sends a command on the monitoring connection (fences); its reply is read and dropped. */
+  send(args: readonly string[]): void;
   close(): void;
+}
+
+export interface MonitorHandlers {
+  /** Each batch of lines as they arrive (server order). */
+  readonly onLines: (lines: string[]) => void;
+  /** A command sent with send() was refused (ACL, an older server); the stream goes on. */
+  readonly onRefused?: (message: string) => void;
 }
 
 const encode = (args: readonly string[]): string => `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`;
 
-/** Opens MONITOR on one node; `onLines` gets each batch of lines as they arrive (server order). */
-export function openMonitor(ep: MonitorEndpoint, onLines: (lines: string[]) => void): Promise<MonitorConnection> {
+/** Opens MONITOR on one node; its lines go to `handlers.onLines` in batches as they arrive. */
+export function openMonitor(ep: MonitorEndpoint, handlers: MonitorHandlers): Promise<MonitorConnection> {
   const label = `${ep.host.includes(':') ? `[${ep.host}]` : ep.host}:${ep.port}`;
   return new Promise((resolve, reject) => {
     const socket: Socket = ep.tls ? tlsConnect({ host: ep.host, port: ep.port, ...tlsOptions(ep.host) }) : netConnect({ host: ep.host, port: ep.port });
@@ -44,6 +54,8 @@ export function openMonitor(ep: MonitorEndpoint, onLines: (lines: string[]) => v
     let started = false;
     let closing = false;
     let rest = '';
+    /** The next part is the payload of a bulk reply (an ECHO's), not a line of the stream. */
+    let bulkPayload = false;
     let finish: (err: Error | undefined) => void = () => undefined;
     const ended = new Promise<Error | undefined>((r) => (finish = r));
     const timer = setTimeout(() => fail(new UnreachableError(`${label}: no answer within ${ep.connectTimeoutMs ?? 3000} ms`)), ep.connectTimeoutMs ?? 3000);
@@ -67,6 +79,19 @@ export function openMonitor(ep: MonitorEndpoint, onLines: (lines: string[]) => v
       rest = parts.pop() ?? '';
       const lines: string[] = [];
       for (const part of parts) {
+        if (bulkPayload) {
+          bulkPayload = false;
+          continue;
+        }
+        // Once MONITOR runs, a bulk or an error is the reply to a fence, never a line of the stream.
+        if (started && part.startsWith('$')) {
+          bulkPayload = part !== '$-1';
+          continue;
+        }
+        if (started && part.startsWith('-')) {
+          handlers.onRefused?.(part.slice(1));
+          continue;
+        }
         if (part.startsWith('-')) {
           const message = part.slice(1);
           // NOPERM: an ACL user without MONITOR (it needs +monitor or the admin category).
@@ -78,13 +103,13 @@ export function openMonitor(ep: MonitorEndpoint, onLines: (lines: string[]) => v
           if (pending === 0) {
             started = true;
             clearTimeout(timer);
-            resolve({ label, ended, close: () => ((closing = true), socket.destroy()) });
+            resolve({ label, ended, send: (args) => void socket.write(encode(args)), close: () => ((closing = true), socket.destroy()) });
           }
           continue;
         }
         lines.push(part.startsWith('+') ? part.slice(1) : part);
       }
-      if (lines.length > 0) onLines(lines);
+      if (lines.length > 0) handlers.onLines(lines);
     });
   });
 }

@@ -30,13 +30,20 @@ export interface ShardFeed {
   readonly model: LockModel;
   /** Connects to the node (again, after a failover: the node may be another); resolves once facts flow. */
   attach(endpoint: MonitorEndpoint): Promise<FeedConnection>;
-  /** Emits what a pause completes (MONITOR: a script run still open). */
+  /** The stream ended or broke: emits what no later line can complete (MONITOR: a script run still open). */
   flush(): void;
-  /** Called every 100 ms: expiries while the stream is quiet, where the feed computes them. */
+  /** Called every 100 ms: expiries while the stream is quiet, where the feed computes them (MONITOR: asks a fence). */
   tick(): void;
   lostInFailover(lock: string, t: number, detail: string): TraceEvent[];
+  /**
+   * MONITOR: the server time (epoch ms) up to which every line has arrived, proven by a fence that
+   * came back (0 before the first); undefined where the feed has no fences.
+   */
+  readonly completeUntil?: number;
   /** The server's clock now, estimated (epoch ms). */
   serverNow(): number;
+  /** Before stop(), with the connection still open: waits (bounded) until what arrived is complete (MONITOR: a fence). */
+  settle(): Promise<void>;
   /** Stops timers, finishes what is in flight, undoes what attach changed (a config it was asked to set). */
   stop(): Promise<void>;
 }

@@ -117,6 +117,9 @@ export class KeyspaceFeed implements ShardFeed {
 
   flush(): void {}
 
+  /** Each notification is complete in itself: nothing to wait for. */
+  async settle(): Promise<void> {}
+
   tick(): void {}
 
   serverNow(): number {

@@ -1,40 +1,80 @@
 import { TraceDecoder } from '../core/trace/decoder.js';
 import type { TraceEvent } from '../core/trace/events.js';
+import { fenceCommand, fenceNumber } from '../core/trace/fence.js';
 import { parseMonitorLine } from '../core/trace/monitor-line.js';
-import { openMonitor, type MonitorEndpoint } from '../redis/monitor.js';
+import { openMonitor, type MonitorConnection, type MonitorEndpoint, type MonitorHandlers } from '../redis/monitor.js';
 import { clientNames } from '../redis/trace-nodes.js';
 import type { FeedConnection, FeedHost, ShardFeed } from './feed.js';
 
-// The MONITOR feed of one primary: lines decoded as they arrive; a script run still open is
-// completed when the connection goes quiet for a moment, and expiries are computed from the
-// leases and the server's timestamps, also on a clock when no line arrives.
+// The MONITOR feed of one primary: lines decoded as they arrive. When the stream goes quiet, or a
+// lease may have run out, it sends a fence (core/trace/fence.ts) on the monitoring connection
+// itself: when the fence's line comes back, a script run still open is complete and every expiry
+// up to the fence's server time is certain. Nothing is decided on a local timer: Redis writes a
+// monitor at most 64 KB per turn of its loop, so one script's lines can straddle any pause of a
+// busy machine (closing a run at such a pause once read a compare-and-delete whose DEL came after
+// it as a refused release: a false expired-while-held in safe traffic, bench at load 16).
 
-/** How long a connection must be quiet before an open script run counts as complete. */
+/** How long the stream must be quiet before a fence is sent to complete what it has. */
 const QUIET_MS = 50;
+/** A fence unanswered this long: expiries fall back to the local clock estimate. */
+const FENCE_PATIENCE_MS = 1000;
 const TICK_MARGIN_MS = 1000;
+/** At the end, how long to wait for a fence before a script run still open is taken as it is. */
+const SETTLE_MS = 1000;
+
+/** How the feed reaches a node: the real MONITOR connection, or a test's stand-in. */
+export interface MonitorLink {
+  /** Address -> CLIENT SETNAME of the connections already there. */
+  names(endpoint: MonitorEndpoint): Promise<Map<string, string>>;
+  open(endpoint: MonitorEndpoint, handlers: MonitorHandlers): Promise<MonitorConnection>;
+}
+
+const REDIS_LINK: MonitorLink = { names: clientNames, open: openMonitor };
 
 export class MonitorFeed implements ShardFeed {
   private decoder: TraceDecoder | undefined;
+  private connection: MonitorConnection | undefined;
   private quietTimer: NodeJS.Timeout | undefined;
-  /** Bumped on every batch received: a quiet check that sees it change knows data came in. */
-  private batches = 0;
   /** Local time minus server time at the newest line (for the clock between lines). */
   private offset = 0;
   private minGap = Number.POSITIVE_INFINITY;
+  private fences = 0;
+  /** The fence sent and not seen yet, with the local time it was sent. */
+  private awaited: { readonly n: number; readonly sentAt: number } | undefined;
+  /** Lines came after the newest fence seen: a run may be open, a fence would complete it. */
+  private unfenced = false;
+  /** False once the node refused a fence (ACL, an older server): the conservative fallback only. */
+  private fencing = true;
+  /** Server time of the newest fence seen on this connection: the stream is complete up to it. */
+  private fencedAt = 0;
+  /** settle() waiting for the fence it sent (or for the node to refuse it). */
+  private fenceSeen: (() => void) | undefined;
+  private readonly link: MonitorLink;
 
   constructor(
     private readonly host: FeedHost,
-    private readonly opts: { readonly wants: (lock: string) => boolean; readonly node?: string | undefined },
-  ) {}
+    private readonly opts: { readonly wants: (lock: string) => boolean; readonly node?: string | undefined; readonly link?: MonitorLink },
+  ) {
+    this.link = opts.link ?? REDIS_LINK;
+  }
 
   get model() {
     return this.live().model;
   }
 
+  /** Server time up to which this feed has seen every line, through a fence (0: none yet). */
+  get completeUntil(): number {
+    return this.fencedAt;
+  }
+
   async attach(endpoint: MonitorEndpoint): Promise<FeedConnection> {
     // Names of the connections made before the trace, so their first events are named too.
-    if (!this.decoder) this.decoder = new TraceDecoder({ wants: this.opts.wants, clientNames: await clientNames(endpoint), ...(this.opts.node ? { node: this.opts.node } : {}) });
-    return openMonitor(endpoint, (lines) => this.receive(lines));
+    if (!this.decoder) this.decoder = new TraceDecoder({ wants: this.opts.wants, clientNames: await this.link.names(endpoint), ...(this.opts.node ? { node: this.opts.node } : {}) });
+    // A new connection (reconnected, or the promoted primary): fences sent on the old one are gone.
+    this.awaited = undefined;
+    this.fencing = true;
+    this.connection = await this.link.open(endpoint, { onLines: (lines) => this.receive(lines), onRefused: (message) => this.refused(message) });
+    return this.connection;
   }
 
   private live(): TraceDecoder {
@@ -51,8 +91,17 @@ export class MonitorFeed implements ShardFeed {
     for (const text of raw) {
       const line = parseMonitorLine(text);
       if (!line) continue;
-      lines++;
       newest = line.t;
+      const fence = fenceNumber(line);
+      if (fence === undefined) {
+        lines++;
+        this.unfenced = true;
+      } else if (fence === this.awaited?.n) {
+        // Every line before it has arrived: the decoder completes the open run and the expiries.
+        this.awaited = undefined;
+        this.unfenced = false;
+        this.fencedAt = line.t;
+      }
       out.push(...decoder.push(line));
     }
     if (newest !== undefined) {
@@ -61,39 +110,54 @@ export class MonitorFeed implements ShardFeed {
       this.offset = gap;
       this.host.received(lines, gap - this.minGap);
     }
-    this.batches++;
     if (this.quietTimer) clearTimeout(this.quietTimer);
-    // Behind the server, a pause means the server is busy, not that a script ended: it writes a
-    // monitor at most 64 KB per turn of its loop, so a run's lines can straddle a long pause. Closing
-    // the run early there made a release whose DEL came later look refused (a 60 s bench at load 16:
-    // one false expired-while-held), so the wait grows with the lag, without a cap.
-    this.quietTimer = setTimeout(() => this.quiet(), QUIET_MS + 2 * this.host.lagMs);
+    this.quietTimer = setTimeout(() => this.quiet(), QUIET_MS);
     this.host.emit(out);
+    if (!this.awaited) this.wake();
   }
 
-  /**
-   * A script run still open when the connection went quiet is complete: Redis writes a script's
-   * lines together. A timer can fire before a starved process has read data already waiting on
-   * the socket (timers run before I/O in each turn of the event loop), so the run is closed only
-   * after one more turn in which nothing was read.
-   */
+  private wake(): void {
+    const waiting = this.fenceSeen;
+    this.fenceSeen = undefined;
+    waiting?.();
+  }
+
+  /** The stream went quiet: a fence completes a script run that may still be open. */
   private quiet(): void {
-    const seen = this.batches;
-    setImmediate(() => {
-      if (this.batches === seen) this.flush();
-    });
+    if (this.unfenced) this.fence();
   }
 
+  /** Sends a fence unless one is on its way (one at a time: the newest answers for all). */
+  private fence(): void {
+    if (!this.fencing || this.awaited || !this.connection) return;
+    const n = ++this.fences;
+    this.awaited = { n, sentAt: Date.now() };
+    this.connection.send(fenceCommand(n));
+  }
+
+  private refused(message: string): void {
+    if (!this.fencing) return;
+    this.fencing = false;
+    this.awaited = undefined;
+    this.wake();
+    this.host.status(`the server refused the trace's ECHO fence (${message}): a script run completes at the next command, expiries show at least 1 s late`);
+  }
+
+  /** Only when the stream ends or breaks: no line can come after, so a run still open is complete. */
   flush(): void {
     if (this.decoder) this.host.emit(this.decoder.flush());
   }
 
   /**
-   * Expiries while the stream is quiet. The server clock is estimated from the newest line, held
-   * back by a margin: a renewal still in flight must never be beaten by an expiry it prevented.
+   * Expiries while the stream is quiet. A lease that may have run out asks for a fence: its line
+   * brings the server's time and the decoder emits what expired by then. Without a fence answer,
+   * the server clock is estimated from the newest line, held back by a margin: a renewal still in
+   * flight must never be beaten by an expiry it prevented.
    */
   tick(): void {
     if (!this.decoder || this.decoder.serverTime === 0) return;
+    if (this.decoder.model.nextExpiryAt <= this.serverNow()) this.fence();
+    if (this.fencing && (!this.awaited || Date.now() - this.awaited.sentAt < FENCE_PATIENCE_MS)) return;
     const margin = Math.max(TICK_MARGIN_MS, 2 * this.host.lagMs);
     this.host.emit(this.decoder.tick(this.serverNow() - margin));
   }
@@ -104,6 +168,24 @@ export class MonitorFeed implements ShardFeed {
 
   lostInFailover(lock: string, t: number, detail: string): TraceEvent[] {
     return this.live().lostInFailover(lock, t, detail);
+  }
+
+  /**
+   * Before the end: a stream stopped mid-script would leave a run cut short, read as a refusal.
+   * Fences until everything that arrived is complete, for at most SETTLE_MS (far behind, the
+   * fence waits for the whole backlog: then the run is taken as it is, as without fences).
+   */
+  async settle(): Promise<void> {
+    const deadline = Date.now() + SETTLE_MS;
+    while (this.unfenced && this.fencing && this.connection && Date.now() < deadline) {
+      this.fence();
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.fenceSeen = resolve;
+        timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+      });
+      clearTimeout(timer);
+    }
   }
 
   async stop(): Promise<void> {

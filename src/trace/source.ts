@@ -37,6 +37,11 @@ export interface SourceStats {
    */
   readonly lagMs: number;
   readonly maxLagMs: number;
+  /**
+   * MONITOR: the server time up to which every primary's stream is known complete (each one's
+   * newest fence; 0 until each has one); undefined for keyspace notifications.
+   */
+  readonly completeUntil: number | undefined;
 }
 
 const TICK_MS = 100;
@@ -77,7 +82,9 @@ export class TraceSource {
   }
 
   get stats(): SourceStats {
-    return { source: this.kind, lines: this.lines, lagMs: this.lag, maxLagMs: this.maxLag };
+    const fenced = this.shards.map((s) => s.feed.completeUntil);
+    const complete = fenced.length > 0 && fenced.every((t) => t !== undefined);
+    return { source: this.kind, lines: this.lines, lagMs: this.lag, maxLagMs: this.maxLag, completeUntil: complete ? Math.min(...(fenced as number[])) : undefined };
   }
 
   /** Connects to every primary and starts decoding; resolves once every feed is running. */
@@ -166,6 +173,7 @@ export class TraceSource {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.ticker) clearInterval(this.ticker);
+    await Promise.all(this.shards.map((shard) => shard.feed.settle()));
     for (const shard of this.shards) shard.connection?.close();
     for (const shard of this.shards) await shard.feed.stop();
   }

@@ -13,7 +13,7 @@ import { startTrace } from './trace-fixture.js';
 
 // The same traffic seen three ways: live, from our recording, and from a log saved with
 // `redis-cli monitor`. All three must give the same events and the same findings. And the trace
-// itself, seen by another MONITOR, sends nothing that writes.
+// itself, seen by another MONITOR, sends nothing that writes (its ECHO fences are read-only).
 
 const TOKEN_RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
 const fx = useRedisServer();
@@ -93,6 +93,11 @@ describe('trace --from', () => {
     expect(ours.size).toBeGreaterThanOrEqual(2); // the MONITOR connection and the CLIENT LIST one
     const sent = seen.filter((s) => ours.has(s.source)).map((s) => s.args);
     expect(sent.length).toBeGreaterThan(0);
+    // Its fences are allowed, explicitly: an ECHO of its marker on its MONITOR connection, no other ECHO.
+    const isFence = (args: readonly string[]) => args.length === 2 && args[0]!.toLowerCase() === 'echo' && /^redlock-cli:trace-fence:\d+$/.test(args[1]!);
+    expect(sent.filter(isFence).length).toBeGreaterThan(0);
+    expect(sent.filter((args) => args[0]!.toLowerCase() === 'echo' && !isFence(args))).toEqual([]);
+    // Everything it sent, fences too, judged by the server's own flags: nothing that writes.
     expect(await sideEffects(fx.raw, sent)).toEqual([]);
   }, 60_000);
 

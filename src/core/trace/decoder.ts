@@ -4,12 +4,13 @@
 // order for one primary; one decoder per primary.
 //
 // Redis feeds a script's EVAL / EVALSHA / FCALL line to MONITOR before the commands the script
-// runs (`lua`), so a script run is complete when the next line that is not `lua` arrives, or
-// when the stream goes quiet (flush()). A function's body is not in the stream: FCALL is decoded
-// from its commands alone.
+// runs (`lua`), so a script run is complete when the next line that is not `lua` arrives (a trace
+// fence is one: see fence.ts), or when the stream ends (flush()). A function's body is not in the
+// stream: FCALL is decoded from its commands alone.
 
 import { createHash } from 'node:crypto';
 import { applyCommand } from './client-commands.js';
+import { fenceNumber } from './fence.js';
 import type { TraceClient, TraceEvent } from './events.js';
 import { LockModel } from './lock-model.js';
 import type { MonitorLine } from './monitor-line.js';
@@ -85,8 +86,8 @@ export class TraceDecoder {
   /** Decodes one line; returns the events it completed (a pending script run, expiries, its own). */
   push(line: MonitorLine): TraceEvent[] {
     if (line.source === 'lua') {
-      // Lines of a run that flush() closed too early (the stream paused mid-script): they still
-      // belong to it, as no client line came between; decode them in its context.
+      // Lines of a run that flush() closed early (the stream broke mid-script and came back, or a
+      // caller flushed on a pause): they still belong to it, as no client line came between.
       if (!this.pending && this.flushed) this.pending = { ...this.flushed, lua: [] };
       this.pending?.lua.push(line);
       return this.drain();
@@ -95,6 +96,8 @@ export class TraceDecoder {
     this.finishRun();
     this.attempted.clear();
     this.advance(line.t);
+    // A fence completes what came before it and tells the server's time; it is not traffic.
+    if (fenceNumber(line) !== undefined) return this.drain();
     const client = this.clientOf(line.source);
     this.current = { t: line.t, client };
     const cmd = line.args[0]!.toLowerCase();
@@ -104,7 +107,7 @@ export class TraceDecoder {
     return this.drain();
   }
 
-  /** Completes a script run still waiting for more `lua` lines (the stream went quiet, or ended). */
+  /** Completes a script run still waiting for more `lua` lines (the stream ended or broke). */
   flush(): TraceEvent[] {
     this.flushed = this.pending;
     this.finishRun();

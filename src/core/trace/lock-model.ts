@@ -47,6 +47,11 @@ export class LockModel {
     return s;
   }
 
+  /** Server time of the earliest lease that may run out next (infinity: none); may be early, never late. */
+  get nextExpiryAt(): number {
+    return this.nextExpiry;
+  }
+
   has(lock: string): boolean {
     return this.locks.has(lock);
   }
