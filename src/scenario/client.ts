@@ -204,9 +204,42 @@ export class ClientRuntime {
     }
   }
 
+  /**
+   * Runs a step at its time. Pause, crash and the client's network happen to it whatever it is
+   * doing; the rest waits its turn in the queue, and its completion is returned.
+   */
+  dispatch(step: ClientStep): Promise<void> | undefined {
+    switch (step.do) {
+      case 'pause':
+        this.pause(step.forMs);
+        return undefined;
+      case 'crash':
+        this.crash();
+        return undefined;
+      case 'partition':
+        this.partition(step.nodes);
+        return undefined;
+      case 'heal':
+        this.heal();
+        return undefined;
+      default:
+        if (step.do === 'renew' && step.background) {
+          this.runAside(step);
+          return undefined;
+        }
+        return this.enqueue(step);
+    }
+  }
+
   /** Queues a step behind the client's earlier ones; it runs once the client is free and not paused. */
-  enqueue(step: ClientStep): void {
+  enqueue(step: ClientStep): Promise<void> {
     this.chain = this.chain.then(() => this.runStep(step));
+    return this.chain;
+  }
+
+  /** Paused or crashed: its queued steps wait by design. */
+  get frozen(): boolean {
+    return this.gate.paused || this.gate.dead;
   }
 
   /** Runs a step now, beside the queue (a refresh timer's renewal, not the worker's next step): it still waits out a pause. */

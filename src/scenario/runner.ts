@@ -8,7 +8,7 @@ import { sleep } from '../core/sleep.js';
 import { RunClock } from './clock.js';
 import { desiredConfig } from './config.js';
 import { runFault } from './faults.js';
-import { isClientStep, isFaultStep, isWaitStep, stepsOf, toleranceOf, waitTimeoutOf, type ClientStep, type Scenario, type Step, type Variant, type WaitStep } from './model.js';
+import { isClientStep, isFaultStep, isWaitStep, stepsOf, toleranceOf, waitTimeoutOf, type Scenario, type Step, type Variant, type WaitStep } from './model.js';
 import { Observer } from './observer.js';
 import { prepareSandbox } from './prepare.js';
 import { LockReader } from './reader.js';
@@ -17,6 +17,7 @@ import { DemoResource } from '../core/demo-resource.js';
 import { needsProxy, startScenarioSandbox } from './sandbox.js';
 import { checkClientPartitions, clientTargets, readTargets, redisNodes } from './targets.js';
 import { stallProcess, TimingProbe } from './timing-probe.js';
+import { UnfinishedSteps } from './unfinished-steps.js';
 import { runWait, waitLabel, type WaitContext } from './waits.js';
 
 export interface RunVariantOptions {
@@ -145,6 +146,8 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
     const waitCtx: WaitContext = { clock, recorder, sandbox, readers: eyes, key, clients: byName, signal };
     // How much later than their `at` the steps after a wait run: the event came that much after the wait's own time.
     let shift = 0;
+    const unfinished = new UnfinishedSteps(probe, clock);
+    const frozen = (name: string): boolean => byName.get(name)?.frozen ?? true;
     for (const [index, step] of steps.entries()) {
       const what = `step ${index + 1} (${stepLabel(step, key)})`;
       const planned = step.at + shift;
@@ -168,12 +171,13 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
         if (moved === undefined) break;
         shift += moved;
       } else if (isFaultStep(step)) {
-        probe.disturb();
+        unfinished.fault(what, undefined, frozen);
         faults = faults.then(() => (signal.aborted ? undefined : runFault(step, faultCtx))).catch(fail);
         if (!SLOW_FAULTS.has(step.fault)) quickFaults = faults;
       } else if (isClientStep(step)) {
-        if (step.do === 'partition' || step.do === 'heal') probe.disturb(step.client);
-        dispatch(byName.get(step.client)!, step);
+        if (step.do === 'partition' || step.do === 'heal') unfinished.fault(what, step.client, frozen);
+        const work = byName.get(step.client)!.dispatch(step);
+        if (work) unfinished.track(step, what, due, work);
       }
       else recorder.note('scenario', step.note);
     }
@@ -249,23 +253,6 @@ function stepLabel(step: Step, key: string): string {
   if (isWaitStep(step)) return `wait for ${waitLabel(step.wait, key)}`;
   if (isFaultStep(step)) return step.node !== undefined ? `${step.fault} ${step.node}` : step.fault;
   return 'note';
-}
-
-/** Pause, crash and the client's network happen to it whatever it is doing; the rest waits its turn. */
-function dispatch(client: ClientRuntime, step: ClientStep): void {
-  switch (step.do) {
-    case 'pause':
-      return client.pause(step.forMs);
-    case 'crash':
-      return client.crash();
-    case 'partition':
-      return client.partition(step.nodes);
-    case 'heal':
-      return client.heal();
-    default:
-      if (step.do === 'renew' && step.background) return client.runAside(step);
-      return client.enqueue(step);
-  }
 }
 
 function checkClients(scenario: Scenario, steps: readonly Step[]): void {
