@@ -106,9 +106,14 @@ async function trace(ctx) {
   await sleep(1200); // a few renewals on the lanes
   holder.kill('SIGSTOP');
   await ctx.until(async () => (await raw.exists('orders')) === 0, 'the frozen holder\'s lease to run out', 20_000);
+  // The lock stays free for a moment, so the lane always shows the gap between the two holders.
+  await sleep(500);
   await ctx.cli(['acquire', 'orders', '--lease', '20s'], env);
   holder.kill('SIGCONT');
   await pane.until((s) => s.includes('overlap orders'), 'the overlap finding', 20_000);
+  // The new holder (the third owner seen) drawn on the orders lane: on a busy machine the view
+  // may redraw later than the finding appears.
+  await pane.until((s) => /^orders +\S.*3/m.test(s), 'the new holder on the orders lane', 20_000);
   await sleep(500);
   const screen = pane.screen();
   pane.interrupt();
