@@ -1,13 +1,13 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openMonitor } from '../../src/redis/monitor.js';
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../src/core/trace/events.js';
 import { runTrace } from '../../src/trace/run.js';
 import type { TraceSource } from '../../src/trace/source.js';
 import { spawnCli } from '../helpers/cli-process.js';
 import { useRedisServer } from '../helpers/fixture.js';
-import { rawClient } from '../helpers/lock-env.js';
 import { tempStateEnv } from '../helpers/run-cli.js';
 
 // Fences on a real server: once traffic stops, the trace's ECHO on its own MONITOR connection
@@ -19,14 +19,15 @@ const TOKEN_RELEASE =
   'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
 const fx = useRedisServer({ builtCli: true });
 const dir = mkdtempSync(join(tmpdir(), 'redlock-fence-'));
-const isFence = (args: readonly string[]) =>
-  args[0]?.toLowerCase() === 'echo' && /^redlock-cli:trace-fence:\d+$/.test(args[1] ?? '');
+// A MONITOR line of one of our fences, as the server prints it.
+const isFence = (line: string) => /\] "echo" "redlock-cli:trace-fence:\d+"$/i.test(line);
 
 describe('trace fences (real server)', () => {
   it('after traffic stops, a release made by a script is decoded while the trace runs; fences never show in --json or the recording', async () => {
-    const seen: string[][] = [];
-    const watcher = await rawClient(fx.server).monitor();
-    watcher.on('monitor', (_t: string, args: string[]) => seen.push(args));
+    // A second MONITOR of our own (ioredis's monitor() can take a monitor line for its ready
+    // check's INFO reply on a busy machine: "Command queue state error").
+    const seen: string[] = [];
+    const watcher = await openMonitor({ host: '127.0.0.1', port: fx.server.port, name: 'fence-test-watcher' }, { onLines: (lines) => void seen.push(...lines) });
     const record = join(dir, 'released.ndjson');
     const cli = spawnCli(['trace', '--json', '--record', record], tempStateEnv({ REDIS_URL: fx.server.url }));
     try {
@@ -39,7 +40,7 @@ describe('trace fences (real server)', () => {
       expect(seen.some(isFence)).toBe(true);
     } finally {
       cli.child.kill('SIGINT');
-      watcher.disconnect();
+      watcher.close();
     }
     expect(await cli.exited).toBe(0);
     const events = cli
