@@ -45,7 +45,8 @@ describe('sandbox clock verb on nodes started with fake clocks', () => {
     expect(restarted.message).toMatch(/with LD_PRELOAD, FAKETIME_TIMESTAMP_FILE/);
     const again = await fx.sandbox.clock('n3', '+5s');
     expect(again.clock.method).toBe('faketime');
-    expect(Math.abs(again.clock.skewMs - 15_000)).toBeLessThan(50);
+    // The skew is read against the middle of a TIME round trip, which a busy machine stretches.
+    expect(Math.abs(again.clock.skewMs - 15_000)).toBeLessThan(150);
     const pids = fx.sandbox.nodes.map((n) => String(n.pid));
     expect(readdirSync('/dev/shm').filter((f) => f.includes('faketime') && pids.some((p) => f.endsWith(`_${p}`)))).toEqual([]);
   });
