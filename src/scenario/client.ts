@@ -117,6 +117,8 @@ export class ClientRuntime {
     const wanted =
       targets.kind === 'single' ? [{ node: targets.node?.name ?? 'primary', spec: targets.spec }] : targets.nodes.map((n) => ({ node: n.node.name, spec: n.spec }));
     const links: Link[] = [];
+    const report = ctx.onCommand;
+    const onCommand = report && ((command: string) => report(def.name, command));
     try {
       for (const w of wanted) {
         if (targets.kind === 'nodes' && def.reach && !def.reach.includes(w.node)) {
@@ -136,7 +138,7 @@ export class ClientRuntime {
         });
         const options = (raw.client as { options?: { retryStrategy?: unknown } }).options;
         if (options && 'retryStrategy' in options) options.retryStrategy = () => RECONNECT_EVERY_MS;
-        links.push({ node: w.node, raw, gated: gatedConnection(raw, gate, SCRIPT_NAMES, ctx.onCommand && ((command) => ctx.onCommand!(def.name, command))), ...(proxy ? { proxy } : {}) });
+        links.push({ node: w.node, raw, gated: gatedConnection(raw, gate, SCRIPT_NAMES, onCommand), ...(proxy ? { proxy } : {}) });
       }
     } catch (err) {
       await Promise.all(links.map((l) => closeLink(l)));

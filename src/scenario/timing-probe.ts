@@ -63,6 +63,11 @@ export class TimingProbe {
     this.disturbances.push({ at: this.clock.now(), client });
   }
 
+  /** A fault has reached `client` by `at` (default: now): its round trips may be slow by design. */
+  disturbed(client: string, at = this.clock.now()): boolean {
+    return this.disturbances.some((d) => d.at <= at && (d.client === undefined || d.client === client));
+  }
+
   private firstDisturbance(client: string, from: number): number | undefined {
     const hits = this.disturbances.filter((d) => d.at >= from && (d.client === undefined || d.client === client));
     return hits.length === 0 ? undefined : Math.min(...hits.map((d) => d.at));
@@ -79,7 +84,7 @@ export class TimingProbe {
   readonly command: CommandReport = (client, command) => {
     if (!this.loop || BLOCKING.has(command)) return () => undefined;
     const sent = this.clock.now();
-    if (this.disturbances.some((d) => d.at <= sent && (d.client === undefined || d.client === client))) return () => undefined;
+    if (this.disturbed(client, sent)) return () => undefined;
     return () => {
       const replied = this.clock.now();
       const until = Math.min(replied, this.firstDisturbance(client, sent) ?? replied);

@@ -26,17 +26,15 @@ function blocksByDesign(step: ClientStep): boolean {
 
 export class UnfinishedSteps {
   private readonly steps = new Map<string, Tracked[]>();
-  /** Clients a fault has reached (undefined: every client): their later steps run under it on purpose. */
-  private readonly disturbed = new Set<string | undefined>();
 
   constructor(
     private readonly probe: TimingProbe,
     private readonly clock: RunClock,
   ) {}
 
-  /** A queued client step, due at `due`, settled when `work` settles. */
+  /** A queued client step, due at `due`, settled when `work` settles; once a fault reached its client, it runs under it on purpose. */
   track(step: ClientStep, what: string, due: number, work: Promise<unknown>): void {
-    if (this.disturbed.has(undefined) || this.disturbed.has(step.client)) return;
+    if (this.probe.disturbed(step.client)) return;
     const tracked: Tracked = { what, due, blocking: blocksByDesign(step), done: false };
     const list = this.steps.get(step.client) ?? [];
     list.push(tracked);
@@ -61,7 +59,6 @@ export class UnfinishedSteps {
         break;
       }
     }
-    this.disturbed.add(client);
     this.probe.disturb(client);
   }
 }
