@@ -46,7 +46,7 @@ export function parseLine(tree: CommandNode, argv: readonly string[]): ParsedLin
 export function hasOption(line: ParsedLine, flag: string): boolean {
   const leaf = line.path[line.path.length - 1];
   const option = leaf?.options.find((o) => o.flags.includes(flag));
-  return option !== undefined && option.flags.some((f) => line.flags.has(f));
+  return option?.flags.some((f) => line.flags.has(f)) === true;
 }
 
 /** Does the leaf command take this option at all? */

@@ -4,7 +4,7 @@
 // exactly the nodes its run will have.
 
 import { UsageError } from '../core/errors.js';
-import { planTopology } from '../sandbox/plan.js';
+import { type PlannedNode, planTopology } from '../sandbox/plan.js';
 import type { TopologyName } from '../sandbox/types.js';
 import type { Path, Problem } from './locate.js';
 import { isClientStep, isFaultStep, isWaitStep } from './model.js';
@@ -30,7 +30,7 @@ function topologyNodes(file: ScenarioFile, problems: Problem[]): Nodes | undefin
     problems.push({ path: ['sandbox', 'nodes'], message: `goes with topology: redlock (the number of independent primaries); topology ${topology} has a fixed set of nodes` });
     return undefined;
   }
-  let plan;
+  let plan: PlannedNode[];
   try {
     plan = planTopology(topology, { nodes });
   } catch (err) {

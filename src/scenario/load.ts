@@ -32,7 +32,7 @@ export function parseScenario(text: string, file: string): Scenario {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i): Problem => {
       if (i.code === 'unrecognized_keys') return { path: [...i.path, i.keys[0] ?? ''], message: i.message, key: true };
-      return { path: i.path, message: i.message, ...(i.code === 'custom' && i.params?.['key'] === true ? { key: true } : {}) };
+      return { path: i.path, message: i.message, ...(i.code === 'custom' && i.params?.key === true ? { key: true } : {}) };
     });
     throw problemError(file, doc, lines, problems);
   }

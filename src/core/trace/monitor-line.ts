@@ -47,7 +47,7 @@ function parseArgs(line: string, start: number): string[] | undefined {
     if (close < 0) return undefined;
     const body = line.slice(i + 1, close);
     // Fast path: most arguments carry no escape at all.
-    args.push(body.includes('\\') ? unescape(body) : body);
+    args.push(body.includes('\\') ? unescapeArgument(body) : body);
     i = close + 1;
   }
   return args;
@@ -63,7 +63,7 @@ function closingQuote(line: string, from: number): number {
   return -1;
 }
 
-function unescape(body: string): string {
+function unescapeArgument(body: string): string {
   const bytes: number[] = [];
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
