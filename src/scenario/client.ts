@@ -1,17 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { formatDuration } from '../core/duration.js';
-import { UnreachableError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { formatOwner } from '../core/owner.js';
 import type { ClientOp } from '../core/scenario/history.js';
 import { protocolFor } from '../locks/registry.js';
 import type { LockEnv, LockKind, LockProtocol, LockRequest } from '../locks/types.js';
 import type { Watchdog } from '../locks/watchdog.js';
-import { connect, offlineConnection, type Connection } from '../redis/connection.js';
-import { SCRIPTS } from '../redis/scripts.js';
-import { startProxy, type FaultProxy } from '../sandbox/proxy.js';
 import type { RunClock } from './clock.js';
 import { CrashedError, Gate } from './gate.js';
-import { gatedConnection } from './gated-client.js';
+import { closeLink, openLinks, type Link } from './client-links.js';
 import type { ClientStep, ScenarioClient } from './model.js';
 import { serverSaysHeld } from './observer.js';
 import type { LockReader } from './reader.js';
@@ -19,11 +16,6 @@ import type { OpRecord, Recorder } from './recorder.js';
 import type { DemoResource } from '../core/demo-resource.js';
 import type { ClientTargets } from './targets.js';
 import type { CommandReport, TimerReport } from './timing-probe.js';
-
-// Scenario clients reconnect quickly (after a partition heals, a node restarts, Sentinel fails
-// over): ioredis's default back-off would add up to seconds the scenario did not ask for.
-const RECONNECT_EVERY_MS = 25;
-const SCRIPT_NAMES: ReadonlySet<string> = new Set(Object.keys(SCRIPTS));
 
 /** What every client of a run shares. */
 export interface ClientContext {
@@ -53,13 +45,6 @@ export interface HeldLock {
   /** The lease in scenario ms. */
   readonly leaseMs: number;
   watchdog?: Watchdog;
-}
-
-interface Link {
-  readonly node: string;
-  readonly raw: Connection;
-  readonly gated: Connection;
-  readonly proxy?: FaultProxy;
 }
 
 /**
@@ -114,36 +99,7 @@ export class ClientRuntime {
     act: (c: ClientRuntime, step: ClientStep) => Promise<void>,
   ): Promise<ClientRuntime> {
     const gate = new Gate(def.name, ctx.onTimer);
-    const wanted =
-      targets.kind === 'single' ? [{ node: targets.node?.name ?? 'primary', spec: targets.spec }] : targets.nodes.map((n) => ({ node: n.node.name, spec: n.spec }));
-    const links: Link[] = [];
-    const report = ctx.onCommand;
-    const onCommand = report && ((command: string) => report(def.name, command));
-    try {
-      for (const w of wanted) {
-        if (targets.kind === 'nodes' && def.reach && !def.reach.includes(w.node)) {
-          const raw = offlineConnection(w.spec, new UnreachableError(`${def.name} cannot reach ${w.node}`));
-          links.push({ node: w.node, raw, gated: raw });
-          continue;
-        }
-        let spec = w.spec;
-        let proxy: FaultProxy | undefined;
-        if (ctx.clientProxies) {
-          proxy = await startProxy({ port: Number(new URL(w.spec.url).port) });
-          spec = { url: `redis://127.0.0.1:${proxy.port}` };
-        }
-        const raw = await connect(spec, { mode: 'long-lived', name: `redlock-cli:scenario:${def.name}` }).catch(async (err: unknown) => {
-          await proxy?.close();
-          throw err;
-        });
-        const options = (raw.client as { options?: { retryStrategy?: unknown } }).options;
-        if (options && 'retryStrategy' in options) options.retryStrategy = () => RECONNECT_EVERY_MS;
-        links.push({ node: w.node, raw, gated: gatedConnection(raw, gate, SCRIPT_NAMES, onCommand), ...(proxy ? { proxy } : {}) });
-      }
-    } catch (err) {
-      await Promise.all(links.map((l) => closeLink(l)));
-      throw err;
-    }
+    const links = await openLinks(def, targets, gate, { clientProxies: ctx.clientProxies, onCommand: ctx.onCommand });
     return new ClientRuntime(def, ctx, links, gate, index, onFatal, act);
   }
 
@@ -323,10 +279,4 @@ export class ClientRuntime {
       this.onFatal(err);
     }
   }
-}
-
-async function closeLink(l: Link): Promise<void> {
-  if (!l.raw.offline) l.raw.client.disconnect();
-  await l.raw.close().catch(() => undefined);
-  await l.proxy?.close();
 }
