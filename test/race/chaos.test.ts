@@ -31,7 +31,10 @@ describe('race --chaos on a sandbox it starts', () => {
   }, 30_000);
 
   it('clock jumps the node two leases ahead: the holder loses its lock mid-hold', async () => {
-    const r = await race(plan('', { kind: 'token', clients: 4, durationMs: 3000, leaseMs: 1000, holdMs: 300, chaos: 'clock', chaosEveryMs: 900, target: fresh }));
+    // Holds of 800 ms leave the lock free only for the moment between a release and the next
+    // acquire, and jumps every 900 ms land 100, 200, 300 ms into a hold. (With 300 ms holds, a
+    // third of the period, every jump fell at a hand-over: nobody held a lock to lose.)
+    const r = await race(plan('', { kind: 'token', clients: 4, durationMs: 3000, leaseMs: 1000, holdMs: 800, chaos: 'clock', chaosEveryMs: 900, target: fresh }));
     const done = faults(r, 'clock');
     expect(done.length).toBeGreaterThanOrEqual(2);
     expect(r.stats.lostLocks).toBeGreaterThan(0);
