@@ -41,10 +41,19 @@ export const GENERAL_FACTOR = 2;
 const latest = (samples: readonly LateSample[]): LateSample | undefined =>
   samples.reduce<LateSample | undefined>((worst, s) => (!worst || lateBy(s) > lateBy(worst) ? s : worst), undefined);
 
+/** The first thing (by planned time) that left the window: what every later lateness may follow from. */
+const firstOver = (samples: readonly LateSample[], toleranceMs: number): LateSample | undefined =>
+  samples.reduce<LateSample | undefined>((first, s) => (rounded(s) > toleranceMs && (!first || s.plannedMs < first.plannedMs) ? s : first), undefined);
+
+/** Lateness to a tenth of a ms, as reported and as held against the tolerance. */
+const rounded = (s: LateSample): number => Math.round(lateBy(s) * 10) / 10;
+
 /**
  * The report of a run: the latest sample, and the reason when it left the window. A named step
  * or timer that was too late is the reason given, before the event loop's own figure (`general`),
- * which only says that something may have been.
+ * which only says that something may have been. Of several too late, the reason is the first
+ * by planned time, not the latest: a wait whose event came 1.4 s late holds back every step
+ * after it, and those may add a little of their own, but the cause to report is the event.
  */
 export function judgeTiming(samples: readonly LateSample[], toleranceMs: number, general: readonly LateSample[] = []): TimingReport {
   const named = latest(samples);
@@ -52,13 +61,14 @@ export function judgeTiming(samples: readonly LateSample[], toleranceMs: number,
   const loopTooLate = loop !== undefined && lateBy(loop) > toleranceMs * GENERAL_FACTOR;
   const worst = named && (lateBy(named) > toleranceMs || !loopTooLate) ? named : loop;
   if (!worst) return { toleranceMs, measured: 0 };
-  const lateMs = Math.round(lateBy(worst) * 10) / 10;
-  const report = { toleranceMs, measured: samples.length + general.length, worst: { what: worst.what, lateMs, cause: worst.cause } };
-  if (worst === named ? lateMs <= toleranceMs : !loopTooLate) return report;
+  const report = { toleranceMs, measured: samples.length + general.length, worst: { what: worst.what, lateMs: rounded(worst), cause: worst.cause } };
+  if (worst === named ? rounded(worst) <= toleranceMs : !loopTooLate) return report;
+  const cause = worst === named ? (firstOver(samples, toleranceMs) ?? worst) : worst;
+  const lateMs = rounded(cause);
   const why =
-    worst.cause === 'prompt'
-      ? `${worst.what} waited ${ms(lateMs)} past its time at the prompt`
-      : `${worst.what} ran ${ms(lateMs)} late: the machine was too busy`;
+    cause.cause === 'prompt'
+      ? `${cause.what} waited ${ms(lateMs)} past its time at the prompt`
+      : `${cause.what} ran ${ms(lateMs)} late: the machine was too busy`;
   const allowed = worst === named ? ms(toleranceMs) : `${ms(toleranceMs * GENERAL_FACTOR)} anywhere, ${ms(toleranceMs)} in a step or timer`;
   return { ...report, inconclusive: `${why} (this race tolerates ${allowed})` };
 }

@@ -21,6 +21,16 @@ describe('judging a run by its timing', () => {
     expect(outcomeOf(false, report)).toBe('inconclusive');
   });
 
+  it('of several too late, the first by planned time is the reason; the latest is still the worst', () => {
+    // A wait whose event came late holds back the step after it, which adds a little of its own.
+    const samples = [sample('step 3 (B acquire)', 160, 1517), sample('step 2 (wait for orders expired): the event itself', 150, 1504), sample('step 1 (A acquire)', 0, 100.04)];
+    const report = judgeTiming(samples, 100);
+    expect(report.worst).toEqual({ what: 'step 3 (B acquire)', lateMs: 1357, cause: 'machine' });
+    expect(report.inconclusive).toBe('step 2 (wait for orders expired): the event itself ran 1354 ms late: the machine was too busy (this race tolerates 100 ms)');
+    // Late, but within the window: not a reason.
+    expect(judgeTiming([sample('step 1 (A acquire)', 0, 100.04), sample('step 4 (B acquire)', 400, 580)], 100).inconclusive).toMatch(/^step 4 \(B acquire\) ran 180 ms late/);
+  });
+
   it('a step held at the prompt says so', () => {
     const report = judgeTiming([sample('step 3 (A release)', 30, 2130, 'prompt')], 50);
     expect(report.inconclusive).toBe('step 3 (A release) waited 2100 ms past its time at the prompt (this race tolerates 50 ms)');
