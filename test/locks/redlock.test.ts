@@ -60,7 +60,16 @@ describe('redlock over 3 nodes', () => {
   beforeEach(async () => {
     await Promise.all(raws.map((r) => r.flushall()));
   });
-  const values = () => Promise.all(raws.map((r) => r.get('orders')));
+  /**
+   * Each node's key once every command the lock sent has run. An acquire or release returns as soon
+   * as a majority answered (as node-redlock does); the last node's SET or DEL may still be queued.
+   * A PING on each of the lock's own connections comes back after them (one connection runs its
+   * commands in order), so the read cannot overtake them, however busy the machine.
+   */
+  const values = async () => {
+    await Promise.all(env.nodes.map((c) => c.client.ping()));
+    return Promise.all(raws.map((r) => r.get('orders')));
+  };
 
   it('takes the same key and token on every node, with votes per node and validity = lease - elapsed - drift', async () => {
     const started = performance.now();
