@@ -29,7 +29,10 @@ export interface ClosableHoldEvents extends HoldEvents {
 export function rememberWhileHeld(out: ClosableHoldEvents, place: MemoryPlace, lock: HeldLock): ClosableHoldEvents {
   // Events go out in order, each after the file change it implies: "acquired" is shown once the
   // owner is remembered (so a release typed on seeing it finds the owner), and a quick release
-  // is never overtaken by the remember before it. close() waits for the last one.
+  // is never overtaken by the remember before it. The held command's output takes its place in
+  // the same queue: a command started right after the acquire must not print before "acquired"
+  // is shown (on a busy machine the remember can take longer than the command's first line).
+  // close() waits for the last one.
   let writes = Promise.resolve();
   const write = (event: HoldEvent): Promise<void> => {
     if (event.type === 'acquired') {
@@ -43,7 +46,10 @@ export function rememberWhileHeld(out: ClosableHoldEvents, place: MemoryPlace, l
       const show = (): void => out.emit(event);
       writes = writes.then(() => write(event)).then(show, show);
     },
-    childOutput: (stream, text) => out.childOutput(stream, text),
+    childOutput(stream, text) {
+      const pass = (): void => out.childOutput(stream, text);
+      writes = writes.then(pass, pass);
+    },
     close: async () => {
       await writes.catch(() => undefined);
       await out.close();
