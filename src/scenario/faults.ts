@@ -33,9 +33,11 @@ export async function runFault(step: FaultStep, ctx: FaultContext): Promise<void
   if (step.node === 'replicas') {
     // Every node that is a replica now: after a failover an earlier variant left behind, which
     // nodes those are changes, and a stall that misses one lets it be promoted with the lock.
-    // A node too busy to answer the status's quick INFO reads as 'unknown': it is still a replica
-    // (the variant started only once every non-primary node replicated from the primary).
-    const replicas = (await sandbox.status()).nodes.filter((n) => (n.role === 'replica' || n.role === 'unknown') && n.state === 'running').map((n) => n.name);
+    // A node too busy to answer the status's quick INFO reads as role 'unknown', state
+    // 'unresponsive': it is still a replica (the variant started only once every non-primary node
+    // replicated from the primary), and the stall itself reads its role again, patiently.
+    const live = (n: { state: string }): boolean => n.state === 'running' || n.state === 'unresponsive';
+    const replicas = (await sandbox.status()).nodes.filter((n) => (n.role === 'replica' || n.role === 'unknown') && live(n)).map((n) => n.name);
     if (replicas.length === 0) {
       ctx.recorder.fault('sandbox', step.fault, { detail: 'replicas' }).fail({ detail: 'no node answers as a replica' });
       throw new ScenarioFaultError(`fault "${step.fault} replicas" at ${formatDuration(step.at)} failed: no node answers as a replica`, ExitCode.usage);
