@@ -91,7 +91,8 @@ describe('replicas in inspect', () => {
   let primary: RedisServer;
   let replica: RedisServer;
   beforeAll(async () => {
-    primary = await startRedis();
+    // Disk-based sync: 7.0's diskless default waits 5 s before a new replica's first sync starts.
+    primary = await startRedis({ args: ['--repl-diskless-sync', 'no'] });
     // Writable, so the test can take the key away from the replica alone.
     replica = await startRedis({ args: ['--replicaof', '127.0.0.1', String(primary.port), '--replica-read-only', 'no'] });
   });
@@ -104,7 +105,10 @@ describe('replicas in inspect', () => {
     expect((await runCli(['acquire', 'pay', '--lease', '5m', '-p', String(primary.port)], env)).code).toBe(0);
     const raw = new Redis({ port: replica.port, host: '127.0.0.1' });
     try {
-      for (let i = 0; i < 100 && (await raw.exists('pay')) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      // The replica reads what it holds: wait until the lock reached it (bounded; a busy machine syncs slowly).
+      const deadline = Date.now() + 30_000;
+      while ((await raw.exists('pay')) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await raw.exists('pay')).toBe(1);
       const has = await runCli(['inspect', 'pay', '-p', String(primary.port)], env);
       expect(has.stdout).toMatch(new RegExp(`replicas  127\\.0\\.0\\.1:${replica.port} has it \\(TTL \\d`));
       await raw.del('pay');
@@ -116,5 +120,5 @@ describe('replicas in inspect', () => {
     } finally {
       raw.disconnect();
     }
-  });
+  }, 60_000);
 });
