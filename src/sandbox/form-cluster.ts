@@ -1,3 +1,4 @@
+import { REPLICA_LINK_TIMEOUT_MS } from './form-replication.js';
 import { call, parseInfo } from './resp.js';
 import type { NodeRecord } from './types.js';
 import { until } from './wait.js';
@@ -40,6 +41,6 @@ export async function formCluster(
     await until('cluster replicas to finish their first sync', async () => {
       const infos = await Promise.all(replicas.map((r) => call(r.node.port, ['INFO', 'replication'], 500)));
       return infos.every((info) => parseInfo(info).master_link_status === 'up');
-    }, { signal });
+    }, { signal, timeoutMs: REPLICA_LINK_TIMEOUT_MS });
   }
 }

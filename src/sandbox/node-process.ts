@@ -103,10 +103,12 @@ export function spawnNode(spec: SpawnSpec): Spawned {
   }
 }
 
-function logTail(log: string): string {
+/** The last three lines of a node's log, without Redis's pid/role/time prefix. */
+export function logTail(log: string): string {
   try {
     const lines = readFileSync(log, 'utf8').trim().split('\n').slice(-3);
-    return lines.map((l) => l.replace(/^\d+:[A-Z] [^*#.-]*[*#.-] /, '')).join(' | ');
+    // `123:S 25 Nov 2026 18:00:00.001 # message`: pid, role, time and level are noise here.
+    return lines.map((l) => l.replace(/^\d+:[A-Z] \d+ \w+ \d+ [\d:.]+ [*#.-] /, '')).join(' | ');
   } catch {
     return 'no log';
   }

@@ -11,7 +11,7 @@ import { Sandbox, type SandboxHandle } from './handle.js';
 import { freePort } from './node-process.js';
 import { planTopology, type PlannedNode } from './plan.js';
 import { cleanSandboxDir, staleReason } from './registry.js';
-import { checkName, DEFAULT_SANDBOX, readState, sandboxesRoot, withNode, writeState } from './state.js';
+import { checkName, DEFAULT_SANDBOX, logPath, readState, sandboxesRoot, withNode, writeState } from './state.js';
 import { Supervisor } from './supervisor.js';
 import type { NodeRecord, SandboxState, StartOptions } from './types.js';
 
@@ -53,7 +53,7 @@ async function form(sup: Supervisor, planned: readonly PlannedNode[], ports: rea
     await formCluster(primaries, replicas.map((r) => ({ node: r, of: byName.get(r.replicaOf!)! })), opts.signal);
   } else if (replicas.length > 0) {
     opts.onProgress?.('waiting until a probe write reaches every replica');
-    await waitReplicationLive(primaries[0]!.port, replicas.map((r) => r.port), opts.signal);
+    await waitReplicationLive(primaries[0]!.port, replicas.map((r) => ({ port: r.port, log: logPath(sup.dir, r.name) })), { signal: opts.signal });
   }
   if (opts.topology === 'sentinel') {
     const sentinels = planned.filter((p) => p.role === 'sentinel');

@@ -4,6 +4,7 @@ import { SENTINEL_REFAILOVER_MS } from '../sandbox/config.js';
 import { waitReplicationLive } from '../sandbox/form-replication.js';
 import type { SandboxHandle } from '../sandbox/handle.js';
 import { call } from '../sandbox/resp.js';
+import { logPath } from '../sandbox/state.js';
 import { sleep } from '../core/sleep.js';
 import { applyConfig, desiredConfig } from './config.js';
 import { isFaultStep, stepsOf, type Scenario, type Variant } from './model.js';
@@ -27,7 +28,7 @@ export async function prepareSandbox(sandbox: SandboxHandle, scenario: Scenario,
   if (sandbox.topology === 'replicated' || sandbox.topology === 'sentinel') {
     const primary = await sandbox.node('primary');
     const replicas = status.nodes.filter((n) => n.role === 'replica' || (n.role === 'primary' && n.name !== primary.name));
-    await waitReplicationLive(primary.port, replicas.map((r) => r.port), signal);
+    await waitReplicationLive(primary.port, replicas.map((r) => ({ port: r.port, log: logPath(sandbox.state.dir, r.name) })), { signal });
   }
   // Fresh sentinels flap once after start; a fault injected before they settle races that.
   const settledAt = sandbox.state.settledAt ?? 0;
