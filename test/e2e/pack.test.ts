@@ -37,6 +37,9 @@ const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   ...extra,
 });
 
+/** Packages bundled code loads only inside a try, working without them (checked by hand in dist/vendor/). */
+const OPTIONAL_REQUIRES = new Set(['supports-color']);
+
 let work: string;
 let prefix: string;
 let info: PackInfo;
@@ -139,6 +142,13 @@ describe('npm pack', () => {
         const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
         if (!builtins.has(spec) && !builtins.has(name) && !deps.has(name)) problems.push(`${relative(installed, file)} imports ${spec}`);
       }
+      // CommonJS code inside the vendor bundles loads through esbuild's __require: builtins only,
+      // bar one optional package that the bundled code asks for inside a try (debug's colours).
+      for (const [, spec] of text.matchAll(/(?<![\w$])(?:__)?require\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+        seen.add(`require ${spec}`);
+        const name = spec!.startsWith('@') ? spec!.split('/').slice(0, 2).join('/') : spec!.split('/')[0]!;
+        if (!builtins.has(spec!) && !builtins.has(name) && !deps.has(name) && !OPTIONAL_REQUIRES.has(name)) problems.push(`${relative(installed, file)} requires ${spec}`);
+      }
       // Files found through import.meta.url (package.json, lua/, scenarios/) must resolve inside the package.
       for (const [, target] of text.matchAll(/new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g)) {
         const at = resolve(dirname(file), target!);
@@ -156,6 +166,10 @@ describe('npm pack', () => {
     expect(existsSync(join(installed, 'dist', 'ui', 'vendor.js'))).toBe(true);
     const bundled = /^(ink|react|commander|ioredis|cluster-key-slot|chalk|string-width|wrap-ansi|slice-ansi)(\/|$)/;
     expect([...seen].filter((spec) => bundled.test(spec))).toEqual([]);
+    expect([...seen]).toEqual(expect.arrayContaining(['require net', 'require tls']));
+    // So they are build-time packages (devDependencies): an install does not bring them along.
+    expect(Object.keys(pkg.dependencies).filter((name) => bundled.test(name))).toEqual([]);
+    expect(['ioredis', 'commander', 'chalk', 'string-width'].filter((name) => existsSync(join(installed, 'node_modules', name)))).toEqual([]);
   });
 });
 
