@@ -5,9 +5,10 @@ import { fairLock } from '../../src/locks/fair.js';
 import { hashLock } from '../../src/locks/hash-lock.js';
 import { readLock, writeLock } from '../../src/locks/rw.js';
 import { useLockServer } from '../helpers/fixture.js';
-import { owner, rawClient } from '../helpers/lock-env.js';
+import { owner } from '../helpers/lock-env.js';
 import { dumpAll, sideEffects } from '../helpers/read-only.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+import { watchCommands } from '../helpers/monitor.js';
 
 // issue 3: "no command here may write to Redis, ever". MONITOR shows every command ls and
 // doctor send and every command their scripts run; Redis's COMMAND INFO flags say which write.
@@ -39,9 +40,7 @@ describe('ls and doctor are read-only', () => {
   it('MONITOR sees no write or publish from ls, ls --json, ls --kind not-a-lock, doctor and doctor --renewals', async () => {
     await everything();
     const before = await dumpAll(fx.raw);
-    const monitor = await rawClient(fx.server).monitor();
-    const seen: string[][] = [];
-    monitor.on('monitor', (_time: string, args: string[]) => seen.push(args));
+    const monitor = await watchCommands(fx.server);
     const env = tempStateEnv({ REDIS_URL: fx.server.url });
     const codes = [
       (await runCli(['ls'], env)).code,
@@ -52,7 +51,8 @@ describe('ls and doctor are read-only', () => {
     ];
     await fx.raw.ping(); // MONITOR lines of the runs above arrive before this PING's reply
     await new Promise((r) => setTimeout(r, 50));
-    monitor.disconnect();
+    monitor.close();
+    const seen = monitor.seen.map((c) => c.args);
 
     expect(codes).toEqual([0, 0, 0, 6, 6]);
     const ours = seen.filter((a) => !/^(ping|monitor)$/i.test(a[0]!));

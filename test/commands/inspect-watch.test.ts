@@ -8,6 +8,7 @@ import { owner, rawClient } from '../helpers/lock-env.js';
 import { dumpAll, sideEffects } from '../helpers/read-only.js';
 import { startRedis } from '../helpers/redis-server.js';
 import { Keyboard, Sink } from '../helpers/terminal.js';
+import { watchCommands } from '../helpers/monitor.js';
 
 const fx = useRedisServer({ flushEachTest: true });
 // A failed test must not leave a watch running.
@@ -93,16 +94,14 @@ interface Seen {
 
 /** Every command the server runs while `fn` does. */
 async function monitored(fn: () => Promise<void>): Promise<Seen[]> {
-  const seen: Seen[] = [];
-  const monitor = await fx.raw.monitor();
-  monitor.on('monitor', (time: string, args: string[], source: string) => seen.push({ at: Number(time) * 1000, source, args }));
+  const monitor = await watchCommands(fx.server);
   try {
     await fn();
     await fx.raw.ping(); // MONITOR delivers in order: once our PING is back, everything before it is in
   } finally {
-    monitor.disconnect();
+    monitor.close();
   }
-  return seen;
+  return monitor.seen.map(({ t, source, args }) => ({ at: t, source, args }));
 }
 
 /** The address a client named itself from (ioredis sends CLIENT SETNAME first on connect). */

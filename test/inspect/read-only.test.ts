@@ -7,9 +7,10 @@ import { newOwner } from '../../src/locks/owners.js';
 import { readLock, writeLock } from '../../src/locks/rw.js';
 import { tokenLock } from '../../src/locks/token.js';
 import { useLockServer } from '../helpers/fixture.js';
-import { owner, rawClient } from '../helpers/lock-env.js';
+import { owner } from '../helpers/lock-env.js';
 import { dumpAll, sideEffects } from '../helpers/read-only.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+import { watchCommands } from '../helpers/monitor.js';
 
 // issue 3: "no command here may write to Redis, ever". MONITOR sees every command a client sends
 // and every command a script runs (source "lua"); Redis's own COMMAND INFO flags say which write.
@@ -42,15 +43,14 @@ describe('inspect is read-only', () => {
   it('MONITOR sees no write (or publish) from inspect, inside its script or outside, and the data is unchanged', async () => {
     const keys = await buildEveryKind();
     const before = await dumpAll(fx.raw);
-    const monitor = await rawClient(fx.server).monitor();
-    const seen: { args: string[]; source: string }[] = [];
-    monitor.on('monitor', (_time: string, args: string[], source: string) => seen.push({ args, source }));
+    const monitor = await watchCommands(fx.server);
+    const { seen } = monitor;
     const env = tempStateEnv({ REDIS_URL: fx.server.url });
     const text = await runCli(['inspect', ...keys], env);
     const json = await runCli(['inspect', ...keys, '--json'], env);
     await fx.raw.ping(); // MONITOR output for the runs above arrives before this PING's reply
     await new Promise((r) => setTimeout(r, 50));
-    monitor.disconnect();
+    monitor.close();
 
     expect([text.code, json.code]).toEqual([4, 4]); // 'missing' does not exist
     expect(JSON.parse(json.stdout).map((v: { kind: string }) => v.kind)).toEqual([

@@ -9,6 +9,7 @@ import { rawClient } from '../helpers/lock-env.js';
 import { sideEffects } from '../helpers/read-only.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { eventually } from '../helpers/sandbox.js';
+import { watchCommands } from '../helpers/monitor.js';
 import { startTrace } from './trace-fixture.js';
 
 // The same traffic seen three ways: live, from our recording, and from a log saved with
@@ -80,15 +81,14 @@ describe('trace --from', () => {
   }, 60_000);
 
   it('trace sends nothing that writes: another MONITOR sees only reads from its connections', async () => {
-    const seen: { args: string[]; source: string }[] = [];
-    const watcher = await rawClient(fx.server).monitor();
-    watcher.on('monitor', (_t: string, args: string[], source: string) => seen.push({ args, source }));
+    const watcher = await watchCommands(fx.server);
+    const { seen } = watcher;
     const trace = await startTrace({ url: fx.server.url });
     await traffic();
     await trace.stop(fx.raw);
     await fx.raw.ping();
     await new Promise((r) => setTimeout(r, 50));
-    watcher.disconnect();
+    watcher.close();
     const ours = new Set(seen.filter((s) => s.args[0]?.toLowerCase() === 'client' && s.args[2] === 'redlock-cli:trace').map((s) => s.source));
     expect(ours.size).toBeGreaterThanOrEqual(2); // the MONITOR connection and the CLIENT LIST one
     const sent = seen.filter((s) => ours.has(s.source)).map((s) => s.args);

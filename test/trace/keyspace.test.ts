@@ -9,6 +9,7 @@ import { sideEffects } from '../helpers/read-only.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { eventually } from '../helpers/sandbox.js';
+import { watchCommands } from '../helpers/monitor.js';
 import type { TraceEvent } from '../../src/core/trace/events.js';
 import { runTrace } from '../../src/trace/run.js';
 import { TraceSource } from '../../src/trace/source.js';
@@ -36,13 +37,12 @@ afterAll(async () => {
 
 /** Records what every connection named redlock-cli:trace sends to the server, until stopped. */
 async function watchTrace(server: RedisServer) {
-  const seen: { args: string[]; source: string }[] = [];
-  const watcher = await rawClient(server).monitor();
-  watcher.on('monitor', (_t: string, args: string[], source: string) => seen.push({ args, source }));
+  const watcher = await watchCommands(server);
+  const { seen } = watcher;
   return {
     async stop() {
       await new Promise((r) => setTimeout(r, 100));
-      watcher.disconnect();
+      watcher.close();
       const ours = new Set(seen.filter((s) => s.args[0]?.toLowerCase() === 'client' && s.args[2] === 'redlock-cli:trace').map((s) => s.source));
       return seen.filter((s) => ours.has(s.source)).map((s) => s.args);
     },

@@ -8,6 +8,7 @@ import { rawClient, testEnv } from '../helpers/lock-env.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { tempStateEnv } from '../helpers/run-cli.js';
 import { eventually } from '../helpers/sandbox.js';
+import { type CommandWatch, watchCommands } from '../helpers/monitor.js';
 import { startTrace } from './trace-fixture.js';
 
 // Unsafe traffic on a real server. The times a finding gives are checked against the server's
@@ -17,20 +18,18 @@ let server: RedisServer;
 let env: OpenLockEnv;
 let raw: Redis;
 const children: ChildProcess[] = [];
-const seen: { t: number; args: string[]; source: string }[] = [];
-let groundTruth: Redis;
+let groundTruth: CommandWatch;
 
 beforeAll(async () => {
   ensureBuilt();
   server = await startRedis();
   env = await testEnv(server);
   raw = rawClient(server);
-  groundTruth = await rawClient(server).monitor();
-  groundTruth.on('monitor', (time: string, args: string[], source: string) => seen.push({ t: Number(time) * 1000, args, source }));
+  groundTruth = await watchCommands(server);
 }, 60_000);
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  groundTruth?.disconnect();
+  groundTruth?.close();
   raw?.disconnect();
   await env?.close();
   await server?.stop();
@@ -75,6 +74,7 @@ describe('trace catches unsafe traffic', () => {
     expect(expired?.owners).toEqual([a.owner]);
     expect(overlap?.owners).toEqual([a.owner, b.owner]);
     // The server's facts: A's last renewal before the pause (PEXPIRE 900 inside its script), B's acquire script, A's refused renewal.
+    const { seen } = groundTruth;
     const aAddr = seen.find((s) => s.args.includes(a.owner) && s.source !== 'lua')!.source;
     const bLine = seen.find((s) => s.args[0]!.toLowerCase().startsWith('eval') && s.args.includes(b.owner))!;
     const lastRenewal = seen.filter((s) => s.source === 'lua' && s.args[0] === 'pexpire' && s.args[1] === 'job' && s.t < bLine.t).at(-1)!;
