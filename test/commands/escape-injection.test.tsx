@@ -5,7 +5,7 @@
 // come out; each must be shown escaped.
 import type { Redis } from 'ioredis';
 import { render } from 'ink-testing-library';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fairQueueKey, fairTimeoutKey } from '../../src/core/names.js';
 import type { HoldEvent } from '../../src/core/hold-events.js';
 import { inspectKeys } from '../../src/inspect/snapshot.js';
@@ -113,9 +113,8 @@ describe('live views (ink) fed from the real server', () => {
     await raw.set(HOSTILE_KEY, HOSTILE, 'PX', 60_000); // a change: the log gets a line naming it
     store.poll({ type: 'ok', at: now + 10, tookMs: 1, tick: 2, snapshot: await views(keys) });
     store.poll({ type: 'error', at: now + 20, error: `boom ${HOSTILE}`, retryInMs: 1000, tick: 3 } as never);
-    await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(() => expect(view.lastFrame()).toContain('pwned'), { timeout: 10_000, interval: 10 });
     const frame = view.lastFrame() ?? '';
-    expect(frame).toContain('pwned');
     expectClean(frame);
     await raw.del(HOSTILE_KEY);
   });
@@ -138,9 +137,7 @@ describe('live views (ink) fed from the real server', () => {
     for (const { event, at, ...fields } of events) store.emit({ ...fields, type: event, at: Date.parse(at) } as unknown as HoldEvent);
     const view = render(<HoldApp store={store} tickMs={5} />);
     unmount = view.unmount;
-    await new Promise((r) => setTimeout(r, 100));
-    const frame = view.lastFrame() ?? '';
-    expect(frame).toContain('pwned');
-    expectClean(frame);
+    await vi.waitFor(() => expect(view.lastFrame()).toContain('pwned'), { timeout: 10_000, interval: 10 });
+    expectClean(view.lastFrame() ?? '');
   });
 });

@@ -83,15 +83,15 @@ describe('hold without a command (event lines, no TTY)', () => {
     await h.waitFor(/acquired/);
     await new Promise((r) => setTimeout(r, 1000)); // longer than the 600 ms watchdog lease
     expect(await fx.raw.hget('orders', owner(1))).toBe('1');
-    expect(await fx.raw.pttl('orders')).toBeGreaterThan(300);
+    expect(await fx.raw.pttl('orders')).toBeGreaterThan(0);
     expect(await h.done).toBe(0);
     expect(await fx.raw.exists('orders')).toBe(0);
     const out = lines(h.stdout.text).map((l) => l.replace(/^\d\d:\d\d:\d\d\.\d{3} /, ''));
     expect(out[0]).toBe(`acquiring "orders" (reentrant) as ${owner(1)}`);
     expect(out[1]).toBe(`acquired "orders" (reentrant) as ${owner(1)}: watchdog lease 600 ms, renewed every 200 ms`);
     expect(out.filter((l) => l.startsWith('renewed "orders": lease 600 ms from now')).length).toBeGreaterThanOrEqual(5);
-    // --for 1500ms, give or take the release's round trip on a busy machine.
-    expect(out.at(-1)).toMatch(/^released "orders" after 1\.[5-7] s \(--for elapsed\)$/);
+    // --for 1500ms, give or take the release's round trip and timer lateness on a busy machine.
+    expect(out.at(-1)).toMatch(/^released "orders" after (1\.[5-9]|2\.\d) s \(--for elapsed\)$/);
     expect(h.stderr.text).toBe('');
   });
 
@@ -124,7 +124,11 @@ describe('hold without a command (event lines, no TTY)', () => {
     expect(await h.done).toBe(0);
     expect(Date.now() - h.startedAt).toBeGreaterThanOrEqual(450);
     expect(h.stdout.text).not.toMatch(/renewed "orders"/);
-    expect(h.stdout.text).toMatch(/lease expired: "orders" was held for [45]\d\d ms and is free again\n$/);
+    const held = /lease expired: "orders" was held for (\d+) ms and is free again\n$/.exec(h.stdout.text);
+    expect(held, h.stdout.text).not.toBeNull();
+    // The 500 ms lease, however late a busy machine ran the timer that saw it end.
+    expect(Number(held![1])).toBeGreaterThanOrEqual(450);
+    expect(Number(held![1])).toBeLessThan(2500);
     expect(await fx.raw.exists('orders')).toBe(0);
   });
 
@@ -139,22 +143,22 @@ describe('hold without a command (event lines, no TTY)', () => {
   });
 
   it('a force-unlock while holding is reported as lost, exit 5', async () => {
-    const h = hold('orders', '--watchdog', '6s'); // renews every 2 s: only the 1 s check can be this quick
+    const h = hold('orders', '--watchdog', '30s'); // renews every 10 s: only the 1 s check can be this quick
     await h.waitFor(/acquired/);
     const deletedAt = Date.now();
     await fx.raw.del('orders');
     expect(await h.done).toBe(5);
-    expect(Date.now() - deletedAt).toBeLessThan(1500); // the 1 s ownership check, not the 2 s renewal
+    expect(Date.now() - deletedAt).toBeLessThan(5000); // the 1 s ownership check, not the 10 s renewal
     expect(h.stdout.text).toMatch(/lost "orders": it was deleted or taken over \(force-unlocked\?\); nobody holds it now\n$/);
   });
 
   it.each(['write', 'read', 'fenced', 'fair', 'token'])('a force-unlock of a %s hold is noticed within the 1 s check', async (kind) => {
-    const h = hold('orders', '--kind', kind, '--watchdog', '6s');
+    const h = hold('orders', '--kind', kind, '--watchdog', '30s');
     await h.waitFor(/acquired/);
     const deletedAt = Date.now();
     await fx.raw.del('orders');
     expect(await h.done).toBe(5);
-    expect(Date.now() - deletedAt).toBeLessThan(1500);
+    expect(Date.now() - deletedAt).toBeLessThan(5000);
   });
 
   it('is remembered while held, so a release from another process works if the hold dies', async () => {
@@ -188,9 +192,9 @@ describe('hold -- command', () => {
   });
 
   it('keeps the lock while the command runs past the watchdog lease', async () => {
-    const h = hold('orders', '--watchdog', '600ms', '--owner', owner(1), ...node("setTimeout(() => console.log('done'), 1200)"));
+    const h = hold('orders', '--watchdog', '600ms', '--owner', owner(1), ...node("setTimeout(() => console.log('done'), 3000)"));
     await h.waitFor(/started pid/);
-    await new Promise((r) => setTimeout(r, 900));
+    await new Promise((r) => setTimeout(r, 900)); // past the 600 ms lease, well before the command ends
     expect(await fx.raw.hget('orders', owner(1))).toBe('1');
     expect(await h.done).toBe(0);
     expect(h.stdout.text).toBe('done\n');

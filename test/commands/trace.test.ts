@@ -12,13 +12,13 @@ const env = () => tempStateEnv({ REDIS_URL: fx.server.url });
 /** Runs `trace` for `forMs` while `traffic` runs once its MONITOR is up (it says so on stderr). */
 async function traceDuring(args: string[], traffic: () => Promise<void>) {
   const run = runCli(['trace', ...args], env());
-  // MONITOR is attached once a client named redlock-cli:trace is connected.
-  const until = Date.now() + 10_000;
-  while (!String(await fx.raw.client('LIST')).includes('name=redlock-cli:trace')) {
+  // Traffic starts once the server lists trace's MONITOR connection (it has another, for CLIENT LIST).
+  const monitoring = (list: string) => list.split('\n').some((c) => c.includes('name=redlock-cli:trace') && c.includes('cmd=monitor'));
+  const until = Date.now() + 15_000;
+  while (!monitoring(String(await fx.raw.client('LIST')))) {
     if (Date.now() > until) throw new Error('trace did not start');
     await new Promise((r) => setTimeout(r, 20));
   }
-  await new Promise((r) => setTimeout(r, 100));
   await traffic();
   return run;
 }

@@ -64,11 +64,16 @@ describe('fail fast means exit fast', () => {
 
 describe('passwords and ps', () => {
   it('with REDISCLI_AUTH neither the tool nor the command it holds a lock for shows the password in ps', async () => {
-    const p = cli(['hold', 'ps-lock', '-p', String(server.port), '--', process.execPath, '-e', 'setTimeout(() => {}, 4000)'], { REDISCLI_AUTH: PASS });
-    for (let i = 0; i < 200 && !/acquired "ps-lock"/.test(p.output()); i++) await new Promise((r) => setTimeout(r, 25));
+    const p = cli(['hold', 'ps-lock', '-p', String(server.port), '--', process.execPath, '-e', 'setTimeout(() => {}, 10000)'], { REDISCLI_AUTH: PASS });
+    // The held command starts after "acquired" is printed: wait (bounded) until ps shows it,
+    // beside the tool's own command line, which carries the same script as an argument.
+    const heldRunning = () => allCommandLines().filter((l) => l.includes('setTimeout(() => {}, 10000)')).length >= 2;
+    for (const until = Date.now() + 15_000; !(heldRunning() && /acquired "ps-lock"/.test(p.output())) && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
     expect(p.output()).toContain('acquired "ps-lock"');
+    expect(heldRunning()).toBe(true);
     const lines = allCommandLines();
-    expect(lines.some((l) => l.includes('setTimeout(() => {}, 4000)'))).toBe(true); // the held command is running
     expect(lines.filter((l) => l.includes(PASS))).toEqual([]);
     p.child.kill('SIGINT');
     expect((await p.exited).code).toBe(130);

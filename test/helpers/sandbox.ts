@@ -52,15 +52,22 @@ export function useSandbox(opts: Omit<StartOptions, 'dir' | 'persist'>, timeoutM
 
 export type Probe = 'PONG' | 'refused' | 'timeout';
 
-/** PING on a raw socket: what a client sees of a node (answers, refuses, or hangs). */
-export function probe(port: number, timeoutMs = 300): Promise<Probe> {
+/**
+ * PING on a raw socket: what a client sees of a node (answers, refuses, or hangs). A hang is
+ * judged only after the I/O that is already waiting has been read (setImmediate runs after the
+ * poll phase): when this process itself was stalled past the timeout, a PONG that did arrive wins.
+ */
+export function probe(port: number, timeoutMs = 1000): Promise<Probe> {
   return new Promise((resolve) => {
     const socket = new Socket();
+    let settled = false;
     const done = (result: Probe): void => {
+      if (settled) return;
+      settled = true;
       socket.destroy();
       resolve(result);
     };
-    socket.setTimeout(timeoutMs, () => done('timeout'));
+    socket.setTimeout(timeoutMs, () => setImmediate(() => done('timeout')));
     socket.once('error', () => done('refused'));
     socket.on('data', (d) => d.toString().includes('PONG') && done('PONG'));
     socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
@@ -68,7 +75,7 @@ export function probe(port: number, timeoutMs = 300): Promise<Probe> {
 }
 
 /** Polls until `check` holds (bounded), for effects that land asynchronously. */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check().catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);

@@ -23,7 +23,8 @@ describe('big and odd keys', () => {
     await pipeline.exec();
     const started = performance.now();
     const [v] = await inspectKeys(fx.env.conn, ['q']);
-    expect(performance.now() - started).toBeLessThan(500);
+    // One script call: well under this on a quiet machine; the bound only catches a pathology.
+    expect(performance.now() - started).toBeLessThan(3000);
     expect(v!.kind).toBe('fair');
     expect(v!.queue).toHaveLength(1000);
     expect(v!.queue!.map((q) => q.owner)).toEqual(Array.from({ length: 1000 }, (_, i) => owner(i + 1)));
@@ -37,9 +38,14 @@ describe('big and odd keys', () => {
       for (let i = 0; i < 1000; i++) fields[`user:${chunk * 1000 + i}`] = 'x';
       await fx.raw.hset('users', fields);
     }
+    await fx.raw.config('RESETSTAT');
     const started = performance.now();
     const [v] = await inspectKeys(fx.env.conn, ['users']);
-    expect(performance.now() - started).toBeLessThan(200);
+    expect(performance.now() - started).toBeLessThan(2000);
+    // Quick because it samples: the server never ran HGETALL on it (commandstats count script calls too).
+    const stats = String(await fx.raw.info('commandstats'));
+    expect(stats).toMatch(/^cmdstat_hscan:calls=1,/m);
+    expect(stats).not.toMatch(/^cmdstat_hgetall:/m);
     expect(v).toMatchObject({ kind: 'not-a-lock', type: 'hash', size: 100_000, holders: [] });
   });
 
@@ -109,7 +115,9 @@ async function slowRelay(port: number, ms: number) {
 describe('round trips', () => {
   it('twenty keys cost one round trip (what --watch pays per tick)', async () => {
     for (let i = 0; i < 20; i++) await lock.tryAcquire(fx.env, req(`k${i}`, i));
-    const relay = await slowRelay(fx.server.port, 60);
+    // 250 ms each way: one round trip is 500 ms, two would be 1000, so a busy machine's timer
+    // lateness cannot blur them.
+    const relay = await slowRelay(fx.server.port, 250);
     const conn = await connect({ url: `redis://127.0.0.1:${relay.port}` }, { mode: 'one-shot' });
     try {
       const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
@@ -118,8 +126,8 @@ describe('round trips', () => {
       const views = await inspectKeys(conn, keys);
       const elapsed = performance.now() - started;
       expect(views.every((v) => v.kind === 'reentrant')).toBe(true);
-      expect(elapsed).toBeGreaterThanOrEqual(115);
-      expect(elapsed).toBeLessThan(230);
+      expect(elapsed).toBeGreaterThanOrEqual(495);
+      expect(elapsed).toBeLessThan(950);
     } finally {
       await conn.close();
       await relay.close();

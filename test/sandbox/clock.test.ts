@@ -66,8 +66,10 @@ const shmFiles = (pid: number): string[] => readdirSync('/dev/shm').filter((f) =
 
 /** How long a fresh `PX ttlMs` key lives on the node, polled every 5 ms. */
 async function lifetime(client: Redis, ttlMs: number, boundMs: number): Promise<number> {
-  await client.set('probe', '1', 'PX', ttlMs);
+  // Timed from before the SET: the TTL starts when the server runs it, so a late reply cannot
+  // make the key look short-lived (it can only add to the upper side).
   const t0 = performance.now();
+  await client.set('probe', '1', 'PX', ttlMs);
   while (performance.now() - t0 < boundMs) {
     if ((await client.exists('probe')) === 0) return performance.now() - t0;
     await new Promise((r) => setTimeout(r, 5));
@@ -126,7 +128,7 @@ describe('clock faults', () => {
     await plain.client.set('lock', 'a', 'PX', 10_000);
     const report = await shiftClock(jumped, parseClockChange('+10s'));
     expect(report).toMatchObject({ method: 'faketime', rate: 1, message: expect.stringContaining('libfaketime') });
-    expect(Math.abs(report.skewMs - 10_000)).toBeLessThan(20);
+    expect(Math.abs(report.skewMs - 10_000)).toBeLessThan(250); // the measurement's round trips on a busy machine
     expect(await jumped.client.exists('lock')).toBe(0);
     expect(await plain.client.pttl('lock')).toBeGreaterThan(9_000);
     // A later write expires normally again: the jump was a step, not a drift.
@@ -138,12 +140,13 @@ describe('clock faults', () => {
     const fast = await shiftClock(jumped, parseClockChange('x10'));
     // Without the bend the clock would leap by 9 x the node's age (seconds); what remains is the
     // skew gained at x10 during the millisecond or two it takes to measure it.
-    expect(Math.abs(fast.skewMs - before)).toBeLessThan(100);
+    // (x10 turns each millisecond of a busy machine's round trip into ten: the bound allows 100 ms of it.)
+    expect(Math.abs(fast.skewMs - before)).toBeLessThan(1000);
     const lived = await lifetime(jumped.client, 2_000, 2_000);
     expect(lived).toBeGreaterThan(170);
     // Never before 200 ms; the upper bound leaves room for a loaded box (the whole suite runs 4
     // files on 2 cores) and is still far from the 2 s the key lives at real speed.
-    expect(lived).toBeLessThan(600);
+    expect(lived).toBeLessThan(1200);
     const normal = await shiftClock(jumped, parseClockChange('x1'));
     expect(normal.rate).toBe(1);
     expect(await lifetime(jumped.client, 300, 2_000)).toBeGreaterThan(280);

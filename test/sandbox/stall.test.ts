@@ -55,7 +55,7 @@ afterEach(async () => {
 describe('replication stall', () => {
   it('without a stall, an acknowledged lock survives the primary dying', async () => {
     await primary.client.set('lock', 'a', 'PX', 30_000);
-    expect(await waitForReplicas(primary.client, 1, 1000)).toBe(1);
+    expect(await waitForReplicas(primary.client, 1, 10_000)).toBe(1);
     await failover();
     expect(await replica.client.get('lock')).toBe('a');
   });
@@ -75,7 +75,7 @@ describe('replication stall', () => {
     // Another connection of the same application whose own last write was replicated before the stall.
     const bystander = client(primary.server);
     await bystander.set('unrelated', '1');
-    expect(await waitForReplicas(bystander, 1, 1000)).toBe(1);
+    expect(await waitForReplicas(bystander, 1, 10_000)).toBe(1);
     await stallReplication(replica.client);
     await primary.client.set('lock', 'a', 'PX', 30_000);
     const t0 = performance.now();
@@ -88,7 +88,7 @@ describe('replication stall', () => {
     await stallReplication(replica.client);
     await primary.client.set('lock', 'a', 'PX', 30_000);
     await resumeReplication(replica.client);
-    expect(await waitForReplicas(primary.client, 1, 1000)).toBe(1);
+    expect(await waitForReplicas(primary.client, 1, 10_000)).toBe(1);
     expect(await replica.client.get('lock')).toBe('a');
   });
 
@@ -110,7 +110,7 @@ describe('replication stall', () => {
       [null, expect.any(Number)],
     ]);
     await primary.client.set('lock', 'a', 'PX', 30_000);
-    expect(await waitForReplicas(primary.client, 1, 1000)).toBe(1);
+    expect(await waitForReplicas(primary.client, 1, 10_000)).toBe(1);
   });
 
   it('a stall with a duration ends by itself', async () => {

@@ -45,9 +45,12 @@ describe('a run that leaves its timing window', () => {
     const info = `${JSON.stringify(v?.timing)}\n${v ? dump(v.history) : ''}`;
     expect(v?.outcome, info).toBe('inconclusive');
     expect(v?.attempts, info).toBe(2);
-    expect(v?.timing.inconclusive, info).toMatch(/^step 5 \(B acquire\) ran \d+ ms late: the machine was too busy \(this race tolerates 50 ms\)$/);
+    // The reason names the first step past the window: step 5, unless a busy machine made an
+    // earlier one late too. The forced step is the worst either way.
+    expect(v?.timing.inconclusive, info).toMatch(/^step [1-5] \([^)]+\) ran \d+ ms late: the machine was too busy \(this race tolerates 50 ms\)$/);
+    expect(v!.timing.worst, info).toMatchObject({ what: 'step 5 (B acquire)' });
     expect(v!.timing.worst!.lateMs, info).toBeGreaterThanOrEqual(350);
-    expect(retries, info).toEqual([expect.stringMatching(/^unsafe 2: step 5 \(B acquire\) ran \d+ ms late/)]);
+    expect(retries, info).toEqual([expect.stringMatching(/^unsafe 2: step [1-5] \([^)]+\) ran \d+ ms late/)]);
   });
 
   it('a step the gate holds past its time is inconclusive "at the prompt" (the REPL\'s step)', async () => {
@@ -84,7 +87,9 @@ describe('a run that leaves its timing window', () => {
     });
     await resumed;
     const info = `${JSON.stringify(result.timing)}\n${dump(result.history)}`;
-    expect(result.timing.inconclusive, info).toMatch(/^A's [A-Z]+ reply ran \d+ ms late: the machine was too busy \(this race tolerates \d+ ms\)$/);
+    // Named first (A's acquire is the first step), unless a busy machine dispatched that step late too.
+    expect(result.timing.inconclusive, info).toMatch(/^(A's [A-Z]+ reply|step 1 \(A acquire\)) ran \d+ ms late: the machine was too busy \(this race tolerates \d+ ms\)$/);
+    expect(result.timing.worst!.what, info).toMatch(/^A's [A-Z]+ reply$/);
     expect(result.timing.worst!.lateMs, info).toBeGreaterThanOrEqual(200);
   });
 
@@ -107,15 +112,16 @@ describe('redlock-cli scenario run when the machine is too busy', () => {
     const text = await runCli(['scenario', 'run', S1, '--variant', 'unsafe'], stalled);
     expect(text.code, text.stderr).toBe(8);
     expect(text.stdout).toContain('verdict: expected mutual-exclusion, found');
-    expect(text.stdout).toMatch(/INCONCLUSIVE\n {2}\? inconclusive after 3 runs: step 5 \(B acquire\) ran \d+ ms late/);
+    // Step 5 is forced late; an earlier step may be named first when the machine is busy as well.
+    expect(text.stdout).toMatch(/INCONCLUSIVE\n {2}\? inconclusive after 3 runs: step [1-5] \([^)]+\) ran \d+ ms late/);
     expect(text.stdout).not.toContain('as expected');
     expect(text.stdout.trimEnd().split('\n').at(-1)).toMatch(/^LATE {2}unsafe {2}expected mutual-exclusion, found/);
-    expect(text.stderr).toMatch(/expired-lease-misdeletion unsafe: inconclusive \(step 5 \(B acquire\) ran \d+ ms late.*\); run 2 of up to 3\n/);
+    expect(text.stderr).toMatch(/expired-lease-misdeletion unsafe: inconclusive \(step [1-5] \([^)]+\) ran \d+ ms late.*\); run 2 of up to 3\n/);
 
     const json = await runCli(['scenario', 'run', S1, '--variant', 'unsafe', '--json'], stalled);
     expect(json.code).toBe(8);
     const report = JSON.parse(json.stdout) as { matched: boolean; variants: { outcome: string; matched: boolean; attempts: number; inconclusive: string }[] };
     expect(report.matched).toBe(false);
-    expect(report.variants[0]).toMatchObject({ outcome: 'inconclusive', matched: false, attempts: 3, inconclusive: expect.stringMatching(/^step 5 \(B acquire\) ran/) });
+    expect(report.variants[0]).toMatchObject({ outcome: 'inconclusive', matched: false, attempts: 3, inconclusive: expect.stringMatching(/^step [1-5] \([^)]+\) ran/) });
   }, 60_000);
 });

@@ -111,7 +111,7 @@ describe('the REPL at the keyboard', () => {
     // The panel counts down: two frames a few hundred ms apart show less lease left.
     const left = () => Number(/contended reentrant on 127\.0\.0\.1:\d+ [█░]+ ([\d.]+) s/.exec(r.frame())?.[1]);
     const first = left();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await r.until(() => left() < first, 'the lease counting down');
     expect(left()).toBeLessThan(first);
   });
 

@@ -1,5 +1,5 @@
 import { render } from 'ink-testing-library';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeLines } from '../../src/core/trace/decoder.js';
 import { traceLiveState } from '../../src/core/trace/live.js';
 import type { MonitorLine } from '../../src/core/trace/monitor-line.js';
@@ -58,8 +58,8 @@ describe('TraceView', () => {
     expect(view.lastFrame()).toContain('waiting for lock operations');
     session.push(overlapSession().recent());
     status = 'failover: now following 127.0.0.1:7002';
-    await new Promise((r) => setTimeout(r, 100));
-    expect(view.lastFrame()).toMatch(/2 unsafe/);
-    expect(view.lastFrame()).toContain('failover: now following 127.0.0.1:7002');
+    // Repainted on the next tick (20 ms), however late a busy machine runs it.
+    await vi.waitFor(() => expect(view.lastFrame()).toMatch(/2 unsafe/), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(view.lastFrame()).toContain('failover: now following 127.0.0.1:7002'), { timeout: 10_000, interval: 20 });
   });
 });
