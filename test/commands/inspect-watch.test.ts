@@ -58,7 +58,7 @@ describe('inspect --watch --json', () => {
     const gaps = readAt.slice(1).map((t, i) => t - readAt[i]!);
     for (const gap of gaps) {
       expect(gap).toBeGreaterThan(120);
-      expect(gap).toBeLessThan(500);
+      expect(gap).toBeLessThan(900); // still not the default 1 s, however late a tick ran
     }
     expect(readAt.at(-1)! - readAt[0]!).toBeGreaterThan(3 * 200 - 120);
     expect(ticks[1]![0]!.ttlMs).toBeLessThan(ticks[0]![0]!.ttlMs);
@@ -142,7 +142,7 @@ describe('inspect --watch load on Redis', () => {
     expect(ticks).toHaveLength(3);
     for (const tick of ticks) {
       expect(tick.map((c) => c.name)).toEqual(once);
-      expect(tick.at(-1)!.at - tick[0]!.at).toBeLessThan(20); // one burst, not three round trips
+      expect(tick.at(-1)!.at - tick[0]!.at).toBeLessThan(50); // one burst, not three round trips
     }
   });
 
@@ -193,7 +193,7 @@ describe('inspect --watch on a terminal', () => {
     expect(await reads()).toBe(pausedAt);
     const resumedFrom = w.stdout.text.length;
     w.stdin.press('p');
-    await w.waitFor(w.stdout, /every 100 ms · p pause/, 3000, resumedFrom);
+    await w.waitFor(w.stdout, /every 100 ms · p pause/, 10_000, resumedFrom);
     expect(await reads()).toBeGreaterThan(pausedAt);
     w.stdin.press('q');
     expect(await w.done).toBe(0);

@@ -53,9 +53,10 @@ describe('durations', () => {
 
 describe('acquire --wait shows who holds the lock while it waits', () => {
   it('on a terminal: holder, lease left, fair queue place and time waited on stderr, erased at the end; stdout only the result', async () => {
-    // A holds the fair lock for 1.2 s; B waits for it, so we queue second behind B.
-    expect((await runCli(['acquire', 'q', '--kind', 'fair', '--lease', '1200ms', '--owner', OWNER_A], env)).code).toBe(0);
-    const queued = runCli(['acquire', 'q', '--kind', 'fair', '--wait', '20s', '--lease', '300ms', '--owner', OWNER_B], env);
+    // A holds the fair lock for 4 s; B waits for it, so we queue second behind B. The leases leave
+    // a busy machine seconds to start our process and draw each state (A's, then B's 1.5 s).
+    expect((await runCli(['acquire', 'q', '--kind', 'fair', '--lease', '4s', '--owner', OWNER_A], env)).code).toBe(0);
+    const queued = runCli(['acquire', 'q', '--kind', 'fair', '--wait', '20s', '--lease', '1500ms', '--owner', OWNER_B], env);
     await expect.poll(() => fx.raw.llen('redisson_lock_queue:{q}'), { timeout: 5000 }).toBe(1);
     const r = await runTty(['acquire', 'q', '--kind', 'fair', '--wait', '20s', '--lease', '5s'], env, { stderr: true }, 160);
     expect((await queued).code).toBe(0);
