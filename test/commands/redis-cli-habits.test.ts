@@ -128,7 +128,7 @@ describe('passwords that stay out of argv', () => {
       stdin,
       env: { ...env, REDISCLI_AUTH: 'not-this-one' },
     });
-    for (let i = 0; i < 100 && !stderr.includes('password'); i++) await new Promise((r) => setTimeout(r, 20));
+    for (const until = Date.now() + 15_000; !stderr.includes('password') && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
     stdin.write(`${PASS}\r`);
     expect(await done).toBe(0);
     expect(stdin.raw).toEqual([true, false]);

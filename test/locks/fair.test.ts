@@ -16,7 +16,7 @@ const req = (n: number, leaseMs = 10_000, key = KEY) => ({ key, owner: owner(n),
 const at = (now: number): LockEnv => ({ ...fx.env, now: () => now });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 2000): Promise<void> {
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting until ${what}`);
