@@ -46,9 +46,9 @@ describe('a run that leaves its timing window', () => {
     expect(v?.outcome, info).toBe('inconclusive');
     expect(v?.attempts, info).toBe(2);
     // The reason names the first step past the window: step 5, unless a busy machine made an
-    // earlier one late too. The forced step is the worst either way.
+    // earlier one late too. The worst is the forced 400 ms (step 5, or a reply that was in flight
+    // across the same stall).
     expect(v?.timing.inconclusive, info).toMatch(/^step [1-5] \([^)]+\) ran \d+ ms late: the machine was too busy \(this race tolerates 50 ms\)$/);
-    expect(v!.timing.worst, info).toMatchObject({ what: 'step 5 (B acquire)' });
     expect(v!.timing.worst!.lateMs, info).toBeGreaterThanOrEqual(350);
     expect(retries, info).toEqual([expect.stringMatching(/^unsafe 2: step [1-5] \([^)]+\) ran \d+ ms late/)]);
   });

@@ -67,8 +67,8 @@ describe('wait steps', () => {
     const [v] = run.variants;
     const info = `${JSON.stringify(v?.timing)}\n${v ? dump(v.history) : ''}`;
     expect(v?.outcome, info).toBe('inconclusive');
-    // The wait is the worst by far; the reason names it unless a busy machine also made step 1 late.
-    expect(v?.timing.worst?.what, info).toMatch(/^step 2 \(wait for orders expired\): the event itself$/);
+    // The reason names the wait, the first thing past the window, unless a busy machine also made
+    // step 1 late. (Not the worst: B's acquire, right after the wait, is as late or a little later.)
     expect(v?.timing.inconclusive, info).toMatch(/^(step 2 \(wait for orders expired\): the event itself|step 1 \(A acquire\)) ran [\d.]+ m?s late: the machine was too busy/);
     // Still never before the event: B's one attempt found the key gone.
     expect(done(v!.history, 'B', 'acquire').phase, info).toBe('ok');
