@@ -175,7 +175,9 @@ export async function runVariant(scenario: Scenario, variantRef: Variant | strin
         faults = faults.then(() => (signal.aborted ? undefined : runFault(step, faultCtx))).catch(fail);
         if (!SLOW_FAULTS.has(step.fault)) quickFaults = faults;
       } else if (isClientStep(step)) {
-        if (step.do === 'partition' || step.do === 'heal') unfinished.fault(what, step.client, frozen);
+        // A pause freezes the client's handling too: a step of its still unanswered (an acquire)
+        // would complete after other clients' later steps, a race that was not planned.
+        if (step.do === 'partition' || step.do === 'heal' || step.do === 'pause') unfinished.fault(what, step.client, frozen);
         const work = byName.get(step.client)!.dispatch(step);
         if (work) unfinished.track(step, what, due, work);
       }
