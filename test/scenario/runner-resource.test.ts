@@ -3,6 +3,7 @@ import { checkHistory } from '../../src/core/scenario/checker.js';
 import { proxyHook } from '../../src/sandbox/proxy-hook.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { acquire, done, dump, invoke, notes, runOnTime, scenario, step } from './fixture.js';
+import { runVariant } from '../../src/scenario/runner.js';
 
 describe('runVariant: the demo resource and slow replies', () => {
   const fx = useSandbox({ topology: 'single', name: 'resource', proxy: proxyHook({ mode: 'in-process' }) });
@@ -40,6 +41,31 @@ describe('runVariant: the demo resource and slow replies', () => {
     expect(done(fixed, 'A', 'write'), info).toMatchObject({ token: a, accepted: false, detail: `token ${a} <= ${a + 1} seen` });
     expect(fixed.events.at(-1), info).toMatchObject({ kind: 'end', register: { value: 2, writer: 'B', token: a + 1 } });
     expect(checkHistory(fixed, { starvationMs: 5000 }).violations.map((v) => v.kind), info).not.toContain('stale-write');
+  });
+
+  it("a client's pause that meets its own acquire unanswered makes the run inconclusive, naming the acquire", async () => {
+    // A's acquire (due 10 ms) is dispatched 60 ms late, and replies come 300 ms late through the
+    // proxy (set outside the timetable, as a slow network would be): the acquire is unanswered
+    // when A's pause begins at 150 ms, so A would learn of its lock after the pause. Each other
+    // measure stays inside the 100 ms tolerance (dispatch 60 ms late, round trip 80 ms until the
+    // pause): only the pause counting A's unfinished step from its planned time sees the 140 ms.
+    const s = scenario({
+      steps: [{ at: 0, note: 'start' }, acquire('A', 10, { leaseMs: 10_000 }), step('A', 150, { do: 'pause', forMs: 100 })],
+    });
+    try {
+      const result = await runVariant(s, 'unsafe', {
+        sandbox: fx.sandbox,
+        stall: { step: 2, ms: 60 },
+        beforeStep: async (_step, index) => {
+          if (index === 1) await fx.sandbox.latency('n1', 300);
+        },
+      });
+      const info = `${JSON.stringify(result.timing)}\n${dump(result.history)}`;
+      expect(result.timing.toleranceMs, info).toBe(100);
+      expect(result.timing.inconclusive, info).toMatch(/^step 2 \(A acquire\), still unanswered when step 3 \(A pause\) began, ran \d+ ms late: the machine was too busy/);
+    } finally {
+      await fx.sandbox.heal('n1');
+    }
   });
 
   it('incr: two increments whose read..write gaps overlap lose one', async () => {
