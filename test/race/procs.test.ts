@@ -67,8 +67,12 @@ describe('race --procs', () => {
     expect(k!.clients.some((c) => c.includes('.'))).toBe(true);
     expect(ops(r, 'acquire', 'ok').some((e) => e.client.includes('.'))).toBe(true);
     // A crash loses no acquired update: the dead holder's lease runs out before anyone else enters.
-    expect(r.violations).toEqual([]);
-    expect(k!.counter).toBeGreaterThanOrEqual(k!.increments);
+    // Never UNSAFE; when the workers' timers ran later than the 300 ms lease allows, a holder may
+    // outstay its lease and the race says it could not tell (issue 13), which is not a verdict.
+    const info = JSON.stringify({ judgement: r.judgement, violations: r.violations });
+    expect(r.judgement.outcome, info).not.toBe('unsafe');
+    if (r.judgement.outcome === 'safe') expect(k!.counter, info).toBeGreaterThanOrEqual(k!.increments);
+    else expect(r.judgement.reason, info).toMatch(/the harness's timers ran .* late|proves nothing/);
     expect(r.stats.crashed).toBeGreaterThanOrEqual(2);
     expect(raceWorkers()).toEqual([]);
     for (const d of details) expect(isAlive(Number(/worker (\d+)/.exec(d)![1]))).toBe(false);
