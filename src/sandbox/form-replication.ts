@@ -18,11 +18,16 @@ export interface ReplicaRef {
   readonly log?: string;
 }
 
-/** Where a replica's link stands, for an error: `127.0.0.1:P link down (log: ...)`. */
+/** Where a replica's link stands, for an error: `127.0.0.1:P link down (log: ...)`; undefined once it is up. */
 async function linkReport(replica: ReplicaRef): Promise<string | undefined> {
-  const info = await call(replica.port, ['INFO', 'replication'], 1000).then(parseInfo, (err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }) as Record<string, string>);
-  if (info.master_link_status === 'up') return undefined;
-  const state = info.error !== undefined ? `not answering (${info.error})` : info.master_sync_in_progress === '1' ? 'still in its first sync' : `link ${info.master_link_status ?? `missing (role ${info.role ?? 'unknown'})`}`;
+  let state: string;
+  try {
+    const r = await roleOf(replica.port, 1000);
+    if (r.role === 'slave' && r.link === 'up') return undefined;
+    state = r.role !== 'slave' ? `link missing (role ${r.role})` : r.link === 'sync' ? 'still in its first sync' : `link ${r.link}`;
+  } catch (err) {
+    state = `not answering (${err instanceof Error ? err.message : String(err)})`;
+  }
   return `127.0.0.1:${replica.port} ${state}${replica.log ? ` (log: ${logTail(replica.log)})` : ''}`;
 }
 
