@@ -52,7 +52,9 @@ than --hold, or an --hold-dist exp whose tail outlives the lease.
 The race judges its own harness: when its timers ran later than the lease allows (a renewal
 later than two thirds of the lease, or without renewals a hold past the lease's end), violations
 that lateness can explain make the run inconclusive (exit 8) with what to change: --procs, fewer
-clients, a longer --lease. A violation no lateness explains stays UNSAFE (exit 7).
+clients, a longer --lease. A violation no lateness explains stays UNSAFE (exit 7), and so does
+any violation under a --chaos fault that breaks leases (all but kill-holder, whose dead holder
+writes nothing more).
 
 Exit codes for race: 0 safe, 7 violations found (UNSAFE), 8 inconclusive (the harness ran too
 late to tell), 2 bad input (before anything starts), 3 Redis unreachable, 130 interrupted (the

@@ -21,13 +21,23 @@ export interface RaceJudgement {
 }
 
 /**
+ * Chaos whose fault alone can let two clients in: a pause outlasting the lease, a failover losing
+ * the key, a clock jump, latency or a partition delaying a renewal. kill-holder is not one: a dead
+ * holder writes nothing more, and its lease runs out before anyone else enters, so a violation
+ * beside it is the lock's or the harness's lateness, as without chaos.
+ */
+function chaosBreaksLeases(chaos: RacePlan['chaos']): boolean {
+  return chaos !== undefined && chaos !== 'kill-holder';
+}
+
+/**
  * How late a holder's timers may run before its lease runs out under it: with renewals, the two
  * thirds of the lease between a renewal's due time and the lease's end; without, the lease minus
- * the hold. Undefined when violations need no lateness at all: a naive DEL, chaos injected on
- * purpose, holds with no upper bound (exp) or longer than the lease.
+ * the hold. Undefined when violations need no lateness at all: a naive DEL, chaos that breaks
+ * leases on purpose, holds with no upper bound (exp) or longer than the lease.
  */
 export function raceSlackMs(plan: Pick<RacePlan, 'release' | 'chaos' | 'renew' | 'leaseMs' | 'holdMs' | 'holdDist'>): number | undefined {
-  if (plan.release === 'naive-del' || plan.chaos !== undefined) return undefined;
+  if (plan.release === 'naive-del' || chaosBreaksLeases(plan.chaos)) return undefined;
   if (plan.renew) return plan.leaseMs - Math.floor(plan.leaseMs / 3);
   if (plan.holdDist === 'exp') return undefined;
   const longestHold = plan.holdDist === 'uniform' ? 2 * plan.holdMs : plan.holdMs;

@@ -19,6 +19,13 @@ describe('how late a race harness may run', () => {
     expect(raceSlackMs(plan({ renew: false, holdMs: 250 }))).toBeUndefined();
     expect(raceSlackMs(plan({ renew: false, holdDist: 'exp' }))).toBeUndefined();
   });
+
+  it('kill-holder breaks no lease: a dead holder stops writing, so lateness can still explain a violation', () => {
+    const killing = plan({ chaos: 'kill-holder', durationMs: 10_000, target: { type: 'fresh' } });
+    expect(raceSlackMs(killing)).toBe(134);
+    expect(judgeRace(killing, 1, 170).outcome).toBe('inconclusive');
+    expect(judgeRace(killing, 1, 40).outcome).toBe('unsafe');
+  });
 });
 
 describe('judging a race', () => {
