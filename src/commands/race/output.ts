@@ -15,6 +15,17 @@ const SHOWN_VIOLATIONS = 5;
 const ms = formatWait;
 const pct = (share: number): string => `${(share * 100).toFixed(1)}%`;
 
+/**
+ * What the counter says beside the increments the clients saw complete. Above them is no fault:
+ * a client killed by --chaos kill-holder after its write reached the server never saw the reply.
+ */
+export function counterNote(counter: number, increments: number): string {
+  if (counter === increments) return '(none lost)';
+  if (counter < increments) return `(${increments - counter} lost)`;
+  const extra = counter - increments;
+  return `(none lost; ${extra} more landed without ${extra === 1 ? 'its' : 'their'} reply: a client crashed mid-increment)`;
+}
+
 /** Lines of the summary table (label, then its figures), wrapped to `width` under the figures. */
 export function raceSummary(r: RaceResult, width = FALLBACK_WIDTH): string[] {
   const s = r.stats;
@@ -45,7 +56,7 @@ export function raceSummary(r: RaceResult, width = FALLBACK_WIDTH): string[] {
     ...r.keys.flatMap((k) =>
       row(
         r.keys.length > 1 ? `counter ${k.key}` : 'counter',
-        `${k.counter} after ${k.increments} increments${k.counter === k.increments ? ' (none lost)' : ` (${k.increments - k.counter} lost)`}` +
+        `${k.counter} after ${k.increments} increments ${counterNote(k.counter, k.increments)}` +
           ` · ${k.acquisitions} acquisitions${k.rejectedWrites > 0 ? ` · ${k.rejectedWrites} stale writes fenced off` : ''}`,
       ),
     ),
