@@ -39,14 +39,21 @@ export function RaceView({ state, columns = 80 }: RaceViewProps) {
   const maxShare = Math.max(0.0001, ...s.shares.map((x) => x.share));
   return (
     <Box flexDirection="column">
-      <Box gap={2}>
-        <Text bold>race {plan.keys.join(', ')}</Text>
-        <Text dimColor>
+      {/* One row whatever the width: the plan gives way (cut with …), never the key or the clock.
+          A header that wrapped only while the clock read "850 ms" changed the frame's height
+          between repaints, and a terminal could keep a row of the old frame. */}
+      <Box gap={2} width={columns}>
+        <Box flexShrink={0}>
+          <Text bold>race {plan.keys.join(', ')}</Text>
+        </Box>
+        <Text dimColor wrap="truncate-end">
           {plan.kind} · {plan.clients} clients{plan.procs > 0 ? ` in ${plan.procs} processes` : ''} · {state.target}
         </Text>
-        <Text>
-          {formatDuration(Math.min(s.elapsedMs, plan.durationMs))} / {formatDuration(plan.durationMs)}
-        </Text>
+        <Box flexShrink={0}>
+          <Text>
+            {formatDuration(Math.min(s.elapsedMs, plan.durationMs))} / {formatDuration(plan.durationMs)}
+          </Text>
+        </Box>
       </Box>
       <Row label="acquisitions">
         {s.acquisitions} · {s.ratePerSec.toFixed(1)}/s <Text color="cyan">{sparkline(s.series, width)}</Text>

@@ -75,6 +75,16 @@ describe('RaceView', () => {
     expect(frame).toMatch(/violations\s+none so far/);
   });
 
+  it('keeps its header to one row when the terminal is narrow: the plan is cut, the key and the clock stay', () => {
+    // A header that wrapped only in some repaints (the clock reading "850 ms", not "3.1 s") changed
+    // the frame's height, and a terminal kept a row of the old frame above the new one.
+    const view = render(<RaceView state={state()} columns={60} />);
+    unmount = view.unmount;
+    const [header, next] = (view.lastFrame() ?? '').split('\n');
+    expect(header).toMatch(/^race orders {2}fair · 3 clients · .*… {2}3\.5 s \/ 20\.0 s$/);
+    expect(next).toMatch(/^acquisitions/);
+  });
+
   it('lists violations as they are found', () => {
     const v = { kind: 'mutual-exclusion' as const, clients: ['c1', 'c2'], from: 2100, to: 2400, key: 'orders', message: 'c1 and c2 were both in the critical section for 300 ms, from 2.10 s to 2.40 s, while c1 was paused' };
     const view = render(<RaceView state={state([v])} columns={200} />);
