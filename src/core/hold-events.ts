@@ -132,7 +132,8 @@ export interface HoldState {
   readonly waiting?: WaitSeen | undefined;
 }
 
-export function initialHoldState(id: { key: string; kind: string; owner: string; target?: string | undefined }): HoldState {
+/** What a hold is before its first event; `mode` is what the user asked for (acquired confirms it). */
+export function initialHoldState(id: { key: string; kind: string; owner: string; target?: string | undefined; mode?: HoldMode | undefined }): HoldState {
   return { ...id, phase: 'acquiring', renewals: 0 };
 }
 

@@ -21,11 +21,30 @@ const ordinal = (n: number): string => {
   return `${n}${suffix}`;
 };
 
-/** `waited 3.1 s · 2nd in the queue · held by A:1 (lease left 4.2 s)`: what changes first, the long owner id last. */
-export function describeWaiting(seen: WaitSeen, startedAt: number, now: number): string {
+/** A wait in two parts: what moves with the clock, and who holds the lock (changes only on a refusal). */
+export interface WaitingParts {
+  /** `waited 3.1 s · 2nd in the queue · lease left 4.2 s` */
+  readonly progress: string;
+  /** `held by A:1, B:2 ×2`; undefined when nobody holds it (others are queued ahead). */
+  readonly holders: string | undefined;
+}
+
+export function waitingParts(seen: WaitSeen, startedAt: number, now: number): WaitingParts {
   const holders = seen.holders.map((h) => (h.count > 1 ? `${h.owner} ×${h.count}` : h.owner));
   const lease = seen.ttlMs === -1 ? 'no TTL' : `lease left ${formatDuration(Math.max(0, seen.ttlMs - (now - seen.seenAt)))}`;
-  const who = holders.length === 0 ? 'free, but others are queued ahead' : `held by ${holders.join(', ')} (${lease})`;
   const queue = seen.queuePosition !== undefined ? [`${ordinal(seen.queuePosition + 1)} in the queue`] : [];
-  return [`waited ${formatDuration(Math.max(0, now - startedAt))}`, ...queue, who].join(' · ');
+  const state = holders.length === 0 ? 'free, but others are queued ahead' : lease;
+  return {
+    progress: [`waited ${formatDuration(Math.max(0, now - startedAt))}`, ...queue, state].join(' · '),
+    holders: holders.length === 0 ? undefined : `held by ${holders.join(', ')}`,
+  };
+}
+
+/**
+ * `waited 3.1 s · 2nd in the queue · lease left 4.2 s · held by A:1` on one line: what changes
+ * first, the long owner ids last, so a line cut at the terminal's edge loses only an owner's end.
+ */
+export function describeWaiting(seen: WaitSeen, startedAt: number, now: number): string {
+  const { progress, holders } = waitingParts(seen, startedAt, now);
+  return holders === undefined ? progress : `${progress} · ${holders}`;
 }

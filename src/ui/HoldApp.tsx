@@ -2,6 +2,7 @@ import { Box, Static, Text } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { HoldView } from './HoldView.js';
 import type { HoldStore } from './hold-store.js';
+import { useTerminalSize } from './use-terminal-size.js';
 
 export interface HoldAppProps {
   readonly store: HoldStore;
@@ -14,6 +15,7 @@ export interface HoldAppProps {
 export function HoldApp({ store, clock = Date.now, tickMs = 200 }: HoldAppProps) {
   const { state, output } = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const [now, setNow] = useState(clock);
+  const { columns } = useTerminalSize();
   const ended = state.endedAt !== undefined;
   useEffect(() => {
     // The countdown is the only thing that moves between events; stop ticking once it is over.
@@ -30,7 +32,7 @@ export function HoldApp({ store, clock = Date.now, tickMs = 200 }: HoldAppProps)
           </Text>
         )}
       </Static>
-      <HoldView state={state} now={ended ? (state.endedAt ?? now) : now} />
+      <HoldView state={state} now={ended ? (state.endedAt ?? now) : now} columns={columns} />
     </Box>
   );
 }

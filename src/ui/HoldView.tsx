@@ -4,12 +4,14 @@ import { formatDuration } from '../core/duration.js';
 import { formatCommand, leaseLeft, RELEASE_REASON_TEXT, type HoldHolder, type HoldPhase, type HoldState, type LostReason } from '../core/hold-events.js';
 import { LeaseBar } from './LeaseBar.js';
 import { safeStrings } from '../core/terminal-text.js';
-import { describeWaiting } from '../core/wait-text.js';
+import { waitingParts } from '../core/wait-text.js';
 
 export interface HoldViewProps {
   readonly state: HoldState;
   /** Epoch ms the countdown is drawn at (the container ticks it). */
   readonly now: number;
+  /** Terminal width: rows that move with the clock are cut to it, never wrapped. */
+  readonly columns?: number;
 }
 
 const PHASE: Record<HoldPhase, { readonly label: string; readonly color: string }> = {
@@ -35,13 +37,14 @@ const SLOW_RENEWAL_MS = 500;
 const holdersText = (holders: readonly HoldHolder[]): string =>
   holders.length === 0 ? 'nobody' : holders.map((h) => (h.count > 1 ? `${h.owner} (${h.count} holds)` : h.owner)).join(', ');
 
-function Row({ label, children }: { readonly label: string; readonly children: ReactNode }) {
+/** A labelled row; `cut` keeps it to one row (for text that moves with the clock). */
+function Row({ label, cut = false, children }: { readonly label: string; readonly cut?: boolean; readonly children: ReactNode }) {
   return (
     <Box>
       <Box width={10} flexShrink={0}>
         <Text dimColor>{label}</Text>
       </Box>
-      <Text>{children}</Text>
+      <Text wrap={cut ? 'truncate-end' : 'wrap'}>{children}</Text>
     </Box>
   );
 }
@@ -49,32 +52,51 @@ function Row({ label, children }: { readonly label: string; readonly children: R
 const ago = (now: number, at: number): string => `${formatDuration(Math.max(0, now - at))} ago`;
 
 /** Holder, lease countdown, renewals, state and the command of one `hold`. */
-export function HoldView({ state: raw, now }: HoldViewProps) {
+export function HoldView({ state: raw, now, columns = 80 }: HoldViewProps) {
   const state = safeStrings(raw); // holders, key, owner and the command came from Redis or the user
   const phase = PHASE[state.phase];
   const active = state.endedAt === undefined;
   const left = leaseLeft(state, now);
   return (
-    <Box flexDirection="column">
+    // Rows whose width moves with the clock or the phase are one row at any width: a row that
+    // wrapped in some repaints and not others changed the frame's height, and a terminal could
+    // keep a row of an old frame. What gives way is cut with "…": the target, the lease's mode.
+    <Box flexDirection="column" width={columns}>
       <Box gap={2}>
-        <Text bold>{state.key}</Text>
-        <Text dimColor>{state.kind}</Text>
-        {state.target !== undefined && <Text dimColor>on {state.target}</Text>}
-        <Text color={phase.color} bold>
-          ● {phase.label}
+        <Box flexShrink={0}>
+          <Text bold>{state.key}</Text>
+        </Box>
+        <Text dimColor wrap="truncate-end">
+          {state.kind}
+          {state.target !== undefined ? `  on ${state.target}` : ''}
         </Text>
+        <Box flexShrink={0}>
+          <Text color={phase.color} bold>
+            ● {phase.label}
+          </Text>
+        </Box>
       </Box>
       {/* Until it is ours, "holder" would suggest we hold it: say whom we act as. */}
       <Row label={state.acquiredAt === undefined ? 'as' : 'holder'}>{state.owner}</Row>
       {state.leaseMs !== undefined && left !== undefined && (
-        <Row label="lease">
-          {active ? <LeaseBar leftMs={left} leaseMs={state.leaseMs} /> : null}
-          {active ? `  ${formatDuration(left)} left of ${formatDuration(state.leaseMs)}` : formatDuration(state.leaseMs)}
-          <Text dimColor>{state.mode === 'watchdog' ? '  watchdog' : '  fixed, not renewed'}</Text>
-        </Row>
+        <Box>
+          <Box width={10} flexShrink={0}>
+            <Text dimColor>lease</Text>
+          </Box>
+          <Box flexShrink={0}>
+            <Text>
+              {active ? <LeaseBar leftMs={left} leaseMs={state.leaseMs} /> : null}
+              {active ? `  ${formatDuration(left)} left of ${formatDuration(state.leaseMs)}` : formatDuration(state.leaseMs)}
+            </Text>
+          </Box>
+          <Text dimColor wrap="truncate-end">
+            {state.mode === 'watchdog' ? '  watchdog' : '  fixed, not renewed'}
+          </Text>
+        </Box>
       )}
-      {state.mode === 'watchdog' && (
-        <Row label="renewals">
+      {/* Before the lock is ours there is no lease yet to renew ("every 0 ms"). */}
+      {state.mode === 'watchdog' && state.acquiredAt !== undefined && (
+        <Row label="renewals" cut>
           {state.renewals}
           <Text dimColor> (every {formatDuration(state.renewEveryMs ?? (state.leaseMs ?? 0) / 3)})</Text>
           {state.lastRenewalAt !== undefined ? `, last ${ago(now, state.lastRenewalAt)}` : ''}
@@ -113,9 +135,7 @@ function Notice({ state, now }: HoldViewProps) {
   switch (state.phase) {
     case 'acquiring':
       return state.waiting && state.acquiringSince !== undefined ? (
-        <Text color="yellow">
-          waiting (Ctrl-C gives up): {describeWaiting(state.waiting, state.acquiringSince, now)}
-        </Text>
+        <Waiting parts={waitingParts(state.waiting, state.acquiringSince, now)} />
       ) : (
         <Text dimColor>waiting for the lock… (Ctrl-C gives up)</Text>
       );
@@ -147,7 +167,7 @@ function Notice({ state, now }: HoldViewProps) {
     default:
       if (state.renewingSince !== undefined && now - state.renewingSince >= SLOW_RENEWAL_MS) {
         return (
-          <Text color="yellow">
+          <Text color="yellow" wrap="truncate-end">
             renewal sent {ago(now, state.renewingSince)}, no answer yet; the lease keeps counting down
           </Text>
         );
@@ -155,11 +175,26 @@ function Notice({ state, now }: HoldViewProps) {
       if (state.retry) {
         const retryIn = Math.max(0, state.retry.at + state.retry.retryInMs - now);
         return (
-          <Text color="yellow">
-            {state.retry.error}: retrying in {formatDuration(retryIn)}
+          <Text color="yellow" wrap="truncate-end">
+            retrying in {formatDuration(retryIn)}: {state.retry.error}
           </Text>
         );
       }
       return <Text dimColor>Ctrl-C releases the lock and exits</Text>;
   }
+}
+
+/**
+ * Waiting for the lock: the line that moves with the clock, cut to the width, and the holders
+ * under it, which change only when an attempt is refused (long owner ids may wrap there).
+ */
+function Waiting({ parts }: { readonly parts: ReturnType<typeof waitingParts> }) {
+  return (
+    <Box flexDirection="column">
+      <Text color="yellow" wrap="truncate-end">
+        waiting (Ctrl-C gives up): {parts.progress}
+      </Text>
+      {parts.holders !== undefined && <Text color="yellow">{parts.holders}</Text>}
+    </Box>
+  );
 }

@@ -1,4 +1,4 @@
-import type { HoldEvent } from '../core/hold-events.js';
+import type { HoldEvent, HoldMode } from '../core/hold-events.js';
 import { HoldApp } from './HoldApp.js';
 import { createHoldStore } from './hold-store.js';
 import { mountLive } from './mount-view.js';
@@ -11,7 +11,7 @@ export interface MountHoldViewOptions {
   readonly stdout: Stream;
   readonly stderr: Stream;
   readonly stdin?: NodeJS.ReadableStream | undefined;
-  readonly identity: { readonly key: string; readonly kind: string; readonly owner: string; readonly target?: string | undefined };
+  readonly identity: { readonly key: string; readonly kind: string; readonly owner: string; readonly target?: string | undefined; readonly mode?: HoldMode | undefined };
 }
 
 export interface LiveHold {

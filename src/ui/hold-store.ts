@@ -27,7 +27,7 @@ export interface HoldStore {
   subscribe(listener: () => void): () => void;
 }
 
-export function createHoldStore(identity: { key: string; kind: string; owner: string; target?: string | undefined }): HoldStore {
+export function createHoldStore(identity: Parameters<typeof initialHoldState>[0]): HoldStore {
   let snapshot: HoldSnapshot = { state: initialHoldState(identity), output: [] };
   const listeners = new Set<() => void>();
   const partial = { stdout: '', stderr: '' };

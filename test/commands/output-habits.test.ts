@@ -63,12 +63,12 @@ describe('acquire --wait shows who holds the lock while it waits', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^acquired "q" \(fair\) as /);
     expect(r.stdout).not.toContain('waiting');
-    expect(r.stderr).toMatch(new RegExp(`waiting for "q" \\(Ctrl-C gives up\\): waited \\d.* · 2nd in the queue · held by ${OWNER_A} \\(lease left [\\d.]+ (ms|s)\\)`));
+    expect(r.stderr).toMatch(new RegExp(`waiting for "q" \\(Ctrl-C gives up\\): waited \\d.* · 2nd in the queue · lease left [\\d.]+ (ms|s) · held by ${OWNER_A}`));
     // Redrawn in place and erased before the result: the last status is wiped by an erase-line.
     expect(r.stderr).toContain('\r\u001b[2K');
     expect(r.stderr.lastIndexOf('\r\u001b[2K')).toBeGreaterThan(r.stderr.lastIndexOf('waiting for'));
     // Then B (who queued first) takes it, and we are next in line behind B.
-    expect(r.stderr).toMatch(new RegExp(`· 1st in the queue · held by ${OWNER_B} \\(lease left`));
+    expect(r.stderr).toMatch(new RegExp(`· 1st in the queue · lease left [\\d.]+ (ms|s) · held by ${OWNER_B}`));
     for (const drawn of r.stderr.split('\r\u001b[2K')) expect(displayWidth(drawn.split('\n')[0]!)).toBeLessThan(160);
   });
 

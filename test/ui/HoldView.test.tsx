@@ -1,7 +1,9 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HoldEvent } from '../../src/core/hold-events.js';
+import { displayWidth } from '../../src/core/text-layout.js';
 import { HoldApp } from '../../src/ui/HoldApp.js';
+import { HoldView } from '../../src/ui/HoldView.js';
 import { createHoldStore } from '../../src/ui/hold-store.js';
 
 const OWNER = '6f1c2b8e-1f7a-4c1e-9d8e-0a1b2c3d4e5f:1';
@@ -13,7 +15,7 @@ afterEach(() => unmount?.());
 
 /** Mounts the live view on a fake event stream and a clock the test moves. */
 function mount(kind = 'reentrant') {
-  const store = createHoldStore({ key: 'orders', kind, owner: OWNER, target: '127.0.0.1:16501' });
+  const store = createHoldStore({ key: 'orders', kind, owner: OWNER, target: '127.0.0.1:16501', mode: 'watchdog' });
   let now = T0;
   const view = render(<HoldApp store={store} clock={() => now} tickMs={TICK_MS} />);
   unmount = view.unmount;
@@ -68,16 +70,18 @@ describe('HoldView', () => {
     expect(frame).toMatch(new RegExp(`^as\\s+${OWNER}$`, 'm'));
     expect(frame).toContain('waiting for the lock… (Ctrl-C gives up)');
     expect(frame).not.toContain('lease');
+    expect(frame).not.toContain('renewals'); // nothing to renew yet (it said "every 0 ms")
   });
 
   it('while waiting: who holds it, the lease it has left, our place in a fair queue, and the time waited, live', async () => {
     const v = mount('fair');
     const other = '11111111-2222-4333-8444-555555555555:7';
     await v.send({ type: 'acquiring', at: 0, waitMs: 10_000 }, { type: 'waiting', at: 1000, holders: [{ owner: other, count: 1 }], ttlMs: 4000, queuePosition: 1 });
+    // The clock's line, then the holders (they change only when an attempt is refused).
     let frame = await v.at(1000);
-    expect(frame.replace(/\s+/g, ' ')).toContain(`waiting (Ctrl-C gives up): waited 1.0 s · 2nd in the queue · held by ${other} (lease left 4.0 s)`);
+    expect(frame).toMatch(new RegExp(`^waiting \\(Ctrl-C gives up\\): waited 1\\.0 s · 2nd in the queue · lease left 4\\.0 s\nheld by ${other}$`, 'm'));
     frame = await v.at(3500);
-    expect(frame.replace(/\s+/g, ' ')).toContain(`waited 3.5 s · 2nd in the queue · held by ${other} (lease left 1.5 s)`);
+    expect(frame).toMatch(new RegExp(`^waiting \\(Ctrl-C gives up\\): waited 3\\.5 s · 2nd in the queue · lease left 1\\.5 s\nheld by ${other}$`, 'm'));
     frame = await v.send(acquired({ at: 4000 }));
     expect(frame).toContain('● held');
     expect(frame).not.toContain('waited');
@@ -113,7 +117,7 @@ describe('HoldView', () => {
     frame = await v.send({ type: 'reconnected', at: 1500, target: '127.0.0.1:16501' });
     expect(frame).toContain('● held');
     frame = await v.send({ type: 'retrying', at: 2000, error: 'READONLY You can\'t write against a read only replica', retryInMs: 400 });
-    expect(await v.at(2100)).toContain("READONLY You can't write against a read only replica: retrying in 300 ms");
+    expect(await v.at(2100)).toContain("retrying in 300 ms: READONLY You can't write against a read only replica");
     frame = await v.send({ type: 'renewed', at: 2500, ttlMs: 30_000, renewals: 1 });
     expect(frame).not.toContain('retrying');
   });
@@ -194,4 +198,28 @@ describe('HoldView', () => {
     expect(frame).toMatch(/^as\s+6f1c2b8e-/m); // our identity, not the holder
     expect(frame).toContain('held by other:1 (2 holds) for another 4.2 s');
   });
+
+  it('keeps every row that moves with the clock to one row on a narrow terminal', () => {
+    // A row that wrapped in some repaints and not others (a countdown reading "1 m 59 s", then
+    // "59.9 s") changed the frame's height, and a terminal kept a row of an old frame.
+    const store = createHoldStore({ key: 'orders', kind: 'redlock', owner: OWNER, target: 'redlock 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003' });
+    store.emit({ ...acquired({ mode: 'fixed', leaseMs: 120_000 }), at: T0 });
+    const draw = (columns: number) => {
+      const view = render(<HoldView state={store.getSnapshot().state} now={T0 + 1000} columns={columns} />);
+      const frame = view.lastFrame() ?? '';
+      view.unmount();
+      return frame.split('\n');
+    };
+    for (const columns of [80, 100]) {
+      const [header, holder, lease] = draw(columns);
+      expect(header).toMatch(/^orders {2}redlock {2}on redlock 127\.0\.0\.1.*7003 {2}● held$/); // 80 wide: it just fits
+      expect(holder).toMatch(/^holder/);
+      expect(lease).toMatch(/^lease +█+ +1 m 59 s left of 2 m 00 s/);
+      for (const line of draw(columns)) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
+    }
+    // "● reconnecting" is 8 columns wider than "● held": the target gives way, the row stays one.
+    store.emit({ type: 'reconnecting', at: T0 + 1000, target: '127.0.0.1:7001' });
+    expect(draw(80)[0]).toMatch(/^orders {2}redlock {2}on redlock 127\.0\.0\.1.*… {2}● reconnecting$/);
+  });
 });
+
