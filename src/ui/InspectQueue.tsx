@@ -30,10 +30,14 @@ export function InspectQueue({ queue, elapsedMs }: InspectQueueProps) {
             <Box width={4} flexShrink={0}>
               <Text dimColor>{entry.position + 1}.</Text>
             </Box>
-            <Box flexShrink={0} marginRight={2}>
-              <Text>{entry.owner}</Text>
+            {/* One row at any width: the deadline moves with the clock ("in 1 m 59 s" is wider than
+                "in 59.9 s"), so the owner gives way (cut in the middle), not the row's height. */}
+            <Box marginRight={2}>
+              <Text wrap="truncate-middle">{entry.owner}</Text>
             </Box>
-            <Text {...(deadline.overdue ? { color: 'yellow' } : { dimColor: true })}>{deadline.text}</Text>
+            <Box flexShrink={0}>
+              <Text {...(deadline.overdue ? { color: 'yellow' } : { dimColor: true })}>{deadline.text}</Text>
+            </Box>
           </InspectRow>
         );
       })}

@@ -21,13 +21,19 @@ export function InspectStatus({ screen, now }: InspectStatusProps) {
   }
   const retryIn = screen.retry ? `retrying in ${formatDuration(Math.max(0, screen.retry.at + screen.retry.retryInMs - now))}` : undefined;
   if (screen.reconnecting || screen.retry) {
-    // Short enough for 80 columns; the error itself (long, from Redis) goes on its own truncated line.
-    const what = screen.reconnecting ? `reconnecting to ${safeText(screen.reconnecting.target)}…` : '';
+    // One row: the target gives way (cut in the middle), never the countdowns; the error itself
+    // (long, from Redis) goes on its own truncated line.
     return (
       <Box flexDirection="column">
-        <Text color="yellow">
-          {[what, retryIn].filter(Boolean).join(' ')} · {age} · q quit
-        </Text>
+        <Box>
+          {screen.reconnecting && <Target color="yellow" before="reconnecting to " target={`${safeText(screen.reconnecting.target)}…`} />}
+          <Box flexShrink={0}>
+            <Text color="yellow">
+              {screen.reconnecting && retryIn ? ' ' : ''}
+              {retryIn ?? ''} · {age} · q quit
+            </Text>
+          </Box>
+        </Box>
         {screen.retry && !screen.reconnecting && (
           <Text color="yellow" dimColor wrap="truncate-end">
             {safeText(screen.retry.error)}
@@ -40,9 +46,30 @@ export function InspectStatus({ screen, now }: InspectStatusProps) {
   // A read normally lands every interval; only say how old the picture is once it is overdue.
   const late = now - readAt > 2 * screen.intervalMs ? ` · ${age}` : '';
   return (
-    <Text dimColor>
-      ● {screen.target} every {formatDuration(screen.intervalMs)}
-      {late} · p pause · q quit
-    </Text>
+    <Box>
+      <Target dimColor before="● " target={screen.target} />
+      <Box flexShrink={0}>
+        <Text dimColor>
+          {' '}every {formatDuration(screen.intervalMs)}
+          {late} · p pause · q quit
+        </Text>
+      </Box>
+    </Box>
+  );
+}
+
+/** The target in a status row: the part that is cut (in the middle) when the row would wrap. */
+function Target({ before, target, color, dimColor = false }: { readonly before: string; readonly target: string; readonly color?: string; readonly dimColor?: boolean }) {
+  return (
+    <>
+      <Box flexShrink={0}>
+        <Text {...(color ? { color } : {})} dimColor={dimColor}>
+          {before}
+        </Text>
+      </Box>
+      <Text {...(color ? { color } : {})} dimColor={dimColor} wrap="truncate-middle">
+        {target}
+      </Text>
+    </>
   );
 }
