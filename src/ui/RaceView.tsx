@@ -15,13 +15,16 @@ const LABEL = 13;
 const SHARES_SHOWN = 3;
 const RECENT = 3;
 
+// Every row is cut at the edge, never wrapped: counters grow, faults and violations scroll, and a
+// row that wrapped in some repaints changed the frame's height (a terminal can then keep a row of
+// an old frame). The summary printed when the race ends gives faults and violations in full.
 function Row({ label, children }: { readonly label: string; readonly children: ReactNode }) {
   return (
     <Box>
       <Box width={LABEL} flexShrink={0}>
         <Text dimColor>{label}</Text>
       </Box>
-      <Text>{children}</Text>
+      <Text wrap="truncate-end">{children}</Text>
     </Box>
   );
 }

@@ -1,8 +1,10 @@
+import { Box } from 'ink';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RaceLiveState } from '../../src/core/race/live.js';
 import { checkRacePlan } from '../../src/core/race/plan.js';
 import { RaceTally } from '../../src/core/race/tally.js';
+import { displayWidth } from '../../src/core/text-layout.js';
 import type { HistoryEvent } from '../../src/core/scenario/history.js';
 import { RaceApp } from '../../src/ui/RaceApp.js';
 import { RaceView } from '../../src/ui/RaceView.js';
@@ -83,6 +85,15 @@ describe('RaceView', () => {
     const [header, next] = (view.lastFrame() ?? '').split('\n');
     expect(header).toMatch(/^race orders {2}fair · 3 clients · .*… {2}3\.5 s \/ 20\.0 s$/);
     expect(next).toMatch(/^acquisitions/);
+  });
+
+  it('cuts a long fault or violation at the edge instead of wrapping it: every row stays one row', () => {
+    const v = { kind: 'mutual-exclusion' as const, clients: ['c1', 'c2'], from: 2100, to: 2400, key: 'orders', message: 'c1 and c2 were both in the critical section for 300 ms, from 2.10 s to 2.40 s, while c1 was paused' };
+    const view = render(<Box width={80}><RaceView state={state([v])} columns={80} /></Box>);
+    unmount = view.unmount;
+    const lines = (view.lastFrame() ?? '').split('\n');
+    expect(lines.find((l) => l.includes('mutual-exclusion'))).toMatch(/^ +mutual-exclusion: c1 and c2 were both in the critical section.*…$/);
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
   });
 
   it('lists violations as they are found', () => {
