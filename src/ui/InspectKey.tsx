@@ -101,11 +101,25 @@ export function InspectKey(props: InspectKeyProps) {
   const waiting = view.waiters > 0 ? `${view.waiters} waiting for unlock` : '';
   return (
     <Box flexDirection="column" marginBottom={1}>
+      {/* One row: the waiting count comes and goes between repaints, so a long key gives way (cut
+          in the middle) rather than the header wrapping in some frames and not others. */}
       <Box gap={2}>
-        <Text bold>{view.key}</Text>
-        {view.kind !== 'missing' && view.kind !== 'not-a-lock' && <Text dimColor>{view.kind}</Text>}
-        <Text>{summary(view)}</Text>
-        {waiting && <Text color="cyan">{waiting}</Text>}
+        <Text bold wrap="truncate-middle">
+          {view.key}
+        </Text>
+        {view.kind !== 'missing' && view.kind !== 'not-a-lock' && (
+          <Box flexShrink={0}>
+            <Text dimColor>{view.kind}</Text>
+          </Box>
+        )}
+        <Box flexShrink={0}>
+          <Text>{summary(view)}</Text>
+        </Box>
+        {waiting && (
+          <Box flexShrink={0}>
+            <Text color="cyan">{waiting}</Text>
+          </Box>
+        )}
       </Box>
       <TtlRow {...props} />
       <Holders view={view} />

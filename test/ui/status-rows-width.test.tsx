@@ -3,6 +3,8 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/core/text-layout.js';
 import type { InspectScreen } from '../../src/ui/inspect-store.js';
+import type { LockView } from '../../src/core/lock-view.js';
+import { InspectKey } from '../../src/ui/InspectKey.js';
 import { InspectQueue } from '../../src/ui/InspectQueue.js';
 import { InspectStatus } from '../../src/ui/InspectStatus.js';
 
@@ -56,3 +58,16 @@ describe('inspect --watch: the fair queue', () => {
     for (const row of rows) expect(displayWidth(row)).toBeLessThanOrEqual(72);
   });
 });
+
+describe('inspect --watch: a key\'s header', () => {
+  it('a long key gives way when waiters come and go: the header stays one row', () => {
+    const key = 'redisson_lock:{orders}:payment-service:tenant-1234567:invoice';
+    const view = (waiters: number): LockView => ({ key, kind: 'reentrant', type: 'hash', ttlMs: 20_000, holders: [{ owner: 'a:1', count: 1 }], waiters, warnings: [], readAt: T0 });
+    for (const waiters of [0, 12]) {
+      const [header] = lines(<InspectKey view={view(waiters)} elapsedMs={0} />, 80);
+      expect(header).toMatch(waiters ? /^redisson_lock:\S*…\S*invoice {2}reentrant {2}held {2}12 waiting for unlock$/ : /^redisson_lock:\S*invoice {2}reentrant {2}held$/);
+      expect(displayWidth(header!)).toBeLessThanOrEqual(80);
+    }
+  });
+});
+
