@@ -49,6 +49,23 @@ function Row({ label, cut = false, children }: { readonly label: string; readonl
   );
 }
 
+/** A labelled row whose `kept` part never shrinks and whose dim `rest` is cut at the edge. */
+function KeptRow({ label, kept, rest }: { readonly label: string; readonly kept: ReactNode; readonly rest: string }) {
+  return (
+    <Box>
+      <Box width={10} flexShrink={0}>
+        <Text dimColor>{label}</Text>
+      </Box>
+      <Box flexShrink={0}>
+        <Text>{kept}</Text>
+      </Box>
+      <Text dimColor wrap="truncate-end">
+        {rest}
+      </Text>
+    </Box>
+  );
+}
+
 const ago = (now: number, at: number): string => `${formatDuration(Math.max(0, now - at))} ago`;
 
 /** Holder, lease countdown, renewals, state and the command of one `hold`. */
@@ -79,20 +96,16 @@ export function HoldView({ state: raw, now, columns = 80 }: HoldViewProps) {
       {/* Until it is ours, "holder" would suggest we hold it: say whom we act as. */}
       <Row label={state.acquiredAt === undefined ? 'as' : 'holder'}>{state.owner}</Row>
       {state.leaseMs !== undefined && left !== undefined && (
-        <Box>
-          <Box width={10} flexShrink={0}>
-            <Text dimColor>lease</Text>
-          </Box>
-          <Box flexShrink={0}>
-            <Text>
+        <KeptRow
+          label="lease"
+          kept={
+            <>
               {active ? <LeaseBar leftMs={left} leaseMs={state.leaseMs} /> : null}
               {active ? `  ${formatDuration(left)} left of ${formatDuration(state.leaseMs)}` : formatDuration(state.leaseMs)}
-            </Text>
-          </Box>
-          <Text dimColor wrap="truncate-end">
-            {state.mode === 'watchdog' ? '  watchdog' : '  fixed, not renewed'}
-          </Text>
-        </Box>
+            </>
+          }
+          rest={state.mode === 'watchdog' ? '  watchdog' : '  fixed, not renewed'}
+        />
       )}
       {/* Before the lock is ours there is no lease yet to renew ("every 0 ms"). */}
       {state.mode === 'watchdog' && state.acquiredAt !== undefined && (
@@ -105,20 +118,11 @@ export function HoldView({ state: raw, now, columns = 80 }: HoldViewProps) {
       {state.token !== undefined && <Row label="token">{state.token}</Row>}
       {state.count !== undefined && state.count > 1 && <Row label="holds">{state.count} (re-entrant)</Row>}
       {state.child && (
-        <Box>
-          <Box width={10} flexShrink={0}>
-            <Text dimColor>command</Text>
-          </Box>
-          <Box flexShrink={0}>
-            <Text>
-              pid {state.child.pid} {childStatus(state.child.status, state.child.code, state.child.signal)}
-              {'  '}
-            </Text>
-          </Box>
-          <Text dimColor wrap="truncate-end">
-            {formatCommand(state.child.command)}
-          </Text>
-        </Box>
+        <KeptRow
+          label="command"
+          kept={`pid ${state.child.pid} ${childStatus(state.child.status, state.child.code, state.child.signal)}  `}
+          rest={formatCommand(state.child.command)}
+        />
       )}
       <Notice state={state} now={now} />
     </Box>
