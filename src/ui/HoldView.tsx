@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { formatDuration } from '../core/duration.js';
 import { formatCommand, leaseLeft, RELEASE_REASON_TEXT, type HoldHolder, type HoldPhase, type HoldState, type LostReason } from '../core/hold-events.js';
 import { LeaseBar } from './LeaseBar.js';
+import { Kept } from './Kept.js';
 import { safeStrings } from '../core/terminal-text.js';
 import { waitingParts } from '../core/wait-text.js';
 
@@ -56,9 +57,7 @@ function KeptRow({ label, kept, rest }: { readonly label: string; readonly kept:
       <Box width={10} flexShrink={0}>
         <Text dimColor>{label}</Text>
       </Box>
-      <Box flexShrink={0}>
-        <Text>{kept}</Text>
-      </Box>
+      <Kept>{kept}</Kept>
       <Text dimColor wrap="truncate-end">
         {rest}
       </Text>
@@ -80,18 +79,14 @@ export function HoldView({ state: raw, now, columns = 80 }: HoldViewProps) {
     // keep a row of an old frame. What gives way is cut with "…": the target, the lease's mode.
     <Box flexDirection="column" width={columns}>
       <Box gap={2}>
-        <Box flexShrink={0}>
-          <Text bold>{state.key}</Text>
-        </Box>
+        <Kept bold>{state.key}</Kept>
         <Text dimColor wrap="truncate-end">
           {state.kind}
           {state.target !== undefined ? `  on ${state.target}` : ''}
         </Text>
-        <Box flexShrink={0}>
-          <Text color={phase.color} bold>
-            ● {phase.label}
-          </Text>
-        </Box>
+        <Kept color={phase.color} bold>
+          ● {phase.label}
+        </Kept>
       </Box>
       {/* Until it is ours, "holder" would suggest we hold it: say whom we act as. */}
       <Row label={state.acquiredAt === undefined ? 'as' : 'holder'}>{state.owner}</Row>

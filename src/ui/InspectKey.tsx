@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { formatDuration } from '../core/duration.js';
 import type { LockView, LockWarning, PermitView } from '../core/lock-view.js';
 import { InspectQueue } from './InspectQueue.js';
+import { Kept } from './Kept.js';
 import { InspectReaders } from './InspectReaders.js';
 import { InspectRow } from './InspectRow.js';
 import { LeaseBar } from './LeaseBar.js';
@@ -108,18 +109,10 @@ export function InspectKey(props: InspectKeyProps) {
           {view.key}
         </Text>
         {view.kind !== 'missing' && view.kind !== 'not-a-lock' && (
-          <Box flexShrink={0}>
-            <Text dimColor>{view.kind}</Text>
-          </Box>
+          <Kept dimColor>{view.kind}</Kept>
         )}
-        <Box flexShrink={0}>
-          <Text>{summary(view)}</Text>
-        </Box>
-        {waiting && (
-          <Box flexShrink={0}>
-            <Text color="cyan">{waiting}</Text>
-          </Box>
-        )}
+        <Kept>{summary(view)}</Kept>
+        {waiting && <Kept color="cyan">{waiting}</Kept>}
       </Box>
       <TtlRow {...props} />
       <Holders view={view} />

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { formatDuration } from '../core/duration.js';
 import type { QueueEntryView } from '../core/lock-view.js';
 import { InspectRow } from './InspectRow.js';
+import { Kept } from './Kept.js';
 
 export interface InspectQueueProps {
   readonly queue: readonly QueueEntryView[];
@@ -35,9 +36,7 @@ export function InspectQueue({ queue, elapsedMs }: InspectQueueProps) {
             <Box marginRight={2}>
               <Text wrap="truncate-middle">{entry.owner}</Text>
             </Box>
-            <Box flexShrink={0}>
-              <Text {...(deadline.overdue ? { color: 'yellow' } : { dimColor: true })}>{deadline.text}</Text>
-            </Box>
+            <Kept {...(deadline.overdue ? { color: 'yellow' } : { dimColor: true })}>{deadline.text}</Kept>
           </InspectRow>
         );
       })}

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { formatDuration } from '../core/duration.js';
 import { clockTime } from './clock-time.js';
+import { Kept } from './Kept.js';
 import type { InspectScreen } from './inspect-store.js';
 import { safeText } from '../core/terminal-text.js';
 
@@ -27,12 +28,10 @@ export function InspectStatus({ screen, now }: InspectStatusProps) {
       <Box flexDirection="column">
         <Box>
           {screen.reconnecting && <Target color="yellow" before="reconnecting to " target={`${safeText(screen.reconnecting.target)}…`} />}
-          <Box flexShrink={0}>
-            <Text color="yellow">
-              {screen.reconnecting && retryIn ? ' ' : ''}
-              {retryIn ?? ''} · {age} · q quit
-            </Text>
-          </Box>
+          <Kept color="yellow">
+            {screen.reconnecting && retryIn ? ' ' : ''}
+            {retryIn ?? ''} · {age} · q quit
+          </Kept>
         </Box>
         {screen.retry && !screen.reconnecting && (
           <Text color="yellow" dimColor wrap="truncate-end">
@@ -48,12 +47,10 @@ export function InspectStatus({ screen, now }: InspectStatusProps) {
   return (
     <Box>
       <Target dimColor before="● " target={screen.target} />
-      <Box flexShrink={0}>
-        <Text dimColor>
-          {' '}every {formatDuration(screen.intervalMs)}
-          {late} · p pause · q quit
-        </Text>
-      </Box>
+      <Kept dimColor>
+        {' '}every {formatDuration(screen.intervalMs)}
+        {late} · p pause · q quit
+      </Kept>
     </Box>
   );
 }
@@ -62,11 +59,9 @@ export function InspectStatus({ screen, now }: InspectStatusProps) {
 function Target({ before, target, color, dimColor = false }: { readonly before: string; readonly target: string; readonly color?: string; readonly dimColor?: boolean }) {
   return (
     <>
-      <Box flexShrink={0}>
-        <Text {...(color ? { color } : {})} dimColor={dimColor}>
-          {before}
-        </Text>
-      </Box>
+      <Kept {...(color ? { color } : {})} dimColor={dimColor}>
+        {before}
+      </Kept>
       <Text {...(color ? { color } : {})} dimColor={dimColor} wrap="truncate-middle">
         {target}
       </Text>

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { formatDuration } from '../core/duration.js';
 import type { RaceLiveState } from '../core/race/live.js';
 import { formatWait, sparkline } from '../core/race/stats.js';
+import { Kept } from './Kept.js';
 
 export interface RaceViewProps {
   readonly state: RaceLiveState;
@@ -46,17 +47,13 @@ export function RaceView({ state, columns = 80 }: RaceViewProps) {
           A header that wrapped only while the clock read "850 ms" changed the frame's height
           between repaints, and a terminal could keep a row of the old frame. */}
       <Box gap={2} width={columns}>
-        <Box flexShrink={0}>
-          <Text bold>race {plan.keys.join(', ')}</Text>
-        </Box>
+        <Kept bold>race {plan.keys.join(', ')}</Kept>
         <Text dimColor wrap="truncate-end">
           {plan.kind} · {plan.clients} clients{plan.procs > 0 ? ` in ${plan.procs} processes` : ''} · {state.target}
         </Text>
-        <Box flexShrink={0}>
-          <Text>
-            {formatDuration(Math.min(s.elapsedMs, plan.durationMs))} / {formatDuration(plan.durationMs)}
-          </Text>
-        </Box>
+        <Kept>
+          {formatDuration(Math.min(s.elapsedMs, plan.durationMs))} / {formatDuration(plan.durationMs)}
+        </Kept>
       </Box>
       <Row label="acquisitions">
         {s.acquisitions} · {s.ratePerSec.toFixed(1)}/s <Text color="cyan">{sparkline(s.series, width)}</Text>
