@@ -32,8 +32,10 @@ export function registerForceUnlock(program: Command, ctx: CommandContext): void
       const explicitKind = cmd.getOptionValueSource('kind') === 'cli' ? parseKind(flags.kind) : undefined;
       const env = await openEnvFor(explicitKind ?? 'reentrant', spec, flags, 'one-shot', ctx.connections);
       try {
-        // Decided as inspect decides: what it does not call a lock of this family is never deleted.
-        const { kind, raws } = await lockKindOf(env, key, { kind: explicitKind });
+        // Decided as inspect decides: what it does not call a lock of this family is never deleted,
+        // but for the break glass: a string that could be a token lock set without expiry, under
+        // a --kind token the user typed.
+        const { kind, raws } = await lockKindOf(env, key, { kind: explicitKind, breakGlass: true });
         if (!kind || raws.every((r) => r.type === 'none')) throw new NotFoundError(`nothing to unlock: "${escapeControls(key)}" does not exist`);
         const peek = await peekLock(env, key);
         if (!flags.yes) {

@@ -1,5 +1,6 @@
 import { formatDuration } from './duration.js';
 import { describeCompanion, type Companion } from './decode/companions.js';
+import { printable } from './decode/escape.js';
 import { companionWord, fixFor, inspectFix, removeWaitersFix } from './doctor-fixes.js';
 import { keyWord, redisCli, type FixTarget } from './doctor-fix.js';
 import { fairQueueKey, fairTimeoutKey } from './names.js';
@@ -120,6 +121,23 @@ export function viewFindings(view: LockView, node: string, target: FixTarget, op
   if (!LOCK_KINDS.has(view.kind)) return [appData(view, node, target)].filter((f): f is Finding => f !== undefined);
   const fair = view.kind === 'fair' ? [queueDrift(view, node, target, opts), silentHead(view, node, target)] : [];
   return [...warningFindings(view, node, target), ...fair.filter((f): f is Finding => f !== undefined)];
+}
+
+/** Names the note on token-shaped strings lists before "and N more". */
+const NOTE_EXAMPLES = 3;
+
+/**
+ * One note, not a finding, for every string without TTL that could be a token lock set without
+ * expiry (decoder code `token-without-expiry`): every token library sets a TTL and application
+ * data has the same shapes (session ids, digests), so nothing here is a problem to fix, yet a
+ * SETNX whose EXPIRE never ran looks just like them.
+ */
+export function tokenWithoutExpiryNote(views: readonly LockView[]): string | undefined {
+  const keys = views.filter((v) => v.warnings.some((w) => w.code === 'token-without-expiry')).map((v) => printable(v.key));
+  if (keys.length === 0) return undefined;
+  const more = keys.length > NOTE_EXAMPLES ? `, and ${(keys.length - NOTE_EXAMPLES).toLocaleString('en-US')} more` : '';
+  const count = keys.length === 1 ? '1 string without TTL has' : `${keys.length.toLocaleString('en-US')} strings without TTL have`;
+  return `${count} the form of a token lock (${keys.slice(0, NOTE_EXAMPLES).join(', ')}${more}): read as application data, since every token library sets a TTL; if one is a lock set without expiry, redlock-cli inspect <key> --kind token shows its holder`;
 }
 
 /** A companion key found by SCAN, with what inspecting its lock's name showed. */

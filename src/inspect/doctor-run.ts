@@ -1,5 +1,5 @@
 import type { FixTarget } from '../core/doctor-fix.js';
-import { companionFindings, LOCK_LIKE_NAME, sortFindings, viewFindings, type CompanionFact, type DoctorOptions, type Finding } from '../core/doctor.js';
+import { companionFindings, LOCK_LIKE_NAME, sortFindings, tokenWithoutExpiryNote, viewFindings, type CompanionFact, type DoctorOptions, type Finding } from '../core/doctor.js';
 import { namedClients, parseReplicationInfo, renewalFindings, replicaFindings, type RenewalSample } from '../core/doctor-server.js';
 import type { LockView } from '../core/lock-view.js';
 import { scanLocks, type FoundCompanion, type FoundLock, type ScanProgress } from './scan-locks.js';
@@ -9,8 +9,8 @@ import { companionOf } from '../core/decode/companions.js';
 import { sleep } from '../core/sleep.js';
 import type { Connection } from '../redis/connection.js';
 
-// Gathers what doctor's pure checks need: every lock (and lock-like name holding other data)
-// from one scan, the locks behind companion keys the scan met without their lock, INFO
+// Gathers what doctor's pure checks need: every lock (and lock-like name holding other data, and
+// string that could be a token lock set without expiry) from one scan, the locks behind companion keys the scan met without their lock, INFO
 // replication of every primary, and with --renewals a second look plus CLIENT LIST. Read-only:
 // SCAN inside a probe script, snapshot scripts, INFO and CLIENT LIST.
 
@@ -99,7 +99,7 @@ export async function runDoctor(conn: Connection, req: DoctorRequest): Promise<D
     pattern: req.pattern,
     count: req.scanCount,
     signal: req.signal,
-    keepNotALock: (key) => LOCK_LIKE_NAME.test(key),
+    keepNotALock: (key, view) => LOCK_LIKE_NAME.test(key) || view?.warnings.some((w) => w.code === 'token-without-expiry') === true,
     onCompanion: (c) => companions.push(c),
     onProgress: (p) => ((scanned = p.scanned), req.onProgress?.(p)),
   });
@@ -111,7 +111,14 @@ export async function runDoctor(conn: Connection, req: DoctorRequest): Promise<D
 
   const findings: Finding[] = [];
   const notes: string[] = [];
-  for (const f of locks) findings.push(...viewFindings(f.view, f.node, targetOf(f.node), req));
+  const quiet: LockView[] = []; // keys with no finding: the note on token-shaped strings names only these
+  for (const f of locks) {
+    const found = viewFindings(f.view, f.node, targetOf(f.node), req);
+    findings.push(...found);
+    if (found.length === 0) quiet.push(f.view);
+  }
+  const tokenNote = tokenWithoutExpiryNote(quiet);
+  if (tokenNote) notes.push(tokenNote);
   const byKey = new Map(locks.map((f) => [f.view.key, f.view]));
   const facts = await companionFacts(conn, companions.filter((c) => !isUnread(c.node)), byKey);
   // A lock seen only through its companions (a free fair lock with a queue) is checked too.

@@ -41,8 +41,11 @@ export interface LockScanOptions {
   readonly count?: number | undefined;
   /** Views of these kinds are kept (default LOCK_KINDS); `not-a-lock` turns on full reads of everything. */
   readonly kinds?: ReadonlySet<InspectKind> | undefined;
-  /** Not-a-lock keys worth a full view anyway (doctor: lock-like names holding other data). */
-  readonly keepNotALock?: ((key: string) => boolean) | undefined;
+  /**
+   * Not-a-lock keys worth a full view anyway (doctor: lock-like names holding other data), asked
+   * by name before the key is read, and again with its view once read.
+   */
+  readonly keepNotALock?: ((key: string, view?: LockView) => boolean) | undefined;
   readonly limit?: number | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly onCompanion?: ((c: FoundCompanion) => void) | undefined;
@@ -72,7 +75,7 @@ function nameOf(raw: Buffer): { text: string; bytes?: Buffer | undefined } {
 export async function* scanLocks(conn: Connection, opts: LockScanOptions): AsyncGenerator<FoundLock[]> {
   const kinds = opts.kinds ?? LOCK_KINDS;
   const everything = kinds.has('not-a-lock');
-  const keep = (view: LockView): boolean => kinds.has(view.kind) || (view.kind === 'not-a-lock' && opts.keepNotALock?.(view.key) === true);
+  const keep = (view: LockView): boolean => kinds.has(view.kind) || (view.kind === 'not-a-lock' && opts.keepNotALock?.(view.key, view) === true);
   const seen = new Set<string>();
   let scanned = 0;
   const unread = new Set<string>();

@@ -1,6 +1,6 @@
 import type { RawSnapshot } from '../core/decode/raw.js';
 import { hashField } from '../core/decode/holders.js';
-import { recognize } from '../core/decode/recognize.js';
+import { recognize, type Recognition } from '../core/decode/recognize.js';
 import { shellQuote } from '../core/doctor-fix.js';
 import { WrongTypeError } from '../core/errors.js';
 import { escapeControls } from '../core/decode/escape.js';
@@ -60,6 +60,12 @@ export interface KindQuestion {
   readonly kind?: LockKind | undefined;
   /** The holder acting, to tell a reader from the writer of a read-write lock. */
   readonly owner?: string | undefined;
+  /**
+   * force-unlock: under an explicit token kind, a string that could be a token lock set without
+   * expiry counts as one. Every other command refuses it: no token library takes a lock without
+   * a TTL, so releasing or renewing one only ever touches application data.
+   */
+  readonly breakGlass?: boolean | undefined;
 }
 
 /**
@@ -68,29 +74,33 @@ export interface KindQuestion {
  * asked). Throws a one-line usage error (exit 2) for anything else.
  */
 export function kindForKey(raw: RawSnapshot, question: KindQuestion): LockKind | undefined {
-  const seen = seenKind(raw, question.kind);
+  const recognition = recognize(raw);
+  const seen = seenKind(raw, recognition, question);
   // With no key, only a fair queue still speaks for it (its waiters must be woken in turn); a
   // fencing counter or permit zset left behind does not make the free name another kind's.
   if (seen === 'missing' || (raw.type === 'none' && seen !== 'fair')) return question.kind;
   if (question.kind !== undefined) {
     if (ACTS_ON[question.kind].includes(seen)) return question.kind;
-    throw refusal(raw, seen, `not a ${question.kind} lock`);
+    throw refusal(raw, recognition, seen, `not a ${question.kind} lock`);
   }
   if (seen === 'rw') return rwHalf(raw, question.owner);
   const kind = KIND_OF[seen];
   if (kind) return kind;
-  throw refusal(raw, seen, 'not a lock this command can act on');
+  throw refusal(raw, recognition, seen, 'not a lock this command can act on');
 }
 
 /**
  * What inspect calls the key. A string inspect reads as plain data but could read as a token
  * (`inspect --kind token`) counts as a token lock only under an explicit token kind and with a
  * TTL: every token lock library sets one, and an application string without one is never ours.
+ * The one exception is force-unlock's break glass, on a string that could be a lock set without
+ * expiry.
  */
-function seenKind(raw: RawSnapshot, kind: LockKind | undefined): InspectKind {
-  const seen = recognize(raw);
-  const tokenAsked = kind === 'token' || kind === 'redlock';
-  if (tokenAsked && seen.kind === 'not-a-lock' && seen.alternatives?.includes('token') && raw.pttl >= 0) return 'token';
+function seenKind(raw: RawSnapshot, seen: Recognition, question: KindQuestion): InspectKind {
+  const tokenAsked = question.kind === 'token' || question.kind === 'redlock';
+  if (!tokenAsked || seen.kind !== 'not-a-lock' || !seen.alternatives?.includes('token')) return seen.kind;
+  if (raw.pttl >= 0) return 'token';
+  if (seen.tokenWithoutExpiry !== undefined && question.breakGlass === true) return 'token';
   return seen.kind;
 }
 
@@ -101,8 +111,13 @@ function rwHalf(raw: RawSnapshot, owner: string | undefined): LockKind {
   return hashField(raw.body, 'mode') === 'write' ? 'write' : 'read';
 }
 
-function refusal(raw: RawSnapshot, seen: InspectKind, what: string): WrongTypeError {
+function refusal(raw: RawSnapshot, recognition: Recognition, seen: InspectKind, what: string): WrongTypeError {
   const key = `"${escapeControls(raw.key)}"`;
+  if (seen === 'not-a-lock' && recognition.tokenWithoutExpiry !== undefined) {
+    return new WrongTypeError(
+      `${key} holds a string without TTL, read as application data since no token library takes a lock without one: nothing was changed (if it is a lock set without expiry: redlock-cli force-unlock ${shellQuote(raw.key)} --kind token --yes)`,
+    );
+  }
   if (seen === 'not-a-lock') {
     return new WrongTypeError(`${key} holds a ${raw.type} that is not a lock: nothing was changed (see redlock-cli inspect ${shellQuote(raw.key)})`);
   }

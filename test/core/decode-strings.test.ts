@@ -30,9 +30,10 @@ describe('token locks and their library', () => {
     expect(isRecentUuid1Hex('59df7b8ee63841f19a7e02fc00000001', PY_MADE_AT)).toBe(false); // version 4
   });
 
-  it('the SETNX-then-EXPIRE bug: a token without TTL is an error', () => {
-    const v = decodeSnapshot(stringRaw('aabbccddeeff00112233445566778899', { pttl: -1 }));
-    expect(v.warnings).toEqual([expect.objectContaining({ code: 'no-ttl', severity: 'error' })]);
+  it('the SETNX-then-EXPIRE bug: a token without TTL is plain data with a note, an error only under --kind token', () => {
+    const snapshot = stringRaw('aabbccddeeff00112233445566778899', { pttl: -1 });
+    expect(decodeSnapshot(snapshot).warnings).toEqual([expect.objectContaining({ code: 'token-without-expiry', severity: 'info' })]);
+    expect(decodeSnapshot(snapshot, { kind: 'token' }).warnings).toEqual([expect.objectContaining({ code: 'no-ttl', severity: 'error' })]);
   });
 
   it('an unknown value is plain data unless it has a TTL and a lock-like name; --kind token reads it anyway', () => {

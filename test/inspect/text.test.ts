@@ -50,8 +50,16 @@ describe('formatLockView', () => {
     }
   });
 
-  it('token lock with its library; a TTL-less one says so; semaphore and not-a-lock', () => {
+  it('token lock with its library; a TTL-less one is data that could be one; semaphore and not-a-lock', () => {
+    expect(formatLockView(decodeSnapshot(stringRaw('aabbccddeeff00112233445566778899', { pttl: 4000 })))).toEqual([
+      'orders  token lock (node-redlock), expires in 4.0 s',
+      '  held by   aabbccddeeff00112233445566778899',
+    ]);
     expect(formatLockView(decodeSnapshot(stringRaw('aabbccddeeff00112233445566778899', { pttl: -1 })))).toEqual([
+      'orders  not a lock: a string of 32 bytes, no TTL',
+      '  note      read as plain data, since every token library sets a TTL; it could be a token lock set without expiry (the value has the form of a node-redlock token): --kind token reads it as one',
+    ]);
+    expect(formatLockView(decodeSnapshot(stringRaw('aabbccddeeff00112233445566778899', { pttl: -1 }), { kind: 'token' }))).toEqual([
       'orders  token lock (node-redlock), no TTL',
       '  held by   aabbccddeeff00112233445566778899',
       '  error     no TTL: will never expire; if its holder dies it stays locked until someone deletes it',

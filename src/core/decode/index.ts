@@ -74,6 +74,11 @@ export function decodeSnapshot(raw: RawSnapshot, opts: DecodeOptions = {}): Lock
   if (opts.kind !== undefined && opts.kind !== seen.kind) {
     if (fits(opts.kind, raw)) kind = opts.kind;
     else warnings.push(warn('kind-mismatch', 'warning', `a ${raw.type === 'none' ? 'missing key' : raw.type} cannot be read as ${opts.kind}: shown as ${seen.kind}`));
+  } else if (opts.kind === undefined && seen.tokenWithoutExpiry !== undefined) {
+    const why = seen.tokenWithoutExpiry === 'unknown' ? 'its name looks like a lock' : `the value has the form of a ${seen.tokenWithoutExpiry} token`;
+    warnings.push(
+      warn('token-without-expiry', 'info', `read as plain data, since every token library sets a TTL; it could be a token lock set without expiry (${why}): --kind token reads it as one`),
+    );
   } else if (opts.kind === undefined && seen.alternatives) {
     const others = seen.alternatives.map((k) => `--kind ${k}`).join(' or ');
     warnings.push(warn('ambiguous-kind', 'info', `read as ${ALSO[kind] ?? `a ${kind}`}; the same data could be another kind: ${others}`));

@@ -2,7 +2,7 @@ import type { InspectKind } from '../lock-view.js';
 import { COMPANION_TYPE, companionOf } from './companions.js';
 import { hashField, isHolderEntry } from './holders.js';
 import type { RawSnapshot } from './raw.js';
-import { tokenLibrary } from './token-library.js';
+import { tokenLibrary, type TokenLibrary } from './token-library.js';
 
 // What the data says a key is (docs/redisson-protocol.md §4, docs/lock-formats.md). Strings are the hard
 // case, decided in this order:
@@ -12,14 +12,23 @@ import { tokenLibrary } from './token-library.js';
 //   integer, no TTL                                         semaphore (or a latch: --kind latch)
 //   integer, TTL, lock-like name                            token (`SET lock 1 NX PX`)
 //   integer, TTL, other name                                not-a-lock (a counter with a TTL)
-//   value in a known library's format                       token
-//   other value, TTL, lock-like name                        token (library unknown)
+//   TTL, value in a known library's format                  token
+//   TTL, other value, lock-like name                        token (library unknown)
+//   either of the last two without TTL                      not-a-lock, `tokenWithoutExpiry`
 //   anything else                                           not-a-lock
+// Every token library sets a TTL, and application data often has the same shapes (a session id
+// is a UUID, an MD5 is 32 hex): without a TTL the shape alone never makes a string a lock.
 // Where another reading is possible it is named in `alternatives`, and --kind picks it.
 
 export interface Recognition {
   readonly kind: InspectKind;
   readonly alternatives?: readonly InspectKind[];
+  /**
+   * A TTL-less string that would be a token lock if it had a TTL: the library whose value format
+   * it has ('unknown': only its name is lock-like). It could be a lock set without expiry (the
+   * SETNX+EXPIRE crash); it is read as data, and only `force-unlock --kind token` acts on it.
+   */
+  readonly tokenWithoutExpiry?: TokenLibrary;
 }
 
 const INTEGER = /^-?\d+$/;
@@ -56,8 +65,9 @@ function recognizeString(raw: RawSnapshot): Recognition {
     if (raw.pttl < 0) return { kind: 'semaphore', alternatives: ['latch'] };
     return lockLike ? { kind: 'token', alternatives: ['semaphore', 'latch'] } : { kind: 'not-a-lock', alternatives: ['token', 'semaphore', 'latch'] };
   }
-  if (tokenLibrary(raw.key, value, raw.nowMs) !== 'unknown') return { kind: 'token' };
-  return raw.pttl >= 0 && lockLike ? { kind: 'token' } : { kind: 'not-a-lock', alternatives: ['token'] };
+  const library = tokenLibrary(raw.key, value, raw.nowMs);
+  if (library === 'unknown' && !lockLike) return { kind: 'not-a-lock', alternatives: ['token'] };
+  return raw.pttl >= 0 ? { kind: 'token' } : { kind: 'not-a-lock', alternatives: ['token'], tokenWithoutExpiry: library };
 }
 
 function recognizeZset(raw: RawSnapshot): Recognition {
