@@ -106,12 +106,14 @@ function appData(view: LockView, node: string, target: FixTarget): Finding | und
   if (view.kind !== 'not-a-lock' || !LOCK_LIKE_NAME.test(view.key) || view.warnings.some((w) => w.code === 'companion-key')) return undefined;
   const what = `a ${view.type}${view.size !== undefined ? ` of size ${view.size}` : ''}`;
   const string = view.type === 'string' ? ', or a hand-written lock set without an expiry (SETNX whose EXPIRE never ran)' : '';
+  // A token's shape without TTL is no lock format either: every token library sets a TTL.
+  const format = view.type === 'string' && view.ttlMs === -1 ? 'without TTL, which no lock library writes' : 'in no lock format';
   return {
     severity: 'warning',
     code: 'app-data-on-lock-name',
     key: view.key,
     node,
-    message: `a lock-like name holding ${what} in no lock format: application data${string}. No lock on this name can be taken while it exists (node-redlock never reaches quorum, Redisson gets WRONGTYPE). If it is stale, delete it; otherwise lock another name:`,
+    message: `a lock-like name holding ${what} ${format}: application data${string}. No lock on this name can be taken while it exists (node-redlock never reaches quorum, Redisson gets WRONGTYPE). If it is stale, delete it; otherwise lock another name:`,
     fix: redisCli(target, 'DEL', keyWord(target, view.key)),
   };
 }
@@ -133,7 +135,8 @@ const NOTE_EXAMPLES = 3;
  * SETNX whose EXPIRE never ran looks just like them.
  */
 export function tokenWithoutExpiryNote(views: readonly LockView[]): string | undefined {
-  const keys = views.filter((v) => v.warnings.some((w) => w.code === 'token-without-expiry')).map((v) => printable(v.key));
+  // Sorted: the names given as examples stay the same from run to run, whatever SCAN's order.
+  const keys = views.filter((v) => v.warnings.some((w) => w.code === 'token-without-expiry')).map((v) => printable(v.key)).sort();
   if (keys.length === 0) return undefined;
   const more = keys.length > NOTE_EXAMPLES ? `, and ${(keys.length - NOTE_EXAMPLES).toLocaleString('en-US')} more` : '';
   const count = keys.length === 1 ? '1 string without TTL has' : `${keys.length.toLocaleString('en-US')} strings without TTL have`;

@@ -115,7 +115,7 @@ function refusal(raw: RawSnapshot, recognition: Recognition, seen: InspectKind, 
   const key = `"${escapeControls(raw.key)}"`;
   if (seen === 'not-a-lock' && recognition.tokenWithoutExpiry !== undefined) {
     return new WrongTypeError(
-      `${key} holds a string without TTL, read as application data since no token library takes a lock without one: nothing was changed (if it is a lock set without expiry: redlock-cli force-unlock ${shellQuote(raw.key)} --kind token --yes)`,
+      `${key} holds a string without TTL, read as application data since no token library takes a lock without one: nothing was changed; if it is a lock set without expiry, delete it with redlock-cli force-unlock ${shellQuote(raw.key)} --kind token --yes`,
     );
   }
   if (seen === 'not-a-lock') {

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fairLock } from '../../src/locks/fair.js';
 import { openLockEnv, type OpenLockEnv } from '../../src/locks/env.js';
 import { rawClient } from '../helpers/lock-env.js';
-import { dumpAll } from '../helpers/read-only.js';
+import { INTEGER_SHAPE, TOKEN_SHAPES } from '../core/token-shapes.js';
+import { dumpAndExpiryAll } from '../helpers/read-only.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
@@ -183,6 +184,47 @@ export const ROWS_MORE: Row[] = [
   { name: 'sandbox up --redis-server /bin/false', args: () => ['sandbox', 'up', '--redis-server', '/bin/false', '--name', 'bad-input-false'], code: 3, says: /exited with code 1 before answering .*check that --redis-server is a working redis-server/ },
 ];
 
+/**
+ * Issue 24: application strings in every token shape, with and without TTL, under every lock
+ * command. Without TTL each is refused (exit 2) whatever --kind or --owner says; with one, the
+ * shaped ones are token locks held by their value, so another owner is refused (exit 5). (`hold`
+ * refused a TTL'd one prints its event log on stdout: test/commands/token-shaped-strings.test.ts.)
+ */
+function tokenShapeRows(): Row[] {
+  const other = 'not-the-holder';
+  const rows: Row[] = [];
+  for (const s of [...TOKEN_SHAPES, INTEGER_SHAPE]) {
+    const value = s.value(Date.now());
+    const lockShaped = s === INTEGER_SHAPE || ('library' in s && s.library !== undefined);
+    const name = (ttl: string, what: string) => `${s.shape}, ${ttl}: ${what}`;
+    const bare = (p: Redis) => p.set(s.key, value);
+    const refused =
+      s === INTEGER_SHAPE ? /is a semaphore/ : lockShaped ? /holds a string without TTL, read as application data.*nothing was changed; if it is a lock set without expiry, delete it with redlock-cli force-unlock \S+ --kind token --yes$/ : /holds a string that is not a lock/;
+    const without = (what: string, args: readonly string[]): Row => ({ name: name('no TTL', what), args: () => args, code: 2, says: refused, arrange: bare });
+    rows.push(
+      without('acquire --kind token', ['acquire', s.key, '--kind', 'token']),
+      without('hold --kind token --for 1s', ['hold', s.key, '--kind', 'token', '--for', '1s']),
+      without('renew --kind token --owner <value>', ['renew', s.key, '--kind', 'token', '--owner', value, '--lease', '1m']),
+      without('release --kind token --owner <value>', ['release', s.key, '--kind', 'token', '--owner', value]),
+      without('release --owner <value>', ['release', s.key, '--owner', value]),
+      without('force-unlock --yes', ['force-unlock', s.key, '--yes']),
+    );
+    const timed = (p: Redis) => p.set(s.key, value, 'PX', 60_000);
+    const held = (what: string, args: readonly string[], code: number, says: RegExp): Row => ({ name: name('TTL', what), args: () => args, code, says, arrange: timed });
+    rows.push(
+      held('acquire --kind token', ['acquire', s.key, '--kind', 'token'], 5, /not acquired/),
+      held('renew by another owner', ['renew', s.key, '--kind', 'token', '--owner', other, '--lease', '1m'], 5, /not renewed|does not hold/),
+      held('release by another owner', ['release', s.key, '--kind', 'token', '--owner', other], 5, /does not hold it/),
+      lockShaped
+        ? held('force-unlock without --yes', ['force-unlock', s.key], 2, /pass --yes to confirm/)
+        : held('force-unlock --yes', ['force-unlock', s.key, '--yes'], 2, /holds a string that is not a lock/),
+    );
+  }
+  return rows;
+}
+
+const ROWS_TOKEN_SHAPES = tokenShapeRows();
+
 let plain: RedisServer;
 let second: RedisServer;
 let secured: RedisServer;
@@ -230,16 +272,16 @@ beforeEach(async () => {
   await Promise.all([rawPlain, rawSecond, rawSecured].map((r) => r.flushall()));
 });
 
-const keyspaces = () => Promise.all([rawPlain, rawSecond, rawSecured].map(dumpAll));
+const keyspaces = () => Promise.all([rawPlain, rawSecond, rawSecured].map(dumpAndExpiryAll));
 
 describe('bad input: exit code, one stderr line, no stack, no password, no key changed', () => {
   it('has at least 60 rows, each with its own name', () => {
-    const all = [...ROWS, ...ROWS_MORE];
+    const all = [...ROWS, ...ROWS_MORE, ...ROWS_TOKEN_SHAPES];
     expect(all.length).toBeGreaterThanOrEqual(60);
     expect(new Set(all.map((r) => r.name)).size).toBe(all.length);
   });
 
-  it.each([...ROWS, ...ROWS_MORE].map((row) => [row.name, row] as const))('%s', async (_name, row) => {
+  it.each([...ROWS, ...ROWS_MORE, ...ROWS_TOKEN_SHAPES].map((row) => [row.name, row] as const))('%s', async (_name, row) => {
     await row.arrange?.(rawPlain, rawSecured, servers);
     const before = await keyspaces();
     const env = tempStateEnv({ REDIS_URL: servers.url });

@@ -33,3 +33,13 @@ export async function dumpAll(raw: Redis): Promise<Map<string, string>> {
   const dumps = await Promise.all(keys.map((k) => raw.dumpBuffer(k)));
   return new Map(keys.map((k, i) => [k.toString('hex'), dumps[i]!.toString('hex')]));
 }
+
+/**
+ * DUMP and absolute expiry (PEXPIRETIME, -1 none) of every key: DUMP alone does not carry the
+ * TTL, so a PEXPIRE that would make application data expire shows only here.
+ */
+export async function dumpAndExpiryAll(raw: Redis): Promise<Map<string, string>> {
+  const dumps = await dumpAll(raw);
+  const expiries = await Promise.all([...dumps.keys()].map((k) => raw.call('PEXPIRETIME', Buffer.from(k, 'hex'))));
+  return new Map([...dumps].map(([k, dump], i) => [k, `${dump} expires ${String(expiries[i])}`]));
+}
