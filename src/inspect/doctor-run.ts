@@ -10,9 +10,10 @@ import { sleep } from '../core/sleep.js';
 import type { Connection } from '../redis/connection.js';
 
 // Gathers what doctor's pure checks need: every lock (and lock-like name holding other data, and
-// string that could be a token lock set without expiry) from one scan, the locks behind companion keys the scan met without their lock, INFO
-// replication of every primary, and with --renewals a second look plus CLIENT LIST. Read-only:
-// SCAN inside a probe script, snapshot scripts, INFO and CLIENT LIST.
+// string that could be a token lock set without expiry) from one scan, the locks behind companion
+// keys the scan met without their lock, INFO replication of every primary, and with --renewals a
+// second look plus CLIENT LIST. Read-only: SCAN inside a probe script, snapshot scripts, INFO and
+// CLIENT LIST.
 
 export interface DoctorRequest extends DoctorOptions {
   readonly pattern: string;
