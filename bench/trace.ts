@@ -6,7 +6,7 @@
 // its heap, sampled over the run, to show it neither falls behind nor grows.
 // The load runs in its own process (ioredis, token locks: SET NX PX, then a compare-and-delete
 // EVALSHA), so it does not share an event loop with the trace.
-//   npm run bench     (BENCH_TRACE_SECONDS=30, BENCH_TRACE_RATE=20000; the README figure used 600)
+//   npm run bench     (BENCH_TRACE_SECONDS=30, BENCH_TRACE_RATE=20000; docs/performance.md's ten-minute run used 600)
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { percentiles } from '../src/core/race/stats.js';

@@ -67,7 +67,7 @@ function connectionOptions(): Option[] {
   return options.map((o) => o.helpGroup(CONNECTION_HELP_GROUP));
 }
 
-/** The variables the connection options read, for the top-level --help (the README's table matches it). */
+/** The variables the connection options read, for the top-level --help (docs/connecting.md's table matches it). */
 export const ENVIRONMENT_HELP = `Environment:
   REDIS_URL                 where to connect when no connection option is given (ignored when empty)
   REDISCLI_AUTH             password when neither -a nor the URL gives one (as in redis-cli)

@@ -36,7 +36,7 @@ renewed, released, release or renewal refused, expired (from the lease and the s
 force-unlocked, deleted by a plain command, queue and reader changes, each with the client
 (address and CLIENT SETNAME), the owner id and the server's time. Other writes to a lock key are
 shown raw. Only MONITOR, CLIENT LIST and (after a failover) EXISTS are sent: trace never writes.
-MONITOR costs the server throughput while it runs (measured in the README).
+MONITOR costs the server throughput while it runs (measured in docs/performance.md).
 
 --source keyspace follows keyspace notifications instead (PSUBSCRIBE __keyspace@<db>__:*) where
 the server has them on: notify-keyspace-events must include K g $ h x, or trace exits 2 saying

@@ -1,4 +1,4 @@
-/** Exit codes shared by every command; documented in --help and the README. */
+/** Exit codes shared by every command; documented in --help and docs/safety.md. */
 export const ExitCode = {
   ok: 0,
   unexpected: 1,

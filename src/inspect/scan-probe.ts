@@ -2,7 +2,7 @@ import type { NodeClient } from './scan.js';
 
 // One SCAN step and a first look at every key it returned, in one round trip, so the full
 // snapshot (one script per key, with its companions and channels) only runs on keys that can be
-// locks. Measured on 1M keys (README "Inspecting: speed"): sending the keys back as arguments
+// locks. Measured on 1M keys (docs/performance.md, "Inspect and ls"): sending the keys back as arguments
 // and parsing a TYPE + PTTL + GET pipeline costs the client more than the server's whole SCAN;
 // doing both inside one script leaves one reply per batch to parse.
 //

@@ -30,7 +30,7 @@ export interface ChaosOptions {
 
 // A holder is usually there within a hold time; after this long without one the tick is skipped.
 const FIND_HOLDER_MS = 500;
-/** A Sentinel failover in a sandbox takes about two seconds (sandbox README). */
+/** A Sentinel failover in a sandbox takes about two seconds (docs/performance.md, Sandbox). */
 const FAILOVER_TAKES_MS = 3000;
 
 function lasts(opts: ChaosOptions): number {

@@ -4,7 +4,7 @@ import type { RedisClient } from './connection.js';
 
 /**
  * Redis's own error replies and ioredis's timeouts as one line that says what to do, with the
- * exit code the README documents. Anything not listed stays as it was (the script registry turns
+ * exit code docs/safety.md documents. Anything not listed stays as it was (the script registry turns
  * its REDLOCK_* guard replies into messages of its own; NOSCRIPT must reach ioredis unchanged).
  */
 // ioredis's message when commandTimeout passes without a reply.

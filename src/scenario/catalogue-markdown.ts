@@ -1,9 +1,12 @@
 import type { Scenario, Variant } from './model.js';
 
-// The README's scenario catalogue, drawn from the scenario files themselves so the table cannot
-// drift from what `scenario run` does: scripts/readme-catalogue.mjs writes it, a test compares it.
+// The scenario catalogue of the scenarios guide, drawn from the scenario files themselves so the
+// table cannot drift from what `scenario run` does: scripts/docs-catalogue.mjs writes it, a test
+// compares it.
 
-export const CATALOGUE_START = '<!-- catalogue:start (npm run readme:catalogue) -->';
+/** The page that holds the catalogue, from the repository's root. */
+export const CATALOGUE_DOC = 'docs/guide/scenarios.md';
+export const CATALOGUE_START = '<!-- catalogue:start (npm run docs:catalogue) -->';
 export const CATALOGUE_END = '<!-- catalogue:end -->';
 
 const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');

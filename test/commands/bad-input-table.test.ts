@@ -127,7 +127,7 @@ export const ROWS: Row[] = [
   { name: 'race on an application hash', args: (s) => ['race', 'user:1', '--url', s.url, '--duration', '1s'], code: 2, says: /holds a hash that is not a lock/, arrange: (p) => appHash(p) },
   { name: 'race --kind fair on a read-write lock', args: (s) => ['race', 'rw', '--kind', 'fair', '--url', s.url, '--duration', '1s'], code: 2, says: /is a read-write lock/, arrange: (p) => rwLock(p) },
 
-  // What the README promises (Taking locks, Safety rails, Exit codes).
+  // What the docs promise (the locks guide, safety rails, exit codes).
   { name: 'acquire of a list', args: () => ['acquire', 'jobs'], code: 2, says: /holds a list that is not a lock/, arrange: (p) => p.rpush('jobs', 'a', 'b') },
   { name: 'acquire --kind token of a Redisson hash', args: () => ['acquire', 'orders', '--kind', 'token'], code: 2, says: /not a token lock/, arrange: (p) => rLock(p) },
   { name: 'acquire --kind reentrant of a read-write hash', args: () => ['acquire', 'rw'], code: 2, says: /is a read-write lock/, arrange: (p) => rwLock(p) },

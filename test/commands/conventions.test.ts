@@ -3,16 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { CONNECTION_HELP_GROUP } from '../../src/commands/connection-flags.js';
 import { runCli } from '../helpers/run-cli.js';
 
-// The README's conventions (connection options, environment variables, exit codes) are what
-// `redlock-cli --help` says: a flag, variable or code added to one and not the other fails here.
+// The documented conventions (connection options and environment variables in docs/connecting.md,
+// exit codes in docs/safety.md) are what `redlock-cli --help` says: a flag, variable or code added to
+// one and not the other fails here.
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const read = (doc: string) => readFileSync(new URL(`../../${doc}`, import.meta.url), 'utf8');
 
-/** The first cells of the README table whose header row starts with `| <first> |`. */
-function firstColumn(first: string): string[] {
-  const start = readme.indexOf(`| ${first} |`);
-  expect(start, `README has a table starting "| ${first} |"`).toBeGreaterThan(0);
-  const rows = readme.slice(start).split('\n').slice(2);
+/** The first cells of the table in `doc` whose header row starts with `| <first> |`. */
+function firstColumn(doc: string, first: string): string[] {
+  const text = read(doc);
+  const start = text.indexOf(`| ${first} |`);
+  expect(start, `${doc} has a table starting "| ${first} |"`).toBeGreaterThan(0);
+  const rows = text.slice(start).split('\n').slice(2);
   const cells: string[] = [];
   for (const row of rows) {
     if (!row.startsWith('|')) break;
@@ -32,7 +34,7 @@ function helpSection(help: string, heading: string): string[] {
     .filter((line) => /^ {2}\S/.test(line));
 }
 
-describe('README conventions match --help', () => {
+describe('the documented conventions match --help', () => {
   it('connection options, environment variables and exit codes', async () => {
     const { code, stdout } = await runCli(['--help'], {});
     expect(code).toBe(0);
@@ -40,11 +42,11 @@ describe('README conventions match --help', () => {
       .map((l) => /^ {2}(\S.*?)(?: {2,}|$)/.exec(l)?.[1])
       .filter((f): f is string => f !== undefined);
     expect(flags.length).toBeGreaterThan(10);
-    expect(firstColumn('option')).toEqual(flags);
+    expect(firstColumn('docs/connecting.md', 'option')).toEqual(flags);
     const variables = helpSection(stdout, 'Environment:').map((l) => l.trim().split(/\s+/)[0]);
-    expect(firstColumn('variable')).toEqual(variables);
+    expect(firstColumn('docs/connecting.md', 'variable')).toEqual(variables);
     const codes = helpSection(stdout, 'Exit codes:').map((l) => l.trim().split(/\s+/)[0]);
     expect(codes).toContain('9');
-    expect(firstColumn('code')).toEqual(codes);
+    expect(firstColumn('docs/safety.md', 'code')).toEqual(codes);
   });
 });

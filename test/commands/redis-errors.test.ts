@@ -1,6 +1,6 @@
 // Issue 12, smaller rails: Redis's own error replies (ACL NOPERM, CLUSTERDOWN, MOVED, a hash value
 // that is not a number) and a sandbox binary that is not redis-server ended as exit 1 "unexpected
-// error". Each must be one line that says what to do, with the exit code the README documents.
+// error". Each must be one line that says what to do, with the exit code docs/safety.md documents.
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient } from '../helpers/lock-env.js';
