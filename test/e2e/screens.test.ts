@@ -54,7 +54,7 @@ describe('README screens (scripts/screens.mjs --check)', () => {
     expect(normaliseScreen(fresh(name))).toBe(normaliseScreen(block!));
   });
 
-  it.each(SCREENS)('%s: docs/screens/%s.txt is the picture in the README', (name) => {
+  it.each(SCREENS)('%s: its capture in docs/screens/ is the picture in the README', (name) => {
     expect(tidyCapture(readFileSync(`docs/screens/${name}.txt`, 'utf8'))).toBe(readmeBlock(readme, name));
   });
 
