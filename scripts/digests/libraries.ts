@@ -1,0 +1,83 @@
+// Where each library we decode keeps its Lua: the repository, the release tags scanned, the files
+// that hold lock scripts at those tags, and the language their literals are written in. This table
+// and the extraction rules in literals.ts are ours; the libraries' code is read from a checkout
+// given on the command line and never copied into this repository.
+
+import type { SourceLanguage } from './literals.js';
+
+export interface LibrarySource {
+  /** The catalogue's name for the library. */
+  readonly library: string;
+  /** Where the text comes from: `owner/name` on GitHub, or a package (`npm:redis-semaphore`). */
+  readonly repo: string;
+  /** `lua`: each file is one whole script (ours, as scriptSource() builds it). */
+  readonly language: SourceLanguage | 'lua';
+  /** Paths (at a tag, or under a directory) whose literals are read. */
+  readonly files: RegExp;
+  /** Release tags scanned, when read from a git directory. */
+  readonly tags: RegExp;
+  /** How the script's text is taken from the source, for the provenance of each entry. */
+  readonly extraction: string;
+}
+
+const EXTRACTION: Record<LibrarySource['language'], string> = {
+  lua: 'scriptSource() of src/redis/scripts.ts: the prelude helpers the script calls, then its file, as sent',
+  java: 'Java string literals joined by + (escapes decoded), as passed to eval*Async',
+  js: 'JavaScript/TypeScript template or quoted literal (escapes decoded), as hashed by the client',
+  go: 'Go raw string (carriage returns dropped) or interpreted string, as given to redis.NewScript',
+  python: 'Python string literal (escapes decoded, adjacent literals joined), as given to register_script',
+};
+
+const source = (s: Omit<LibrarySource, 'extraction'>): LibrarySource => ({ ...s, extraction: EXTRACTION[s.language] });
+
+export const LIBRARY_SOURCES: readonly LibrarySource[] = [
+  source({
+    library: 'redisson',
+    repo: 'redisson/redisson',
+    language: 'java',
+    // Lock, fair, read-write, fenced and spin locks, the watchdog (RedissonBaseLock, then renewal/),
+    // semaphores and the count-down latch.
+    files:
+      /^redisson\/src\/main\/java\/org\/redisson\/(?:Redisson(?:Lock|BaseLock|FairLock|ReadLock|WriteLock|FencedLock|SpinLock|Semaphore|PermitExpirableSemaphore|CountDownLatch)|renewal\/\w+)\.java$/,
+    tags: /^redisson-[34]\.\d+\.\d+$/,
+  }),
+  source({
+    library: 'node-redlock',
+    repo: 'mike-marcacci/node-redlock',
+    language: 'js',
+    files: /^(?:redlock\.js|src\/index\.ts)$/,
+    tags: /^v[45]\.\d+\.\d+(?:-[\w.]+)?$/,
+  }),
+  source({
+    library: 'redsync',
+    repo: 'go-redsync/redsync',
+    language: 'go',
+    files: /^[\w-]+(?<!_test)\.go$/,
+    tags: /^v\d+(?:\.\d+\.\d+)?$/,
+  }),
+  source({
+    library: 'redis-py',
+    repo: 'redis/redis-py',
+    language: 'python',
+    files: /^redis\/(?:asyncio\/)?lock\.py$/,
+    tags: /^v?\d+\.\d+\.\d+$/,
+  }),
+  source({
+    library: 'redlock-cli',
+    repo: 'this repository',
+    language: 'lua',
+    files: /^src\/redis\/lua\/[\w-]+\.lua$/,
+    tags: /^$/,
+  }),
+  source({
+    library: 'redis-semaphore',
+    repo: 'npm:redis-semaphore',
+    language: 'js',
+    files: /^lib\/.*\.js$/,
+    tags: /^$/,
+  }),
+];
+
+export function librarySource(name: string): LibrarySource | undefined {
+  return LIBRARY_SOURCES.find((s) => s.library === name);
+}
