@@ -6,7 +6,9 @@
 // Redis feeds a script's EVAL / EVALSHA / FCALL line to MONITOR before the commands the script
 // runs (`lua`), so a script run is complete when the next line that is not `lua` arrives (a trace
 // fence is one: see fence.ts), or when the stream ends (flush()). A function's body is not in the
-// stream: FCALL is decoded from its commands alone.
+// stream: FCALL is decoded from its commands alone. Neither is the body of a script loaded before
+// the trace started: its digest is looked up in the catalogue of the libraries' scripts
+// (digest-catalogue.ts); one found in neither is decoded from its commands and named once.
 
 import { createHash } from 'node:crypto';
 import { applyCommand } from './client-commands.js';
@@ -15,9 +17,10 @@ import type { TraceClient, TraceEvent } from './events.js';
 import { LockModel } from './lock-model.js';
 import type { MonitorLine } from './monitor-line.js';
 import type { EffectContext, ScriptRun } from './effect-context.js';
+import { knownDigest } from './digest-catalogue.js';
 import { keyInfo, REDISSON_OWNER } from './keys.js';
 import { applyScript } from './script-effects.js';
-import { scriptIntent, type ScriptIntent } from './script-intent.js';
+import { intentFromCommands, scriptIntent, type ScriptIntent } from './script-intent.js';
 
 export interface DecoderOptions {
   /** Only locks whose name this accepts are traced (the `[pattern]` argument). */
@@ -32,6 +35,8 @@ export interface DecoderOptions {
 interface PendingRun extends Omit<ScriptRun, 't' | 'lua'> {
   readonly line: MonitorLine;
   readonly lua: MonitorLine[];
+  /** An EVALSHA whose body neither the stream nor the catalogue has: its purpose is read from its commands. */
+  readonly unknownSha?: string;
 }
 
 /** Shared and never written to: what push() returns for a line that completed nothing. */
@@ -49,6 +54,8 @@ export class TraceDecoder {
   private readonly names = new Map<string, string>();
   private readonly clients = new Map<string, TraceClient>();
   private readonly intents = new Map<string, ScriptIntent>();
+  /** Digests already reported as unknown scripts. */
+  private readonly unknownShas = new Set<string>();
   private pending: PendingRun | undefined;
   /** The run flush() closed last, until the next client line. */
   private flushed: PendingRun | undefined;
@@ -204,12 +211,14 @@ export class TraceDecoder {
   private startRun(line: MonitorLine, cmd: string, client: TraceClient): void {
     const [, script, numkeys] = line.args;
     if (script === undefined) return;
-    const intent = cmd === 'eval' ? this.learn(script) : cmd === 'evalsha' ? (this.intents.get(script.toLowerCase()) ?? 'unknown') : 'unknown';
+    const sha = cmd === 'evalsha' ? script.toLowerCase() : undefined;
+    const known = cmd === 'eval' ? this.learn(script) : sha !== undefined ? (this.intents.get(sha) ?? knownDigest(sha)?.intent) : 'unknown';
+    const intent = known ?? 'unknown';
     const n = Math.max(0, Number(numkeys) || 0);
     const keys = line.args.slice(3, 3 + n);
     const argv = line.args.slice(3 + n);
     const shown = cmd === 'eval' ? ['EVAL', `${script.slice(0, 24).replace(/\s+/g, ' ')}…`] : [cmd.toUpperCase(), script];
-    this.pending = { line, client, intent, keys, argv, command: [...shown, ...line.args.slice(2)], lua: [] };
+    this.pending = { line, client, intent, keys, argv, command: [...shown, ...line.args.slice(2)], lua: [], ...(known === undefined && sha !== undefined ? { unknownSha: sha } : {}) };
     const lock = keys[0];
     const owner = argv.find((a) => REDISSON_OWNER.test(a));
     if (intent === 'acquire' && lock !== undefined && owner !== undefined && keyInfo(lock).role === 'lock' && this.ctx.wants(lock)) {
@@ -223,8 +232,24 @@ export class TraceDecoder {
     this.pending = undefined;
     const prev = this.current;
     this.current = { t: run.line.t, client: run.client };
-    applyScript(this.ctx, { ...run, t: run.line.t });
+    const intent = run.unknownSha !== undefined ? intentFromCommands(run.keys, run.lua.map((l) => l.args)) : run.intent;
+    const before = this.out.length;
+    applyScript(this.ctx, { ...run, intent, t: run.line.t });
+    if (run.unknownSha !== undefined) this.reportUnknown(run, run.unknownSha, this.out.slice(before));
     this.current = prev;
+  }
+
+  /**
+   * Names a script the trace could only decode from its commands, once per digest, when it ran
+   * on a lock (a NOSCRIPT reply ran nothing; the client's SCRIPT LOAD comes next).
+   */
+  private reportUnknown(run: PendingRun, sha: string, events: readonly TraceEvent[]): void {
+    if (this.unknownShas.has(sha) || run.lua.length === 0) return;
+    const lock = events.find((e) => e.lock)?.lock ?? run.keys.find((k) => this.model.has(k) && this.ctx.wants(k));
+    if (lock === undefined) return;
+    if (this.unknownShas.size >= MAX_CLIENTS) this.unknownShas.clear();
+    this.unknownShas.add(sha);
+    this.ctx.emit({ kind: 'raw', lock, command: ['EVALSHA', sha], detail: `unknown script ${sha} touching ${lock}` });
   }
 }
 

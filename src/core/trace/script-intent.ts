@@ -2,6 +2,8 @@
 // refusal is told apart from a failed release or renewal by what the script was written for.
 // The commands it ran (MONITOR's `lua` lines) say what actually happened.
 
+import { keyInfo, REDISSON_OWNER } from './keys.js';
+
 const COMMENTS = /--\[\[[\s\S]*?\]\]|--[^\n]*/g;
 const TOP_LEVEL_FUNCTIONS = /^local function[\s\S]*?^end[ \t]*$/gm;
 
@@ -24,4 +26,19 @@ export function scriptIntent(body: string): ScriptIntent {
   if ((calls('pexpire') || calls('set')) && (calls('hexists') || calls('get') || calls('hget'))) return 'renew';
   if (calls('del') && !calls('get') && !calls('hexists')) return 'force';
   return 'unknown';
+}
+
+/**
+ * What a script whose body was never seen meant to do (an EVALSHA of a digest neither loaded in
+ * the stream nor in the catalogue), read from what it ran even when it changed nothing: Redisson's
+ * acquisitions answer a refusal with the holder's PTTL, its unlocks name in KEYS the channel they
+ * publish on or the unlock latch, its renewals only check the caller's field. A token script's
+ * GET-and-compare refuses a release and an extension alike: that stays unknown.
+ */
+export function intentFromCommands(keys: readonly string[], commands: readonly (readonly string[])[]): ScriptIntent {
+  const names = commands.map((c) => c[0]!.toLowerCase());
+  if (names.includes('pttl') || names.includes('ttl')) return 'acquire';
+  if (keys.some((k) => ['channel', 'latch'].includes(keyInfo(k).role))) return 'release';
+  const probesOwner = (c: readonly string[]) => /^h(exists|get)$/i.test(c[0]!) && REDISSON_OWNER.test(c[2] ?? '');
+  return commands.some(probesOwner) ? 'renew' : 'unknown';
 }
