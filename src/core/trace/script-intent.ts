@@ -17,7 +17,8 @@ export function scriptIntent(body: string): ScriptIntent {
   // Releases decrement a hold (Redisson) or compare-and-delete a token.
   if (/'hincrby'[^)]*-\s*1\s*\)/.test(s)) return 'release';
   if (calls('del') && calls('get') && !calls('set') && !calls('pexpire') && !calls('exists')) return 'release';
-  if (calls('zrem') && !calls('zadd')) return 'release';
+  // Removing waiters is a release unless the script then takes the lock (a fair tryLock that does not queue).
+  if (calls('zrem') && !calls('zadd') && !calls('hset') && !calls('hincrby')) return 'release';
   if (calls('incrby') && !calls('decrby') && !calls('get')) return 'release';
   // Acquisitions add a hold, set a token only where none is, or take permits.
   if (calls('hincrby') || calls('hset') || calls('decrby') || calls('zadd')) return calls('hexists') && !calls('exists') && !calls('hset') && !calls('hincrby') ? 'renew' : 'acquire';

@@ -107,18 +107,21 @@ describe('EVALSHA of scripts loaded before the trace started', () => {
     return entry.sha1;
   };
 
-  it.each(TOKEN_SCRIPTS)('%s: a release and an extension refused by the lock another token holds', (library, release, extend) => {
-    const events = outcomes([
-      at(0, A, 'SET', 'job', 'tokA', 'NX', 'PX', '10000'),
-      at(10, B, 'EVALSHA', shaOf(library, extend), '1', 'job', 'tokB', '10000'),
-      lua(10, 'get', 'job'),
-      at(20, B, 'EVALSHA', shaOf(library, release), '1', 'job', 'tokB'),
-      lua(20, 'get', 'job'),
-    ]);
-    expect(events.map((e) => [e.kind, e.owner, e.holders])).toEqual([
-      ['acquired', 'tokA', undefined],
-      ['renew-refused', 'tokB', ['tokA']],
-      ['release-refused', 'tokB', ['tokA']],
-    ]);
-  });
+  it.each(TOKEN_SCRIPTS)(
+    '%s: a release and an extension refused by the lock another token holds',
+    (library, release, extend) => {
+      const events = outcomes([
+        at(0, A, 'SET', 'job', 'tokA', 'NX', 'PX', '10000'),
+        at(10, B, 'EVALSHA', shaOf(library, extend), '1', 'job', 'tokB', '10000'),
+        lua(10, 'get', 'job'),
+        at(20, B, 'EVALSHA', shaOf(library, release), '1', 'job', 'tokB'),
+        lua(20, 'get', 'job'),
+      ]);
+      expect(events.map((e) => [e.kind, e.owner, e.holders])).toEqual([
+        ['acquired', 'tokA', undefined],
+        ['renew-refused', 'tokB', ['tokA']],
+        ['release-refused', 'tokB', ['tokA']],
+      ]);
+    },
+  );
 });
