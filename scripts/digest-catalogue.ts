@@ -3,7 +3,7 @@
 // commands that produced the committed data.
 //
 //   npx tsx scripts/digest-catalogue.ts redisson --git-dir <redisson.git> [--tags a,b,...]
-//   npx tsx scripts/digest-catalogue.ts redis-semaphore --dir node_modules/redis-semaphore --release 5.8.0
+//   npx tsx scripts/digest-catalogue.ts redis-semaphore --git-dir <redis-semaphore.git> --dir node_modules/redis-semaphore --release 5.8.0
 //   npx tsx scripts/digest-catalogue.ts redlock-cli --check
 
 import { readFileSync } from 'node:fs';
@@ -31,15 +31,15 @@ function main(): number {
     process.stderr.write(`unknown library "${positionals[0] ?? ''}": ${USAGE}\n`);
     return 2;
   }
-  const input =
-    source.library === 'redlock-cli'
-      ? { dir: '.', release: JSON.parse(readFileSync('package.json', 'utf8')).version as string }
-      : values['git-dir']
-        ? { gitDir: values['git-dir'], tags: values.tags?.split(',').filter(Boolean) }
-        : values.dir && values.release
-          ? { dir: values.dir, release: values.release }
-          : undefined;
-  if (!input) {
+  const own = source.library === 'redlock-cli';
+  const release = own ? (JSON.parse(readFileSync('package.json', 'utf8')).version as string) : values.release;
+  const dirPath = own ? '.' : values.dir;
+  const input = {
+    gitDir: values['git-dir'],
+    tags: values.tags?.split(',').filter(Boolean),
+    dir: dirPath !== undefined && release !== undefined ? { path: dirPath, release } : undefined,
+  };
+  if (input.gitDir === undefined && input.dir === undefined) {
     process.stderr.write(`${source.library} needs its sources: ${USAGE}\n`);
     return 2;
   }

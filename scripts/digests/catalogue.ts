@@ -14,10 +14,15 @@ import {
   scanReleases,
 } from './scan.js';
 
-/** Where a library's releases are read: tags of a git directory, or one directory as one release. */
-export type ScanInput =
-  | { readonly gitDir: string; readonly tags?: readonly string[] | undefined }
-  | { readonly dir: string; readonly release: string };
+/**
+ * Where a library's releases are read: tags of a git directory (the tags given, or every release
+ * tag), then a directory as one more release (an installed package newer than the tags).
+ */
+export interface ScanInput {
+  readonly gitDir?: string | undefined;
+  readonly tags?: readonly string[] | undefined;
+  readonly dir?: { readonly path: string; readonly release: string } | undefined;
+}
 
 export interface CatalogueFile extends DigestCatalogue {
   readonly libraries: Readonly<Record<string, LibrarySummary>>;
@@ -28,15 +33,12 @@ const NOTE =
 
 /** Scans one library from its input. */
 export function libraryScan(source: LibrarySource, input: ScanInput): LibraryScan {
-  if ('gitDir' in input) {
-    const tags = input.tags ?? releaseTags(input.gitDir, source.tags);
-    return scanReleases(
-      source,
-      tags.map((tag) => gitRelease(input.gitDir, tag, source.files)),
-    );
-  }
-  if (source.language === 'lua') return scanReleases(source, [ownRelease(input.release)]);
-  return scanReleases(source, [directoryRelease(input.dir, input.release, source.files)]);
+  const { gitDir, dir } = input;
+  const tags = gitDir === undefined ? [] : (input.tags ?? releaseTags(gitDir, source.tags));
+  const releases = tags.map((tag) => gitRelease(gitDir!, tag, source.files));
+  if (dir && source.language === 'lua') releases.push(ownRelease(dir.release));
+  else if (dir) releases.push(directoryRelease(dir.path, dir.release, source.files));
+  return scanReleases(source, releases);
 }
 
 /** Our own scripts exactly as the registry sends them (prelude helpers + body). */

@@ -71,10 +71,11 @@ export const LIBRARY_SOURCES: readonly LibrarySource[] = [
   }),
   source({
     library: 'redis-semaphore',
-    repo: 'npm:redis-semaphore',
+    repo: 'swarthy/redis-semaphore (tags) and npm:redis-semaphore (the installed package)',
     language: 'js',
-    files: /^lib\/.*\.js$/,
-    tags: /^$/,
+    // The TypeScript sources at each tag; the compiled package keeps each template literal as written.
+    files: /^(?:src\/(?!.*\.test\.ts$).*\.ts|lib\/.*\.js)$/,
+    tags: /^v\d+\.\d+\.\d+$/,
   }),
 ];
 
