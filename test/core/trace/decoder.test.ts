@@ -5,15 +5,8 @@ import { eventLine } from '../../../src/core/trace/format.js';
 import type { MonitorLine } from '../../../src/core/trace/monitor-line.js';
 import { eventJson, readHistory } from '../../../src/core/trace/recording.js';
 import { TraceSession } from '../../../src/core/trace/session.js';
+import { A, at, B, lua, OWNER_A, OWNER_B, T0 } from './monitor-stream.js';
 
-// Streams as Redis 7.0 prints them: a script's own commands (lua) follow its EVAL line.
-const T0 = 1_764_064_800_000;
-const A = '127.0.0.1:5001';
-const B = '127.0.0.1:5002';
-const at = (ms: number, source: string, ...args: string[]): MonitorLine => ({ t: T0 + ms, db: 0, source, args });
-const lua = (ms: number, ...args: string[]) => at(ms, 'lua', ...args);
-const OWNER_A = '6f1c2a3b-0000-4000-8000-000000000001:1';
-const OWNER_B = '9e8d7c6b-0000-4000-8000-000000000002:7';
 const ACQUIRE = "if (redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; return redis.call('pttl', KEYS[1]);";
 const RENEW = "if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('pexpire', KEYS[1], ARGV[1]); return 1; end; return 0;";
 const RELEASE = "if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then return nil;end; local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); return 0; else redis.call('del', KEYS[1]); redis.call(ARGV[4], KEYS[2], ARGV[1]); return 1; end; return nil;";

@@ -3,18 +3,12 @@ import { checkEvents } from '../../../src/core/trace/checker.js';
 import { decodeLines } from '../../../src/core/trace/decoder.js';
 import { DIGEST_CATALOGUE } from '../../../src/core/trace/digest-catalogue.js';
 import type { MonitorLine } from '../../../src/core/trace/monitor-line.js';
+import { A, at, B, lua, OWNER_A, OWNER_B, T0 } from './monitor-stream.js';
 
 // Traces that attach after the clients loaded their scripts: EVALSHA lines only, no body in the
 // stream. The catalogue says what each library's digest means to do; a digest it lacks is read
 // from the commands the script ran and named once.
 
-const T0 = 1_764_064_800_000;
-const A = '127.0.0.1:5001';
-const B = '127.0.0.1:5002';
-const at = (ms: number, source: string, ...args: string[]): MonitorLine => ({ t: T0 + ms, db: 0, source, args });
-const lua = (ms: number, ...args: string[]) => at(ms, 'lua', ...args);
-const OWNER_A = '6f1c2a3b-0000-4000-8000-000000000001:1';
-const OWNER_B = '9e8d7c6b-0000-4000-8000-000000000002:1';
 const CHANNEL = 'redisson_lock__channel:{job}';
 const LATCH = 'redisson_unlock_latch:{job}:f45214d9feef370320f223372268861e';
 

@@ -1,0 +1,12 @@
+import type { MonitorLine } from '../../../src/core/trace/monitor-line.js';
+
+// Streams as Redis 7.0 prints them, for decoder tests: a script's own commands (`lua`) follow its
+// EVAL / EVALSHA line. Times are ms after T0; two client addresses, two Redisson owners.
+
+export const T0 = 1_764_064_800_000;
+export const A = '127.0.0.1:5001';
+export const B = '127.0.0.1:5002';
+export const at = (ms: number, source: string, ...args: string[]): MonitorLine => ({ t: T0 + ms, db: 0, source, args });
+export const lua = (ms: number, ...args: string[]): MonitorLine => at(ms, 'lua', ...args);
+export const OWNER_A = '6f1c2a3b-0000-4000-8000-000000000001:1';
+export const OWNER_B = '9e8d7c6b-0000-4000-8000-000000000002:7';
