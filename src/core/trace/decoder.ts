@@ -249,7 +249,7 @@ export class TraceDecoder {
     if (lock === undefined) return;
     if (this.unknownShas.size >= MAX_CLIENTS) this.unknownShas.clear();
     this.unknownShas.add(sha);
-    this.ctx.emit({ kind: 'raw', lock, command: ['EVALSHA', sha], detail: `unknown script ${sha} touching ${lock}` });
+    this.ctx.emit({ kind: 'raw', lock, detail: `unknown script ${sha} touching ${lock}` });
   }
 }
 
