@@ -58,3 +58,8 @@ if (fast && plan) {
   process.exitCode = await run(args, ctx);
 }
 for (const signal of SIGNALS) process.removeListener(signal, onSignal);
+// The command is over once run() returns: a socket still open behind it (a wedged sentinel's, a
+// QUIT a paused server never answers) must not keep the process alive after its last line.
+// What was written to stdout and stderr is flushed first.
+await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
+process.exit();

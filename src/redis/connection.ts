@@ -86,6 +86,22 @@ function baseOptions(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): Re
   };
 }
 
+/** How long one sentinel may take to name the master before the next one is asked. */
+function sentinelReplyTimeoutMs(spec: TargetSpec, opts: ConnectOptions): number {
+  return replyTimeoutOf(spec, opts.mode) ?? opts.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS;
+}
+
+/**
+ * How long connecting may take before it fails with exit 3: one reply timeout for the handshake
+ * with the server, plus one for each sentinel that may be asked first and not answer (the sentinels
+ * ioredis learns about from the first that answers are asked only after every given one failed).
+ */
+function connectDeadlineMs(spec: TargetSpec, opts: ConnectOptions): number | undefined {
+  const replyTimeoutMs = replyTimeoutOf(spec, opts.mode);
+  if (replyTimeoutMs === undefined || !spec.sentinels) return replyTimeoutMs;
+  return replyTimeoutMs + spec.sentinels.length * sentinelReplyTimeoutMs(spec, opts);
+}
+
 function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { client: RedisClient; topology: Topology } {
   const base = baseOptions(spec, url, opts);
   if (spec.clusterNodes) {
@@ -109,6 +125,9 @@ function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { 
         ...base,
         sentinels: [...spec.sentinels],
         name: spec.masterName,
+        // ioredis asks the sentinels one after another and, without this, waits forever for a
+        // paused one (its socket still accepts): bounded, the next sentinel is asked instead.
+        sentinelCommandTimeout: sentinelReplyTimeoutMs(spec, opts),
         sentinelRetryStrategy: opts.mode === 'one-shot' ? () => null : (times: number) => Math.min(200 * times, 2000),
         sentinelMaxConnections: 3,
       }),
@@ -169,7 +188,8 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
   nameReplyErrors(client, label, replyTimeoutMs, () => (unresponsive = true));
   try {
     // The handshake (SETNAME, the ready check) is several round trips: bound it as a whole.
-    await withinDeadline(client.connect(), replyTimeoutMs, label);
+    const late = (): unknown => describeReplyError(new Error('Command timed out'), label, replyTimeoutMs);
+    await withinDeadline(client.connect(), connectDeadlineMs(spec, opts), late);
     if (topology === 'cluster') await pingCluster(client as Cluster, label);
     else if (url.db !== 0) await selectDatabase(client as Redis, url.db, label);
   } catch (err) {
@@ -198,15 +218,15 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
   return connection;
 }
 
-/** `work`, or an exit-3 error naming the server once `ms` (the reply timeout) has passed. */
-async function withinDeadline<T>(work: Promise<T>, ms: number | undefined, label: string): Promise<T> {
+/** `work`, or the error `late` makes once `ms` has passed. */
+async function withinDeadline<T>(work: Promise<T>, ms: number | undefined, late: () => unknown): Promise<T> {
   if (ms === undefined) return work;
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(describeReplyError(new Error('Command timed out'), label, ms)), ms);
+  const tooLate = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
   });
   try {
-    return await Promise.race([work, late]);
+    return await Promise.race([work, tooLate]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { connect, tlsOptions } from './connection.js';
+import { connect, replyTimeoutOf, tlsOptions } from './connection.js';
 import { toCliError } from './errors.js';
 import type { MonitorEndpoint } from './monitor.js';
 import { formatHostPort, parseRedisUrl, type HostPort, type TargetSpec } from './target.js';
@@ -95,19 +95,25 @@ export function keysPresent(ep: MonitorEndpoint, keys: readonly string[]): Promi
   });
 }
 
-/** The master the first answering sentinel names now. */
+/** The master the first answering sentinel names now; one that does not answer within --timeout is skipped. */
 export async function sentinelMaster(spec: TargetSpec): Promise<HostPort> {
   const url = parseRedisUrl(spec.url);
   let last: unknown = new Error('no sentinel given');
+  // A paused sentinel accepts the connection and never answers: without a reply timeout the
+  // trace would wait on it forever instead of asking the next one. The question is sent while
+  // connecting (the client connects lazily), so its one timeout bounds the handshake too.
+  const replyTimeoutMs = replyTimeoutOf(spec, 'one-shot');
   for (const s of spec.sentinels ?? []) {
-    const client = nodeClient({ host: s.host, port: s.port, tls: url.tls, name: NAME }, 1000);
+    const client = nodeClient({ host: s.host, port: s.port, tls: url.tls, name: NAME }, 1000, replyTimeoutMs);
+    // Why the connection failed (refused, TLS), which the queued question only sees as "closed".
+    let connectError: unknown;
+    client.on('error', (err) => (connectError ??= err));
     try {
-      await client.connect();
       const addr = (await client.call('SENTINEL', 'get-master-addr-by-name', spec.masterName ?? '')) as string[] | null;
       if (addr) return { host: addr[0]!, port: Number(addr[1]) };
       last = new Error(`sentinel does not know master "${spec.masterName}"`);
     } catch (err) {
-      last = err;
+      last = connectError ?? err;
     } finally {
       client.disconnect();
     }

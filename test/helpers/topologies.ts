@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,48 +56,73 @@ export async function startCluster(): Promise<Topology> {
 }
 
 export interface SentinelTopology extends Topology {
+  /** The first sentinel's port. */
   readonly sentinelPort: number;
+  /** Every sentinel, in start order (the first is sentinelPort). */
+  readonly sentinels: readonly { readonly port: number; readonly pid: number }[];
   readonly masterName: string;
 }
 
-/** One primary watched by one sentinel (quorum 1): enough to prove we discover the master through it. */
-export async function startSentinel(primaryOptions: { password?: string } = {}): Promise<SentinelTopology> {
-  const primary = await startRedis(primaryOptions);
+export interface SentinelOptions {
+  readonly password?: string;
+  /** How many sentinels watch the primary (default 1); each has quorum 1. */
+  readonly sentinels?: number;
+}
+
+/** One primary watched by one sentinel or more (quorum 1): enough to prove we discover the master through them. */
+export async function startSentinel(options: SentinelOptions = {}): Promise<SentinelTopology> {
+  const primary = await startRedis(options.password ? { password: options.password } : {});
   const dir = mkdtempSync(join(tmpdir(), 'redlock-sentinel-'));
-  const sentinelPort = await freePort();
-  const conf = join(dir, 'sentinel.conf');
-  writeFileSync(
-    conf,
-    [
-      `port ${sentinelPort}`,
-      'bind 127.0.0.1',
-      `dir ${dir}`,
-      `sentinel monitor mymaster 127.0.0.1 ${primary.port} 1`,
-      ...(primaryOptions.password ? [`sentinel auth-pass mymaster ${primaryOptions.password}`] : []),
-      'sentinel down-after-milliseconds mymaster 1000',
-      '',
-    ].join('\n'),
-  );
-  const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.once('exit', () => child.kill('SIGKILL'));
+  const children: ChildProcess[] = [];
+  const sentinels: { port: number; pid: number }[] = [];
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
+    await Promise.all(
+      children.map(async (child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await exited;
+      }),
+    );
     await primary.stop();
     rmSync(dir, { recursive: true, force: true });
   };
+  process.once('exit', () => {
+    for (const child of children) child.kill('SIGKILL');
+  });
   try {
-    const probe = new Redis({ port: sentinelPort, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 50 });
-    probe.on('error', () => undefined);
-    await until('the sentinel to know the master', async () => {
-      const addr = (await probe.call('SENTINEL', 'get-master-addr-by-name', 'mymaster')) as string[] | null;
-      return addr?.[1] === String(primary.port);
-    });
-    probe.disconnect();
-    return { nodes: [primary], sentinelPort, masterName: 'mymaster', stop };
+    for (let i = 0; i < (options.sentinels ?? 1); i++) {
+      const port = await freePort();
+      const conf = join(dir, `sentinel-${i}.conf`);
+      writeFileSync(
+        conf,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          `dir ${dir}`,
+          `sentinel monitor mymaster 127.0.0.1 ${primary.port} 1`,
+          ...(options.password ? [`sentinel auth-pass mymaster ${options.password}`] : []),
+          'sentinel down-after-milliseconds mymaster 1000',
+          '',
+        ].join('\n'),
+      );
+      const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
+      children.push(child);
+      sentinels.push({ port, pid: child.pid! });
+    }
+    for (const { port } of sentinels) {
+      const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 50 });
+      probe.on('error', () => undefined);
+      try {
+        await until(`the sentinel on ${port} to know the master`, async () => {
+          const addr = (await probe.call('SENTINEL', 'get-master-addr-by-name', 'mymaster')) as string[] | null;
+          return addr?.[1] === String(primary.port);
+        });
+      } finally {
+        probe.disconnect();
+      }
+    }
+    return { nodes: [primary], sentinelPort: sentinels[0]!.port, sentinels, masterName: 'mymaster', stop };
   } catch (err) {
     await stop();
     throw err;
