@@ -1,3 +1,4 @@
+import { beforeDeadline } from '../core/deadline.js';
 import { InterruptedError } from '../core/errors.js';
 import { sleep } from '../core/sleep.js';
 import { subscribeWake, type WakeSubscription } from '../redis/pubsub.js';
@@ -67,9 +68,24 @@ export async function waitForLock(env: LockEnv, plan: WaitPlan): Promise<Attempt
     }
   } finally {
     lost.dispose();
-    await sub?.close();
-    if (!last.acquired) await plan.giveUp?.();
+    const leave = async (): Promise<void> => {
+      await sub?.close();
+      if (!last.acquired) await plan.giveUp?.();
+    };
+    const replyTimeoutMs = env.conn.replyTimeoutMs;
+    await leaveWithin(leave(), replyTimeoutMs === undefined ? undefined : started + plan.waitMs + replyTimeoutMs - Date.now());
   }
+}
+
+/**
+ * Leaving the wait (UNSUBSCRIBE, the fair queue's exit) waits on Redis only until --wait plus one
+ * --timeout has passed since the wait began: when the last attempt timed out on a paused server,
+ * each of these would otherwise cost one more --timeout. Past that they finish unobserved (the
+ * connection is closed next); with no reply timeout they are waited for.
+ */
+async function leaveWithin(leaving: Promise<void>, ms: number | undefined): Promise<void> {
+  leaving.catch(() => undefined); // a failure after the deadline has nobody left to tell
+  await beforeDeadline(leaving, ms, () => undefined);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { beforeDeadline } from '../core/deadline.js';
 import type { Connection } from './connection.js';
 
 /** How long a polite close may wait for Redis before the sockets are dropped. */
@@ -13,16 +14,11 @@ export async function closeWithin(close: () => Promise<unknown>, conns: readonly
     for (const conn of conns) conn.client.disconnect();
   };
   if (timeoutMs <= 0) return drop();
-  let timer: NodeJS.Timeout | undefined;
-  const gaveUp = await Promise.race([
-    close().then(
-      () => false,
-      () => false,
-    ),
-    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs))),
-  ]);
-  clearTimeout(timer);
-  if (gaveUp) drop();
+  const closed = close().then(
+    () => true,
+    () => true,
+  );
+  if (!(await beforeDeadline(closed, timeoutMs, () => false))) drop();
 }
 
 /** One connection, closed within `timeoutMs`; one that is not ready (reconnecting, ended) is dropped at once. */

@@ -1,4 +1,5 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { beforeDeadline } from '../core/deadline.js';
 import { CliError, UsageError } from '../core/errors.js';
 import { clusterSeedSpec, isClusterNode } from './cluster-detect.js';
 import { noSlotsError, toCliError } from './errors.js';
@@ -33,6 +34,8 @@ export interface Connection {
   readonly label: string;
   readonly url: ParsedUrl;
   readonly spec: TargetSpec;
+  /** How long each reply may take (--timeout); undefined: unbounded (long-lived, no --timeout). */
+  readonly replyTimeoutMs: number | undefined;
   /** A second connection to the same target with the same credentials (e.g. for SUBSCRIBE). */
   duplicate(name?: string): Promise<Connection>;
   /**
@@ -188,8 +191,9 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
   nameReplyErrors(client, label, replyTimeoutMs, () => (unresponsive = true));
   try {
     // The handshake (SETNAME, the ready check) is several round trips: bound it as a whole.
-    const late = (): unknown => describeReplyError(new Error('Command timed out'), label, replyTimeoutMs);
-    await withinDeadline(client.connect(), connectDeadlineMs(spec, opts), late);
+    await beforeDeadline(client.connect(), connectDeadlineMs(spec, opts), () => {
+      throw describeReplyError(new Error('Command timed out'), label, replyTimeoutMs);
+    });
     if (topology === 'cluster') await pingCluster(client as Cluster, label);
     else if (url.db !== 0) await selectDatabase(client as Redis, url.db, label);
   } catch (err) {
@@ -203,6 +207,7 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
     label,
     url,
     spec,
+    replyTimeoutMs,
     duplicate: (name) => connect(spec, { ...opts, ...(name ? { name } : {}) }),
     onClose: (fn) => void closers.push(fn),
     close: async () => {
@@ -218,20 +223,6 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
   return connection;
 }
 
-/** `work`, or the error `late` makes once `ms` has passed. */
-async function withinDeadline<T>(work: Promise<T>, ms: number | undefined, late: () => unknown): Promise<T> {
-  if (ms === undefined) return work;
-  let timer: NodeJS.Timeout | undefined;
-  const tooLate = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(late()), ms);
-  });
-  try {
-    return await Promise.race([work, tooLate]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** A stand-in for a node that did not answer at start-up: it never connects and carries the error. */
 export function offlineConnection(spec: TargetSpec, error: CliError): Connection {
   const url = parseRedisUrl(spec.url);
@@ -242,6 +233,7 @@ export function offlineConnection(spec: TargetSpec, error: CliError): Connection
     label: describeTarget(spec),
     url,
     spec,
+    replyTimeoutMs: undefined,
     offline: error,
     duplicate: () => Promise.reject(error),
     onClose: () => undefined,

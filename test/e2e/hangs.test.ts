@@ -91,6 +91,42 @@ describe('a server that dies while acquire --wait waits', () => {
   }, 120_000);
 });
 
+describe('a server paused while acquire --wait waits', () => {
+  // Issue 24: leaving the wait (UNSUBSCRIBE, the fair queue's exit) each waited one more --timeout
+  // on the paused server after the last attempt had already timed out: --wait plus two (reentrant)
+  // or three (fair) --timeouts. A long --timeout next to a short --wait keeps that apart from a
+  // busy machine's noise: from the pause, the wait's rest plus one --timeout is at most
+  // WAIT_S + TIMEOUT_S; the old code took at least WAIT_S + 2 * TIMEOUT_S less the time it took
+  // to start waiting.
+  const WAIT_S = 2;
+  const TIMEOUT_S = 5;
+  it.each(['reentrant', 'fair'])('--kind %s: exit 3 after the wait and one --timeout, not two or three', async (kind) => {
+    const server = await startRedis();
+    const raw = rawClient(server);
+    let stopped = false;
+    try {
+      const holder = spawnCli(['acquire', 'paused', '--kind', kind, '--lease', '10m', '--url', server.url], env);
+      expect(await holder.exited).toBe(0);
+      const args = ['acquire', 'paused', '--kind', kind, '--wait', `${WAIT_S}s`, '--timeout', `${TIMEOUT_S}s`, '--url', server.url];
+      const waiter = spawnCli(args, env, 120_000);
+      // Subscribed: the waiter now sleeps until the wait ends (the holder's lease is far longer).
+      await until(async () => ((await raw.call('PUBSUB', 'CHANNELS')) as string[]).length > 0);
+      raw.disconnect();
+      process.kill(server.pid, 'SIGSTOP');
+      stopped = true;
+      const paused = performance.now();
+      expect(await waiter.exited).toBe(3);
+      const seconds = (performance.now() - paused) / 1000;
+      expect(waiter.err()).toContain(`Redis at 127.0.0.1:${server.port} did not answer within ${TIMEOUT_S}.0 s`);
+      expect(seconds).toBeLessThan(WAIT_S + 1.5 * TIMEOUT_S);
+    } finally {
+      raw.disconnect();
+      if (stopped) process.kill(server.pid, 'SIGCONT');
+      await server.stop();
+    }
+  }, 120_000);
+});
+
 async function until(check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 1500 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
 }
