@@ -1,9 +1,9 @@
-import { lookup } from 'node:dns/promises';
 import { CliError, UsageError } from '../core/errors.js';
 import { connect, offlineConnection, type Connection, type ConnectionProvider, type ConnectMode } from '../redis/connection.js';
 import { closeWithin, CLOSE_TIMEOUT_MS } from '../redis/close.js';
 import { toCliError } from '../redis/errors.js';
-import { describeTarget, parseRedisUrl, type TargetSpec } from '../redis/target.js';
+import { describeTarget, type TargetSpec } from '../redis/target.js';
+import { refuseSameServerTwice } from './redlock-identity.js';
 import { quorumOf } from './redlock-nodes.js';
 import type { LockEnv, PubSubMode } from './types.js';
 
@@ -68,12 +68,15 @@ async function openRedlockEnv(
   opts: OpenLockEnvOptions,
   connectOpts: { mode: ConnectMode; name?: string },
 ): Promise<OpenLockEnv> {
-  await refuseSameServerTwice(specs);
   const settled = await Promise.allSettled(specs.map((spec) => openWith(opts, spec, connectOpts)));
   const nodes = settled.map((result, i) =>
     result.status === 'fulfilled' ? result.value : offlineConnection(specs[i]!, toCliError(result.reason, describeTarget(specs[i]!))),
   );
   const close = async (): Promise<void> => void (await Promise.all(nodes.map((c) => c.close())));
+  await refuseSameServerTwice(nodes).catch(async (err: unknown) => {
+    await close();
+    throw err;
+  });
   const down = nodes.filter((n) => n.offline);
   if (nodes.length - down.length < quorumOf(nodes.length)) {
     await close();
@@ -85,30 +88,6 @@ async function openRedlockEnv(
   }
   const conn = nodes.find((n) => !n.offline)!;
   return { conn, nodes, pubsub: opts.pubsub === 'auto' ? 'plain' : opts.pubsub, now: Date.now, close };
-}
-
-/**
- * A majority means a majority of independent servers: one server named twice (the same URL,
- * `localhost:P` next to `127.0.0.1:P`, another /db of it) would let two servers outvote three.
- * Compared by resolved address and port; a name that does not resolve is left to connect().
- */
-export async function refuseSameServerTwice(specs: readonly TargetSpec[]): Promise<void> {
-  const seen = new Map<string, string>();
-  for (const spec of specs) {
-    const url = parseRedisUrl(spec.url);
-    const addresses = await lookup(url.host, { all: true }).then(
-      (found) => found.map((a) => a.address),
-      () => [url.host],
-    );
-    const name = describeTarget(spec);
-    for (const address of addresses) {
-      const other = seen.get(`${address}:${url.port}`);
-      if (other !== undefined) {
-        throw new UsageError(`--nodes names one server twice (${other} and ${name} are both ${address}:${url.port}): Redlock needs independent primaries`);
-      }
-    }
-    for (const address of addresses) seen.set(`${address}:${url.port}`, name);
-  }
 }
 
 /** `--nodes url,url,...` for Redlock: at least 3 independent primaries make a majority meaningful. */
