@@ -20,9 +20,10 @@ export interface ScriptTarget {
 
 /**
  * Redisson derives every companion name by string concatenation. A Buffer name is carried
- * through latin1 (one char per byte), so the derived names keep the exact bytes.
+ * through latin1 (one char per byte), so the derived names keep the exact bytes. `companions`
+ * false reads the key alone (a Cluster slot that is moving serves no script over several keys).
  */
-export function scriptTarget(key: InspectKey, cluster: boolean): ScriptTarget {
+export function scriptTarget(key: InspectKey, cluster: boolean, companions = true): ScriptTarget {
   const binary = typeof key !== 'string';
   const name = binary ? key.toString('latin1') : key;
   const encode = (s: string): InspectKey => (binary ? Buffer.from(s, 'latin1') : s);
@@ -31,7 +32,7 @@ export function scriptTarget(key: InspectKey, cluster: boolean): ScriptTarget {
   // A shebang script refuses KEYS from several slots; a name whose braces do not form a hash
   // tag (`{}abc`) puts its companions elsewhere, so on a Cluster those are left unread.
   const slot = cluster ? calculateSlot(key) : 0;
-  const companionsRead = !cluster || keys.every((k) => calculateSlot(k) === slot);
+  const companionsRead = companions && (!cluster || keys.every((k) => calculateSlot(k) === slot));
   if (!companionsRead) keys = keys.map(() => key);
   return {
     display: shown.text,

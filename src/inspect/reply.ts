@@ -35,6 +35,7 @@ export interface ReplyContext {
   readonly keyHex?: string | undefined;
   readonly cap: number;
   readonly companionsRead: boolean;
+  readonly slotMoving?: boolean;
 }
 
 /** Checks and unpacks one snapshot reply (see the contract in inspect-snapshot.lua). */
@@ -63,6 +64,7 @@ export function parseSnapshotReply(reply: unknown, ctx: ReplyContext): RawSnapsh
     body: r.strings(r.list(top[4], 'body'), 'body entry'),
     cap: ctx.cap,
     companionsRead: ctx.companionsRead,
+    ...(ctx.slotMoving ? { slotMoving: true } : {}),
     queueLength: r.int(queue[0], 'queue length'),
     queue: r.strings(queue.slice(1), 'queue entry'),
     deadlineCount: r.int(deadlines[0], 'deadline count'),

@@ -1,7 +1,7 @@
 import { COMPANION_TYPE, companionOf, type Companion } from '../core/decode/companions.js';
 import type { RawSnapshot } from '../core/decode/raw.js';
 import { recognize } from '../core/decode/recognize.js';
-import { PROBE_VALUE_MAX, type KeyProbe } from './scan-probe.js';
+import { MOVING_IN, PROBE_VALUE_MAX, type KeyProbe } from './scan-probe.js';
 
 // What ls and doctor do with a scanned key before paying for a full snapshot. The decisions are
 // the decoder's own (recognize, companionOf) on what the probe saw, never a second set of rules:
@@ -65,6 +65,7 @@ export function keyFate(key: string, probe: KeyProbe, nowMs: number): KeyFate {
   switch (probe.type) {
     case 'hash':
     case 'zset':
+    case MOVING_IN:
       return { fate: 'inspect' };
     case 'string':
       if (!probe.long && INTEGER.test(probe.value)) return { fate: 'inspect' };

@@ -15,11 +15,19 @@ import type { NodeClient } from './scan.js';
 export const PROBE_VALUE_MAX = 512;
 
 /**
+ * The type the probe gives a key it may not read: on a Cluster node importing a slot, SCAN
+ * returns the keys already moved in, but a script may touch them only once the slot is the
+ * node's own. The full snapshot reads it through the Cluster, which follows the slot's ASK.
+ */
+export const MOVING_IN = 'moving-in';
+
+/**
  * scan-probe: SCAN once, then read-only facts about each key it returned.
  * KEYS: none. ARGV[1] cursor, ARGV[2] MATCH pattern, ARGV[3] COUNT.
  * Returns {next cursor, then four entries per key: name, type, 1 if a string is longer than
  * 512 bytes (else 0), a string's value when it is not ('' otherwise)}. GETRANGE answers strings
- * in one call and refuses other types, which then cost a TYPE: one call for most keys. No PTTL:
+ * in one call and refuses other types, which then cost a TYPE: one call for most keys. A key
+ * the node may not touch yet has type MOVING_IN. No PTTL:
  * a TTL can only make a string more lock-like, so the filter assumes one (see scan-filter.ts).
  * Writes nothing.
  */
@@ -29,7 +37,8 @@ local out = { step[1] }
 for _, key in ipairs(step[2]) do
   local t, long, value = 'string', 0, redis.pcall('getrange', key, 0, ${PROBE_VALUE_MAX})
   if type(value) == 'table' then
-    t, value = redis.call('type', key)['ok'], ''
+    local kind = redis.pcall('type', key)
+    t, value = kind['ok'] or '${MOVING_IN}', ''
   elseif #value > ${PROBE_VALUE_MAX} then
     long, value = 1, ''
   end

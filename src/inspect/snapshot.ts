@@ -3,8 +3,8 @@ import { decodeSnapshot, type RawSnapshot } from '../core/decode/index.js';
 import type { InspectKind, LockView, ReplicaView } from '../core/lock-view.js';
 import type { Connection, RedisClient } from '../redis/connection.js';
 import { toCliError } from '../redis/errors.js';
-import { pipelineScript, prepareScripts } from '../redis/scripts.js';
-import { scriptTarget, type InspectKey } from './keys.js';
+import { pipelineScript, prepareScripts, runScript, type ScriptArg } from '../redis/scripts.js';
+import { scriptTarget, type InspectKey, type ScriptTarget } from './keys.js';
 import { parseReplicas } from './replication.js';
 import { parseSnapshotReply } from './reply.js';
 
@@ -42,6 +42,42 @@ function byNode(conn: Connection, keys: readonly InspectKey[]): number[][] {
   return [...groups.values()];
 }
 
+/** inspect-snapshot.lua's ARGV for one key. */
+const snapshotArgs = (t: ScriptTarget, cap: number, cluster: boolean): ScriptArg[] => [
+  cap,
+  ORPHAN_PROBE,
+  t.companionsRead ? '1' : '0',
+  ...(t.channels as string[]),
+  cluster ? '1' : '0',
+];
+
+/**
+ * How a Cluster node sent a key elsewhere, which ioredis does not follow inside a pipeline of
+ * scripts: MOVED (our slot map is stale), or a slot on the move: ASK for a key that has gone on
+ * to the node importing the slot, TRYAGAIN for a script over several keys of which only some
+ * have (either node, until the slot has moved).
+ */
+function redirection(err: Error | null): 'moved' | 'moving' | undefined {
+  if (err === null) return undefined;
+  if (/^MOVED /.test(err.message)) return 'moved';
+  return /^(ASK|TRYAGAIN) /.test(err.message) ? 'moving' : undefined;
+}
+
+/**
+ * A redirected key read again as one command, which ioredis follows: MOVED to the new owner, ASK
+ * with ASKING to the node importing the slot. A moving slot serves a single key only, so then
+ * the key is read alone and its companions stay unread (as for a name whose companions hash
+ * elsewhere).
+ */
+async function snapshotRedirected(conn: Connection, key: InspectKey, cap: number, how: 'moved' | 'moving'): Promise<{ raw: unknown; t: ScriptTarget }> {
+  const t = scriptTarget(key, true, how === 'moved');
+  try {
+    return { raw: await runScript(conn.client, 'inspectSnapshot', t.keys as string[], snapshotArgs(t, cap, true)), t };
+  } catch (err) {
+    throw toCliError(err, conn.label);
+  }
+}
+
 /** One round trip to one node: a snapshot per key, then INFO replication for that node. */
 async function snapshotBatch(conn: Connection, keys: readonly InspectKey[], cap: number): Promise<Batch> {
   const client = conn.client;
@@ -50,13 +86,7 @@ async function snapshotBatch(conn: Connection, keys: readonly InspectKey[], cap:
   const cluster = conn.topology === 'cluster';
   const targets = keys.map((key) => scriptTarget(key, cluster));
   for (const t of targets) {
-    pipelineScript(pipeline as unknown as Record<string, unknown>, 'inspectSnapshot', t.keys as string[], [
-      cap,
-      ORPHAN_PROBE,
-      t.companionsRead ? '1' : '0',
-      ...(t.channels as string[]),
-      cluster ? '1' : '0',
-    ]);
+    pipelineScript(pipeline as unknown as Record<string, unknown>, 'inspectSnapshot', t.keys as string[], snapshotArgs(t, cap, cluster));
   }
   pipeline.info('replication');
   let results: [Error | null, unknown][] | null;
@@ -71,8 +101,13 @@ async function snapshotBatch(conn: Connection, keys: readonly InspectKey[], cap:
     if (err) throw toCliError(err, conn.label);
     return value;
   };
-  const raws = targets.map((t, i) =>
-    parseSnapshotReply(reply(i), { key: t.display, keyHex: t.keyHex, cap, companionsRead: t.companionsRead }),
+  const raws = await Promise.all(
+    targets.map(async (first, i) => {
+      const how = cluster ? redirection(results[i]![0]) : undefined;
+      const { raw, t } = how ? await snapshotRedirected(conn, keys[i]!, cap, how) : { raw: reply(i), t: first };
+      const slotMoving = how === 'moving';
+      return parseSnapshotReply(raw, { key: t.display, keyHex: t.keyHex, cap, companionsRead: t.companionsRead, slotMoving });
+    }),
   );
   const info = reply(targets.length);
   return { raws, replicas: typeof info === 'string' ? parseReplicas(info) : undefined };

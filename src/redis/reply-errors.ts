@@ -30,8 +30,15 @@ export function describeReplyError(err: unknown, label: string, replyTimeoutMs: 
   if (/^CLUSTERDOWN/.test(message)) {
     return new UnreachableError(`Redis Cluster at ${label} is down (${firstLine(message)}): try again once every slot is served`);
   }
-  if (/^(MOVED|ASK) /.test(message)) {
+  if (/^(MOVED|ASK) /.test(message) && !isClusterLabel(label)) {
     return new UsageError(`${label} is a Redis Cluster node: connect with --cluster ${label.replace(/\/\d+$/, '')} instead of --url`);
+  }
+  if (/^Too many Cluster redirections/.test(message)) {
+    // A multi-key script on a slot that is moving: neither node holds every key, so both answer
+    // TRYAGAIN (or send us to each other) until the move is finished.
+    return new UnreachableError(
+      `Redis Cluster at ${label.replace(/^cluster /, '')} kept redirecting this command (${firstLine(message.replace(/^.*Last error: (ReplyError: )?/, ''))}): a slot it touches is moving between nodes; try again once the move is finished`,
+    );
   }
   if (/^READONLY/.test(message)) {
     return new UsageError(`${label} is a read-only replica: point --url at the primary (or use --sentinel)`);
@@ -52,6 +59,17 @@ export function describeReplyError(err: unknown, label: string, replyTimeoutMs: 
 
 const firstLine = (text: string): string => text.split('\n')[0]!.slice(0, 160);
 
+// describeTarget names a Cluster `cluster <seeds>`.
+const isClusterLabel = (label: string): boolean => label.startsWith('cluster ');
+
+/**
+ * On a Cluster, ioredis follows MOVED and ASK itself, and a pipeline decides from the raw reply
+ * whether to resend (snapshot reads then retry what it left): those replies must reach it as
+ * Redis sent them. Exhausted redirections still come through here.
+ */
+const leftToCluster = (label: string, err: unknown): boolean =>
+  isClusterLabel(label) && err instanceof Error && /^(MOVED|ASK|TRYAGAIN) /.test(err.message);
+
 interface CommandLike {
   reject: (err: unknown) => void;
 }
@@ -68,7 +86,7 @@ export function nameReplyErrors(client: RedisClient, label: string, replyTimeout
     const reject = command.reject.bind(command);
     command.reject = (err) => {
       if (err instanceof Error && err.message === TIMED_OUT) onTimeout();
-      reject(describeReplyError(err, label, replyTimeoutMs));
+      reject(leftToCluster(label, err) ? err : describeReplyError(err, label, replyTimeoutMs));
     };
     return send(command, ...rest);
   };

@@ -86,7 +86,9 @@ export function decodeSnapshot(raw: RawSnapshot, opts: DecodeOptions = {}): Lock
   if (EXPIRING.has(kind) && raw.type !== 'none' && raw.pttl === -1) {
     warnings.push(warn('no-ttl', 'error', 'no TTL: will never expire; if its holder dies it stays locked until someone deletes it'));
   }
-  if (!raw.companionsRead) {
+  if (raw.slotMoving) {
+    warnings.push(warn('companions-not-read', 'info', 'its Cluster slot is moving between nodes, which serve it one key at a time: queue, counter and timeout keys were not read'));
+  } else if (!raw.companionsRead) {
     warnings.push(warn('companions-not-read', 'info', "its companion keys hash to another Cluster slot (the name's braces): queue, counter and timeout keys were not read"));
   }
   const fields = DECODERS[kind](raw, warnings);

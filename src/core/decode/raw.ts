@@ -29,6 +29,8 @@ export interface RawSnapshot {
   readonly cap: number;
   /** False when the companion keys sit in another Cluster slot and were not read. */
   readonly companionsRead: boolean;
+  /** Read alone because its Cluster slot was moving between nodes (so its companions were not read). */
+  readonly slotMoving?: boolean;
   readonly queueLength: number;
   /** Fair wait queue, head first (at most cap entries). */
   readonly queue: readonly string[];
