@@ -28,15 +28,20 @@ when it runs out. A cheap ownership check runs every min(1 s, lease/3), so a for
 noticed within a second.
 
 With a command (after --) the lock is held while it runs; it sees REDLOCK_KEY, REDLOCK_OWNER,
-REDLOCK_KIND and, for fenced locks, REDLOCK_TOKEN. If the lock is lost the command's process
-group gets SIGTERM, then SIGKILL after --kill-grace. Its output is passed through; event lines
-then go to stderr so its stdout stays clean.
+REDLOCK_KIND and, for fenced locks, REDLOCK_TOKEN, but not REDISCLI_AUTH, REDIS_PASSWORD,
+REDLOCK_PASSWORD_* or a REDIS_URL with a password. If the lock is lost the command's process
+group gets SIGTERM, then SIGKILL after --kill-grace. It never runs without the lock: if hold
+cannot confirm the lease (stopped with Ctrl-Z, hung), the command gets SIGTERM shortly before
+the lease ends and SIGKILL when it does; background jobs left in its group when it exits are
+stopped before the release. Its output is passed through; event lines then go to stderr so its
+stdout stays clean.
 
 On a terminal a live view shows the lease; otherwise one line per event (NDJSON with --json).
 Ctrl-C or SIGTERM stops the command, releases the lock and exits 130.
 
 Exit codes for hold: 0 released (or a fixed lease ran out), 5 not acquired or lost, 130
-interrupted; with a command, its own exit code (${EXIT_CANNOT_RUN} if it could not be started).
+interrupted; with a command, its own exit code (${EXIT_CANNOT_RUN} if it could not be started, 1 if
+the process guarding it died: hold then stops its group itself before releasing).
 
 Examples:
   redlock-cli hold orders --for 30s

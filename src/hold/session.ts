@@ -8,7 +8,8 @@ import { protocolFor } from '../locks/registry.js';
 import type { LockRequest, LockSetup, ReleaseOutcome } from '../locks/types.js';
 import { startWatchdog, untilExpired, type WatchdogEnd } from '../locks/watchdog.js';
 import { watchConnection } from '../redis/watch-connection.js';
-import { exitCodeOf, lockEnvVars, spawnErrorText, startChild, type ChildExit, type HeldChild } from './child.js';
+import { exitCodeOf, spawnErrorText, startChild, type ChildExit, type HeldChild, type UnaskedStop } from './child.js';
+import { commandEnv } from './child-env.js';
 
 /** What `hold` was asked to do, parsed and validated. */
 export interface HoldPlan {
@@ -86,6 +87,13 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'
   }
 }
 
+/** How `hold` names a stop of the command it did not ask for. */
+const UNASKED_STOP_TEXT: Record<UnaskedStop, string> = {
+  deadline: 'its lease is running out unconfirmed',
+  leftovers: 'left running by the command that exited',
+  'guard-died': 'its guard process died',
+};
+
 const escapedHolder = (h: { readonly owner: string; readonly count: number }) => ({ owner: printable(h.owner), count: h.count });
 
 /** Acquires, keeps the lock (watchdog or fixed lease), runs the command, and releases in order. */
@@ -117,12 +125,24 @@ export async function runHold(ctx: HoldRun, env: OpenLockEnv, plan: HoldPlan, ou
   const renewEveryMs = plan.mode === 'watchdog' ? Math.floor(setup.leaseMs / 3) : undefined;
   out.emit({ type: 'acquired', at: acquiredAt, mode: plan.mode, leaseMs: setup.leaseMs, renewEveryMs, count: attempt.count, token: attempt.token });
 
-  const dog = startWatchdog({ env, protocol, req, mode: plan.mode, leaseStartedAt, onEvent: out.emit });
+  // The lease as last confirmed: the command's guard stops it if this passes without news from us
+  // (we are stopped or hung), SIGTERM a little before (at most a third of the lease) and SIGKILL at it.
+  let leaseEndsAt = leaseStartedAt + setup.leaseMs;
+  let child: HeldChild | undefined;
+  const dog = startWatchdog({
+    env, protocol, req, mode: plan.mode, leaseStartedAt,
+    onEvent: (event) => {
+      if (event.type === 'renewed') {
+        leaseEndsAt = event.at + event.ttlMs;
+        child?.keepUntil(leaseEndsAt);
+      }
+      out.emit(event);
+    },
+  });
   const conns = env.nodes.length > 0 ? env.nodes : [env.conn];
   const unwatch = conns.map((conn) => watchConnection(conn, out.emit));
   const forTimer = plan.forMs !== undefined ? delay(plan.forMs) : undefined;
   const aborted = onAbort(ctx.signal);
-  let child: HeldChild | undefined;
   let releaseProblem: string | undefined;
   try {
     if (plan.command.length > 0) {
@@ -131,15 +151,19 @@ export async function runHold(ctx: HoldRun, env: OpenLockEnv, plan: HoldPlan, ou
         child = await startChild({
           command,
           args,
-          env: { ...ctx.env, ...lockEnvVars({ key: setup.key, kind: setup.kind, owner: setup.owner, token: attempt.token }) },
+          env: commandEnv(ctx.env, { key: setup.key, kind: setup.kind, owner: setup.owner, token: attempt.token }),
           killGraceMs: plan.killGraceMs,
+          leaseEndsAt: () => leaseEndsAt,
+          termLeadMs: Math.min(plan.killGraceMs, Math.floor(setup.leaseMs / 3)),
           onOutput: out.childOutput,
+          onUnaskedStop: (pid, signal, why) => out.emit({ type: 'child-stopping', at: Date.now(), pid, signal, why: UNASKED_STOP_TEXT[why] }),
         });
       } catch (err) {
         await release('child-failed-to-start');
         const message = `cannot run "${command}": ${spawnErrorText(err)}`;
         return { exitCode: EXIT_CANNOT_RUN, message: [message, releaseProblem].filter(Boolean).join('\n') };
       }
+      child.keepUntil(leaseEndsAt); // renewals that landed while it was starting
       out.emit({ type: 'child-started', at: Date.now(), pid: child.pid, command: plan.command });
     }
 
@@ -182,8 +206,21 @@ export async function runHold(ctx: HoldRun, env: OpenLockEnv, plan: HoldPlan, ou
         return { exitCode: ExitCode.notAcquired, unresponsive: end.type === 'lost' && end.reason === 'lease-ran-out' };
       }
       case 'child': {
-        out.emit({ type: 'child-exited', at: Date.now(), pid: child!.pid, code: ending.exit.code, signal: ending.exit.signal });
+        const { exit } = ending;
+        if (exit.cause === 'deadline') {
+          // We did not confirm the lease in time (stopped, hung) and the guard stopped the command
+          // before it ran out: the same end as a lease running out under the command.
+          out.emit({ type: 'lost', at: Date.now(), reason: 'lease-ran-out' });
+          out.emit({ type: 'child-exited', at: Date.now(), pid: child!.pid, code: exit.code, signal: exit.signal });
+          return { exitCode: ExitCode.notAcquired };
+        }
+        out.emit({ type: 'child-exited', at: Date.now(), pid: child!.pid, code: exit.code, signal: exit.signal });
         const outcome = await release('child-exited');
+        if (exit.cause === 'guard-died') {
+          // Its group is stopped (the lock was kept until then), but how the command ended is unknown.
+          const message = `the guard process of pid ${child!.pid} died: stopped the command's process group, then released the lock`;
+          return { exitCode: ExitCode.unexpected, message };
+        }
         // The lock vanished between the last check and the end: the command's tail ran unprotected.
         return { exitCode: outcome === 'not-owner' ? ExitCode.notAcquired : exitCodeOf(ending.exit) };
       }
