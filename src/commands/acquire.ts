@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { safeText } from '../core/terminal-text.js';
 import { formatDuration } from '../core/duration.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { UnreachableError } from '../core/errors.js';
 import { shellQuote } from '../core/doctor-fix.js';
 import { lockKindOf } from '../locks/family.js';
 import { protocolFor } from '../locks/registry.js';
@@ -63,10 +64,21 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
       const protocol = protocolFor(setup.kind);
       const req = { key, owner: setup.owner, leaseMs: setup.leaseMs };
       const status = setup.waitMs > 0 ? waitStatusLine(ctx, key) : undefined;
+      const remember = (expiresAt: number, token?: number): Promise<void> =>
+        rememberOwner(ctx.env, { target, key, kind: setup.kind, owner: setup.owner, leaseMs: setup.leaseMs, expiresAt, token }, (line) => note(ctx, line));
       const attempt = await withAllVotes(
         await (status
           ? protocol.acquire(env, req, { waitMs: setup.waitMs, signal: ctx.signal, onRefused: status.onRefused }).finally(() => status.stop())
-          : protocol.tryAcquire(env, req)),
+          : protocol.tryAcquire(env, req)
+        ).catch(async (err: unknown) => {
+          // No answer (a paused or overloaded server, a dropped connection): the attempt may
+          // still be applied once Redis catches up, and then nobody but us could name its owner.
+          if (err instanceof UnreachableError) {
+            note(ctx, `if Redis applies this acquire late, "${safeText(key)}" is held by ${safeText(setup.owner)} for up to ${formatDuration(setup.leaseMs)}: remembered, so \`redlock-cli release\` finds it`);
+            await remember(Date.now() + setup.leaseMs);
+          }
+          throw err;
+        }),
       );
       if (flags.json) printJson(ctx, attemptJson(setup, attempt));
       if (attempt.votes && !flags.json) for (const line of formatVotes(attempt.votes)) note(ctx, line);
@@ -74,15 +86,6 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
         if (!flags.json) note(ctx, paintFor(ctx, 'stderr').warning(describeRefusal(key, attempt)));
         return ExitCode.notAcquired;
       }
-      await rememberOwner(ctx.env, {
-        target,
-        key,
-        kind: setup.kind,
-        owner: setup.owner,
-        leaseMs: setup.leaseMs,
-        expiresAt: Date.now() + setup.leaseMs,
-        token: attempt.token,
-      }, (line) => note(ctx, line));
       ctx.emit?.({ type: 'lock-acquired', key, kind: setup.kind, owner: setup.owner, target, leaseMs: setup.leaseMs, at: Date.now() });
       if (!flags.json) {
         const extra = [
@@ -92,8 +95,10 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
         ].filter((s) => s !== '');
         const paint = paintFor(ctx, 'stdout');
         print(ctx, `acquired "${paint.key(safeText(key))}" (${setup.kind}) as ${paint.holder(safeText(setup.owner))}, lease ${formatDuration(setup.leaseMs)}${extra.length ? `, ${extra.join(', ')}` : ''}`);
-        note(ctx, `release it with: ${sameLockCommand('release', setup.kind, key, flags, self)}`);
       }
+      // After the owner is printed: a state directory that cannot be used costs one line, not the result.
+      await remember(Date.now() + setup.leaseMs, attempt.token);
+      if (!flags.json) note(ctx, `release it with: ${sameLockCommand('release', setup.kind, key, flags, self)}`);
       return ExitCode.ok;
     } finally {
       await env.close();
