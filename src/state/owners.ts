@@ -1,8 +1,9 @@
-import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCK_KINDS, type LockKind } from '../core/lock-kind.js';
 import { safeText } from '../core/terminal-text.js';
 import { stateDir } from './paths.js';
+import { readPrivate, writePrivate } from './private-file.js';
 
 /** A lock this machine took with `acquire` and has not released, so `release <key>` can find its owner. */
 export interface RememberedLock {
@@ -73,20 +74,10 @@ const clip = (text: string): string => {
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 };
 
-/** Reads the file without following a symbolic link planted in its place. */
-function readNoFollow(file: string): string {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
-
 function read(env: Env): Read {
   let text: string;
   try {
-    text = readNoFollow(ownersFile(env));
+    text = readPrivate(ownersFile(env));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], skipped: 0 }; // no file yet
     return { unreadable: reason(err) };
@@ -144,17 +135,7 @@ function readRepaired(env: Env, warn: MemoryWarn): RememberedLock[] {
 }
 
 function save(env: Env, entries: readonly RememberedLock[]): void {
-  const file = ownersFile(env);
-  const tmp = `${file}.${process.pid}.tmp`;
-  rmSync(tmp, { force: true }); // a leftover (or a planted link) is removed, never written through
-  // O_EXCL: created here and now, so no symbolic link in its place is followed.
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  try {
-    writeFileSync(fd, `${JSON.stringify(entries, null, 1)}\n`);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file); // atomic: a concurrent reader never sees half a file
+  writePrivate(ownersFile(env), `${JSON.stringify(entries, null, 1)}\n`);
 }
 
 /** What a failed change of the memory means for the user, by what was being done. */

@@ -1,9 +1,10 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { CliError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { StoredTarget } from '../core/targets.js';
 import { configDir, targetsFile } from './paths.js';
+import { readPrivate, writePrivate } from './private-file.js';
 
 export { configDir, targetsFile } from './paths.js';
 
@@ -57,10 +58,11 @@ function readTargetsFile(env: Env): TargetsFile {
   const file = targetsFile(env);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readPrivate(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { targets: {} };
-    throw new CliError(`cannot read ${file}: ${(err as Error).message}`, ExitCode.unexpected);
+    const why = (err as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link, which is never followed' : (err as Error).message;
+    throw new CliError(`cannot read ${file}: ${why}`, ExitCode.unexpected);
   }
   let parsed: unknown;
   try {
@@ -88,13 +90,10 @@ export function saveCurrentTarget(env: Env, current: string | undefined): void {
   writeTargetsFile(env, { current, targets: readTargetsFile(env).targets });
 }
 
-/** Replaces the file atomically, created 0600 (and forced to 0600 should the old one have been wider). */
+/** Replaces the file atomically, created 0600 whatever the old one's mode was. */
 function writeTargetsFile(env: Env, { current, targets }: TargetsFile): void {
   const file = targetsFile(env);
   mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
   const sorted = Object.fromEntries(Object.entries(targets).sort(([a], [b]) => a.localeCompare(b)));
-  writeFileSync(tmp, `${JSON.stringify({ version: 1, ...(current !== undefined ? { current } : {}), targets: sorted }, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600); // the umask could only narrow it, but a reused tmp name would keep its old mode
-  renameSync(tmp, file);
+  writePrivate(file, `${JSON.stringify({ version: 1, ...(current !== undefined ? { current } : {}), targets: sorted }, null, 2)}\n`);
 }

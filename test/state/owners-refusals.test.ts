@@ -25,7 +25,8 @@ const file = (): string => ownersFile(env);
 const memoryLines = (stderr: string): string[] => stderr.split('\n').filter((l) => /owner memory|state directory/.test(l));
 const OWNER = /^acquired "orders" \(reentrant\) as ([0-9a-f-]{36}:\d+), lease 30\.0 s\n$/;
 
-describe('a state directory or owner memory that cannot be used', () => {
+// Generous bounds: the owner-memory file beside this one starts 20 CLI processes at once.
+describe('a state directory or owner memory that cannot be used', { timeout: 60_000 }, () => {
   it('an unusable state directory: the owner is printed, then one line about the directory, exit 0', async () => {
     const notADir = join(mkdtempSync(join(tmpdir(), 'redlock-cli-state-')), 'a-file');
     writeFileSync(notADir, '');
@@ -67,7 +68,7 @@ describe('a state directory or owner memory that cannot be used', () => {
     expect(JSON.parse(readFileSync(file(), 'utf8'))).toHaveLength(1);
   });
 
-  it('an owners.json it may not read is left as it is, with one line (never replaced)', { timeout: 60_000 }, async () => {
+  it('an owners.json it may not read is left as it is, with one line (never replaced)', async () => {
     // As root every file is readable: run the CLI as nobody, in a state directory nobody may write.
     const asRoot = process.getuid?.() === 0;
     mkdirSync(dirname(file()), { recursive: true, mode: 0o700 });
@@ -91,6 +92,33 @@ describe('a state directory or owner memory that cannot be used', () => {
     expect(lines[0]).toMatch(/^the owner memory .* could not be read \(.*\\x1b.*\): moved it to .*owners\.json\.corrupt-/);
     expect(r.stderr).not.toContain('\x1b');
     expect(r.stderr).not.toContain('x'.repeat(120));
+  });
+});
+
+describe('the saved targets file (it may hold a password)', { timeout: 60_000 }, () => {
+  it('a link planted where the new file is written is removed, never written through', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'redlock-cli-config-'));
+    const targets = join(config, 'redlock-cli', 'targets.json');
+    const victim = join(mkdtempSync(join(tmpdir(), 'redlock-cli-victim-')), 'victim');
+    writeFileSync(victim, 'precious\n');
+    mkdirSync(dirname(targets), { recursive: true });
+    symlinkSync(victim, `${targets}.${process.pid}.tmp`);
+    const r = await runCli(['target', 'add', 'prod', fx.server.url], { ...env, XDG_CONFIG_HOME: config });
+    expect(r.code).toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(JSON.parse(readFileSync(targets, 'utf8')).targets.prod.url).toBe(fx.server.url);
+  });
+
+  it('targets.json as a symbolic link is refused with one line, exit 1', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'redlock-cli-config-'));
+    const targets = join(config, 'redlock-cli', 'targets.json');
+    const victim = join(mkdtempSync(join(tmpdir(), 'redlock-cli-victim-')), 'victim.json');
+    writeFileSync(victim, '{"version":1,"targets":{}}\n');
+    mkdirSync(dirname(targets), { recursive: true });
+    symlinkSync(victim, targets);
+    const r = await runCli(['target', 'add', 'prod', fx.server.url], { ...env, XDG_CONFIG_HOME: config });
+    expect(r).toMatchObject({ code: 1, stdout: '', stderr: `redlock-cli: cannot read ${targets}: it is a symbolic link, which is never followed\n` });
+    expect(readFileSync(victim, 'utf8')).toBe('{"version":1,"targets":{}}\n');
   });
 });
 
