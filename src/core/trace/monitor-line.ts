@@ -4,6 +4,8 @@
 // Redis quotes every argument and escapes it like sdscatrepr: \" \\ \n \r \t \a \b and \xHH for
 // any other byte that is not printable ASCII, so UTF-8 names arrive as \xHH sequences and are
 // decoded back here. A line that does not look like this is not a command (redis-cli's "OK").
+// Valkey 8.1.0 and 8.1.1 print " and \ inside an argument as they are (docs/monitor-format.md):
+// a line that does not parse as escaped is read that way, its arguments split at `" "`.
 
 import { bytesToText } from '../decode/escape.js';
 
@@ -19,7 +21,8 @@ export interface MonitorLine {
 
 const HEAD = /^(\d+)\.(\d{1,6}) \[(\d+) /;
 const ENCODER = new TextEncoder();
-const SIMPLE_ESCAPES: Readonly<Record<string, number>> = { n: 10, r: 13, t: 9, a: 7, b: 8, '"': 34, '\\': 92 };
+const CONTROL_ESCAPES: Readonly<Record<string, number>> = { n: 10, r: 13, t: 9, a: 7, b: 8 };
+const SIMPLE_ESCAPES: Readonly<Record<string, number>> = { ...CONTROL_ESCAPES, '"': 34, '\\': 92 };
 
 /** Parses one MONITOR line; undefined when it is not a command line. */
 export function parseMonitorLine(line: string): MonitorLine | undefined {
@@ -28,7 +31,7 @@ export function parseMonitorLine(line: string): MonitorLine | undefined {
   const sourceStart = head[0].length;
   const sourceEnd = line.indexOf('] "', sourceStart);
   if (sourceEnd < 0) return undefined;
-  const args = parseArgs(line, sourceEnd + 2);
+  const args = parseArgs(line, sourceEnd + 2) ?? parseUnescapedQuotes(line, sourceEnd + 2);
   if (!args || args.length === 0) return undefined;
   const t = Number(head[1]) * 1000 + Number(head[2]!.padEnd(6, '0')) / 1000;
   return { t, db: Number(head[3]), source: line.slice(sourceStart, sourceEnd), args };
@@ -47,10 +50,21 @@ function parseArgs(line: string, start: number): string[] | undefined {
     if (close < 0) return undefined;
     const body = line.slice(i + 1, close);
     // Fast path: most arguments carry no escape at all.
-    args.push(body.includes('\\') ? unescapeArgument(body) : body);
+    args.push(body.includes('\\') ? unescapeArgument(body, SIMPLE_ESCAPES) : body);
     i = close + 1;
   }
   return args;
+}
+
+/**
+ * The arguments of a line whose quotes and backslashes were not escaped (Valkey 8.1.0-8.1.1): they
+ * stand between `"` at `start` and the line's last `"`, separated by `" "`. Control bytes and
+ * non-ASCII bytes are still escaped there (\n, \xHH), so those are undone; \" and \\ are not
+ * escapes in this form and stay as they are.
+ */
+function parseUnescapedQuotes(line: string, start: number): string[] | undefined {
+  if (line[start] !== '"' || line.length < start + 2 || !line.endsWith('"')) return undefined;
+  return line.slice(start + 1, -1).split('" "').map((body) => (body.includes('\\') ? unescapeArgument(body, CONTROL_ESCAPES) : body));
 }
 
 /** Index of the quote ending an argument that starts at `from` (escaped quotes skipped). */
@@ -63,7 +77,7 @@ function closingQuote(line: string, from: number): number {
   return -1;
 }
 
-function unescapeArgument(body: string): string {
+function unescapeArgument(body: string, escapes: Readonly<Record<string, number>>): string {
   const bytes: number[] = [];
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
@@ -77,8 +91,8 @@ function unescapeArgument(body: string): string {
     if (next === 'x' && /^[0-9a-fA-F]{2}$/.test(body.slice(i + 2, i + 4))) {
       bytes.push(parseInt(body.slice(i + 2, i + 4), 16));
       i += 3;
-    } else if (next in SIMPLE_ESCAPES) {
-      bytes.push(SIMPLE_ESCAPES[next]!);
+    } else if (next in escapes) {
+      bytes.push(escapes[next]!);
       i++;
     } else bytes.push(92);
   }

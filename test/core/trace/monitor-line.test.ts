@@ -24,6 +24,14 @@ describe('MONITOR lines', () => {
     expect(parseMonitorLine(text)).toEqual({ t: 1764064800123.5, db: 0, source: '127.0.0.1:9', args });
   });
 
+  it('reads Valkey 8.1.0-8.1.1 lines, whose quotes and backslashes are not escaped', () => {
+    // As those versions print them: " and \ as they are, a newline as \n, other bytes as \xHH.
+    const eval_ = String.raw`1795822207.149999 [0 127.0.0.1:47042] "eval" "if redis.call("get", KEYS[1]) == ARGV[1] then\nreturn redis.call("del", KEYS[1]) end" "1" "k"x" "c:\dir\" "\xc3\xa9"`;
+    const script = 'if redis.call("get", KEYS[1]) == ARGV[1] then\nreturn redis.call("del", KEYS[1]) end';
+    expect(parseMonitorLine(eval_)?.args).toEqual(['eval', script, '1', 'k"x', 'c:\\dir\\', 'é']);
+    expect(parseMonitorLine('1795822207.150061 [0 lua] "del" "k"x"')).toEqual({ t: 1795822207150.061, db: 0, source: 'lua', args: ['del', 'k"x'] });
+  });
+
   it('is not fooled by other lines (redis-cli prints OK first)', () => {
     expect(parseMonitorLine('OK')).toBeUndefined();
     expect(parseMonitorLine('')).toBeUndefined();
