@@ -5,6 +5,7 @@ import { LOCK_KINDS, parseKind, type LockKind } from '../locks/types.js';
 import { DEFAULT_REPLY_TIMEOUT_MS, DEFAULT_URL, parseHostList, parseSentinelUrl, type TargetSpec } from '../redis/target.js';
 import type { TlsFiles } from '../redis/tls.js';
 import { declareConnectionOptions, type ConnectionFlags } from './connection-flags.js';
+import { REDIS_SERVER_ENV } from '../sandbox/binary.js';
 import type { RunContext } from './context.js';
 
 export type { ConnectionFlags } from './connection-flags.js';
@@ -83,4 +84,9 @@ export function kindFlag(flags: { kind: string }): LockKind {
 /** inspect's and ls's --nodes option. */
 export function addNodesOption(cmd: Command): Command {
   return cmd.option('--nodes <url,url,...>', 'Redlock: read every one of these independent primaries and show which hold each key');
+}
+
+/** --redis-server, the same on every command that starts a sandbox (sandbox up, scenario run, race). */
+export function redisServerOption(): Option {
+  return new Option('--redis-server <path>', `the server binary every sandbox node runs, e.g. a valkey-server (default: $${REDIS_SERVER_ENV}, else redis-server on PATH)`);
 }

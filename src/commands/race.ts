@@ -4,7 +4,7 @@ import { ExitCode } from '../core/exit-codes.js';
 import { checkRacePlan, CHAOS_VERBS, HOLD_DISTS, RACE_KINDS, RELEASE_MODES, type RacePlan, type RaceTarget } from '../core/race/plan.js';
 import { runRace, type RaceMonitor } from '../race/run.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
-import { checkKeyName, durationFlag } from './options.js';
+import { checkKeyName, durationFlag, redisServerOption } from './options.js';
 import { raceJson, raceSummary } from './race/output.js';
 import { widthOf } from '../core/text-layout.js';
 import { prose } from './help-text.js';
@@ -26,6 +26,7 @@ interface RaceFlags {
   readonly url?: string;
   readonly nodes?: string;
   readonly sandbox?: string | true;
+  readonly redisServer?: string;
   readonly json?: boolean;
 }
 
@@ -84,13 +85,16 @@ function required(value: string, flag: string): number {
 
 function target(flags: RaceFlags): RaceTarget {
   if (flags.url !== undefined && flags.sandbox !== undefined) throw new UsageError('use either --url or --sandbox, not both');
+  if (flags.redisServer !== undefined && (flags.url !== undefined || flags.sandbox !== undefined)) {
+    throw new UsageError('--redis-server picks the binary of the sandbox a race starts: it does not go with --url or --sandbox');
+  }
   if (flags.nodes !== undefined && flags.url === undefined) throw new UsageError('--nodes goes with --url (a sandbox knows its own nodes)');
   if (flags.nodes !== undefined && flags.kind !== 'redlock') throw new UsageError(`--nodes is for --kind redlock (independent primaries), not --kind ${flags.kind}`);
   if (flags.url !== undefined) {
     const nodes = flags.nodes?.split(',').map((s) => s.trim()).filter((s) => s !== '').map((u) => (u.includes('://') ? u : `redis://${u}`));
     return { type: 'url', url: flags.url, nodes };
   }
-  if (flags.sandbox === undefined) return { type: 'fresh' };
+  if (flags.sandbox === undefined) return { type: 'fresh', redisServer: flags.redisServer };
   return { type: 'sandbox', name: flags.sandbox === true ? undefined : flags.sandbox };
 }
 
@@ -137,6 +141,7 @@ export function registerRace(program: Command, ctx: CommandContext): void {
     .option('-u, --url <url>', 'race on this Redis instead of a sandbox (no --chaos)')
     .option('--nodes <url,url,...>', '--kind redlock with --url: the independent primaries')
     .option('--sandbox [name]', 'race on a sandbox that is already up (default: the only one; see `sandbox up`)')
+    .addOption(redisServerOption())
     .option('--json', 'print every figure and the recorded history as JSON instead of the summary')
     .addHelpText('after', prose(ctx, HELP))
     .action(

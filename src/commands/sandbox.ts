@@ -8,6 +8,7 @@ import { formatStatus, formatUrls, sandboxJson } from './sandbox/output.js';
 import { tableWidth } from './context.js';
 import { proxyFactory, SANDBOX_VERBS, type SandboxVerb } from './sandbox/verbs.js';
 import { prose } from './help-text.js';
+import { redisServerOption } from './options.js';
 
 const HELP = `
 Every node is a redis-server (or sentinel) in the foreground, never daemonised, bound to 127.0.0.1
@@ -71,7 +72,7 @@ function registerUp(sandbox: Command, ctx: CommandContext): void {
     .option('--name <name>', 'sandbox name, to run several side by side', 'default')
     .option('--nodes <n>', 'redlock: how many independent primaries (default 5)')
     .option('--replicas <n>', 'cluster: replicas per primary, 0 or 1 (default 0)')
-    .option('--redis-server <path>', 'the redis-server binary (default: the one on PATH)')
+    .addOption(redisServerOption())
     .option('--proxy', 'put a TCP fault proxy in front of every node (for latency / partition)')
     .option('--fake-clock', 'run every redis node under libfaketime, so `clock` moves its real clock (costs throughput; without it `clock` rewrites TTLs)')
     .option('--json', 'print the nodes and connection URLs as JSON');

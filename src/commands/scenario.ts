@@ -8,6 +8,7 @@ import { act, print, printJson, type CommandContext, tableWidth } from './contex
 import { formatColumns, reflow, widthOf, wrapLine, wrapText } from '../core/text-layout.js';
 import { runScenarioCommand, type RunFlags } from './scenario/run.js';
 import { prose } from './help-text.js';
+import { redisServerOption } from './options.js';
 
 const HELP = `
 Each scenario replays a known lock race on real redis-server processes (a sandbox started for
@@ -107,7 +108,8 @@ function registerRun(scenario: Command, ctx: CommandContext): void {
     .option('--variant <name>', 'run one variant (unsafe, fixed, ...) or all', 'all')
     .addOption(new Option('--speed <factor>', 'time scale: 0.5 runs at half speed, 2 twice as fast (leases scale too)').default('1'))
     .option('--json', 'print the history and verdict of every variant as JSON instead of the timeline (--all: an array, one entry per scenario; one that could not run has its error)')
-    .option('--keep-sandbox', 'leave the sandbox running afterwards, to look at it (sandbox down removes it)');
+    .option('--keep-sandbox', 'leave the sandbox running afterwards, to look at it (sandbox down removes it)')
+    .addOption(redisServerOption());
   inherit(scenario, cmd).action(act(ctx, async (nameOrPath: string | undefined, flags: RunFlags) => {
     if (flags.all && nameOrPath !== undefined) throw new UsageError('give a scenario or --all, not both');
     if (!flags.all && nameOrPath === undefined) throw new UsageError('name a scenario to run (redlock-cli scenario list shows them), or use --all');

@@ -61,6 +61,7 @@ export async function openTarget(plan: RacePlan, opts: TargetOptions): Promise<R
     topology,
     name: `race-${process.pid}-${++started}`,
     ...(topology === 'redlock' ? { nodes: RACE_REDLOCK_NODES } : {}),
+    redisServer: t.redisServer,
     env: opts.env,
     proxy,
     signal: opts.signal,

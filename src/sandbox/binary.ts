@@ -3,6 +3,8 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 
 const INSTALL_HINT = 'install it with `sudo apt-get install redis-server` (Debian/Ubuntu) or pass --redis-server PATH';
+/** The environment variable that picks the server binary for every sandbox, as --redis-server does for one. */
+export const REDIS_SERVER_ENV = 'REDLOCK_REDIS_SERVER';
 
 function executable(path: string): boolean {
   try {
@@ -14,13 +16,20 @@ function executable(path: string): boolean {
 }
 
 /**
- * The absolute path of the redis-server to run: `explicit` if given, else the first one on PATH.
+ * The absolute path of the redis-server to run: `explicit` (--redis-server) if given, else
+ * $REDLOCK_REDIS_SERVER (one setting for every sandbox: `sandbox up`, `scenario run`, `race`, the
+ * REPL), else the first one on PATH. Any server speaking RESP works, e.g. a valkey-server.
  * Recorded in the state file so a restart uses the same binary as `up`.
  */
 export function findRedisServer(explicit: string | undefined, env: Readonly<Record<string, string | undefined>>): string {
-  if (explicit !== undefined) {
-    const path = isAbsolute(explicit) ? explicit : resolve(explicit);
-    if (!executable(path)) throw new UsageError(`--redis-server ${explicit}: not an executable file; ${INSTALL_HINT}`);
+  const fromEnv = env[REDIS_SERVER_ENV]?.trim() || undefined;
+  const chosen =
+    explicit !== undefined ? { path: explicit, said: `--redis-server ${explicit}` }
+    : fromEnv !== undefined ? { path: fromEnv, said: `${REDIS_SERVER_ENV}=${fromEnv}` }
+    : undefined;
+  if (chosen) {
+    const path = isAbsolute(chosen.path) ? chosen.path : resolve(chosen.path);
+    if (!executable(path)) throw new UsageError(`${chosen.said}: not an executable file; ${INSTALL_HINT}`);
     return path;
   }
   for (const dir of (env.PATH ?? '').split(delimiter)) {

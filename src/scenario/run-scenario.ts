@@ -22,6 +22,8 @@ export interface RunScenarioOptions {
   readonly keepSandbox?: boolean | undefined;
   /** Where the sandbox's state lives and redis-server is found (default process.env). */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** The server binary the sandbox this run starts runs (--redis-server); default $REDLOCK_REDIS_SERVER, then PATH. */
+  readonly redisServer?: string | undefined;
   /** The step gate, awaited before each step (the REPL's `step`); its waiting counts as lateness. */
   readonly beforeStep?: ((step: Step, index: number) => Promise<void>) | undefined;
   /** How many runs an inconclusive variant gets in all (default DEFAULT_ATTEMPTS; at least 1). */
@@ -78,7 +80,7 @@ export async function runScenario(scenario: Scenario, opts: RunScenarioOptions =
   const chosen = opts.variants ? scenario.variants.filter((v) => opts.variants!.includes(v.name)) : scenario.variants;
   const attempts = Math.max(1, opts.attempts ?? DEFAULT_ATTEMPTS);
   const ownSandbox = opts.sandbox === undefined;
-  const sandbox = opts.sandbox ?? (await startScenarioSandbox(scenario, { signal: opts.signal, persist: opts.keepSandbox, env: opts.env }));
+  const sandbox = opts.sandbox ?? (await startScenarioSandbox(scenario, { signal: opts.signal, persist: opts.keepSandbox, env: opts.env, redisServer: opts.redisServer }));
   const runs: VariantRun[] = [];
   try {
     opts.onSandbox?.(sandbox);

@@ -20,6 +20,8 @@ export interface ScenarioSandboxOptions {
   readonly persist?: boolean | undefined;
   /** The caller's environment (state dir, PATH); default process.env. The CLI passes its own, so `sandbox status` finds a kept sandbox. */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** The server binary every node runs (--redis-server); default $REDLOCK_REDIS_SERVER, then PATH. */
+  readonly redisServer?: string | undefined;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function startScenarioSandbox(scenario: Scenario, opts: ScenarioSan
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.persist ? { persist: true } : {}),
     ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.redisServer !== undefined ? { redisServer: opts.redisServer } : {}),
   };
   if (scenario.sandbox.fakeClock) options = (await withFakeClocks(options)).options;
   return startSandbox(options);

@@ -1,8 +1,10 @@
-// A sandbox started inside the REPL: it is attached (commands go to it, its nodes are on the
-// panel), and `exit` asks before stopping it; nothing of it outlives the test.
+// A sandbox started inside the REPL: it runs the --redis-server binary given, it is attached
+// (commands go to it, its nodes are on the panel), and `exit` asks before stopping it; nothing of
+// it outlives the test.
 import { afterAll, describe, expect, it } from 'vitest';
 import { rawClient } from '../helpers/lock-env.js';
 import { tempStateEnv } from '../helpers/run-cli.js';
+import { serverWrapper } from '../helpers/server-wrapper.js';
 import { shutdownRepl } from '../../src/repl/exit.js';
 import { createSession } from '../../src/repl/start.js';
 import { urlTarget } from '../../src/repl/target.js';
@@ -14,12 +16,15 @@ const env = tempStateEnv();
 const NAME = 'repl-test';
 let session: ReplSession | undefined;
 const pids: number[] = [];
+// The server binary `sandbox up --redis-server` names, as on the CLI: it counts its starts.
+const wrapper = serverWrapper();
 
 afterAll(async () => {
   await session?.close();
   // Whatever the test did, the sandbox goes: by its state file, then by pid.
   await loadSandbox(NAME, { env }).then((s) => s.stop(), () => undefined);
   for (const pid of pids) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  wrapper.remove();
 }, 30_000);
 
 async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
@@ -36,8 +41,9 @@ describe('a sandbox started in the REPL', () => {
     session = await createSession(env, { target: urlTarget('redis://127.0.0.1:1'), intervalMs: 100 });
     const s = session;
     const text = (): string => s.getSnapshot().output.map((l) => l.text).join('\n');
-    s.submit(`sandbox up --name ${NAME}`);
+    s.submit(`sandbox up --name ${NAME} --redis-server ${wrapper.path}`);
     await until(() => text().includes(`attached sandbox "${NAME}" (single)`), 'the sandbox attached');
+    expect(wrapper.starts()).toBe(1);
     const handle = s.attachedSandbox!;
     pids.push(...handle.nodes.map((n) => n.pid));
     expect(s.getSnapshot().target).toBe(`sandbox:${NAME}`);

@@ -9,6 +9,7 @@ import { violationKinds } from '../../core/scenario/verdict.js';
 import { listScenarios, resolveScenario } from '../../scenario/load.js';
 import type { Scenario } from '../../scenario/model.js';
 import { DEFAULT_ATTEMPTS, laneNodes, plannedMs, runScenario, type RunScenarioOptions } from '../../scenario/run-scenario.js';
+import { findRedisServer } from '../../sandbox/binary.js';
 import type { SandboxHandle } from '../../sandbox/handle.js';
 import { note, print, printJson, type CommandContext } from '../context.js';
 import { safeLine } from '../../core/terminal-text.js';
@@ -21,6 +22,8 @@ export interface RunFlags {
   readonly keepSandbox?: boolean;
   /** With --all: run the .yaml files of this directory instead of the shipped catalogue. */
   readonly dir?: string;
+  /** The server binary every scenario's sandbox runs (default $REDLOCK_REDIS_SERVER, then PATH). */
+  readonly redisServer?: string;
 }
 
 // Slower than a tenth or faster than 10x either takes minutes or leaves leases of a few ms.
@@ -105,6 +108,7 @@ function keptNote(ctx: CommandContext, sandbox: SandboxHandle | undefined): void
 
 async function runOne(ctx: CommandContext, scenario: Scenario, flags: RunFlags, speed: number): Promise<number> {
   const variants = chooseVariants(scenario, flags.variant);
+  const redisServer = findRedisServer(flags.redisServer, ctx.env);
   let sandbox: SandboxHandle | undefined;
   const base: RunScenarioOptions = {
     variants,
@@ -112,6 +116,7 @@ async function runOne(ctx: CommandContext, scenario: Scenario, flags: RunFlags, 
     signal: ctx.signal,
     env: ctx.env,
     keepSandbox: flags.keepSandbox,
+    redisServer,
     onSandbox: (s) => (sandbox = s),
     stall: testStall(ctx.env),
   };
@@ -152,6 +157,8 @@ async function runAll(ctx: CommandContext, flags: RunFlags, speed: number): Prom
   if (flags.variant !== 'all') throw new UsageError('--variant picks a variant of one scenario; --all runs every variant of every scenario');
   if (flags.keepSandbox) throw new UsageError('--keep-sandbox keeps the sandbox of one scenario; it does not go with --all');
   const scenarios = await catalogue(flags.dir);
+  // Found once, before any scenario starts: a wrong path is one usage error, not a failure per scenario.
+  const redisServer = findRedisServer(flags.redisServer, ctx.env);
   const rows: SummaryRow[] = [];
   // One entry per scenario, in catalogue order: a run's JSON, or the error that stopped it.
   const results: unknown[] = [];
@@ -165,6 +172,7 @@ async function runAll(ctx: CommandContext, flags: RunFlags, speed: number): Prom
           speed,
           signal: ctx.signal,
           env: ctx.env,
+          redisServer,
           onVariantStart: (v, i) => view?.startVariant(scenario.name, v.name, i),
           ...(view ? {} : { onRetry: retryNote(ctx, scenario) }),
         });

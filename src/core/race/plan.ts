@@ -20,7 +20,8 @@ export type RaceKind = (typeof RACE_KINDS)[number];
 
 /** Where the clients go: a sandbox this race starts (and stops), a named running sandbox, or a URL. */
 export type RaceTarget =
-  | { readonly type: 'fresh' }
+  /** A sandbox started for this race; `redisServer` is the binary its nodes run (--redis-server). */
+  | { readonly type: 'fresh'; readonly redisServer?: string | undefined }
   | { readonly type: 'sandbox'; readonly name?: string | undefined }
   | { readonly type: 'url'; readonly url: string; readonly nodes?: readonly string[] | undefined };
 
