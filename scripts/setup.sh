@@ -1,48 +1,57 @@
 #!/usr/bin/env bash
 # From a fresh Debian/Ubuntu checkout to a working redlock-cli, in one command:
-#   1. redis-server and npm from apt if missing;
-#   2. Node >= 20: Debian 12 and Ubuntu 22.04/24.04 ship Node 18 or older, so a Node older than 20
-#      is replaced by the npm registry's `node@20` package (a Node 20 binary, installed globally);
-#   3. npm ci, the build, and `npm link`, which puts redlock-cli on the PATH;
-#   4. the main job end to end on a sandbox of its own (never a Redis of yours): start a
+#   1. scripts/install-deps.sh: what the tool and its tests need (redis-server, Node >= 20, the test
+#      tools, Java for the Redisson interop tests, Valkey 8.1 and Redis 8.0 for the server matrix);
+#   2. npm ci, the build, and `npm link`, which puts redlock-cli in the global prefix's bin;
+#   3. the main job end to end on a sandbox of its own (never a Redis of yours): start a
 #      redis-server on a free port, take a lock on it, inspect it, ask doctor, release, stop.
 # As root it needs no sudo; otherwise it asks sudo for apt-get and the global npm install.
-# NPM_CONFIG_PREFIX=<dir> links into <dir>/bin instead of the global prefix (no sudo needed for it).
+# NPM_CONFIG_PREFIX=<dir> links into <dir>/bin instead of the global prefix (no sudo needed for it);
+# the demo runs the linked command from there, and the last line says how to put it on the PATH.
+#   scripts/setup.sh --check   print what would be installed, built and run; change nothing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+case "${1:-}" in
+  '' | --check) ;;
+  *) echo "usage: scripts/setup.sh [--check]" >&2; exit 2 ;;
+esac
+started=$SECONDS
+scripts/install-deps.sh "$@"
+
+# Node@20 and the link both land in the global prefix's bin, which a clean PATH may lack.
+user_path="$PATH"
+prefix_bin="$(npm prefix -g 2>/dev/null || echo /usr/local)/bin"
+PATH="$prefix_bin:$PATH"
+hash -r
+if [ "${1:-}" = --check ]; then
+  echo "setup: would run npm ci, npm run build, npm link (into $prefix_bin), then the demo on a sandbox"
+  exit 0
+fi
+
 sudo=()
-[ "$(id -u)" -eq 0 ] || sudo=(sudo)
-
-need=()
-command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
-command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
-if [ ${#need[@]} -gt 0 ]; then
-  "${sudo[@]}" apt-get update -qq
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
-fi
-
-if [ "$(node -p 'Number(process.versions.node.split(".")[0])')" -lt 20 ]; then
-  echo "setup: Node $(node -v) is older than 20: installing node@20 from the npm registry"
-  "${sudo[@]}" npm install -g --no-audit --no-fund node@20
-  hash -r
-fi
-echo "setup: node $(node -v), $(redis-server --version | cut -d' ' -f1-3)"
-
+[ "$(id -u)" -eq 0 ] || [ -n "${NPM_CONFIG_PREFIX:-}" ] || sudo=(sudo)
 npm ci --no-audit --no-fund
 npm run build
-if [ -n "${NPM_CONFIG_PREFIX:-}" ]; then npm link --no-audit --no-fund; else "${sudo[@]}" npm link --no-audit --no-fund; fi
-hash -r
-command -v redlock-cli >/dev/null 2>&1 || { echo "setup: redlock-cli is not on the PATH: add $(npm prefix -g)/bin to it" >&2; exit 1; }
+"${sudo[@]}" npm link --no-audit --no-fund
+cli="$prefix_bin/redlock-cli"
+[ -x "$cli" ] || { echo "setup: npm link did not create $cli" >&2; exit 1; }
 
-# The main job, end to end, on a private sandbox and a private state dir.
+# The main job, end to end, through the linked command, on a private sandbox and state dir.
 export XDG_STATE_HOME
 XDG_STATE_HOME="$(mktemp -d)"
-trap 'redlock-cli sandbox down setup-demo >/dev/null 2>&1 || true; rm -rf "$XDG_STATE_HOME"' EXIT
-url="$(redlock-cli sandbox up --name setup-demo --json | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(JSON.parse(s).urls.primary))')"
+trap '"$cli" sandbox down setup-demo >/dev/null 2>&1 || true; rm -rf "$XDG_STATE_HOME"' EXIT
+url="$("$cli" sandbox up --name setup-demo --json | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(JSON.parse(s).urls.primary))')"
 set -x
-redlock-cli acquire orders --lease 1m30s --url "$url"
-redlock-cli inspect orders --url "$url"
-redlock-cli doctor --url "$url"
-redlock-cli release orders --url "$url"
-redlock-cli sandbox down setup-demo
+"$cli" acquire orders --lease 1m30s --url "$url"
+"$cli" inspect orders --url "$url"
+"$cli" doctor --url "$url"
+"$cli" release orders --url "$url"
+"$cli" sandbox down setup-demo
+{ set +x; } 2>/dev/null
+
+echo "setup: done in $((SECONDS - started)) s"
+if [ "$(env PATH="$user_path" sh -c "command -v redlock-cli" || true)" != "$cli" ]; then
+  echo "setup: redlock-cli is at $cli, which your PATH does not find first; add its directory:"
+  echo "  export PATH=\"$prefix_bin:\$PATH\"   # e.g. in ~/.bashrc or ~/.profile"
+fi

@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// scripts/setup.sh --check: what the install script would install, build and run, with nothing
+// changed; and scripts/extra-servers.sh, which keeps the servers of the matrix in a cache of its
+// own (REDLOCK_SERVER_CACHE here, so the machine's cache is never read or written).
+
+const exec = promisify(execFile);
+const caches: string[] = [];
+afterAll(() => {
+  for (const dir of caches) rmSync(dir, { recursive: true, force: true });
+});
+
+function emptyCache(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'redlock-server-cache-'));
+  caches.push(dir);
+  return dir;
+}
+
+/** A cache holding a "build" of valkey 8.1.1 (an executable stub: only its presence counts). */
+function cacheWithValkey(): { dir: string; binary: string } {
+  const dir = emptyCache();
+  mkdirSync(join(dir, 'valkey-8.1.1', 'bin'), { recursive: true });
+  const binary = join(dir, 'valkey-8.1.1', 'bin', 'valkey-server');
+  writeFileSync(binary, '#!/bin/sh\n', { mode: 0o755 });
+  return { dir, binary };
+}
+
+async function script(name: string, args: string[], cache: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await exec('bash', [`scripts/${name}`, ...args], { env: { ...process.env, REDLOCK_SERVER_CACHE: cache }, timeout: 60_000 });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('scripts/setup.sh --check', () => {
+  it('says what it would install, build and run, and changes nothing', async () => {
+    const cache = emptyCache();
+    const r = await script('setup.sh', ['--check'], cache);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^install-deps: apt packages to install: .+$/m);
+    expect(r.stdout).toMatch(/^install-deps: Java packages to install \(no recommends\): .+$/m);
+    expect(r.stdout).toMatch(/^install-deps: (node v\d+\.\d+\.\d+ \(>= 20\)|would install node@20 .+)$/m);
+    expect(r.stdout).toContain(`extra-servers: would build valkey 8.1 from trixie's source (mirror http`);
+    expect(r.stdout).toContain(`extra-servers: would build redis 8.0 from trixie's source (mirror http`);
+    expect(r.stdout).toMatch(/^setup: would run npm ci, npm run build, npm link \(into \/.+\/bin\), then the demo on a sandbox$/m);
+    expect(readdirSync(cache)).toEqual([]);
+  }, 60_000);
+
+  it('reuses a server already built, without the network', async () => {
+    const { dir, binary } = cacheWithValkey();
+    const r = await script('extra-servers.sh', ['check'], dir);
+    expect(r.stdout).toContain(`extra-servers: reusing valkey 8.1 (valkey-8.1.1): ${binary}`);
+    expect(r.stdout).toContain('extra-servers: would build redis 8.0');
+  });
+
+  it('bad input is one line and exit 2', async () => {
+    const setup = await script('setup.sh', ['--bogus'], emptyCache());
+    expect([setup.code, setup.stderr.trim()]).toEqual([2, 'usage: scripts/setup.sh [--check]']);
+    const unknown = await script('extra-servers.sh', ['path', 'keydb'], emptyCache());
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([2, `extra-servers: unknown server 'keydb': one of valkey redis`]);
+  });
+});
+
+describe('scripts/extra-servers.sh path', () => {
+  it('prints the cached binary, or exits 4 saying how to build it', async () => {
+    const { dir, binary } = cacheWithValkey();
+    expect((await script('extra-servers.sh', ['path', 'valkey'], dir)).stdout.trim()).toBe(binary);
+    const missing = await script('extra-servers.sh', ['path', 'redis'], dir);
+    expect([missing.code, missing.stderr.trim()]).toEqual([4, 'extra-servers: redis is not built yet: run scripts/extra-servers.sh install']);
+  });
+});
