@@ -1,10 +1,24 @@
-// Prints vitest's JSON report as one plain closing line: "tests: N passed, N failed, N skipped".
-import { readFileSync } from 'node:fs';
+// Prints the test reports as one plain closing line: "tests: N passed, N failed, N skipped": the
+// whole suite's (test-results/vitest.json) plus the server matrix's (test-results/matrix-*.json,
+// scripts/server-matrix.mjs), each also on a line of its own before it.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
-try {
-  const report = JSON.parse(readFileSync(new URL('../test-results/vitest.json', import.meta.url), 'utf8'));
-  const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  console.log(`tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped`);
-} catch {
-  console.log('tests: 0 passed, 1 failed (no vitest report: the build or type check failed first)');
+const dir = new URL('../test-results/', import.meta.url);
+const names = existsSync(dir) ? readdirSync(dir).filter((n) => n === 'vitest.json' || /^matrix-.+\.json$/.test(n)).sort() : [];
+const total = { passed: 0, failed: 0, skipped: 0 };
+if (!names.includes('vitest.json')) {
+  console.log('  vitest.json: no report (the build or type check failed first)');
+  total.failed++;
 }
+for (const name of names) {
+  try {
+    const report = JSON.parse(readFileSync(new URL(name, dir), 'utf8'));
+    const counts = { passed: report.numPassedTests ?? 0, failed: report.numFailedTests ?? 0, skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0) };
+    for (const key of Object.keys(total)) total[key] += counts[key];
+    console.log(`  ${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  } catch {
+    console.log(`  ${name}: unreadable`);
+    total.failed++;
+  }
+}
+console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
