@@ -14,7 +14,9 @@
 #   scripts/extra-servers.sh path NAME print the cached NAME-server binary (exit 4 if not built)
 set -euo pipefail
 
-cache_root="${REDLOCK_SERVER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/redlock-cli/servers}"
+# HOME may be unset in a bare CI environment: the user's home from the password database then.
+home="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
+cache_root="${REDLOCK_SERVER_CACHE:-${XDG_CACHE_HOME:-$home/.cache}/redlock-cli/servers}"
 # name:major.minor of every extra server (the source package and the binaries share the name)
 servers=(valkey:8.1 redis:8.0)
 
