@@ -117,14 +117,32 @@ export function deriveLanes(history: History, opts: LanesOptions = {}): Lanes {
   const endEvent = history.events.find((e) => e.kind === 'end');
   const last = history.events.reduce((max, e) => Math.max(max, e.t), 0);
   const end = endEvent?.t ?? Math.max(last, opts.now ?? 0);
-  const clientNames = [...history.clients];
-  for (const e of history.events) if (e.kind === 'op' && !clientNames.includes(e.client)) clientNames.push(e.client);
+  const clientNames = new Set(history.clients);
+  for (const e of history.events) if (e.kind === 'op') clientNames.add(e.client);
+  // One pass sorts events to their lanes: a long trace has many lanes and many events.
+  const byLane = eventsByLane(history);
   return {
     end,
-    clients: clientNames.map((name) => clientLane(history, name, end)),
-    nodes: nodeLanes(history, clientNames, end),
+    clients: [...clientNames].map((name) => clientLane(byLane.get(name) ?? [], name, end)),
+    nodes: nodeLanes(history, byLane, clientNames, end),
     violations: (opts.violations ?? []).map((v) => ({ kind: v.kind, from: v.from, to: Math.max(v.from, v.to), clients: v.clients, message: v.message })),
   };
+}
+
+/** The lane each event lands on, in history order: a client's (ops, notes, losses, renewals) or a node's (faults, server reads). */
+function eventsByLane(history: History): Map<string, History['events'][number][]> {
+  const byLane = new Map<string, History['events'][number][]>();
+  const add = (lane: string, e: History['events'][number]) => {
+    const list = byLane.get(lane);
+    if (list) list.push(e);
+    else byLane.set(lane, [e]);
+  };
+  for (const e of history.events) {
+    if (e.kind === 'op' || e.kind === 'lock-lost' || e.kind === 'renewed') add(e.client, e);
+    else if (e.kind === 'note' && e.lane !== undefined) add(e.lane, e);
+    else if (e.kind === 'fault' || e.kind === 'server') add(e.node, e);
+  }
+  return byLane;
 }
 
 /** What lands on a client's lane besides its operations. */
@@ -136,12 +154,12 @@ interface Span {
   readonly state: ClientState;
 }
 
-function clientLane(history: History, name: string, end: number): ClientLane {
-  const ops = history.events.filter((e): e is OpEvent => e.kind === 'op' && e.client === name);
-  const notes = history.events.filter(
+function clientLane(events: readonly History['events'][number][], name: string, end: number): ClientLane {
+  const ops = events.filter((e): e is OpEvent => e.kind === 'op' && e.client === name);
+  const notes = events.filter(
     (e): e is LaneEvent => (e.kind === 'note' && e.lane === name) || ((e.kind === 'lock-lost' || e.kind === 'renewed') && e.client === name),
   );
-  const faults = history.events.filter((e): e is FaultEvent => e.kind === 'fault' && e.node === name);
+  const faults = events.filter((e): e is FaultEvent => e.kind === 'fault' && e.node === name);
   const completion = new Map<number, OpEvent>();
   for (const e of ops) if (e.phase !== 'invoke' && !completion.has(e.id)) completion.set(e.id, e);
   const invoked = new Set(ops.filter((e) => e.phase === 'invoke').map((e) => e.id));
@@ -224,16 +242,31 @@ function clientLane(history: History, name: string, end: number): ClientLane {
 
 const rank = (s: ClientState): number => CLIENT_STATES.indexOf(s);
 
-/** Overlapping spans to contiguous segments, the highest-ranked state winning at each instant. */
+/**
+ * Overlapping spans to contiguous segments, the highest-ranked state winning at each instant. One
+ * sweep over the cuts, counting the spans open in each state: a long trace has thousands of spans
+ * per lane, and testing every span at every cut was quadratic.
+ */
 function flatten(spans: readonly Span[], end: number): ClientSegment[] {
   const cuts = [...new Set([0, end, ...spans.flatMap((s) => [s.from, s.to])])].filter((t) => t >= 0 && t <= end).sort((a, b) => a - b);
+  // A span covers [from, to); an empty one covers the segment that starts at its instant.
+  const starts = spans.filter((s) => s.to >= s.from).sort((a, b) => a.from - b.from);
+  const ends = starts.filter((s) => s.to > s.from).sort((a, b) => a.to - b.to);
+  const instants = starts.filter((s) => s.to === s.from);
+  const open = CLIENT_STATES.map(() => 0);
+  let started = 0;
+  let ended = 0;
+  let passed = 0;
   const out: ClientSegment[] = [];
   for (let i = 0; i + 1 < cuts.length || (i === 0 && cuts.length === 1); i++) {
     const from = cuts[i]!;
     const to = cuts[i + 1] ?? from;
-    const active = spans.filter((s) => s.from <= from && (s.to > from || (s.from === s.to && s.from === from)));
-    const state = active.reduce<ClientState>((best, s) => (rank(s.state) > rank(best) ? s.state : best), 'idle');
-    const holds = active.some((s) => s.state === 'holding');
+    for (; started < starts.length && starts[started]!.from <= from; started++) open[rank(starts[started]!.state)]!++;
+    for (; ended < ends.length && ends[ended]!.to <= from; ended++) open[rank(ends[ended]!.state)]!--;
+    for (; passed < instants.length && instants[passed]!.from < from; passed++) open[rank(instants[passed]!.state)]!--;
+    const top = open.findLastIndex((n) => n > 0);
+    const state = top > 0 ? CLIENT_STATES[top]! : 'idle';
+    const holds = open[rank('holding')]! > 0;
     const prev = out[out.length - 1];
     if (prev && prev.state === state && prev.holds === holds) out[out.length - 1] = { ...prev, to };
     else out.push({ from, to, state, holds });
@@ -241,16 +274,16 @@ function flatten(spans: readonly Span[], end: number): ClientSegment[] {
   return out;
 }
 
-function nodeLanes(history: History, clients: readonly string[], end: number): NodeLane[] {
-  const names = [...history.nodes];
+function nodeLanes(history: History, byLane: ReadonlyMap<string, History['events'][number][]>, clients: ReadonlySet<string>, end: number): NodeLane[] {
+  const names = new Set(history.nodes);
   for (const e of history.events) {
     const node = e.kind === 'fault' || e.kind === 'server' ? e.node : undefined;
-    if (node !== undefined && !names.includes(node) && !clients.includes(node)) names.push(node);
+    if (node !== undefined && !clients.has(node)) names.add(node);
   }
-  return names.map((name) => nodeLane(history, name, end)).filter((l) => l.faults.length + l.holders.length + l.marks.length > 0);
+  return [...names].map((name) => nodeLane(byLane.get(name) ?? [], name, end)).filter((l) => l.faults.length + l.holders.length + l.marks.length > 0);
 }
 
-function nodeLane(history: History, name: string, end: number): NodeLane {
+function nodeLane(events: readonly History['events'][number][], name: string, end: number): NodeLane {
   const faults: FaultPeriod[] = [];
   const marks: Mark[] = [];
   const open = new Map<NodeFault, number>();
@@ -260,7 +293,7 @@ function nodeLane(history: History, name: string, end: number): NodeLane {
     if (reading && reading.holders.length > 0) holders.push({ from: reading.from, to: t, holders: reading.holders, ttlMs: reading.ttlMs });
     reading = undefined;
   };
-  for (const e of history.events) {
+  for (const e of events) {
     if (e.kind === 'server' && e.node === name) {
       closeReading(e.t);
       reading = { from: e.t, holders: e.holders, ttlMs: e.ttlMs };

@@ -9,6 +9,7 @@
 
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
+import { OpenLosses } from './open-losses.js';
 
 export const FINDING_KINDS = [
   'expired-while-held',
@@ -48,25 +49,10 @@ interface Hold {
   readonly shared: boolean;
 }
 
-type LossCause = 'expired' | 'deleted' | 'failover';
-
-interface Loss {
-  readonly at: number;
-  readonly cause: LossCause;
-  readonly client: TraceClient | undefined;
-}
-
 interface LockFacts {
   readonly holds: Map<string, Hold>;
-  /** Owners that lost the lock without releasing it and have not acquired it again. */
-  readonly lost: Map<string, Loss>;
-  /** Exclusive acquisitions since the oldest loss still open (cleared when none is). */
-  readonly acquisitions: { owner: string; t: number; client: TraceClient | undefined }[];
+  readonly lost: OpenLosses;
 }
-
-/** A lost holder that has not come back this long after its loss is not waited for any more. */
-const LOSS_HORIZON_MS = 300_000;
-const PRUNE_AT = 1000;
 
 /** `6f1c2a3b…:1 (worker-1@127.0.0.1:5001)`: short enough for one line of a finding. */
 const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${client?.name && client.addr ? `${client.name}@${client.addr}` : clientLabel(client)})`;
@@ -97,7 +83,7 @@ export class TraceChecker {
       case 'expired': {
         const hold = facts.holds.get(owner);
         facts.holds.delete(owner);
-        if (!e.shared) facts.lost.set(owner, { at: e.t, cause: 'expired', client: e.client });
+        if (!e.shared) facts.lost.open(owner, { at: e.t, cause: 'expired', client: e.client });
         if (hold?.renewed)
           add({ kind: 'renewal-gap', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} before, but renewals stopped and its lease ran out at ${traceTime(e.t)}` });
         break;
@@ -112,12 +98,12 @@ export class TraceChecker {
           const how = e.kind === 'deleted' ? (e.command ?? ['DEL']).join(' ').slice(0, 60) : 'a force-unlock';
           add({ kind: 'foreign-delete', from: e.t, to: e.t, owners: [...(e.holders ?? [])], clients: [e.client ?? {}], message: `${e.lock} held by ${(e.holders ?? []).map(shortOwner).join(', ')} was removed by ${how} from ${clientLabel(e.client)} at ${traceTime(e.t)}` });
         }
-        for (const [o, hold] of facts.holds) if (!hold.shared) facts.lost.set(o, { at: e.t, cause: 'deleted', client: hold.client });
+        for (const [o, hold] of facts.holds) if (!hold.shared) facts.lost.open(o, { at: e.t, cause: 'deleted', client: hold.client });
         facts.holds.clear();
         break;
       case 'lost-in-failover':
         facts.holds.delete(owner);
-        facts.lost.set(owner, { at: e.t, cause: 'failover', client: e.client });
+        facts.lost.open(owner, { at: e.t, cause: 'failover', client: e.client });
         add({ kind: 'lost-in-failover', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} held ${e.lock} on the old primary; the promoted primary does not have it (${e.detail ?? 'failover'})` });
         break;
       case 'queue-leave':
@@ -127,31 +113,14 @@ export class TraceChecker {
       default:
         break;
     }
-    this.prune(facts, e.t);
+    facts.lost.prune(e.t);
     this.findings.push(...found);
     return found;
   }
 
-  /**
-   * Keeps memory flat on a long trace: a loss with no refusal for LOSS_HORIZON_MS is forgotten
-   * (a crashed holder never comes back), and acquisitions before the oldest open loss are dropped.
-   */
-  private prune(facts: LockFacts, now: number): void {
-    if (facts.lost.size === 0) {
-      facts.acquisitions.length = 0;
-      return;
-    }
-    if (facts.acquisitions.length < PRUNE_AT && facts.lost.size < PRUNE_AT) return;
-    for (const [owner, loss] of facts.lost) if (loss.at < now - LOSS_HORIZON_MS) facts.lost.delete(owner);
-    const oldest = Math.min(...[...facts.lost.values()].map((l) => l.at));
-    const keep = facts.acquisitions.filter((a) => a.t >= oldest);
-    facts.acquisitions.length = 0;
-    facts.acquisitions.push(...keep.slice(-PRUNE_AT));
-  }
-
   private factsOf(lock: string): LockFacts {
     let f = this.locks.get(lock);
-    if (!f) this.locks.set(lock, (f = { holds: new Map(), lost: new Map(), acquisitions: [] }));
+    if (!f) this.locks.set(lock, (f = { holds: new Map(), lost: new OpenLosses() }));
     return f;
   }
 
@@ -165,11 +134,11 @@ export class TraceChecker {
       }
       for (const o of others) facts.holds.delete(o);
     }
-    facts.lost.delete(owner);
+    facts.lost.close(owner);
     const prev = facts.holds.get(owner);
     const expiresAt = e.leaseMs !== undefined ? e.t + e.leaseMs : undefined;
     facts.holds.set(owner, { since: prev?.since ?? e.t, client: e.client, leaseMs: e.leaseMs, expiresAt, renewed: prev?.renewed ?? false, shared: e.shared === true });
-    if (!e.shared && facts.lost.size > 0) facts.acquisitions.push({ owner, t: e.t, client: e.client });
+    if (!e.shared) facts.lost.acquired({ owner, t: e.t, client: e.client });
     if (e.leaseMs === undefined && e.library !== 'semaphore')
       add({ kind: 'no-ttl', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} holds ${e.lock} with no TTL: if it dies, the lock is never freed` });
   }
@@ -195,7 +164,7 @@ export class TraceChecker {
   private refused(facts: LockFacts, e: TraceEvent, owner: string, add: (f: Omit<Finding, 'unsafe' | 'lock'>) => void): void {
     const loss = facts.lost.get(owner);
     if (!loss) return;
-    facts.lost.delete(owner);
+    facts.lost.close(owner);
     const action = e.kind === 'renew-refused' ? 'renew' : 'release';
     if (loss.cause === 'expired') {
       add({
@@ -207,8 +176,8 @@ export class TraceChecker {
         message: `${who(owner, e.client ?? loss.client)}'s lease on ${e.lock} ran out at ${traceTime(loss.at)}; it tried to ${action} at ${traceTime(e.t)} and was refused: it worked without the lock for ${ms(e.t - loss.at)}`,
       });
     }
-    for (const other of facts.acquisitions) {
-      if (other.owner === owner || other.t < loss.at || other.t > e.t) continue;
+    for (const other of facts.lost.acquiredBetween(loss.at, e.t)) {
+      if (other.owner === owner) continue;
       add({
         kind: 'overlap',
         from: other.t,
