@@ -143,7 +143,7 @@ async function replay(ctx: CommandContext, file: string, wants: (lock: string) =
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     throw new UsageError(`--from: cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
   });
-  const { events: all } = readHistory(text, { wants });
+  const { events: all } = readHistory(text, { wants, file });
   const events = all.filter((e) => wants(e.lock) || e.kind === 'failover');
   const session = new TraceSession();
   const found = session.push(events);
