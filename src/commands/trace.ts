@@ -4,7 +4,7 @@ import { prose } from './help-text.js';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { Finding } from '../core/trace/checker.js';
-import type { TraceEvent } from '../core/trace/events.js';
+import { isNodeEvent, type TraceEvent } from '../core/trace/events.js';
 import { eventLine, findingLine } from '../core/trace/format.js';
 import { traceHistory } from '../core/trace/history.js';
 import { globMatcher } from '../core/trace/pattern.js';
@@ -41,11 +41,15 @@ MONITOR costs the server throughput while it runs (measured in docs/performance.
 --source keyspace follows keyspace notifications instead (PSUBSCRIBE __keyspace@<db>__:*) where
 the server has them on: notify-keyspace-events must include K g $ h x, or trace exits 2 saying
 which are missing; --enable-notifications sets them with CONFIG SET and puts the old value back at
-the end (the only config trace ever changes, and only when asked). Each write is read back (GET or
+the end (the only config trace ever changes, and only when asked). A trace that is killed
+(SIGKILL, a crash, a lost machine) cannot put it back: the redis-cli command that does is printed
+when the change is made (without the password: --askpass asks for it). Each write is read back (GET or
 HGETALL, PTTL) for its owner; a key that changed again before the read gives an event whose owner
 is unknown, and says so. Sent: CONFIG GET, TIME, PSUBSCRIBE and those reads. Notifications name no client or script: no attempts or refusals, so no
 expired-while-held or overlap; a token lock's DEL counts as its release; expiries are the server's
-own expired notifications.
+own expired notifications. The flags are read again every 2 s: if they are turned off under the
+trace (another trace ending, an operator), it says it went blind and from when, and the summary
+says nothing unsafe was seen only outside that period.
 
 Findings (unsafe, exit 7): expired-while-held (a lease ran out and its owner later renewed or
 released as if it still held it), overlap (another owner acquired inside that window),
@@ -57,12 +61,13 @@ no-ttl, overdue-queue-head.
 On a terminal: lanes per client and lock, findings and recent events, live. Piped: one line per
 event and finding, then a summary per lock (acquisitions, refusals, hold and wait p50 / p99).
 --json: one JSON object per line: {"type":"event",...}, {"type":"finding",...}, and at the end
-{"type":"summary","locks":[...],"findings":[...],"unsafe":bool,"source":"monitor"|"keyspace",
+{"type":"summary","locks":[...],"findings":[...],"blind":[{"from","to","node","detail"}],"unsafe":bool,"source":"monitor"|"keyspace",
 "lines":n,"maxLagMs":n}. Events:
 attempt (a client asked for the lock: it comes before that request's acquired, refused, reader or
 queue join, at the time the request reached the server), acquired, refused, renewed, released,
 renew-refused, release-refused, expired, force-unlocked, deleted, queue-join/-leave,
-reader-join/-leave, failover, lost-in-failover, raw.
+reader-join/-leave, failover, lost-in-failover, raw, blind (from then on nothing was seen of a
+node) and unblind (seen again).
 --record FILE writes the events as the same event lines; --from FILE reads that back, or a log
 saved with \`redis-cli monitor > FILE\`, and prints the lane chart, the events and the findings.
 
@@ -144,7 +149,7 @@ async function replay(ctx: CommandContext, file: string, wants: (lock: string) =
     throw new UsageError(`--from: cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
   });
   const { events: all } = readHistory(text, { wants, file });
-  const events = all.filter((e) => wants(e.lock) || e.kind === 'failover');
+  const events = all.filter((e) => wants(e.lock) || isNodeEvent(e));
   const session = new TraceSession();
   const found = session.push(events);
   if (!json) {
@@ -171,11 +176,11 @@ function printStream(ctx: CommandContext, events: readonly TraceEvent[], found: 
 
 function printEnd(ctx: CommandContext, session: TraceSession, json: boolean, stats?: SourceStats): void {
   if (json) {
-    printJson(ctx, { type: 'summary', locks: session.locks(), findings: session.findings, unsafe: session.unsafe, events: session.events, ...(stats ? { source: stats.source, lines: stats.lines, maxLagMs: Math.round(stats.maxLagMs) } : {}) });
+    printJson(ctx, { type: 'summary', locks: session.locks(), findings: session.findings, blind: session.blind, unsafe: session.unsafe, events: session.events, ...(stats ? { source: stats.source, lines: stats.lines, maxLagMs: Math.round(stats.maxLagMs) } : {}) });
     return;
   }
   print(ctx, '');
-  for (const line of summaryLines(session.locks(), session.findings, ctx.stdout.isTTY ? widthOf(ctx.stdout) : undefined)) print(ctx, line);
+  for (const line of summaryLines(session.locks(), session.findings, ctx.stdout.isTTY ? widthOf(ctx.stdout) : undefined, undefined, session.blind)) print(ctx, line);
   if (stats) note(ctx, `trace: ${session.events} events from ${stats.lines} ${stats.source === 'keyspace' ? 'keyspace notifications' : 'MONITOR lines'}; the trace lagged the server by at most ${Math.round(stats.maxLagMs)} ms`);
 }
 

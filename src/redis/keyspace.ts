@@ -70,6 +70,8 @@ export async function subscribeKeyspace(ep: MonitorEndpoint, onNotify: (n: Notif
 export interface KeyReader {
   /** The key as it is now; undefined when the read failed (the connection went away). */
   read(key: string, kind: ReadingKind): Promise<KeyReading | undefined>;
+  /** The node's notify-keyspace-events now (one CONFIG GET on this connection); undefined when it did not answer. */
+  notifyFlags(): Promise<string | undefined>;
   close(): void;
 }
 
@@ -99,6 +101,10 @@ export async function keyReader(ep: MonitorEndpoint): Promise<KeyReader> {
       if (kind === 'string') return typeof value === 'string' ? { exists: true, value, pttl: ttl } : { exists: true, pttl: ttl };
       const fields = typeof value === 'object' ? (value as Record<string, string>) : {};
       return Object.keys(fields).length === 0 ? { exists: false, pttl: -2 } : { exists: true, fields, pttl: ttl };
+    },
+    async notifyFlags() {
+      const reply = (await client.call('CONFIG', 'GET', NOTIFY).catch(() => undefined)) as unknown;
+      return Array.isArray(reply) && typeof reply[1] === 'string' ? reply[1] : undefined;
     },
     close: () => client.disconnect(),
   };

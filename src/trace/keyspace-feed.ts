@@ -1,8 +1,9 @@
 import { UnreachableError, UsageError } from '../core/errors.js';
 import type { TraceEvent } from '../core/trace/events.js';
+import { traceTime } from '../core/trace/format.js';
 import { KeyspaceDecoder, readingFor, type KeyReading } from '../core/trace/keyspace-decoder.js';
 import type { LockModel } from '../core/trace/lock-model.js';
-import { missingFlagsMessage, missingNotifyFlags, withNotifyFlags } from '../core/trace/notify-flags.js';
+import { missingFlagsMessage, missingNotifyFlags, restoreNotifyCommand, withNotifyFlags } from '../core/trace/notify-flags.js';
 import { keyReader, notifyConfig, serverClockOffset, setNotifyConfig, subscribeKeyspace, type KeyReader, type Notification } from '../redis/keyspace.js';
 import type { MonitorEndpoint } from '../redis/monitor.js';
 import { formatHostPort } from '../redis/target.js';
@@ -23,6 +24,13 @@ import type { FeedConnection, FeedHost, ShardFeed } from './feed.js';
  * must not grow the trace without bound.
  */
 const MAX_BACKLOG = 10_000;
+
+/**
+ * How often the flags are read again: someone may turn them off under the trace (another trace
+ * putting its old value back, an operator), and then no notification says so: the trace would
+ * see nothing and call that safe. One CONFIG GET on the reading connection each time.
+ */
+const NOTIFY_CHECK_MS = 2000;
 
 interface Queued {
   readonly n: Notification;
@@ -46,6 +54,11 @@ export class KeyspaceFeed implements ShardFeed {
   private readonly changes: ConfigChange[] = [];
   /** Set while reads are skipped because the backlog is full. */
   private behind = false;
+  /** Local time of the last flags check sent; undefined while one is in flight. */
+  private checkedAt: number | undefined = 0;
+  /** Server time the flags were last seen complete: a blind period starts there. */
+  private seenOnAt = 0;
+  private blind = false;
 
   constructor(
     private readonly host: FeedHost,
@@ -64,6 +77,7 @@ export class KeyspaceFeed implements ShardFeed {
   async attach(endpoint: MonitorEndpoint): Promise<FeedConnection> {
     await this.ensureNotifications(endpoint);
     this.offset = await serverClockOffset(endpoint);
+    this.seenOnAt = this.serverNow();
     this.reader?.close();
     this.reader = await keyReader(endpoint);
     const reader = this.reader;
@@ -83,7 +97,8 @@ export class KeyspaceFeed implements ShardFeed {
     await setNotifyConfig(endpoint, withNotifyFlags(previous)).catch(refused(`cannot set notify-keyspace-events on ${node}`, 'have an operator set it, or use the MONITOR source'));
     const set = await notifyConfig(endpoint);
     this.changes.push({ endpoint, previous, set });
-    this.host.status(`set notify-keyspace-events on ${node} to "${set}" (was "${previous}"); it is put back when the trace ends`);
+    // Said now, while the trace can: a trace that is killed never reaches its restore.
+    this.host.status(`set notify-keyspace-events on ${node} to "${set}" (was "${previous}"); it is put back when the trace ends, or if the trace is killed, by: ${restoreCommand(endpoint, previous)}`);
   }
 
   private receive(n: Notification, reader: KeyReader): void {
@@ -120,7 +135,35 @@ export class KeyspaceFeed implements ShardFeed {
   /** Each notification is complete in itself: nothing to wait for. */
   async settle(): Promise<void> {}
 
-  tick(): void {}
+  /** Every NOTIFY_CHECK_MS: are the flags still on? (Never two checks at once.) */
+  tick(): void {
+    const reader = this.reader;
+    if (!reader || this.checkedAt === undefined || Date.now() - this.checkedAt < NOTIFY_CHECK_MS) return;
+    this.checkedAt = undefined;
+    const at = this.serverNow();
+    void reader.notifyFlags().then((flags) => {
+      this.checkedAt = Date.now();
+      if (flags !== undefined) this.flagsSeen(flags, at);
+    });
+  }
+
+  /** Says when the trace went blind (from the last check that found the flags on) and when it sees again. */
+  private flagsSeen(flags: string, at: number): void {
+    const missing = missingNotifyFlags(flags);
+    const node = this.opts.node ? { node: this.opts.node } : {};
+    if (missing.length === 0) {
+      this.seenOnAt = at;
+      if (!this.blind) return;
+      this.blind = false;
+      this.host.status(`notify-keyspace-events is on again ("${flags}"): the trace sees again`);
+      return this.host.emit([{ kind: 'unblind', t: at, lock: '*', ...node, detail: `notify-keyspace-events is "${flags}" again` }]);
+    }
+    if (this.blind) return;
+    this.blind = true;
+    const detail = `notify-keyspace-events was changed to "${flags}", without ${missing.join(' ')}: no notification arrives, nothing is seen`;
+    this.host.status(`BLIND: ${detail} (since between ${traceTime(this.seenOnAt)} and ${traceTime(at)})`);
+    this.host.emit([{ kind: 'blind', t: this.seenOnAt, lock: '*', ...node, detail }]);
+  }
 
   serverNow(): number {
     return Date.now() - this.offset;
@@ -145,10 +188,13 @@ export class KeyspaceFeed implements ShardFeed {
       await setNotifyConfig(endpoint, previous);
       this.host.status(`put notify-keyspace-events on ${node} back to "${previous}"`);
     } catch (err) {
-      this.host.status(`could not put notify-keyspace-events on ${node} back to "${previous}" (${(err as Error).message}): set it by hand`);
+      this.host.status(`could not put notify-keyspace-events on ${node} back to "${previous}" (${(err as Error).message}): set it by hand: ${restoreCommand(endpoint, previous)}`);
     }
   }
 }
+
+const restoreCommand = (endpoint: MonitorEndpoint, previous: string): string =>
+  restoreNotifyCommand({ host: endpoint.host, port: endpoint.port, tls: endpoint.tls, username: endpoint.username, hasPassword: endpoint.password !== undefined && endpoint.password !== '' }, previous);
 
 /**
  * A node that refused a CONFIG call (an ACL's NOPERM, a renamed command) is a usage error naming

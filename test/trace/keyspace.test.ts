@@ -152,7 +152,7 @@ describe('trace --source keyspace', () => {
       await done;
       // Bounded by the read timeouts, whatever the machine's load.
       expect(Date.now() - stoppedAt).toBeLessThan(20_000);
-      expect(status.at(-1)).toMatch(/^could not put notify-keyspace-events on 127\.0\.0\.1:\d+ back to "" \(.*\): set it by hand$/);
+      expect(status.at(-1)).toMatch(/^could not put notify-keyspace-events on 127\.0\.0\.1:\d+ back to "" \(.*\): set it by hand: redis-cli -h 127\.0\.0\.1 -p \d+ CONFIG SET notify-keyspace-events ''$/);
     } finally {
       process.kill(frozen.pid, 'SIGCONT');
       raw.disconnect();

@@ -25,8 +25,18 @@ export const TRACE_EVENT_KINDS = [
   'failover',
   'lost-in-failover',
   'raw',
+  'blind',
+  'unblind',
 ] as const;
 export type TraceEventKind = (typeof TRACE_EVENT_KINDS)[number];
+
+/**
+ * Events about what the trace could see of a node, not about a lock (their lock is `*`): a
+ * failover, and a period where it saw nothing (`blind`: notifications turned off under it, a
+ * primary it lost) until `unblind`.
+ */
+export const NODE_EVENT_KINDS: ReadonlySet<TraceEventKind> = new Set(['failover', 'blind', 'unblind']);
+export const isNodeEvent = (e: Pick<TraceEvent, 'kind'>): boolean => NODE_EVENT_KINDS.has(e.kind);
 
 /** The connection an operation came from. */
 export interface TraceClient {

@@ -29,6 +29,8 @@ const VERB: Readonly<Record<TraceEvent['kind'], string>> = {
   failover: 'FAILOVER',
   'lost-in-failover': 'LOST IN FAILOVER',
   raw: 'raw',
+  blind: 'BLIND',
+  unblind: 'seeing again',
 };
 
 /** The parts of an event after its verb: owner, client, lease, holders, command. */

@@ -6,7 +6,7 @@ import { wrapText } from '../text-layout.js';
 import { deriveLanes, type Lanes } from '../scenario/timeline.js';
 import type { Finding } from './checker.js';
 import { eventLine, findingLine } from './format.js';
-import type { TraceEvent } from './events.js';
+import { isNodeEvent, type TraceEvent } from './events.js';
 import { traceHistory } from './history.js';
 import type { TraceSession } from './session.js';
 
@@ -36,7 +36,7 @@ export const LIVE_LIMITS: LiveLimits = { windowMs: 10_000, maxClients: 6, maxLoc
  * cut); `now` is the server time the lanes run to (default: the newest event).
  */
 export function traceLiveState(session: TraceSession, width: number, limits: LiveLimits = LIVE_LIMITS, now?: number): TraceLiveState {
-  const recent = session.recent().filter((e) => e.kind !== 'failover');
+  const recent = session.recent().filter((e) => !isNodeEvent(e));
   const end = now ?? recent.at(-1)?.t ?? 0;
   const origin = end - limits.windowMs;
   const inWindow = recent.filter((e) => e.t >= origin);

@@ -3,6 +3,7 @@
 // flat however long the trace runs: only the window and per-lock tallies are kept.
 
 import { TraceChecker, type Finding } from './checker.js';
+import { BlindPeriods, type BlindPeriod } from './blind.js';
 import type { TraceEvent } from './events.js';
 import { TraceSummary, type LockSummary } from './summary.js';
 
@@ -12,6 +13,7 @@ export const RECENT_EVENTS = 2000;
 export class TraceSession {
   readonly checker = new TraceChecker();
   readonly summary = new TraceSummary();
+  private readonly blindness = new BlindPeriods();
   private readonly recentEvents: TraceEvent[] = [];
   events = 0;
 
@@ -22,6 +24,7 @@ export class TraceSession {
       this.events++;
       found.push(...this.checker.push(e));
       this.summary.push(e);
+      this.blindness.push(e);
       this.recentEvents.push(e);
     }
     if (this.recentEvents.length > RECENT_EVENTS * 1.5) this.recentEvents.splice(0, this.recentEvents.length - RECENT_EVENTS);
@@ -38,6 +41,11 @@ export class TraceSession {
 
   recent(limit = RECENT_EVENTS): readonly TraceEvent[] {
     return this.recentEvents.slice(-limit);
+  }
+
+  /** Periods the trace saw nothing of a node: nothing found then proves nothing. */
+  get blind(): BlindPeriod[] {
+    return this.blindness.all();
   }
 
   locks(): LockSummary[] {

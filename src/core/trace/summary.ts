@@ -3,7 +3,7 @@
 
 import { percentiles } from '../race/stats.js';
 import type { Finding } from './checker.js';
-import type { TraceEvent } from './events.js';
+import { isNodeEvent, type TraceEvent } from './events.js';
 
 export interface LockSummary {
   readonly lock: string;
@@ -57,7 +57,7 @@ export class TraceSummary {
   private readonly tallies = new Map<string, Tally>();
 
   push(e: TraceEvent): void {
-    if (e.kind === 'failover') return;
+    if (isNodeEvent(e)) return;
     let t = this.tallies.get(e.lock);
     if (!t) {
       t = { acquisitions: 0, refusals: 0, releases: 0, expiries: 0, clients: new Set(), holding: new Map(), waiting: new Map(), holds: new Reservoir(), waits: new Reservoir() };
