@@ -120,3 +120,51 @@ export async function sentinelMaster(spec: TargetSpec): Promise<HostPort> {
   }
   throw toCliError(last, `sentinels ${(spec.sentinels ?? []).map(formatHostPort).join(',')}`);
 }
+
+/** One line of CLUSTER NODES: the node, whether it serves as a healthy primary, and its slot ranges. */
+interface ClusterNodeLine {
+  readonly addr: HostPort;
+  readonly primary: boolean;
+  readonly ranges: readonly (readonly [number, number])[];
+}
+
+/** Parses CLUSTER NODES (`<id> <ip:port@cport> <flags> <master> ... <slot ranges>`). */
+export function parseClusterNodes(text: string): ClusterNodeLine[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((line) => {
+      const [, address = '', flags = '', , , , , , ...slots] = line.trim().split(' ');
+      const hostPort = address.split('@')[0] ?? '';
+      const at = hostPort.lastIndexOf(':');
+      const ranges = slots
+        .filter((s) => /^\d+(-\d+)?$/.test(s))
+        .map((s) => s.split('-').map(Number) as number[])
+        .map(([from, to]) => [from!, to ?? from!] as const);
+      const flagList = flags.split(',');
+      return { addr: { host: hostPort.slice(0, at), port: Number(hostPort.slice(at + 1)) }, primary: flagList.includes('master') && !flagList.some((f) => f === 'fail' || f === 'fail?'), ranges };
+    });
+}
+
+/** A slot `node` serves in `view` (its first), or undefined when it serves none. */
+export function slotOf(view: readonly ClusterNodeLine[], node: HostPort): number | undefined {
+  return view.find((n) => formatHostPort(n.addr) === formatHostPort(node))?.ranges[0]?.[0];
+}
+
+/** The healthy primary that serves `slot` in `view`, if any. */
+export function primaryOfSlot(view: readonly ClusterNodeLine[], slot: number): HostPort | undefined {
+  return view.find((n) => n.primary && n.ranges.some(([from, to]) => slot >= from && slot <= to))?.addr;
+}
+
+/** CLUSTER NODES as the first of `nodes` that answers sees it (read-only). */
+export async function clusterView(nodes: readonly MonitorEndpoint[]): Promise<ClusterNodeLine[]> {
+  let last: unknown = new Error('no node to ask');
+  for (const node of nodes) {
+    try {
+      return parseClusterNodes(String(await withNode(node, (client) => client.call('CLUSTER', 'NODES'))));
+    } catch (err) {
+      last = err;
+    }
+  }
+  throw last;
+}

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../core/errors.js';
 import type { TraceEvent } from '../core/trace/events.js';
 import type { MonitorEndpoint } from '../redis/monitor.js';
-import { keysPresent, sentinelMaster, tracePlan, type TracePlan } from '../redis/trace-nodes.js';
+import { clusterView, keysPresent, primaryOfSlot, sentinelMaster, slotOf, tracePlan, type TracePlan } from '../redis/trace-nodes.js';
 import { formatHostPort, type TargetSpec } from '../redis/target.js';
 import type { FeedConnection, FeedHost, ShardFeed, TraceSourceKind } from './feed.js';
 import { KeyspaceFeed } from './keyspace-feed.js';
@@ -10,7 +10,11 @@ import { MonitorFeed } from './monitor-feed.js';
 
 // The live source of `trace`: one feed per primary (every Cluster primary; Sentinel's master,
 // followed across a failover), MONITOR by default or keyspace notifications. The feed decodes;
-// this keeps them connected, counts what arrives, and checks the locks after a failover.
+// this keeps them connected, counts what arrives, and checks the locks after a failover. In a
+// Cluster a primary is known by a slot it serves: whoever serves that slot now is followed, both
+// when the old primary died (its connection breaks) and when a replica took over while the old
+// one lives on as a replica (its connection stays up and shows nothing more: checked every 2 s).
+// A primary it loses and cannot replace is said as a blind period, never passed over.
 
 export interface TraceSourceOptions {
   readonly spec: TargetSpec;
@@ -46,11 +50,17 @@ export interface SourceStats {
 
 const TICK_MS = 100;
 const FAILOVER_WAIT_MS = 30_000;
+/** How often a Cluster trace asks who serves each followed primary's slots (one CLUSTER NODES). */
+const CLUSTER_CHECK_MS = 2000;
 
 interface Shard {
   readonly feed: ShardFeed;
   endpoint: MonitorEndpoint;
   connection: FeedConnection | undefined;
+  /** Cluster: a slot this primary served when the trace began; whoever serves it is followed. */
+  slot: number | undefined;
+  /** A reconnect or a switch to another primary is under way: checks leave the shard alone. */
+  moving: boolean;
 }
 
 export class TraceSource {
@@ -61,6 +71,8 @@ export class TraceSource {
   private maxLag = 0;
   private ticker: NodeJS.Timeout | undefined;
   private stopped = false;
+  private clusterCheckedAt = 0;
+  private clusterChecking = false;
   private readonly kind: TraceSourceKind;
   private readonly host: FeedHost;
 
@@ -91,13 +103,16 @@ export class TraceSource {
   async start(): Promise<string> {
     this.plan = await tracePlan(this.opts.spec);
     const multi = this.plan.primaries.length > 1;
+    const view = this.plan.topology === 'cluster' ? await clusterView(this.plan.primaries) : [];
     for (const endpoint of this.plan.primaries) {
-      const node = multi ? formatHostPort(endpoint) : undefined;
+      // Events name the primary the shard follows now, which a failover changes: labelled here, not in the feed.
+      let shard: Shard | undefined;
+      const host = this.hostFor(() => (multi && shard ? formatHostPort(shard.endpoint) : undefined));
       const feed =
         this.kind === 'keyspace'
-          ? new KeyspaceFeed(this.host, { wants: this.opts.wants, node, enableNotifications: this.opts.enableNotifications === true, maxBacklog: this.opts.keyspaceBacklog })
-          : new MonitorFeed(this.host, { wants: this.opts.wants, node });
-      const shard: Shard = { feed, endpoint, connection: undefined };
+          ? new KeyspaceFeed(host, { wants: this.opts.wants, enableNotifications: this.opts.enableNotifications === true, maxBacklog: this.opts.keyspaceBacklog })
+          : new MonitorFeed(host, { wants: this.opts.wants });
+      shard = { feed, endpoint, connection: undefined, slot: slotOf(view, endpoint), moving: false };
       this.shards.push(shard);
       await this.attach(shard);
     }
@@ -105,6 +120,23 @@ export class TraceSource {
     const what = this.plan.primaries.map(formatHostPort).join(', ');
     const whose = this.plan.topology === 'cluster' ? `${this.plan.primaries.length} Cluster primaries` : this.plan.topology === 'sentinel' ? 'the Sentinel master' : 'the server';
     return `${whose} (${what})${this.kind === 'keyspace' ? ' through keyspace notifications' : ''}`;
+  }
+
+  /** The host one shard's feed reports to: its events get the shard's node as it is when they are emitted. */
+  private hostFor(node: () => string | undefined): FeedHost {
+    const source = this.host;
+    return {
+      emit: (events) => {
+        const label = node();
+        if (label !== undefined) for (const e of events) (e as { node?: string }).node = label;
+        source.emit(events);
+      },
+      received: (count, lagMs) => source.received(count, lagMs),
+      get lagMs() {
+        return source.lagMs;
+      },
+      status: (text) => source.status(text),
+    };
   }
 
   private async attach(shard: Shard): Promise<void> {
@@ -117,6 +149,42 @@ export class TraceSource {
 
   private tick(): void {
     for (const shard of this.shards) shard.feed.tick();
+    if (this.plan?.topology !== 'cluster' || this.clusterChecking || Date.now() - this.clusterCheckedAt < CLUSTER_CHECK_MS) return;
+    this.clusterChecking = true;
+    void this.checkCluster().finally(() => {
+      this.clusterChecking = false;
+      this.clusterCheckedAt = Date.now();
+    });
+  }
+
+  /** Nodes to ask about the Cluster: the ones followed now, then the ones the trace began with. */
+  private clusterSeeds(): MonitorEndpoint[] {
+    return [...this.shards.map((s) => s.endpoint), ...(this.plan?.primaries ?? [])];
+  }
+
+  /** The primary now serving the shard's slot, when the Cluster names one (undefined: none yet, or not a Cluster). */
+  private async servingNow(shard: Shard, seeds: readonly MonitorEndpoint[]): Promise<MonitorEndpoint | undefined> {
+    if (shard.slot === undefined) return undefined;
+    const now = primaryOfSlot(await clusterView(seeds), shard.slot);
+    return now ? { ...shard.endpoint, host: now.host, port: now.port } : undefined;
+  }
+
+  /** A replica that took over while its old primary lives on (CLUSTER FAILOVER): no connection broke. */
+  private async checkCluster(): Promise<void> {
+    const seeds = this.clusterSeeds();
+    for (const shard of this.shards) {
+      if (shard.moving || this.stopped) continue;
+      const now = await this.servingNow(shard, seeds).catch(() => undefined);
+      if (!now || shard.moving || formatHostPort(now) === formatHostPort(shard.endpoint)) continue;
+      shard.moving = true;
+      const old = formatHostPort(shard.endpoint);
+      shard.connection?.close();
+      shard.feed.flush();
+      shard.endpoint = now;
+      await this.failedOver(shard, old, formatHostPort(now))
+        .catch((err: Error) => this.lost(shard, old, err.message))
+        .finally(() => (shard.moving = false));
+    }
   }
 
   private emit(events: readonly TraceEvent[]): void {
@@ -129,31 +197,56 @@ export class TraceSource {
    * (read-only EXISTS): the ones that do not were lost in the failover.
    */
   private async recover(shard: Shard, err: Error): Promise<void> {
+    if (shard.moving) return;
+    shard.moving = true;
+    try {
+      await this.reconnect(shard, err);
+    } finally {
+      shard.moving = false;
+    }
+  }
+
+  private async reconnect(shard: Shard, err: Error): Promise<void> {
     const old = formatHostPort(shard.endpoint);
     shard.feed.flush();
     this.opts.onStatus(`lost the connection to ${old} (${err.message}); reconnecting`);
     const deadline = Date.now() + FAILOVER_WAIT_MS;
     while (!this.stopped && Date.now() < deadline) {
       try {
-        if (this.plan?.topology === 'sentinel') {
-          const master = await sentinelMaster(this.opts.spec);
-          const now = formatHostPort(master);
-          if (now !== old) {
-            shard.endpoint = { ...shard.endpoint, host: master.host, port: master.port };
-            await this.failedOver(shard, old, now);
-            return;
-          }
+        const now = await this.primaryNow(shard);
+        if (now && formatHostPort(now) !== old) {
+          shard.endpoint = now;
+          await this.failedOver(shard, old, formatHostPort(now));
+          return;
         }
         await this.attach(shard);
         this.opts.onStatus(`following ${old} again`);
         return;
       } catch (failure) {
         // Notifications turned off on the node we came back to: waiting will not turn them on.
-        if (failure instanceof UsageError) return this.opts.onStatus(`stopped following ${old}: ${failure.message}`);
+        if (failure instanceof UsageError) return this.lost(shard, old, failure.message);
         await sleep(200, undefined, { signal: this.opts.signal }).catch(() => undefined);
       }
     }
-    if (!this.stopped) this.opts.onStatus(`gave up on ${old}: no primary answered within ${FAILOVER_WAIT_MS / 1000} s`);
+    if (!this.stopped) this.lost(shard, old, `no primary answered within ${FAILOVER_WAIT_MS / 1000} s`);
+  }
+
+  /** Who is the shard's primary now: Sentinel's master, or whoever serves the Cluster slot (undefined: the same node, as far as is known). */
+  private async primaryNow(shard: Shard): Promise<MonitorEndpoint | undefined> {
+    if (this.plan?.topology === 'sentinel') {
+      const master = await sentinelMaster(this.opts.spec);
+      return { ...shard.endpoint, host: master.host, port: master.port };
+    }
+    if (this.plan?.topology !== 'cluster') return undefined;
+    // The broken node last: it may be gone for good.
+    const seeds = this.clusterSeeds().filter((s) => formatHostPort(s) !== formatHostPort(shard.endpoint));
+    return this.servingNow(shard, [...seeds, shard.endpoint]);
+  }
+
+  /** Stops following a primary it cannot replace, and says so as a blind period: nothing seen there is not safe. */
+  private lost(shard: Shard, old: string, why: string): void {
+    this.opts.onStatus(`stopped following ${old}: ${why}`);
+    this.emit([{ kind: 'blind', t: shard.feed.serverNow(), lock: '*', node: old, detail: `lost ${old} (${why}): what happens there is not seen` }]);
   }
 
   private async failedOver(shard: Shard, from: string, to: string): Promise<void> {
@@ -164,6 +257,8 @@ export class TraceSource {
     held.forEach((lock, i) => {
       if (!present[i]) out.push(...shard.feed.lostInFailover(lock, t, `absent on ${to} after the failover from ${from}`));
     });
+    // Named after the primary they happened on, when there are several: what it held was on the old one.
+    if (this.shards.length > 1) for (const e of out) (e as { node?: string }).node = from;
     // Out before the new node's first event; the status only once its stream is really followed.
     this.emit(out);
     await this.attach(shard);
