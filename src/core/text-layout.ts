@@ -41,10 +41,11 @@ function escapeSpans(text: string): [number, number][] {
 
 /**
  * Shortens `text` to `width` columns with an ellipsis: keys lose their middle, other cells their
- * end. A cut never falls inside an escaped character: it moves to the escape's edge, so the
- * result may be a column or three narrower than `width`.
+ * end, names told apart by their end (lane labels) their start. A cut never falls inside an
+ * escaped character: it moves to the escape's edge, so the result may be a column or three
+ * narrower than `width`.
  */
-export function truncateToWidth(text: string, width: number, cut: 'middle' | 'end' = 'end'): string {
+export function truncateToWidth(text: string, width: number, cut: 'middle' | 'end' | 'start' = 'end'): string {
   const total = displayWidth(text);
   if (total <= width) return text;
   if (width < 1) return '';
@@ -53,6 +54,7 @@ export function truncateToWidth(text: string, width: number, cut: 'middle' | 'en
   const cutBefore = (column: number): number => inside(column)?.[0] ?? column;
   const cutAfter = (column: number): number => inside(column)?.[1] ?? column;
   if (cut === 'end') return `${sliceAnsi(text, 0, cutBefore(width - 1))}…`;
+  if (cut === 'start') return `…${sliceAnsi(text, cutAfter(total - (width - 1)))}`;
   // The head keeps half the room; the tail gets what is left after the head and the ellipsis.
   const head = cutBefore(Math.floor(width / 2));
   return `${sliceAnsi(text, 0, head)}…${sliceAnsi(text, cutAfter(total - (width - 1 - head)))}`;

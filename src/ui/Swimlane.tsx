@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { rasterize, type ClientCell, type NodeCell } from '../core/scenario/timeline-raster.js';
 import { clientCodes, markGlyph } from '../core/scenario/timeline-text.js';
+import { laneLabel, laneLabelWidth } from '../core/scenario/lane-label.js';
 import { wrapItems } from '../core/text-layout.js';
 import type { ClientState, Lanes, MarkKind, NodeFault } from '../core/scenario/timeline.js';
 
@@ -119,7 +120,7 @@ function Bar({ cells }: { readonly cells: readonly Style[] }) {
 /** One row per client, then per node, an axis above and the violation windows below. */
 export function Swimlane({ lanes, width, spanMs, live = false }: SwimlaneProps) {
   const names = [...lanes.clients.map((l) => l.name), ...lanes.nodes.map((l) => l.name)];
-  const labelWidth = Math.min(8, Math.max(3, ...names.map((n) => n.length))) + 1;
+  const labelWidth = laneLabelWidth(names);
   // One column spare: a line exactly as wide as the terminal wraps on some of them.
   const barWidth = Math.max(10, width - labelWidth - 1);
   const span = spanMs ?? Math.max(lanes.end, 1);
@@ -137,7 +138,7 @@ export function Swimlane({ lanes, width, spanMs, live = false }: SwimlaneProps) 
   const violated = raster.violations.some((v) => v !== undefined);
   const used = new Set([...clientRows, ...nodeRows].flatMap((r) => r.map((s) => s.char)));
   if (violated) used.add('!');
-  const label = (text: string) => text.slice(0, labelWidth - 1).padEnd(labelWidth);
+  const label = (text: string) => laneLabel(text, labelWidth);
   const legend = wrapItems(
     label(''),
     LEGEND.filter(([g]) => used.has(g)).map(([g, text]) => `${g} ${text}`),

@@ -53,13 +53,45 @@ describe('TraceView', () => {
   it('before any lock operation it says it is waiting; the app repaints from the session, with the source status', async () => {
     const session = new TraceSession();
     let status: string | undefined;
-    const view = render(<TraceApp session={session} what="the server" stats={() => ({ lagMs: 0, status })} tickMs={20} />);
+    const view = render(
+      <TraceApp session={session} what="the server" stats={() => ({ lagMs: 0, status })} tickMs={20} />,
+    );
     unmount = view.unmount;
     expect(view.lastFrame()).toContain('waiting for lock operations');
     session.push(overlapSession().recent());
     status = 'failover: now following 127.0.0.1:7002';
     // Repainted on the next tick (20 ms), however late a busy machine runs it.
     await vi.waitFor(() => expect(view.lastFrame()).toMatch(/2 unsafe/), { timeout: 10_000, interval: 20 });
-    await vi.waitFor(() => expect(view.lastFrame()).toContain('failover: now following 127.0.0.1:7002'), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(view.lastFrame()).toContain('failover: now following 127.0.0.1:7002'), {
+      timeout: 10_000,
+      interval: 20,
+    });
+  });
+
+  it('lane labels keep the end of every long name (one rule), and the lock with a finding stays in the chart', () => {
+    const session = overlapSession();
+    // After the overlap on `orders`: three quieter locks, each used later, by clients with long names.
+    const quiet = ['alpha', 'beta', 'gamma'].flatMap((lock, i) => [
+      at(2000 + i, `127.0.0.1:${6001 + i}`, 'client', 'setname', `redlock-cli:app-${i + 1}`),
+      at(2100 + i * 100, `127.0.0.1:${6001 + i}`, 'SET', lock, `tok-${lock}`, 'NX', 'PX', '5000'),
+    ]);
+    session.push(decodeLines(quiet));
+    // One connection without a name: its lane is its port.
+    session.push(decodeLines([at(2500, '127.0.0.1:37066', 'SET', 'delta', 'tokZ', 'NX', 'PX', '5000')]));
+    const state = traceLiveState(session, 99);
+    const view = render(<TraceView state={state} what="the server" lagMs={0} columns={100} />);
+    unmount = view.unmount;
+    const frame = view.lastFrame() ?? '';
+    const labels = frame.split('\n').map((l) => l.slice(0, 9).trimEnd());
+    // The lock with the finding is pinned; the newest quiet locks fill the rest.
+    expect(labels).toContain('orders');
+    expect(labels).toEqual(expect.arrayContaining(['delta', 'gamma']));
+    expect(labels).not.toContain('beta');
+    expect(labels).not.toContain('alpha');
+    // Client names cut to their distinguishing end, as the port lane already is.
+    expect(labels).toContain('…i:app-3');
+    expect(labels).toContain(':37066');
+    expect(labels).toContain('worker-a');
+    expect(frame).not.toMatch(/^redlock- /m);
   });
 });

@@ -9,7 +9,8 @@ import { rasterize, type ClientCell, type NodeCell, type Raster } from './timeli
 import type { Outcome } from './timing.js';
 import { deriveLanes, type ClientState, type Lanes, type MarkKind, type NodeFault } from './timeline.js';
 import { VIOLATION_KINDS, violationKinds, type ViolationKind } from './verdict.js';
-import { wrapItems, wrapText } from '../text-layout.js';
+import { displayWidth, wrapItems, wrapText } from '../text-layout.js';
+import { laneLabel, laneLabelWidth, laneName } from './lane-label.js';
 
 export const TEXT_WIDTH = 80;
 
@@ -80,10 +81,10 @@ export function nodeGlyph(cell: NodeCell | undefined, codes: ReadonlyMap<string,
 /** Axis, one row per lane, the violation row and a legend, no line wider than `width`. */
 export function chartLines(lanes: Lanes, width = TEXT_WIDTH): string[] {
   const names = [...lanes.clients.map((l) => l.name), ...lanes.nodes.map((l) => l.name)];
-  const labelWidth = Math.min(8, Math.max(3, ...names.map((n) => n.length))) + 1;
+  const labelWidth = laneLabelWidth(names);
   const raster = rasterize(lanes, Math.max(10, width - labelWidth));
   const codes = clientCodes(lanes.clients.map((l) => l.name));
-  const label = (text: string) => text.slice(0, labelWidth - 1).padEnd(labelWidth);
+  const label = (text: string) => laneLabel(text, labelWidth);
   const rows = [
     ...raster.clients.map((l) => label(l.name) + l.cells.map(clientGlyph).join('')),
     ...raster.nodes.map((l) => label(l.name) + l.cells.map((c) => nodeGlyph(c, codes)).join('')),
@@ -108,8 +109,8 @@ function axisText(raster: Raster): string {
 /** The events of a history, one per line (wrapped under their text): `  0.41 s  B  acquire ok`. */
 export function eventListLines(history: History, width = TEXT_WIDTH): string[] {
   const lines = eventLines(history);
-  const laneWidth = Math.min(8, Math.max(1, ...lines.map((l) => l.lane.length)));
-  return lines.flatMap((l) => wrapText(l.text, width, { head: `${seconds(l.t).padStart(8)}  ${l.lane.slice(0, laneWidth).padEnd(laneWidth)}  ` }));
+  const laneWidth = Math.min(8, Math.max(1, ...lines.map((l) => displayWidth(l.lane))));
+  return lines.flatMap((l) => wrapText(l.text, width, { head: `${seconds(l.t).padStart(8)}  ${laneName(l.lane, laneWidth)}  ` }));
 }
 
 /** `safe`, or the kinds joined in catalogue order: `stale-holder, stale-write`. */

@@ -32,6 +32,21 @@ export interface LiveLimits {
 export const LIVE_LIMITS: LiveLimits = { windowMs: 10_000, maxClients: 6, maxLocks: 3, findings: 3, lines: 8 };
 
 /**
+ * The locks the lanes show: those with a finding in the window first (newest finding first, all
+ * but one row), then the most recently active. A busy server otherwise scrolled the one lock that
+ * mattered out of the chart while quieter locks stayed.
+ */
+function chartedLocks(findings: readonly Finding[], newestFirst: readonly TraceEvent[], origin: number, maxLocks: number): string[] {
+  const active = new Set(newestFirst.map((e) => e.lock));
+  const pinned: string[] = [];
+  for (let i = findings.length - 1; i >= 0 && pinned.length < maxLocks - 1; i--) {
+    const f = findings[i]!;
+    if (f.to >= origin && active.has(f.lock) && !pinned.includes(f.lock)) pinned.push(f.lock);
+  }
+  return [...new Set([...pinned, ...active])].slice(0, maxLocks);
+}
+
+/**
  * The screen's state now, its lines at most `width` wide (a finding wraps onto two lines, then is
  * cut); `now` is the server time the lanes run to (default: the newest event).
  */
@@ -41,10 +56,12 @@ export function traceLiveState(session: TraceSession, width: number, limits: Liv
   const origin = end - limits.windowMs;
   const inWindow = recent.filter((e) => e.t >= origin);
   const newestFirst = [...inWindow].reverse();
-  const locks = [...new Set(newestFirst.map((e) => e.lock))].slice(0, limits.maxLocks);
+  const locks = chartedLocks(session.findings, newestFirst, origin, limits.maxLocks);
   const shown = inWindow.filter((e) => locks.includes(e.lock));
   const who = (e: TraceEvent) => e.client?.addr ?? e.owner ?? '';
-  const clients = [...new Set([...shown].reverse().filter((e) => e.owner !== undefined).map(who))].slice(0, limits.maxClients);
+  // The clients of pinned locks first: a finding's lock without its clients would show no one.
+  const byPin = [...shown].reverse().sort((a, b) => locks.indexOf(a.lock) - locks.indexOf(b.lock));
+  const clients = [...new Set(byPin.filter((e) => e.owner !== undefined).map(who))].slice(0, limits.maxClients);
   const events = shown.filter((e) => e.owner === undefined || clients.includes(who(e)));
   const findings = session.findings.filter((f) => f.to >= origin && locks.includes(f.lock));
   const { history, violations } = traceHistory(events, findings, origin);
