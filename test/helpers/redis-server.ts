@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, Socket } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** A redis-server this test started on a free loopback port; stop() kills it by pid. */
@@ -60,6 +60,20 @@ export interface StartOptions {
   readonly args?: readonly string[];
   readonly password?: string;
   readonly port?: number;
+  /** The server binary (default: `redis-server` on the PATH), e.g. from extraServer(). */
+  readonly binary?: string;
+}
+
+/**
+ * The cached build of an extra server (`valkey`, `8.1`) that scripts/extra-servers.sh installs.
+ * Missing, it throws: a test that needs it fails saying how to get it, it is never skipped.
+ */
+export function extraServer(name: string, series: string): string {
+  const root = process.env.REDLOCK_SERVER_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'redlock-cli', 'servers');
+  const dirs = existsSync(root) ? readdirSync(root).filter((d) => d.startsWith(`${name}-${series}.`)).sort() : [];
+  const binary = dirs.map((d) => join(root, d, 'bin', `${name}-server`)).filter((b) => existsSync(b)).at(-1);
+  if (!binary) throw new Error(`no ${name} ${series} server under ${root}: run scripts/extra-servers.sh install (or scripts/setup.sh) first`);
+  return binary;
 }
 
 /** Starts `redis-server` in the foreground (no persistence, loopback only) and waits for PONG. */
@@ -75,7 +89,7 @@ export async function startRedis(options: StartOptions = {}): Promise<RedisServe
       ...(options.password ? ['--requirepass', options.password] : []),
       ...(options.args ?? []),
     ];
-    const child = spawn('redis-server', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(options.binary ?? 'redis-server', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     running.add(child);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.once('exit', () => {
