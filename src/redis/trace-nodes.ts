@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { CONDITIONAL_DELETES, conditionTokens, type ServerCommands } from '../core/trace/server-commands.js';
 import { connect, replyTimeoutOf, tlsOptions } from './connection.js';
 import { toCliError } from './errors.js';
 import type { MonitorEndpoint } from './monitor.js';
@@ -84,6 +85,24 @@ export function clientNames(ep: MonitorEndpoint): Promise<Map<string, string>> {
       if (addr && name) names.set(addr, name);
     }
     return names;
+  });
+}
+
+/**
+ * The conditional writes the node has, from its command table (COMMAND DOCS SET, COMMAND INFO
+ * DELIFEQ DELEX); undefined when it will not say (no COMMAND DOCS before 7.0, an ACL): then the
+ * trace shows their outcome as unknown rather than guess.
+ */
+export function serverCommands(ep: MonitorEndpoint): Promise<ServerCommands | undefined> {
+  return withNode(ep, async (client) => {
+    try {
+      const docs = await client.call('COMMAND', 'DOCS', 'SET');
+      const info = (await client.call('COMMAND', 'INFO', ...CONDITIONAL_DELETES)) as unknown[];
+      const deletes = new Set(CONDITIONAL_DELETES.filter((_, i) => Array.isArray(info[i])));
+      return { setConditions: conditionTokens(docs), deletes };
+    } catch {
+      return undefined;
+    }
   });
 }
 

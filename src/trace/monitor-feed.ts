@@ -3,7 +3,8 @@ import type { TraceEvent } from '../core/trace/events.js';
 import { fenceCommand, fenceNumber } from '../core/trace/fence.js';
 import { parseMonitorLine } from '../core/trace/monitor-line.js';
 import { openMonitor, type MonitorConnection, type MonitorEndpoint, type MonitorHandlers } from '../redis/monitor.js';
-import { clientNames } from '../redis/trace-nodes.js';
+import { clientNames, serverCommands } from '../redis/trace-nodes.js';
+import type { ServerCommands } from '../core/trace/server-commands.js';
 import type { FeedConnection, FeedHost, ShardFeed } from './feed.js';
 
 // The MONITOR feed of one primary: lines decoded as they arrive. When the stream goes quiet, or a
@@ -26,10 +27,12 @@ const SETTLE_MS = 1000;
 export interface MonitorLink {
   /** Address -> CLIENT SETNAME of the connections already there. */
   names(endpoint: MonitorEndpoint): Promise<Map<string, string>>;
+  /** The conditional writes the node has (SET IFEQ, DELIFEQ, DELEX); a stand-in may not know. */
+  commands?(endpoint: MonitorEndpoint): Promise<ServerCommands | undefined>;
   open(endpoint: MonitorEndpoint, handlers: MonitorHandlers): Promise<MonitorConnection>;
 }
 
-const REDIS_LINK: MonitorLink = { names: clientNames, open: openMonitor };
+const REDIS_LINK: MonitorLink = { names: clientNames, commands: serverCommands, open: openMonitor };
 
 export class MonitorFeed implements ShardFeed {
   private decoder: TraceDecoder | undefined;
@@ -69,7 +72,11 @@ export class MonitorFeed implements ShardFeed {
 
   async attach(endpoint: MonitorEndpoint): Promise<FeedConnection> {
     // Names of the connections made before the trace, so their first events are named too.
-    if (!this.decoder) this.decoder = new TraceDecoder({ wants: this.opts.wants, clientNames: await this.link.names(endpoint), ...(this.opts.node ? { node: this.opts.node } : {}) });
+    // And what the server understands of the conditional writes: MONITOR lists rejected commands too.
+    if (!this.decoder) {
+      const [names, commands] = await Promise.all([this.link.names(endpoint), this.link.commands?.(endpoint)]);
+      this.decoder = new TraceDecoder({ wants: this.opts.wants, clientNames: names, commands, ...(this.opts.node ? { node: this.opts.node } : {}) });
+    }
     // A new connection (reconnected, or the promoted primary): fences sent on the old one are gone.
     this.awaited = undefined;
     this.fencing = true;

@@ -1,11 +1,13 @@
 // Commands a client sends outside a script: a token lock's SET NX PX (redsync, redis-py,
-// redis-semaphore's mutex), a plain PEXPIRE renewal, and everything that removes or changes a
-// lock without its protocol (DEL, UNLINK, FLUSHALL, RENAME, ...), which is shown, never dropped.
+// redis-semaphore's mutex), a plain PEXPIRE renewal, the conditional writes (SET IFEQ, DELIFEQ,
+// DELEX: conditional-writes.ts), and everything that removes or changes a lock without its
+// protocol (DEL, UNLINK, FLUSHALL, RENAME, ...), which is shown, never dropped.
 
 import type { TraceClient } from './events.js';
 import { keyInfo } from './keys.js';
 import type { MonitorLine } from './monitor-line.js';
 import type { EffectContext } from './effect-context.js';
+import { conditionalDelete, conditionalSet, deleteLock } from './conditional-writes.js';
 import { parseSetOptions } from './set-options.js';
 import { resolveSet } from './token-set.js';
 
@@ -23,19 +25,22 @@ export function applyCommand(ctx: EffectContext, line: MonitorLine, client: Trac
   const key = line.args[1];
   const { model } = ctx;
   if (cmd === 'flushall' || cmd === 'flushdb') {
-    for (const s of model.held()) deleted(ctx, s.lock, line);
+    for (const s of model.held()) deleteLock(ctx, s, line);
     return;
   }
   if (key === undefined || READS.has(cmd)) return;
-  if ((cmd === 'set' || cmd === 'setnx') && ctx.wants(key) && keyInfo(key).role === 'lock') {
+  const lockKey = ctx.wants(key) && keyInfo(key).role === 'lock';
+  if ((cmd === 'delifeq' || cmd === 'delex') && lockKey) return conditionalDelete(ctx, line);
+  if ((cmd === 'set' || cmd === 'setnx') && lockKey) {
     const opts = cmd === 'setnx' ? { nx: true, xx: false, keepTtl: false } : parseSetOptions(line.args.slice(3));
+    if (opts.condition) return conditionalSet(ctx, line, { ...opts, condition: opts.condition }, client);
     // A SET without NX on a key never seen as a lock is application data, not our business.
     if (!opts.nx && !model.has(key)) return;
     const s = model.state(key, 'token');
     return resolveSet(ctx, s, { ...opts, value: line.args[2] ?? '', inScript: false, probedAfterSet: false, probedExists: false }, line.t, client);
   }
   if (cmd === 'del' || cmd === 'unlink') {
-    for (const k of line.args.slice(1)) if (model.has(k)) deleted(ctx, k, line);
+    for (const k of line.args.slice(1)) deleteLock(ctx, model.get(k), line);
     return;
   }
   const s = model.get(key);
@@ -56,11 +61,4 @@ export function applyCommand(ctx: EffectContext, line: MonitorLine, client: Trac
     return;
   }
   ctx.emit({ kind: 'raw', lock: key, library: s.library, command: line.args });
-}
-
-function deleted(ctx: EffectContext, lock: string, line: MonitorLine): void {
-  const s = ctx.model.get(lock);
-  if (!s) return;
-  ctx.emit({ kind: 'deleted', lock, library: s.library, holders: [...s.holders.keys()], command: line.args.slice(0, 2) });
-  ctx.model.clear(s);
 }

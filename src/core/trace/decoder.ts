@@ -20,6 +20,7 @@ import type { EffectContext, ScriptRun } from './effect-context.js';
 import { knownDigest } from './digest-catalogue.js';
 import { keyInfo, REDISSON_OWNER } from './keys.js';
 import { applyScript } from './script-effects.js';
+import type { ServerCommands } from './server-commands.js';
 import { intentFromCommands, scriptIntent, type ScriptIntent } from './script-intent.js';
 
 export interface DecoderOptions {
@@ -29,6 +30,8 @@ export interface DecoderOptions {
   readonly node?: string;
   /** Client names known before the first line (CLIENT LIST at start): address -> name. */
   readonly clientNames?: ReadonlyMap<string, string>;
+  /** The conditional writes the server has (asked at start); undefined: their outcome is unknown. */
+  readonly commands?: ServerCommands | undefined;
 }
 
 /** A script run still collecting its `lua` lines; its time is its EVAL line's. */
@@ -73,6 +76,7 @@ export class TraceDecoder {
     this.ctx = {
       model: this.model,
       wants,
+      commands: opts.commands,
       // Events are built fresh by the effects: filled in place, not copied (this runs for every operation).
       emit: (e) => {
         const event = e as { -readonly [K in keyof TraceEvent]: TraceEvent[K] };

@@ -6,11 +6,14 @@ import type { TraceClient, TraceEvent } from './events.js';
 import type { LockModel } from './lock-model.js';
 import type { MonitorLine } from './monitor-line.js';
 import type { ScriptIntent } from './script-intent.js';
+import type { ServerCommands } from './server-commands.js';
 
 /** Where decoded events go, with the run's time, client and node filled in. */
 export interface EffectContext {
   readonly model: LockModel;
   readonly wants: (lock: string) => boolean;
+  /** The conditional writes the server has; undefined: not known (a saved MONITOR log). */
+  readonly commands?: ServerCommands | undefined;
   emit(event: Omit<TraceEvent, 't' | 'node'> & { readonly t?: number }): void;
 }
 

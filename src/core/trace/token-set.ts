@@ -30,6 +30,8 @@ export function resolveSet(ctx: EffectContext, s: LockState, set: SetFacts, t: n
     model.setExpiry(s, t, leaseMs);
     return ctx.emit({ ...base, kind: 'acquired', count: 1, ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}) });
   }
+  // XX writes only over a key that exists: on a lock the trace knows is free, nothing was written.
+  if (set.xx && !model.alive(s, t)) return ctx.emit({ ...base, kind: 'raw', detail: 'XX on a free lock: nothing was written' });
   const mine = s.holders.has(owner) && model.alive(s, t);
   if (set.keepTtl) {
     if (!mine) ctx.emit({ ...base, kind: 'raw', command: ['SET', s.lock, owner, 'KEEPTTL'] });
