@@ -1,10 +1,11 @@
-import { Box, Static, Text, useInput, useStdin } from 'ink';
+import { Box, Static, Text } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { clockTime } from './clock-time.js';
 import type { InspectStore, LogTone } from './inspect-store.js';
 import { InspectKey } from './InspectKey.js';
 import { InspectStatus } from './InspectStatus.js';
 import { safeText } from '../core/terminal-text.js';
+import { useKeys } from './use-keys.js';
 
 /** What a key press asks the command to do: `interrupt` is Ctrl-C, which raw mode turns into a key. */
 export type InspectAction = 'toggle-pause' | 'quit' | 'interrupt';
@@ -28,15 +29,11 @@ export function InspectApp({ store, onAction, clock = Date.now, tickMs = 200 }: 
   const screen = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const [now, setNow] = useState(clock);
   const frozenAt = screen.endedAt ?? screen.pausedAt;
-  const { isRawModeSupported } = useStdin();
-  useInput(
-    (input, key) => {
-      if (key.ctrl && input === 'c') onAction?.('interrupt');
-      else if (input === 'q') onAction?.('quit');
-      else if (input === 'p') onAction?.('toggle-pause');
-    },
-    { isActive: isRawModeSupported === true },
-  );
+  useKeys((key) => {
+    if (key.ctrl && key.text === 'c') onAction?.('interrupt');
+    else if (key.text === 'q' && !key.ctrl) onAction?.('quit');
+    else if (key.text === 'p' && !key.ctrl) onAction?.('toggle-pause');
+  });
   useEffect(() => {
     // Nothing moves while paused (the picture stays as it was when the user asked to look at
     // it) or once the watch has ended.

@@ -1,8 +1,9 @@
-import { Box, Text, useInput, useStdin } from 'ink';
+import { Box, Text } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { formatDuration } from '../core/duration.js';
 import { formatTable, lsRow, sortViews, type LsSort } from './ls-table.js';
 import type { LsScreen, LsStore } from './ls-store.js';
+import { useKeys } from './use-keys.js';
 import { useTerminalSize } from './use-terminal-size.js';
 
 /** What a key press asks the command to do: `interrupt` is Ctrl-C, which raw mode turns into a key. */
@@ -47,16 +48,13 @@ export function LsApp({ store, onAction, clock = Date.now, tickMs = 200, ...size
   const [sort, setSort] = useState<LsSort>('ttl');
   const [now, setNow] = useState(clock);
   const paused = screen.pausedAt !== undefined;
-  const { isRawModeSupported } = useStdin();
-  useInput(
-    (input, key) => {
-      if (key.ctrl && input === 'c') onAction?.('interrupt');
-      else if (input === 'q') onAction?.('quit');
-      else if (input === 'p') onAction?.('toggle-pause');
-      else if (SORT_KEYS[input]) setSort(SORT_KEYS[input]);
-    },
-    { isActive: isRawModeSupported === true },
-  );
+  useKeys((key) => {
+    const sortBy = key.ctrl ? undefined : SORT_KEYS[key.text];
+    if (key.ctrl && key.text === 'c') onAction?.('interrupt');
+    else if (key.text === 'q' && !key.ctrl) onAction?.('quit');
+    else if (key.text === 'p' && !key.ctrl) onAction?.('toggle-pause');
+    else if (sortBy) setSort(sortBy);
+  });
   useEffect(() => {
     if (paused) return;
     const timer = setInterval(() => setNow(clock()), tickMs);

@@ -1,4 +1,4 @@
-import { Box, Static, Text, useApp, useInput, type Key } from 'ink';
+import { Box, Static, Text, useApp } from 'ink';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import * as edit from '../core/repl/line-editor.js';
 import { commonPrefix } from '../core/repl/complete.js';
@@ -7,6 +7,8 @@ import type { OutputLine, OutputTone, ReplScreen } from './repl-screen.js';
 import { ReplPanel } from './ReplPanel.js';
 import { ReplPrompt } from './ReplPrompt.js';
 import { safeLine } from '../core/terminal-text.js';
+import type { KeyName } from '../core/key-press.js';
+import { useKeys, type KeyPress } from './use-keys.js';
 
 /** What the view needs of the session (src/repl/session.ts): its snapshot and where key presses go. */
 export interface ReplController {
@@ -34,6 +36,21 @@ const TONE: Record<OutputTone, { color?: string; dimColor?: boolean }> = {
   echo: { dimColor: true },
   event: { color: 'magenta' },
 };
+
+type LineEdit = (line: edit.LineState, history: readonly string[]) => edit.LineState;
+
+// What the editing keys do to the line (readline's bindings); Return and Tab act on the session.
+const NAMED_EDITS: Partial<Record<KeyName, LineEdit>> = {
+  up: edit.historyUp,
+  down: edit.historyDown,
+  left: edit.left,
+  right: edit.right,
+  home: edit.home,
+  end: edit.end,
+  backspace: edit.backspace,
+  delete: edit.deleteForward,
+};
+const CTRL_EDITS: Readonly<Record<string, LineEdit>> = { a: edit.home, e: edit.end, u: edit.killToStart, w: edit.killWord };
 
 function Output({ line }: { readonly line: OutputLine }) {
   // Every output line passes the text boundary: the REPL's own messages quote keys and client names too.
@@ -93,44 +110,36 @@ export function ReplApp({ session, clock = Date.now, tickMs = 200 }: ReplAppProp
     else setCandidates(found);
   };
 
-  const onKey = (input: string, key: Key): void => {
+  const onKey = (key: KeyPress): void => {
     setHint(undefined);
-    if (!key.tab) setCandidates(undefined);
+    if (key.name !== 'tab') setCandidates(undefined);
     const current = lineRef.current;
-    if (key.ctrl && input === 'c') {
+    if (key.ctrl && key.text === 'c') {
       if (!session.interrupt()) {
         if (current.text === '') setHint('(exit or Ctrl-D leaves)');
         setLine(edit.EMPTY_LINE);
       }
       return;
     }
-    if (key.ctrl && input === 'd') {
+    if (key.ctrl && key.text === 'd') {
       if (current.text === '') session.eof();
       else setLine(edit.deleteForward(current));
       return;
     }
-    if (key.return) return submit();
-    if (key.tab) return completeWord();
-    if (key.upArrow) return setLine(edit.historyUp(current, session.history));
-    if (key.downArrow) return setLine(edit.historyDown(current, session.history));
-    if (key.leftArrow) return setLine(edit.left(current));
-    if (key.rightArrow) return setLine(edit.right(current));
-    if (key.home || (key.ctrl && input === 'a')) return setLine(edit.home(current));
-    if (key.end || (key.ctrl && input === 'e')) return setLine(edit.end(current));
-    if (key.ctrl && input === 'u') return setLine(edit.killToStart(current));
-    if (key.ctrl && input === 'w') return setLine(edit.killWord(current));
-    // Terminals send DEL (0x7f) for Backspace, which ink calls `delete`.
-    if (key.backspace || key.delete) return setLine(edit.backspace(current));
-    if (key.ctrl || key.meta || input === '') return;
+    const named = key.name !== undefined ? NAMED_EDITS[key.name] : key.ctrl ? CTRL_EDITS[key.text] : undefined;
+    if (key.name === 'return') return submit();
+    if (key.name === 'tab') return completeWord();
+    if (named) return setLine(named(current, session.history));
+    if (key.ctrl || key.meta || key.name !== undefined) return;
     // Typed text, or a paste: Enter and Tab inside it act as they would typed one by one.
-    for (const part of input.split(/(\r\n|\r|\n|\t)/)) {
+    for (const part of key.text.split(/(\r\n|\r|\n|\t)/)) {
       if (part === '\t') completeWord();
       else if (part === '\r' || part === '\n' || part === '\r\n') submit();
       // Other control characters in a paste (a stray Ctrl-U, an escape) would corrupt the line.
       else if (part !== '') setLine(edit.insert(lineRef.current, part.replace(/[\u0000-\u001f\u007f]/g, '')));
     }
   };
-  useInput(onKey, { isActive: !screen.ended });
+  useKeys(onKey, { isActive: !screen.ended });
 
   return (
     <Box flexDirection="column">
