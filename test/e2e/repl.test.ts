@@ -3,8 +3,10 @@
 // holder's release lets the waiter in, and `exit` leaves no process and no lock behind.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSandbox } from '../../src/sandbox/index.js';
 import { BIN, ensureBuilt } from '../helpers/build.js';
 import { rawClient } from '../helpers/lock-env.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -203,4 +205,32 @@ describe('redlock-cli repl in a terminal', () => {
     expect(alive(repl.pid)).toBe(false);
     expect(await raw.exists('hupped')).toBe(0);
   }, 30_000);
+  // Issue 24, item 1: terminal reports on stdin crashed the REPL, which then left its sandbox and
+  // its background holds behind. Reports are ignored now; and any crash (here one injected on
+  // SIGUSR2 by a preloaded module) runs the same stop as SIGTERM before the process exits 1.
+  it('ignores terminal reports; a crash stops the sandbox it started and ends its holds, then exits 1', async () => {
+    const preload = `--import=${resolve('test/helpers/crash-on-signal.mjs')}`;
+    const repl = await start('crash', { NODE_OPTIONS: preload }, 'repl', '--url', server.url);
+    await repl.shows(`A@127.0.0.1:${server.port}>`);
+    // The hold goes to --url's server; once the sandbox is up, commands would go to it.
+    repl.line('as B hold crashed-key -- sleep 300');
+    const shown = await repl.until((s) => /started pid \d+/.test(s), 'the held command started');
+    const commandPid = Number(/started pid (\d+)/.exec(shown)![1]);
+    tmux('send-keys', '-t', 'crash', '-l', 'sandbox up --name crash-e2e\x1b[6n\x1b[5n\x1b[0n\x1b[1;5n');
+    repl.keys('Enter');
+    await repl.shows('sandbox "crash-e2e" is up', 30_000);
+    const serverPids = (await loadSandbox('crash-e2e', { env: stateEnv })).nodes.map((n) => n.pid);
+    pids.push(commandPid, ...serverPids); // stopped in afterAll should this test fail
+    expect(serverPids.length).toBeGreaterThan(0);
+    expect([commandPid, ...serverPids].every(alive)).toBe(true);
+    expect(await raw.exists('crashed-key')).toBe(1);
+
+    process.kill(repl.pid, 'SIGUSR2');
+    await repl.until(() => repl.exitCode() !== undefined, 'the REPL to exit', 30_000);
+    expect(repl.exitCode()).toBe('1');
+    expect(repl.screen()).toContain('redlock-cli: unexpected error: injected crash');
+    expect(alive(repl.pid)).toBe(false);
+    expect([commandPid, ...serverPids].filter(alive)).toEqual([]);
+    expect(await raw.exists('crashed-key')).toBe(0);
+  }, 90_000);
 });
