@@ -13,7 +13,7 @@ import type { CommandContext, RunContext } from '../commands/context.js';
 import { configureHelpWidth, loadHelpLayout, prose } from '../commands/help-text.js';
 import { CliError } from '../core/errors.js';
 import { EXIT_CODE_HELP, ExitCode } from '../core/exit-codes.js';
-import { safeLine } from '../core/terminal-text.js';
+import { safeLine, safeText } from '../core/terminal-text.js';
 import { COMMANDS, entriesFor, type CommandEntry } from './commands.js';
 
 export type { CommandEntry } from './commands.js';
@@ -62,8 +62,7 @@ export async function buildProgram(
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
       outputError: (text, write) => {
         if (!helpModules) needsHelp();
-        const line = hostHint(text.replace(/^error: /, '').replace(/\s*\n+\s*(?=\S)/g, ' ').trim());
-        write(`${helpModules.paintFor(ctx, 'stderr').error(`redlock-cli: ${line}`)}\n`);
+        write(`${helpModules.paintFor(ctx, 'stderr').error(`redlock-cli: ${usageLine(text)}`)}\n`);
       },
     });
   configureHelpWidth(program, ctx);
@@ -83,6 +82,16 @@ export async function buildProgram(
   helpModules?.addExamples(program, ctx);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput(program.configureOutput());
   return program;
+}
+
+/**
+ * commander's usage error as one line. It quotes what was typed ("argument 'x' is invalid"), so
+ * the whole message is escaped; the one line break of its own, before "(Did you mean ...?)",
+ * becomes a space.
+ */
+export function usageLine(text: string): string {
+  const [, message = text, suggestion] = /^(?:error: )?([^]*?)(?:\n(\(Did you mean [^\n]*\?\)))?\n*$/.exec(text) ?? [];
+  return hostHint([message, suggestion].filter((part) => part !== undefined).map(safeText).join(' '));
 }
 
 /** What only help and usage errors need: the help commands and examples, their text layout, colour. */
@@ -136,13 +145,14 @@ async function parseOn(
     }
     const { paintFor } = await import('../commands/colour.js');
     const red = paintFor(ctx, 'stderr').error;
+    // An error is one line: a value it quotes is escaped whole, newlines and colour codes too.
     if (err instanceof CliError) {
-      ctx.stderr.write(`${red(`redlock-cli: ${safeLine(err.message)}`)}\n`);
+      ctx.stderr.write(`${red(`redlock-cli: ${safeText(err.message)}`)}\n`);
       return err.exitCode;
     }
     const debug = args.includes('--debug');
     const message = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
-    ctx.stderr.write(`${red(`redlock-cli: unexpected error: ${safeLine(message)}${debug ? '' : ' (run with --debug for details)'}`)}\n`);
+    ctx.stderr.write(`${red(`redlock-cli: unexpected error: ${debug ? safeLine(message) : `${safeText(message)} (run with --debug for details)`}`)}\n`);
     return ExitCode.unexpected;
   }
 }

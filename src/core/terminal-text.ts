@@ -3,27 +3,30 @@
 // "ESC ] 0;pwned BEL" is shown as text and never retitles, clears or reorders the screen.
 // Pure and tiny on purpose: colour (chalk) is applied AFTER this, to text it already made safe.
 
-// C0 and C1 controls, DEL, the Unicode line/paragraph separators, and the bidirectional
-// formatting characters (a right-to-left override makes `evil` display as `live`).
-export const UNSAFE_CLASS = '\\x00-\\x1f\\x7f-\\x9f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
-const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'g');
+// C0 and C1 controls, DEL, the Unicode line/paragraph separators, and every format character
+// (\p{Cf}): the bidirectional controls (a right-to-left override makes `evil` display as `live`)
+// and the invisible ones (zero-width space and joiners, soft hyphen, BOM), which make two names
+// that print alike differ. Regular expressions built from this class need the `u` flag.
+export const UNSAFE_CLASS = '\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029\\p{Cf}';
+const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'gu');
 
-/** `\n`, `\t`, `\xNN` (redis-cli's form) or `\uNNNN` for one unsafe character. */
+/** `\n`, `\t`, `\xNN` (redis-cli's form), `\uNNNN` or `\u{NNNNN}` for one unsafe character. */
 export function escapeChar(c: string): string {
   if (c === '\n') return '\\n';
   if (c === '\r') return '\\r';
   if (c === '\t') return '\\t';
-  const code = c.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  const code = c.codePointAt(0) ?? 0;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+  return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`;
 }
 
-/** A value (key, holder, token, message part) with every control and bidi character escaped. */
+/** A value (key, holder, token, message part) with every control and format character escaped. */
 export function safeText(text: string): string {
   return text.replace(UNSAFE, escapeChar);
 }
 
 // Our own colours (SGR: ESC [ digits ; m) survive a line; any other escape sequence is escaped.
-const LINE_UNSAFE = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS.replace('\\x00-\\x1f', '\\x00-\\x08\\x0b-\\x1f')}]`, 'g');
+const LINE_UNSAFE = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS.replace('\\x00-\\x1f', '\\x00-\\x08\\x0b-\\x1f')}]`, 'gu');
 
 /**
  * A whole output line or block as the last net before the stream: newlines and tabs stay, colour
@@ -31,15 +34,17 @@ const LINE_UNSAFE = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS.replace('\\x00-
  * formatted (safeText); this catches what any formatter forgot.
  */
 export function safeLine(text: string): string {
-  return text.replace(LINE_UNSAFE, (m) => (m.length > 1 ? m : escapeChar(m)));
+  return text.replace(LINE_UNSAFE, (m) => (m.startsWith('\x1b[') ? m : escapeChar(m)));
 }
 
-// JSON.stringify escapes C0 but leaves C1, DEL, U+2028/9 and bidi characters raw.
-const JSON_UNSAFE = new RegExp(`[${UNSAFE_CLASS.replace('\\x00-\\x1f', '')}]`, 'g');
+// JSON.stringify escapes C0 but leaves C1, DEL, U+2028/9 and format characters raw.
+const JSON_UNSAFE = new RegExp(`[${UNSAFE_CLASS.replace('\\x00-\\x1f', '')}]`, 'gu');
+const jsonUnit = (unit: number): string => `\\u${unit.toString(16).padStart(4, '0')}`;
 
 /** JSON text with the characters JSON.stringify leaves raw written as \uNNNN (still valid JSON). */
 export function safeJson(json: string): string {
-  return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // A character past U+FFFF is written as its two UTF-16 halves, as JSON spells it.
+  return json.replace(JSON_UNSAFE, (c) => Array.from({ length: c.length }, (_, i) => jsonUnit(c.charCodeAt(i))).join(''));
 }
 
 /** Every string inside `value` (objects, arrays) through safeText: for views fed to live screens. */

@@ -6,7 +6,7 @@ import { completionPoint, quoteWord } from '../core/repl/tokenize.js';
 import type { OutputLine, OutputTone, ReplScreen } from './repl-screen.js';
 import { ReplPanel } from './ReplPanel.js';
 import { ReplPrompt } from './ReplPrompt.js';
-import { safeLine } from '../core/terminal-text.js';
+import { safeLine, safeText } from '../core/terminal-text.js';
 import type { KeyName } from '../core/key-press.js';
 import { useKeys, type KeyPress } from './use-keys.js';
 
@@ -53,8 +53,10 @@ const NAMED_EDITS: Partial<Record<KeyName, LineEdit>> = {
 const CTRL_EDITS: Readonly<Record<string, LineEdit>> = { a: edit.home, e: edit.end, u: edit.killToStart, w: edit.killWord };
 
 function Output({ line }: { readonly line: OutputLine }) {
-  // Every output line passes the text boundary: the REPL's own messages quote keys and client names too.
-  return <Text {...TONE[line.tone]}>{line.text === '' ? ' ' : safeLine(line.text)}</Text>;
+  // Every output line passes the text boundary: the REPL's own messages quote keys and client names
+  // too. An error is one line whose quoted values are escaped whole, colour codes and newlines too.
+  const safe = line.tone === 'error' ? safeText : safeLine;
+  return <Text {...TONE[line.tone]}>{line.text === '' ? ' ' : safe(line.text)}</Text>;
 }
 
 /** The REPL: command output scrolls above (<Static>), the live panel and the prompt repaint below. */

@@ -35,3 +35,25 @@ describe('the terminal output boundary', () => {
     expect(safeStrings(view)).toEqual({ key: 'k\\x1b', holders: [{ owner: '\\u202eo', count: 2 }], ttlMs: -1, warning: undefined });
   });
 });
+
+// Issue 24, item 3: invisible format characters (zero-width, soft hyphen, BOM, tags) were printed raw.
+describe('format characters (Unicode Cf) at the boundary', () => {
+  it.each([
+    ['a zero-width space', 'ord\u200bers', 'ord\\u200bers'],
+    ['zero-width joiners', 'a\u200cb\u200dc', 'a\\u200cb\\u200dc'],
+    ['a soft hyphen', 'or\u00adders', 'or\\xadders'],
+    ['a byte order mark', '\ufefforders', '\\ufefforders'],
+    ['a word joiner', 'a\u2060b', 'a\\u2060b'],
+    ['a tag character past U+FFFF', 'a\u{e0041}b', 'a\\u{e0041}b'],
+  ])('safeText and safeLine escape %s', (_name, input, shown) => {
+    expect(safeText(input)).toBe(shown);
+    expect(safeLine(input)).toBe(shown);
+  });
+
+  it('safeJson writes them as \\u escapes and stays valid JSON', () => {
+    const value = { key: 'a\u200bb\u{e0041}c' };
+    const json = safeJson(JSON.stringify(value));
+    expect(json).toBe('{"key":"a\\u200bb\\udb40\\udc41c"}');
+    expect(JSON.parse(json)).toEqual(value);
+  });
+});

@@ -3,10 +3,10 @@
 
 import { escapeChar, safeText, UNSAFE_CLASS } from '../terminal-text.js';
 
-// Controls and bidi characters (terminal-text.ts), plus what quoting needs: \\, " and U+FFFD
+// Controls and format characters (terminal-text.ts), plus what quoting needs: \\, " and U+FFFD
 // (a lossy decode: the name was not what it shows).
-const NEEDS_QUOTES = new RegExp(`[${UNSAFE_CLASS}\\\\"\\ufffd]`);
-const QUOTE_ALL = new RegExp(NEEDS_QUOTES.source, 'g');
+const NEEDS_QUOTES = new RegExp(`[${UNSAFE_CLASS}\\\\"\\ufffd]`, 'u');
+const QUOTE_ALL = new RegExp(NEEDS_QUOTES.source, 'gu');
 
 /** Text safe to print: quoted with escapes when it holds control characters, unchanged otherwise. */
 export function printable(text: string): string {
