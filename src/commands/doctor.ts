@@ -7,14 +7,14 @@ import type { Finding } from '../core/doctor.js';
 import { DOCTOR_CODES, scenarioFor } from '../core/doctor-codes.js';
 import { paintFor } from './colour.js';
 import { REDISSON_THREAD_WAIT_MS } from '../locks/fair.js';
-import { DEFAULT_SCAN_COUNT } from '../inspect/scan.js';
+import { DEFAULT_SCAN_COUNT, SCAN_COUNT_BOUNDS } from '../inspect/scan.js';
 import { connect } from '../redis/connection.js';
 import { act, note, print, printJson, tableWidth, type CommandContext, type RunContext } from './context.js';
 import { fixTargetFor } from './doctor/target.js';
 import { reportPartial } from './cluster-partial.js';
 import { runDoctor, type DoctorReport } from '../inspect/doctor-run.js';
 import { scanProgress } from './ls-progress.js';
-import { countFlag } from './ls.js';
+import { optionalCount } from '../core/count.js';
 import { addConnectionOptions, durationFlag, targetSpec, type ConnectionFlags } from './options.js';
 import { prose } from './help-text.js';
 
@@ -74,7 +74,7 @@ export function registerDoctor(program: Command, ctx: CommandContext): void {
       const fairWaitMs = durationFlag(flags.fairWait, '--fair-wait') ?? REDISSON_THREAD_WAIT_MS;
       const renewal = typeof flags.renewals === 'string' ? flags.renewals : flags.renewals === true ? DEFAULT_RENEWAL_WINDOW : undefined;
       const renewalWindowMs = durationFlag(renewal, '--renewals');
-      const scanCount = countFlag(flags.scanCount, '--scan-count');
+      const scanCount = optionalCount(flags.scanCount, '--scan-count', SCAN_COUNT_BOUNDS);
       const conn = await connect(spec, { mode: 'one-shot', name: 'redlock-cli:doctor' });
       const progress = scanProgress(ctx, 'locks');
       try {

@@ -4,7 +4,8 @@ import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { InspectKind } from '../core/lock-view.js';
 import { collectLocks, LOCK_KINDS, scanLocks, type LockScanOptions } from '../inspect/scan-locks.js';
-import { DEFAULT_SCAN_COUNT } from '../inspect/scan.js';
+import { DEFAULT_SCAN_COUNT, SCAN_COUNT_BOUNDS } from '../inspect/scan.js';
+import { optionalCount } from '../core/count.js';
 import { connect } from '../redis/connection.js';
 import { formatTable, lsRow, sortViews } from '../ui/ls-table.js';
 import { act, note, print, type CommandContext, type RunContext, tableWidth } from './context.js';
@@ -70,13 +71,8 @@ function parseKinds(text: string | undefined): ReadonlySet<InspectKind> | undefi
   return kinds;
 }
 
-/** A whole number from 1 up, or undefined when the flag was not given. */
-export function countFlag(text: string | undefined, flag: string): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`invalid ${flag} "${text}": use a whole number, 1 or more`);
-  return n;
-}
+/** --limit: stop after this many locks. */
+const LIMIT_BOUNDS = { min: 1, max: 1_000_000_000 } as const;
 
 export function registerLs(program: Command, ctx: CommandContext): void {
   const cmd = program
@@ -97,8 +93,8 @@ export function registerLs(program: Command, ctx: CommandContext): void {
       const scan: LockScanOptions = {
         pattern,
         kinds: parseKinds(flags.kind),
-        limit: countFlag(flags.limit, '--limit'),
-        count: countFlag(flags.scanCount, '--scan-count'),
+        limit: optionalCount(flags.limit, '--limit', LIMIT_BOUNDS),
+        count: optionalCount(flags.scanCount, '--scan-count', SCAN_COUNT_BOUNDS),
         signal: ctx.signal,
       };
       const spec = targetSpec(flags, ctx);

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { checkRacePlan, CHAOS_VERBS, HOLD_DISTS, RACE_KINDS, RELEASE_MODES, type RacePlan, type RaceTarget } from '../core/race/plan.js';
+import { optionalCount, parseCount } from '../core/count.js';
+import { checkRacePlan, CHAOS_VERBS, MAX_CLIENTS, HOLD_DISTS, RACE_KINDS, RELEASE_MODES, type RacePlan, type RaceTarget } from '../core/race/plan.js';
+import { procsBounds } from '../race/proc-limit.js';
 import { runRace, type RaceMonitor } from '../race/run.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { checkKeyName, durationFlag, redisServerOption } from './options.js';
@@ -66,17 +68,9 @@ Examples:
   redlock-cli race orders --kind token --clients 1000 --duration 10s --procs 4
   redlock-cli race orders --release naive-del --no-renew --lease 50ms --hold 80ms --json`;
 
-function count(value: string, flag: string): number {
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
-  return Number(value);
-}
-
-/** --procs N starts N worker processes; left out, every client runs in this one. */
+/** --procs N starts N worker processes, as many as this machine can run; left out, every client runs in this one. */
 function workers(value: string | undefined): number {
-  if (value === undefined) return 0;
-  const n = count(value, '--procs');
-  if (n < 1) throw new UsageError('--procs must be at least 1: leave it out to run every client in this process');
-  return n;
+  return optionalCount(value, '--procs', procsBounds()) ?? 0;
 }
 
 function required(value: string, flag: string): number {
@@ -104,7 +98,7 @@ export function racePlanFromFlags(keys: readonly string[], flags: RaceFlags): Ra
   return checkRacePlan({
     keys,
     kind: flags.kind,
-    clients: count(flags.clients, '--clients'),
+    clients: parseCount(flags.clients, '--clients', { min: 1, max: MAX_CLIENTS }),
     procs: workers(flags.procs),
     durationMs: required(flags.duration, '--duration'),
     leaseMs: required(flags.lease, '--lease'),

@@ -1,7 +1,9 @@
 import { Option, type Command } from 'commander';
 import { formatDuration } from '../core/duration.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
+import { optionalCount } from '../core/count.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { NODES_BOUNDS, REPLICAS_BOUNDS } from '../sandbox/plan.js';
 import { listSandboxes, loadSandbox, startSandbox, TOPOLOGIES, withFakeClocks, type SandboxHandle, type StartOptions, type TopologyName } from '../sandbox/index.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { formatStatus, formatUrls, sandboxJson } from './sandbox/output.js';
@@ -41,12 +43,6 @@ interface UpFlags {
   readonly json?: boolean;
 }
 
-function count(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
-  return Number(value);
-}
-
 /** `status` and `down` take the sandbox as an argument or, like the verbs, as --name. */
 function nameArg(arg: string | undefined, flag: string | undefined): string | undefined {
   if (arg !== undefined && flag !== undefined && arg !== flag) throw new UsageError(`two sandbox names given: "${arg}" and --name ${flag}`);
@@ -81,8 +77,8 @@ function registerUp(sandbox: Command, ctx: CommandContext): void {
     const options: StartOptions = {
       topology: flags.topology,
       name: flags.name,
-      nodes: count(flags.nodes, '--nodes'),
-      replicas: count(flags.replicas, '--replicas'),
+      nodes: optionalCount(flags.nodes, '--nodes', NODES_BOUNDS),
+      replicas: optionalCount(flags.replicas, '--replicas', REPLICAS_BOUNDS),
       redisServer: flags.redisServer,
       env: ctx.env,
       persist: true,

@@ -10,6 +10,8 @@ import { probeStep, type KeyProbe } from './scan-probe.js';
 
 /** SCAN's COUNT: about 1000 keys per round trip keeps each step around a millisecond of server time. */
 export const DEFAULT_SCAN_COUNT = 1000;
+/** --scan-count: a COUNT far above the default makes each SCAN step hold the server for long. */
+export const SCAN_COUNT_BOUNDS = { min: 1, max: 100_000 } as const;
 
 /** A plain node connection: the standalone client, or one Cluster primary. */
 export type NodeClient = Exclude<RedisClient, { nodes: unknown }>;

@@ -1,3 +1,4 @@
+import type { CountBounds } from '../core/count.js';
 import { UsageError } from '../core/errors.js';
 import type { NodeRole, TopologyName } from './types.js';
 
@@ -11,6 +12,9 @@ export interface PlannedNode {
 
 export const DEFAULT_REDLOCK_NODES = 5;
 const MAX_NODES = 15;
+/** --nodes of a redlock sandbox and --replicas per cluster primary. */
+export const NODES_BOUNDS = { min: 1, max: MAX_NODES } as const;
+export const REPLICAS_BOUNDS = { min: 0, max: 1 } as const;
 const SENTINELS = 3;
 
 // Neutral names (n1, n2, s1) rather than "primary"/"replica": roles change in a failover, names
@@ -22,7 +26,7 @@ function primaries(count: number): PlannedNode[] {
   return Array.from({ length: count }, (_, i) => ({ name: redisName(i), role: 'primary' as const }));
 }
 
-function checkCount(value: number, flag: string, min: number, max: number): number {
+function checkCount(value: number, flag: string, { min, max }: CountBounds): number {
   if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}`);
   return value;
 }
@@ -45,9 +49,9 @@ export function planTopology(topology: TopologyName, opts: { nodes?: number | un
       return [...nodes, ...Array.from({ length: SENTINELS }, (_, i) => ({ name: sentinelName(i), role: 'sentinel' as const }))];
     }
     case 'redlock':
-      return primaries(checkCount(opts.nodes ?? DEFAULT_REDLOCK_NODES, '--nodes', 1, MAX_NODES));
+      return primaries(checkCount(opts.nodes ?? DEFAULT_REDLOCK_NODES, '--nodes', NODES_BOUNDS));
     case 'cluster': {
-      const replicas = checkCount(opts.replicas ?? 0, '--replicas', 0, 1);
+      const replicas = checkCount(opts.replicas ?? 0, '--replicas', REPLICAS_BOUNDS);
       const masters = primaries(3);
       const copies = replicas === 0 ? [] : masters.map((m, i) => ({ name: redisName(3 + i), role: 'replica' as const, replicaOf: m.name }));
       return [...masters, ...copies];

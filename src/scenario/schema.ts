@@ -133,6 +133,9 @@ const variants = z
     })),
   );
 
+/** Each client is a connection, a lane on the timeline and a column of the verdict: a few, not thousands. */
+export const MAX_SCENARIO_CLIENTS = 32;
+
 /** A whole scenario file; the result lacks only `name` and `file`, and its steps are in file order. */
 export const scenarioFileSchema = strict({
   title: text,
@@ -143,7 +146,11 @@ export const scenarioFileSchema = strict({
   sandbox,
   lock: strict({ kind: lockKind, key: text }),
   resource: resource.optional(),
-  clients: list(client, 'clients').refine((c) => c.length > 0, { error: 'expected at least one client' }),
+  clients: list(client, 'clients')
+    .refine((c) => c.length > 0, { error: 'expected at least one client' })
+    .refine((c) => c.length <= MAX_SCENARIO_CLIENTS, {
+      error: (iss) => `${(iss.input as unknown[]).length} clients, at most ${MAX_SCENARIO_CLIENTS}: a scenario is a few actors on one timeline; for many clients use race --clients`,
+    }),
   seed: list(seedEntry, 'seed entries').optional(),
   starvation: duration.optional(),
   settle: offset.optional(),

@@ -16,15 +16,15 @@ const race = (...args: string[]) => runCli(['race', 'orders', ...args], env);
 
 describe('race refuses bad input with exit 2 before starting', () => {
   it.each([
-    [['--clients', '0'], '--clients must be a whole number of at least 1'],
-    [['--clients', 'many'], '--clients must be a whole number, got "many"'],
+    [['--clients', '0'], 'invalid --clients "0": use a whole number from 1 to 10000'],
+    [['--clients', 'many'], 'invalid --clients "many": use a whole number from 1 to 10000'],
     [['--hold', '5s', '--duration', '5s'], '--hold must be shorter than --duration'],
     [['--hold', '20 ms'], 'invalid --hold duration "20 ms"'],
     [['--duration', '10'], 'invalid --duration duration "10"'],
     [['--kind', 'mutex'], 'unknown lock kind "mutex"'],
     [['--kind', 'read'], 'read locks are shared by design'],
     [['--hold-dist', 'normal'], 'unknown --hold-dist "normal"'],
-    [['--procs', '9'], '--procs 9 is more than --clients 8'],
+    [['--clients', '2', '--procs', '3'], '--procs 3 is more than --clients 2'],
     [['--chaos', 'flood'], 'unknown --chaos verb "flood"'],
     [['--url', URL, '--chaos', 'pause'], '--chaos pause needs a sandbox'],
     [['--url', URL, '--chaos', 'failover'], '--chaos failover needs a sandbox'],

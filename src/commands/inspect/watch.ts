@@ -3,6 +3,7 @@
 // says where ticks go (ink view on a terminal, NDJSON with --json); the loop is inspect/watch.ts.
 
 import type { Command } from 'commander';
+import { optionalCount } from '../../core/count.js';
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import type { LockView } from '../../core/lock-view.js';
@@ -13,6 +14,9 @@ import type { TargetSpec } from '../../redis/target.js';
 import { note, type RunContext } from '../context.js';
 import { liveOutput, ndjsonOutput } from './watch-output.js';
 import { durationFlag } from '../options.js';
+
+/** --count: stop after this many reads. */
+const COUNT_BOUNDS = { min: 1, max: 1_000_000_000 } as const;
 
 export interface WatchFlags {
   readonly watch?: boolean;
@@ -68,11 +72,7 @@ function plan(ctx: RunContext, flags: WatchFlags): WatchPlan {
   if (!json && ctx.stdout.isTTY !== true) {
     throw new UsageError('--watch draws a live view and needs a terminal: use --once for one snapshot, or --json for one JSON line per tick');
   }
-  let count: number | undefined;
-  if (flags.count !== undefined) {
-    count = Number(flags.count);
-    if (!Number.isInteger(count) || count < 1) throw new UsageError(`invalid --count "${flags.count}": use a whole number of reads, 1 or more`);
-  }
+  const count = optionalCount(flags.count, '--count', COUNT_BOUNDS);
   const asked = durationFlag(flags.interval, '--interval') ?? DEFAULT_INTERVAL_MS;
   if (asked < MIN_INTERVAL_MS) note(ctx, `--interval ${flags.interval} is below the ${MIN_INTERVAL_MS} ms floor: reading every ${MIN_INTERVAL_MS} ms`);
   return { intervalMs: Math.max(asked, MIN_INTERVAL_MS), count, json };
