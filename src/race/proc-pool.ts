@@ -35,12 +35,20 @@ interface Worker {
   paused: boolean;
 }
 
+/** Starts one worker process; tests pass one that fails the way a fork does (see ProcPoolOptions.spawnWorker). */
+export type SpawnWorker = (path: string) => ChildProcess;
+
+// No inherited execArgv: a test runner's loader flags would slow every worker down.
+const forkWorker: SpawnWorker = (path) => fork(path, [], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+
 export interface ProcPoolOptions {
   readonly config: Omit<WorkerConfig, 'clients' | 'index'>;
   readonly emit: (event: HistoryEvent) => void;
   readonly resource: (req: ResourceRequest) => number | boolean;
   /** The parent's recorder, for the crash events of a killed worker's clients. */
   readonly rec: Recorder;
+  /** How a worker is started (default: fork dist/race/worker.js). */
+  readonly spawnWorker?: SpawnWorker;
 }
 
 /**
@@ -61,24 +69,44 @@ export class ProcPool {
 
   constructor(private readonly opts: ProcPoolOptions) {}
 
-  /** Forks one worker per group and waits until every client of every worker is connected. */
+  /**
+   * Forks one worker per group and waits until every client of every worker is connected. Any
+   * failure (a fork the system refuses, a worker that cannot connect) kills every worker started.
+   */
   async start(groups: readonly (readonly ClientSpec[])[]): Promise<void> {
-    const path = workerPath();
+    const started: Promise<Worker>[] = [];
     try {
-      await Promise.all(groups.map((clients) => this.spawn(path, clients)));
+      const path = workerPath();
+      // A fork can also fail synchronously (ENOMEM): the workers already forked are killed too.
+      for (const clients of groups) started.push(this.spawn(path, clients, groups.length));
+      await Promise.all(started);
     } catch (err) {
+      // Every other start now fails too (killed while connecting): that is this error, not another.
+      const settled = Promise.allSettled(started);
       await this.killAll();
+      await settled;
       throw err;
     }
   }
 
-  private spawn(path: string, clients: readonly ClientSpec[]): Promise<Worker> {
-    // No inherited execArgv: a test runner's loader flags would slow every worker down.
-    const child = fork(path, [], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  private spawn(path: string, clients: readonly ClientSpec[], of = 1): Promise<Worker> {
+    const index = this.nextIndex++;
+    const cannot = (err: unknown): CliError =>
+      new CliError(`could not start race worker ${index} of ${of} (${err instanceof Error ? err.message : String(err)}): use fewer --procs, or none`, ExitCode.unexpected);
+    let child: ChildProcess;
+    try {
+      child = (this.opts.spawnWorker ?? forkWorker)(path);
+    } catch (err) {
+      throw cannot(err);
+    }
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-2000)));
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const worker: Worker = { child, index: this.nextIndex++, clients, exited, stopped: false, killed: false, paused: false };
+    // A fork the system refused (EAGAIN, EMFILE) emits 'error' and never 'exit': it has exited all the same.
+    const exited = new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.on('error', () => void (child.pid === undefined && resolve()));
+    });
+    const worker: Worker = { child, index, clients, exited, stopped: false, killed: false, paused: false };
     this.workers.push(worker);
     return new Promise<Worker>((resolve, reject) => {
       const timer = setTimeout(() => fail(`worker ${child.pid} did not connect its ${clients.length} clients within ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
@@ -87,6 +115,10 @@ export class ProcPool {
         reject(new CliError(message, code));
       };
       child.once('exit', (code, signal) => fail(`worker ${child.pid} exited (${signal ?? `code ${code}`}) while connecting: ${stderr.trim() || 'no output'}`));
+      child.once('error', (err) => {
+        clearTimeout(timer);
+        reject(cannot(err));
+      });
       child.on('message', (msg: FromWorker) => {
         if (msg.type === 'ready') {
           clearTimeout(timer);
