@@ -25,6 +25,11 @@ export function safeText(text: string): string {
   return text.replace(UNSAFE, escapeChar);
 }
 
+/** Several lines of someone else's text (a scenario's narration): line breaks stay, the rest as safeText, colour codes too. */
+export function safeProse(text: string): string {
+  return text.split('\n').map(safeText).join('\n');
+}
+
 // Our own colours (SGR: ESC [ digits ; m) survive a line; any other escape sequence is escaped.
 const LINE_UNSAFE = new RegExp(`\\x1b\\[[0-9;]*m|[${UNSAFE_CLASS.replace('\\x00-\\x1f', '\\x00-\\x08\\x0b-\\x1f')}]`, 'gu');
 

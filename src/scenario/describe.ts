@@ -1,6 +1,7 @@
 // Scenario files in words, for `scenario show` and the REPL's `step`: one line per step.
 
 import { formatDuration } from '../core/duration.js';
+import { safeText } from '../core/terminal-text.js';
 import { seconds } from '../core/scenario/timeline-events.js';
 import { isClientStep, isFaultStep, isWaitStep, type ClientStep, type Scenario, type Step, type WaitFor } from './model.js';
 
@@ -44,8 +45,13 @@ function clientText(s: ClientStep): string {
   }
 }
 
-/** One line: `0.35 s  B  acquire, lease 2.0 s, wait up to 1.0 s   [fixed]`. */
+/** One line: `0.35 s  B  acquire, lease 2.0 s, wait up to 1.0 s   [fixed]`; keys and values in it escaped. */
 export function stepText(step: Step): { readonly at: string; readonly lane: string; readonly text: string } {
+  const parts = stepParts(step);
+  return { ...parts, text: safeText(parts.text) };
+}
+
+function stepParts(step: Step): { readonly at: string; readonly lane: string; readonly text: string } {
   const only = step.only ? `   [${step.only.join(', ')}]` : '';
   if (isClientStep(step)) return { at: seconds(step.at), lane: step.client, text: clientText(step) + only };
   if (isFaultStep(step)) {
@@ -70,7 +76,7 @@ export function setupText(s: Scenario): string[] {
   const clients = s.clients.map((c) => [c.name, c.kind, c.reach ? `reaches ${c.reach.join(',')}` : undefined, c.stopOnLost ? 'stops on lost lock' : undefined].filter(Boolean).join(' '));
   return [
     `sandbox   ${sandbox}`,
-    `lock      ${s.lock.kind} ${s.lock.key}`,
+    `lock      ${s.lock.kind} ${safeText(s.lock.key)}`,
     `clients   ${clients.join('; ')}`,
     `resource  fencing ${s.resource.fencing}`,
   ];

@@ -11,7 +11,8 @@ import { NotFoundError, UsageError } from '../core/errors.js';
 import { crossCheck } from './checks.js';
 import { oneLine, problemError, where, type Problem } from './locate.js';
 import type { Scenario } from './model.js';
-import { scenarioFileSchema } from './schema.js';
+import { scenarioFileSchema, type ScenarioFile } from './schema.js';
+import { safeProse, safeText } from '../core/terminal-text.js';
 
 const EXTENSIONS = ['.yaml', '.yml'] as const;
 
@@ -39,10 +40,28 @@ export function parseScenario(text: string, file: string): Scenario {
   const problems = crossCheck(parsed.data, raw);
   if (problems.length > 0) throw problemError(file, doc, lines, problems);
 
-  const data = parsed.data;
+  const data = readable(parsed.data);
   // Sorted once here so the runner can take them in order; sort is stable, so ties keep file order.
   const steps = [...data.steps].sort((a, b) => a.at - b.at);
   return { name: basename(file, extname(file)), file, ...data, steps };
+}
+
+/**
+ * What the file says for people to read (title, summary, narration, descriptions, notes, sources)
+ * is only ever shown, by list, show, run, the live views and the REPL: it is escaped once, here,
+ * so no terminal code in a file reaches a screen. Keys and values keep their bytes: they go to Redis.
+ */
+function readable(f: ScenarioFile): ScenarioFile {
+  return {
+    ...f,
+    title: safeText(f.title),
+    summary: safeText(f.summary),
+    narration: safeProse(f.narration),
+    sources: f.sources.map(safeText),
+    lookFor: f.lookFor.map(safeText),
+    variants: f.variants.map((v) => ({ ...v, description: safeText(v.description) })),
+    steps: f.steps.map((s) => ('note' in s ? { ...s, note: safeText(s.note) } : s)),
+  };
 }
 
 /** yaml's message, in the file's terms where yaml speaks to programmers. */
