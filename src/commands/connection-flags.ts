@@ -133,7 +133,7 @@ async function applySandboxOption(cmd: Command, ctx: RunContext): Promise<string
   const clash = ['url', 'sentinel', 'cluster', 'target', 'host', 'port'].filter((n) => given(cmd, n));
   if (clash.length > 0) throw new UsageError(`--sandbox already says where to connect: drop ${clash.map((n) => flagOf(cmd, n)).join(' and ')}`);
   const { loadSandbox } = await import('../sandbox/index.js');
-  const sandbox = await loadSandbox(name === true ? undefined : name, { env: ctx.env });
+  const sandbox = await loadSandbox(name === true ? undefined : name, { env: ctx.env, howToName: '--sandbox <name>' });
   const { urls } = sandbox;
   if (urls.sentinel) {
     set(cmd, 'sentinel', urls.sentinel.hosts.join(','));

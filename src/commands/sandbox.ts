@@ -11,6 +11,7 @@ import { tableWidth } from './context.js';
 import { proxyFactory, SANDBOX_VERBS, type SandboxVerb } from './sandbox/verbs.js';
 import { prose } from './help-text.js';
 import { redisServerOption } from './options.js';
+import { sandboxCommand } from '../core/sandbox-hint.js';
 
 const HELP = `
 Every node is a redis-server (or sentinel) in the foreground, never daemonised, bound to 127.0.0.1
@@ -97,9 +98,8 @@ function registerUp(sandbox: Command, ctx: CommandContext): void {
     print(ctx, `sandbox "${handle.name}" is up: ${handle.topology}, ${handle.nodes.length} processes, formed in ${formatDuration(formedMs)}`);
     for (const line of formatUrls(handle.urls)) print(ctx, line);
     for (const line of formatStatus(await handle.status(), tableWidth(ctx)).slice(1)) print(ctx, line);
-    const named = handle.name === 'default' ? '' : ` --name ${handle.name}`;
-    const failover = handle.topology === 'sentinel' || handle.topology === 'replicated' ? `, redlock-cli sandbox failover${named}` : '';
-    note(ctx, `break it: redlock-cli sandbox kill|pause|restart|resume <node>${named}${failover}; stop it: redlock-cli sandbox down${named}`);
+    const failover = handle.topology === 'sentinel' || handle.topology === 'replicated' ? `, ${sandboxCommand(handle.name, 'failover')}` : '';
+    note(ctx, `break it: ${sandboxCommand(handle.name, 'kill|pause|restart|resume', '<node>')}${failover}; stop it: ${sandboxCommand(handle.name, 'down')}`);
     return ExitCode.ok;
   }));
 }

@@ -51,7 +51,7 @@ export async function openTarget(plan: RacePlan, opts: TargetOptions): Promise<R
     return { label, spec: { url: t.url }, nodes, nodeNames: [], chaosNode: '', close: async () => {} };
   }
   if (t.type === 'sandbox') {
-    const sandbox = await loadSandbox(t.name, { env: opts.env });
+    const sandbox = await loadSandbox(t.name, { env: opts.env, howToName: '--sandbox <name>' });
     checkSandbox(sandbox, plan);
     return fromSandbox(sandbox, plan, `sandbox ${sandbox.name} (${sandbox.topology})`, async () => {});
   }

@@ -3,6 +3,7 @@
 // here are stopped only if the user answers yes.
 
 import { loadSandbox } from '../sandbox/index.js';
+import { sandboxCommand } from '../core/sandbox-hint.js';
 import { parseLine } from './command-tree.js';
 import type { HeldLock } from '../core/repl/screen-parts.js';
 import { heldElsewhere, locksHere } from '../core/repl/selectors.js';
@@ -29,7 +30,7 @@ export async function exitRepl(session: ReplHost): Promise<void> {
     if (!(await isUp(session, name))) continue;
     const answer = await session.ask(`stop sandbox "${name}", started in this REPL? [y/N]`);
     if (!yes(answer)) {
-      session.print(`sandbox "${name}" keeps running: redlock-cli sandbox down${name === 'default' ? '' : ` ${name}`} stops it`);
+      session.print(`sandbox "${name}" keeps running: ${sandboxCommand(name, 'down')} stops it`);
       continue;
     }
     await stopSandbox(session, name);
@@ -53,7 +54,7 @@ async function releaseAll(session: ReplHost, held: readonly HeldLock[]): Promise
 }
 
 async function stopSandbox(session: ReplHost, name: string): Promise<void> {
-  const argv = ['sandbox', 'down', name];
+  const argv = ['sandbox', 'down', '--name', name];
   await session.runForeground(session.client(session.state.current), argv, argv.join(' '), parseLine(session.tree, argv));
 }
 

@@ -41,7 +41,7 @@ export async function createSession(env: Readonly<Record<string, string | undefi
   });
   session.start();
   if (settings.sandbox !== undefined) {
-    await attachSandbox(session, settings.sandbox === true ? undefined : settings.sandbox).catch((err: unknown) =>
+    await attachSandbox(session, settings.sandbox === true ? undefined : settings.sandbox, '--sandbox <name>').catch((err: unknown) =>
       session.print(err instanceof Error ? err.message : String(err), 'error'),
     );
   }

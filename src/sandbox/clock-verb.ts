@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { sandboxCommand } from '../core/sandbox-hint.js';
 import { detectClockSupport } from './clock-detect.js';
 import { fakeClockFile, resetFakeClock } from './clock-faketime.js';
 import { respRunner } from './clock-runner.js';
@@ -20,7 +21,7 @@ export async function clockVerb(sup: Supervisor, name: string, change: ClockChan
   const node = sup.record(name);
   if (node.role === 'sentinel') throw new UsageError(`clock applies to redis nodes, and ${name} is a sentinel`);
   if (node.state === 'killed' || !sup.owns(node)) {
-    throw new UsageError(`cannot change the clock of ${name}: it is not running (start it again with: redlock-cli sandbox restart ${name})`);
+    throw new UsageError(`cannot change the clock of ${name}: it is not running (start it again with: ${sandboxCommand(sup.state.name, 'restart', name)})`);
   }
   const started = Date.now();
   const file = fakeClockFile(node.env);

@@ -1,5 +1,6 @@
 import { formatDuration } from '../core/duration.js';
 import { UnreachableError, UsageError } from '../core/errors.js';
+import { sandboxCommand } from '../core/sandbox-hint.js';
 import { MASTER_NAME, SENTINEL_REFAILOVER_MS } from './config.js';
 import { killNodeVerb, pauseNodeVerb, type ActionResult } from './faults.js';
 import { roleOf } from './form-replication.js';
@@ -137,8 +138,8 @@ export async function failoverVerb(sup: Supervisor, opts: FailoverOptions = {}):
   const took = formatDuration(Date.now() - started);
   const by = topology === 'sentinel' ? `Sentinel now reports ${to.name} (127.0.0.1:${to.port}) as ${MASTER_NAME}` : `promoted with REPLICAOF NO ONE`;
   const after =
-    how === 'kill' ? `; ${from.name} stays killed (redlock-cli sandbox restart ${from.name} brings it back as a replica)`
-    : how === 'pause' && topology === 'sentinel' ? `; ${from.name} stays paused (after redlock-cli sandbox resume ${from.name} it is a second primary until Sentinel demotes it, seconds later)`
+    how === 'kill' ? `; ${from.name} stays killed (${sandboxCommand(sup.state.name, 'restart', from.name)} brings it back as a replica)`
+    : how === 'pause' && topology === 'sentinel' ? `; ${from.name} stays paused (after ${sandboxCommand(sup.state.name, 'resume', from.name)} it is a second primary until Sentinel demotes it, seconds later)`
     : how === 'pause' ? `; ${from.name} stays paused, and when resumed it still believes it is a primary: nothing demotes it without Sentinel`
     : '';
   return {

@@ -2,6 +2,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
+import { sandboxCommand } from '../core/sandbox-hint.js';
 import { redisConf } from './config.js';
 import { signalNode } from './node-process.js';
 import { isStopped } from './procfs.js';
@@ -84,7 +85,7 @@ export async function restartNodeVerb(sup: Supervisor, name: string, opts: Resta
 
 function requireRunning(sup: Supervisor, node: NodeRecord, verb: string): void {
   if (node.state === 'killed' || !sup.owns(node)) {
-    throw new UsageError(`cannot ${verb} ${node.name}: it is not running (start it again with: redlock-cli sandbox restart ${node.name})`);
+    throw new UsageError(`cannot ${verb} ${node.name}: it is not running (start it again with: ${sandboxCommand(sup.state.name, 'restart', node.name)})`);
   }
 }
 
@@ -95,7 +96,7 @@ export function pauseNodeVerb(sup: Supervisor, name: string, forMs?: number): Ac
   const started = Date.now();
   signalNode(node.pid, confPath(sup.dir, name), nodeDir(sup.dir, name), 'SIGSTOP');
   sup.update((s) => withNode(s, name, { state: 'paused' }));
-  const until = forMs !== undefined ? ` for ${formatDuration(forMs)}` : ` until: redlock-cli sandbox resume ${name}`;
+  const until = forMs !== undefined ? ` for ${formatDuration(forMs)}` : ` until: ${sandboxCommand(sup.state.name, 'resume', name)}`;
   // Sentinel's down-after is 0.5 s here: a paused primary is failed over long before most --for ends.
   const sentinel = sup.state.topology === 'sentinel' && node.role !== 'sentinel' ? '; a primary that stays silent 0.5 s is failed over by Sentinel' : '';
   return result('pause', node, started, `paused ${name} (SIGSTOP to pid ${node.pid})${until}: ${addr(node)} accepts connections but answers nothing${sentinel}`);

@@ -1,5 +1,6 @@
 import { formatDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
+import { sandboxCommand } from '../core/sandbox-hint.js';
 import { respRunner } from './clock-runner.js';
 import type { ActionResult } from './faults.js';
 import { isStopped } from './procfs.js';
@@ -22,7 +23,7 @@ export function proxiedNode(sup: Supervisor, name: string, verb: string): NodeRe
     throw new UsageError(`${verb} works through a node's fault proxy, and ${name} is a sentinel: sentinels have none, clients reach them directly`);
   }
   if (!node.proxy) {
-    throw new UsageError(`${verb} works through the fault proxy in front of ${name}, and sandbox "${sup.state.name}" was started without it: start it with: redlock-cli sandbox up --proxy`);
+    throw new UsageError(`${verb} works through the fault proxy in front of ${name}, and sandbox "${sup.state.name}" was started without it: start it again with one: ${sandboxCommand(sup.state.name, 'down')}, then ${sandboxCommand(sup.state.name, 'up', '--topology', sup.state.topology, '--proxy')}`);
   }
   return node as NodeRecord & { proxy: { port: number } };
 }
@@ -37,7 +38,7 @@ export async function setProxyMode(sup: Supervisor, name: string, verb: string, 
     node: name,
     pid: node.pid,
     port: node.port,
-    message: describe(name, proxy!, mode),
+    message: describe(sup.state.name, name, proxy!, mode),
     ms: Date.now() - started,
     proxy: proxy!,
   };
@@ -71,15 +72,15 @@ export async function healVerb(sup: Supervisor, name: string): Promise<ProxyActi
   };
 }
 
-function describe(name: string, proxy: ProxyNodeStatus, mode: ProxyMode): string {
+function describe(sandbox: string, name: string, proxy: ProxyNodeStatus, mode: ProxyMode): string {
   const via = `127.0.0.1:${proxy.port}`;
   switch (mode.kind) {
     case 'latency':
       return `${name} is ${formatDuration(mode.ms)} slower per round trip for clients on ${via} (${formatDuration(Math.ceil(mode.ms / 2))} each way; replication and sentinels reach it directly)`;
     case 'cut':
-      return `partitioned ${name}: connections through ${via} were reset and new ones are refused until: redlock-cli sandbox heal ${name}`;
+      return `partitioned ${name}: connections through ${via} were reset and new ones are refused until: ${sandboxCommand(sandbox, 'heal', name)}`;
     case 'hold':
-      return `holding ${name}: connections through ${via} stay open but nothing is forwarded either way until: redlock-cli sandbox heal ${name}`;
+      return `holding ${name}: connections through ${via} stay open but nothing is forwarded either way until: ${sandboxCommand(sandbox, 'heal', name)}`;
     case 'pass':
       return `healed ${name}: ${via} forwards again without delay (${proxy.connections} connection(s) open)`;
   }

@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotFoundError, UsageError } from '../core/errors.js';
+import { sandboxCommand } from '../core/sandbox-hint.js';
 import { Sandbox, type SandboxHandle } from './handle.js';
 import { cmdline, isAlive, processesUnder } from './procfs.js';
 import { checkName, DEFAULT_SANDBOX, readState, sandboxesRoot, sandboxNames } from './state.js';
@@ -12,6 +13,12 @@ export interface LoadOptions {
   readonly dir?: string | undefined;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly proxy?: ProxyHook;
+  /**
+   * How the caller's command names a sandbox (`--sandbox <name>` on `ls`, `attach <name>` in the
+   * REPL; default `--name <name>`, the sandbox verbs'): the error for several sandboxes up must
+   * name what the user can type on that command.
+   */
+  readonly howToName?: string;
 }
 
 /**
@@ -74,7 +81,7 @@ export async function loadSandbox(name?: string, opts: LoadOptions = {}): Promis
     const { live } = await listSandboxes(opts);
     if (live.length === 0) throw new NotFoundError('no sandbox is up: start one with: redlock-cli sandbox up');
     if (live.length > 1 && !live.includes(DEFAULT_SANDBOX)) {
-      throw new UsageError(`${live.length} sandboxes are up (${live.join(', ')}): name one with --name`);
+      throw new UsageError(`${live.length} sandboxes are up (${live.join(', ')}): name one with ${opts.howToName ?? '--name <name>'}`);
     }
     name = live.length === 1 ? live[0]! : DEFAULT_SANDBOX;
   }
@@ -82,7 +89,7 @@ export async function loadSandbox(name?: string, opts: LoadOptions = {}): Promis
   const state = readState(dir);
   if (!state) {
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
-    throw new NotFoundError(`no sandbox "${name}" is up: start it with: redlock-cli sandbox up --name ${name}`);
+    throw new NotFoundError(`no sandbox "${name}" is up: start it with: ${sandboxCommand(name, 'up')}`);
   }
   // Ownership is checked against config paths under the directory we found: if the sandbox was
   // moved, nothing matches and it is cleaned as stale without signalling anything.
@@ -90,7 +97,7 @@ export async function loadSandbox(name?: string, opts: LoadOptions = {}): Promis
   const stale = staleReason(state, sup);
   if (stale !== undefined) {
     await cleanSandboxDir(dir);
-    throw new NotFoundError(`sandbox "${name}" was stale (${stale}) and has been cleaned up: start it again with: redlock-cli sandbox up --name ${name}`);
+    throw new NotFoundError(`sandbox "${name}" was stale (${stale}) and has been cleaned up: start it again with: ${sandboxCommand(name, 'up')}`);
   }
   return new Sandbox(sup);
 }

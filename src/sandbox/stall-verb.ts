@@ -1,5 +1,6 @@
 import { formatDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
+import { sandboxCommand } from '../core/sandbox-hint.js';
 import { respRunner } from './clock-runner.js';
 import type { ActionResult } from './faults.js';
 import { DEFAULT_STALL_MS, stallReplication, type StallResult } from './stall.js';
@@ -22,6 +23,6 @@ export async function stallReplicationVerb(sup: Supervisor, name: string, forMs 
   const message =
     `stalled replication on ${name} for ${formatDuration(forMs)} (CLIENT PAUSE WRITE): writes its primary acknowledges ` +
     `from now on do not reach it; if the primary dies meanwhile they are lost in a failover ` +
-    `(WAIT 1 <ms> on the writing connection reports 0). It ends by itself, or with: redlock-cli sandbox heal ${name}`;
+    `(WAIT 1 <ms> on the writing connection reports 0). It ends by itself, or with: ${sandboxCommand(sup.state.name, 'heal', name)}`;
   return { verb: 'stall-replication', node: name, pid: node.pid, port: node.port, message, ms: Date.now() - started, stall };
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDuration } from '../core/duration.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
+import { sandboxCommand } from '../core/sandbox-hint.js';
 import { findRedisServer } from './binary.js';
 import { redisConf } from './config.js';
 import { formCluster } from './form-cluster.js';
@@ -83,7 +84,7 @@ export async function startSandbox(opts: StartOptions): Promise<SandboxHandle> {
   const dir = join(sandboxesRoot(opts.dir, env), name);
   const previous = readState(dir);
   if (previous && staleReason(previous, new Supervisor({ ...previous, dir }, false)) === undefined) {
-    throw new UsageError(`sandbox "${name}" is already up (${previous.topology}): stop it with: redlock-cli sandbox down ${name}, or pick another --name`);
+    throw new UsageError(`sandbox "${name}" is already up (${previous.topology}): stop it with: ${sandboxCommand(name, 'down')}, or pick another --name`);
   }
   if (existsSync(dir)) {
     opts.onProgress?.(`cleaning up sandbox "${name}" left over from an earlier run`);

@@ -48,7 +48,7 @@ describe('redlock-cli scenario run --keep-sandbox', () => {
     expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^(ok {2}|LATE) {2}fixed {2}expected safe, found /);
     expect(withoutRetryNotes(r.stderr)).toBe(
       `running ${S1} on a single sandbox...\n` +
-        `sandbox "${SANDBOX}" kept running: redlock-cli sandbox status ${SANDBOX}; remove it with redlock-cli sandbox down ${SANDBOX}\n`,
+        `sandbox "${SANDBOX}" kept running: redlock-cli sandbox status --name ${SANDBOX}; remove it with redlock-cli sandbox down --name ${SANDBOX}\n`,
     );
 
     // The commands the note names work, in the same state dir.

@@ -38,7 +38,7 @@ describe('redlock-cli sandbox (through run)', () => {
   it('up refuses a name that is already up', async () => {
     const again = await cli('up');
     expect(again).toMatchObject({ code: 2 });
-    expect(again.stderr).toBe('redlock-cli: sandbox "default" is already up (single): stop it with: redlock-cli sandbox down default, or pick another --name\n');
+    expect(again.stderr).toBe('redlock-cli: sandbox "default" is already up (single): stop it with: redlock-cli sandbox down --name default, or pick another --name\n');
   });
 
   it('status shows every sandbox as a table; with a name as JSON', async () => {
@@ -69,7 +69,7 @@ describe('redlock-cli sandbox (through run)', () => {
 
   it('a paused node stays paused across invocations until resume', async () => {
     const port = readState(join(root, 'default'))!.nodes[0]!.port;
-    expect((await cli('pause', 'n1')).stdout).toMatch(/until: redlock-cli sandbox resume n1/);
+    expect((await cli('pause', 'n1')).stdout).toMatch(/until: redlock-cli sandbox resume n1 --name default:/);
     expect(await probe(port)).toBe('timeout');
     expect((await cli('status')).stdout).toMatch(/n1 +- +paused/);
     await cli('resume', 'n1');
@@ -119,6 +119,15 @@ describe('redlock-cli sandbox (through run)', () => {
     expect(report.status.nodes[0]).toMatchObject({ name: 'n1', state: 'killed' });
   });
 
+  it('every hint names its sandbox: the resume printed by pause on "rep" resumes rep, with default up too', async () => {
+    const pause = await cli('pause', 'primary', '--name', 'rep');
+    const hint = /until: redlock-cli (sandbox resume n\d --name rep):/.exec(pause.stdout);
+    expect(hint, pause.stdout).not.toBeNull();
+    const resume = await cli(...hint![1]!.split(' ').slice(1));
+    expect(resume).toMatchObject({ code: 0, stdout: expect.stringMatching(/^resumed n\d .*\nsandbox "rep"/) });
+    expect((await cli('status', '--name', 'rep')).stdout).not.toMatch(/paused/);
+  });
+
   it('down stops exactly the recorded processes, by pid, and removes the directory', async () => {
     const pids = [...pidsOf('default'), ...pidsOf('rep')];
     const down = await cli('down', '--all');
@@ -132,6 +141,17 @@ describe('redlock-cli sandbox (through run)', () => {
     expect(await cli('down', 'rep')).toMatchObject({ code: 0, stdout: '', stderr: 'nothing to stop: no sandbox "rep" is up\n' });
     expect(await cli('down', '--all')).toMatchObject({ code: 0, stdout: '', stderr: 'nothing to stop: no sandbox is up\n' });
     expect(await cli('status')).toMatchObject({ code: 0, stdout: '', stderr: 'no sandbox is up: start one with: redlock-cli sandbox up\n' });
+  });
+
+  it('with several sandboxes up and none named, the error names the flag the command takes', async () => {
+    for (const name of ['one', 'two']) expect((await cli('up', '--name', name)).code).toBe(0);
+    pidsOf('one');
+    pidsOf('two');
+    const ls = await runCli(['ls', '--sandbox'], env);
+    expect(ls).toMatchObject({ code: 2, stderr: 'redlock-cli: 2 sandboxes are up (one, two): name one with --sandbox <name>\n' });
+    const kill = await cli('kill', 'n1');
+    expect(kill).toMatchObject({ code: 2, stderr: 'redlock-cli: 2 sandboxes are up (one, two): name one with --name <name>\n' });
+    expect((await cli('down', '--all')).code).toBe(0);
   });
 
   it('a missing redis-server is one line naming the package', async () => {

@@ -120,8 +120,8 @@ describe('a sandbox started without --proxy', () => {
   const plain = useSandbox({ topology: 'single', name: 'noproxy' });
 
   it('refuses latency and partition with how to get a proxy; heal still ends a stall', async () => {
-    await expect(plain.sandbox.latency('n1', 10)).rejects.toThrow(/sandbox "noproxy" was started without it: start it with: redlock-cli sandbox up --proxy/);
-    await expect(plain.sandbox.partition('primary')).rejects.toThrow(/up --proxy/);
+    await expect(plain.sandbox.latency('n1', 10)).rejects.toThrow(/sandbox "noproxy" was started without it: start it again with one: redlock-cli sandbox down --name noproxy, then redlock-cli sandbox up --topology single --proxy --name noproxy$/);
+    await expect(plain.sandbox.partition('primary')).rejects.toThrow(/up --topology single --proxy --name noproxy/);
     expect((await plain.sandbox.heal('n1')).message).toBe('n1 applies writes again (CLIENT UNPAUSE ends a stall-replication)');
   });
 });

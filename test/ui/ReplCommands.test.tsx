@@ -197,7 +197,7 @@ describe('sandboxes', () => {
     r.enter('n');
     expect(await r.session.finished).toBe(0);
     expect(printedFor(r.session, `stop sandbox "${INSIDE}", started in this REPL? [y/N] n`).map((l) => l.text)).toEqual([
-      `sandbox "${INSIDE}" keeps running: redlock-cli sandbox down ${INSIDE} stops it`,
+      `sandbox "${INSIDE}" keeps running: redlock-cli sandbox down --name ${INSIDE} stops it`,
     ]);
     for (const n of nodes) {
       expect(isAlive(n.pid)).toBe(true);

@@ -13,6 +13,7 @@ import { findRedisServer } from '../../sandbox/binary.js';
 import type { SandboxHandle } from '../../sandbox/handle.js';
 import { note, print, printJson, type CommandContext } from '../context.js';
 import { safeLine } from '../../core/terminal-text.js';
+import { sandboxCommand } from '../../core/sandbox-hint.js';
 
 export interface RunFlags {
   readonly all?: boolean;
@@ -103,7 +104,7 @@ function retryNote(ctx: CommandContext, scenario: Scenario): RunScenarioOptions[
 const live = (ctx: CommandContext, flags: RunFlags): boolean => flags.json !== true && ctx.stdout.isTTY === true;
 
 function keptNote(ctx: CommandContext, sandbox: SandboxHandle | undefined): void {
-  if (sandbox) note(ctx, `sandbox "${sandbox.name}" kept running: redlock-cli sandbox status ${sandbox.name}; remove it with redlock-cli sandbox down ${sandbox.name}`);
+  if (sandbox) note(ctx, `sandbox "${sandbox.name}" kept running: ${sandboxCommand(sandbox.name, 'status')}; remove it with ${sandboxCommand(sandbox.name, 'down')}`);
 }
 
 async function runOne(ctx: CommandContext, scenario: Scenario, flags: RunFlags, speed: number): Promise<number> {
