@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { prose } from './help-text.js';
+import { formatDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { Finding } from '../core/trace/checker.js';
@@ -110,6 +111,18 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
   return cmd;
 }
 
+/**
+ * Said once as a MONITOR trace starts: what it costs the server (the figure is bench/trace.ts's,
+ * docs/performance.md#trace) and how to keep that cost bounded.
+ */
+export function monitorCostNote(forMs: number | undefined): string {
+  const bound = forMs !== undefined ? `it stops after ${formatDuration(forMs)} (--for)` : 'bound it with --for 30s';
+  return (
+    'trace: MONITOR copies every command the server runs to this client, which costs the server throughput ' +
+    `(61 to 72 % fewer lock operations all-out in docs/performance.md#trace): ${bound}, and run it from another machine where you can`
+  );
+}
+
 async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string) => boolean): Promise<number> {
   const forMs = durationFlag(flags.for, '--for');
   const spec = targetSpec(flags, ctx);
@@ -131,6 +144,7 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
       onStatus: (text) => (view ? (status = text) : note(ctx, `trace: ${text}`)),
       onStart: (what, session, source) => {
         note(ctx, `trace: following ${what}${forMs !== undefined ? '' : '; Ctrl-C ends it'}`);
+        if (flags.source === 'monitor') note(ctx, monitorCostNote(forMs));
         if (tty) view = mountLive(ctx, what, session, () => ({ ...source.stats, status }));
       },
       onEvents: tty ? undefined : (events, found) => printStream(ctx, events, found, json),

@@ -35,6 +35,9 @@ describe('redlock-cli trace (piped)', () => {
     expect(lines.filter((l) => l.type === 'event').map((l) => `${l.kind} ${l.lock}`)).toEqual(['attempt jobs:1', 'acquired jobs:1', 'released jobs:1', 'attempt other', 'acquired other']);
     expect(lines.at(-1)).toMatchObject({ type: 'summary', unsafe: false, findings: [], events: 5 });
     expect(r.stderr).toMatch(/^trace: following the server \(127\.0\.0\.1:\d+\)/);
+    // Once, on stderr: what MONITOR costs the server and how long this one runs.
+    const cost = r.stderr.split('\n').filter((l) => l.startsWith('trace: MONITOR copies every command'));
+    expect(cost).toEqual([expect.stringMatching(/costs the server throughput \(61 to 72 % fewer .*\): it stops after 3\.0 s \(--for\)/)]);
   });
 
   it('a pattern keeps other locks out; unsafe traffic prints the finding and exits 7', async () => {
