@@ -25,7 +25,8 @@ lock (readers and their timeout keys), fenced lock, semaphore, permit-expirable 
 count-down latch, redis-semaphore semaphore, or a token lock with the library its value looks like.
 
 --json prints one array with an object per key, in the order given: key (keyHex too when the
-name is not UTF-8), kind, type, ttlMs (-1 no TTL, -2 missing), holders[] {owner, client, thread,
+name is not UTF-8), kind, possibleKinds (only when the data fits several kinds: all of them,
+kind first; a Redisson lock hash with no queue keys is reentrant or fair), type, ttlMs (-1 no TTL, -2 missing), holders[] {owner, client, thread,
 count, write}, queue[] {owner, position (0 = next), deadlineInMs (negative = overdue, null =
 none), expectedWaitMs, subscribers}, mode, readers[] {owner, count, timeoutKeys[] {key, ttlMs},
 zombie}, orphanTimeoutKeys[], token, value, library, available, permits[] {id, expiresInMs,

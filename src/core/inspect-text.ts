@@ -67,6 +67,7 @@ function header(view: LockView, ttl: (ms: number) => number, paint: Paint): stri
   let what = KIND_TEXT[view.kind];
   if (view.kind === 'token') what += ` (${view.library === 'unknown' || !view.library ? 'unknown format' : view.library})`;
   if (view.kind === 'rw' && view.mode) what += `, ${view.mode} mode`;
+  if (view.kind === 'reentrant' && view.possibleKinds?.includes('fair')) what += ' (reentrant or fair: no queue to tell)';
   if (view.kind === 'not-a-lock') what += `: a ${view.type}${view.size !== undefined ? ` of ${view.size} ${SIZE_UNIT[view.type] ?? 'entries'}` : ''}`;
   if (view.ttlMs >= 0) what += `, expires ${relative(ttl(view.ttlMs))}`;
   else if (view.ttlMs === -1) what += ', no TTL';

@@ -103,6 +103,11 @@ export interface LockView {
   /** Set only when the key's bytes are not valid UTF-8: `key` then shows them as \xNN escapes. */
   readonly keyHex?: string | undefined;
   readonly kind: InspectKind;
+  /**
+   * Present only when the data fits more than one kind and no --kind chose: every kind it fits,
+   * `kind` (the reading shown) first. `possibleKinds ?? [kind]` is the list a script can test.
+   */
+  readonly possibleKinds?: readonly InspectKind[] | undefined;
   /** Redis type of the key (`none` when missing). */
   readonly type: string;
   /** PTTL: -1 = no TTL (an error for a lock), -2 = missing. */

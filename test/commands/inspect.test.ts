@@ -30,7 +30,7 @@ describe('inspect --json: one array, every field of every kind', () => {
     expect(code).toBe(0);
     const holder = (n: number) => ({ owner: owner(n), client: client(n), thread: '1', count: 1 });
     expect(views).toEqual([
-      { key: 'r', kind: 'reentrant', type: 'hash', ttlMs: ms, holders: [holder(1)], waiters: 0, warnings: [], readAt: ms },
+      { key: 'r', kind: 'reentrant', possibleKinds: ['reentrant', 'fair'], type: 'hash', ttlMs: ms, holders: [holder(1)], waiters: 0, warnings: [], readAt: ms },
       { key: 'f', kind: 'fenced', type: 'hash', ttlMs: ms, holders: [holder(2)], token: 1, waiters: 0, warnings: [], readAt: ms },
     ]);
   });
@@ -89,7 +89,7 @@ describe('inspect --json: one array, every field of every kind', () => {
     expect(views).toEqual([
       { key: 't', kind: 'token', type: 'string', ttlMs: ms, holders: [{ owner: token, count: 1 }], value: token, library: 'node-redlock', waiters: 0, warnings: [], readAt: ms },
       {
-        key: 's', kind: 'semaphore', type: 'string', ttlMs: -1, holders: [], available: 3, waiters: 0,
+        key: 's', kind: 'semaphore', possibleKinds: ['semaphore', 'latch'], type: 'string', ttlMs: -1, holders: [], available: 3, waiters: 0,
         warnings: [{ code: 'ambiguous-kind', severity: 'info', message: 'read as a semaphore; the same data could be another kind: --kind latch' }],
         readAt: ms,
       },
@@ -119,7 +119,7 @@ describe('inspect as text', () => {
     const r = await runCli(['inspect', 'orders', 'gone'], env);
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(new RegExp(
-      `^orders  Redisson lock, expires in \\d+\\.\\d s\\n  holder    ${client(1)} thread 1, 2 holds\\n  waiters   0 subscribed to its channel\\n$`,
+      `^orders  Redisson lock \\(reentrant or fair: no queue to tell\\), expires in \\d+\\.\\d s\\n  holder    ${client(1)} thread 1, 2 holds\\n  waiters   0 subscribed to its channel\\n$`,
     ));
     expect(r.stderr).toBe('gone  does not exist\n');
   });

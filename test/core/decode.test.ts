@@ -11,6 +11,22 @@ describe('Redisson hash locks', () => {
     expect(v.holders).toEqual([{ owner: `${A}:1`, client: A, thread: '1', count: 2 }]);
   });
 
+  it('a lock hash without queue keys may be a fair lock nobody waits on: kind stays reentrant, possibleKinds says both', () => {
+    const bare = decodeSnapshot(hashRaw({ [`${A}:1`]: 1 }));
+    expect(bare).toMatchObject({ kind: 'reentrant', possibleKinds: ['reentrant', 'fair'], warnings: [] });
+    const queued = decodeSnapshot(hashRaw({ [`${A}:1`]: 1 }, fairParts([[`${B}:1`, 35_000]])));
+    expect(queued.kind).toBe('fair');
+    expect(queued).not.toHaveProperty('possibleKinds');
+    expect(decodeSnapshot(hashRaw({ [`${A}:1`]: 1 }, { counter: '3' }))).not.toHaveProperty('possibleKinds');
+    const asked = decodeSnapshot(hashRaw({ [`${A}:1`]: 1 }), { kind: 'fair' });
+    expect(asked.kind).toBe('fair');
+    expect(asked).not.toHaveProperty('possibleKinds');
+  });
+
+  it('data that fits several string kinds lists them all in possibleKinds, the one shown first', () => {
+    expect(decodeSnapshot(raw({ type: 'string', body: ['3'], pttl: -1 })).possibleKinds).toEqual(['semaphore', 'latch']);
+  });
+
   it("node-redisson's <uuid>:<clientId uuid> fields are holders too", () => {
     const v = decodeSnapshot(hashRaw({ [`${A}:${B}`]: 1 }));
     expect(v.kind).toBe('reentrant');

@@ -24,6 +24,13 @@ describe('formatLockView', () => {
     ]);
   });
 
+  it('a Redisson lock hash with no queue to tell reentrant from fair says so in its header', () => {
+    expect(formatLockView(decodeSnapshot(hashRaw({ [`${A}:1`]: 1 }, { pttl: 5000 })))[0]).toBe(
+      'orders  Redisson lock (reentrant or fair: no queue to tell), expires in 5.0 s',
+    );
+    expect(formatLockView(decodeSnapshot(hashRaw({ [`${A}:1`]: 1 }, { pttl: 5000 }), { kind: 'reentrant' }))[0]).toBe('orders  Redisson lock, expires in 5.0 s');
+  });
+
   it('counts down by the time since the snapshot (for live views) and clips long tables', () => {
     const view = decodeSnapshot(hashRaw({ [`${A}:1`]: 1 }, { pttl: 5000, ...fairParts([[`${B}:1`, 8000], [`${B}:2`, 9000], [`${B}:3`, 10_000]]) }));
     const lines = formatLockView(view, { elapsedMs: 1500, maxRows: 2 });

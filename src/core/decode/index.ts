@@ -79,7 +79,7 @@ export function decodeSnapshot(raw: RawSnapshot, opts: DecodeOptions = {}): Lock
     warnings.push(
       warn('token-without-expiry', 'info', `read as plain data, since every token library sets a TTL; it could be a token lock set without expiry (${why}): --kind token reads it as one`),
     );
-  } else if (opts.kind === undefined && seen.alternatives) {
+  } else if (opts.kind === undefined && seen.alternatives && !seen.sameReading) {
     const others = seen.alternatives.map((k) => `--kind ${k}`).join(' or ');
     warnings.push(warn('ambiguous-kind', 'info', `read as ${ALSO[kind] ?? `a ${kind}`}; the same data could be another kind: ${others}`));
   }
@@ -96,6 +96,7 @@ export function decodeSnapshot(raw: RawSnapshot, opts: DecodeOptions = {}): Lock
     key: raw.key,
     ...(raw.keyHex !== undefined ? { keyHex: raw.keyHex } : {}),
     kind,
+    ...(opts.kind === undefined && seen.alternatives ? { possibleKinds: [kind, ...seen.alternatives] } : {}),
     type: raw.type,
     ttlMs: raw.pttl,
     ...fields,

@@ -24,6 +24,12 @@ export interface Recognition {
   readonly kind: InspectKind;
   readonly alternatives?: readonly InspectKind[];
   /**
+   * The alternatives store exactly this data and read it the same way, so no --kind would show
+   * anything more: only the name is uncertain (a Redisson lock hash without queue keys is a
+   * reentrant lock, or a fair lock with nobody waiting, whose queue keys Redisson deletes).
+   */
+  readonly sameReading?: true;
+  /**
    * A TTL-less string that would be a token lock if it had a TTL: the library whose value format
    * it has ('unknown': only its name is lock-like). It could be a lock set without expiry (the
    * SETNX+EXPIRE crash); it is read as data, and only `force-unlock --kind token` acts on it.
@@ -50,7 +56,8 @@ function recognizeHash(raw: RawSnapshot): Recognition {
   if (mode !== undefined) return { kind: (mode === 'read' || mode === 'write') && holdersOnly(raw.body) ? 'rw' : 'not-a-lock' };
   if (raw.body.length === 0 || !holdersOnly(raw.body)) return { kind: 'not-a-lock' };
   if (hasFairCompanions(raw)) return { kind: 'fair' };
-  return { kind: raw.counter !== undefined ? 'fenced' : 'reentrant' };
+  if (raw.counter !== undefined) return { kind: 'fenced' };
+  return { kind: 'reentrant', alternatives: ['fair'], sameReading: true };
 }
 
 function recognizeString(raw: RawSnapshot): Recognition {
