@@ -15,6 +15,7 @@ import { CliError } from '../core/errors.js';
 import { EXIT_CODE_HELP, ExitCode } from '../core/exit-codes.js';
 import { safeLine, safeText } from '../core/terminal-text.js';
 import { COMMANDS, entriesFor, type CommandEntry } from './commands.js';
+import { addForeignCommands } from './foreign-commands.js';
 
 export type { CommandEntry } from './commands.js';
 
@@ -70,6 +71,7 @@ export async function buildProgram(
   if (!helpModules) program.configureOutput({ ...program.configureOutput(), getOutHelpWidth: needsHelp, getErrHelpWidth: needsHelp });
   addProgramConnectionOptions(program);
   for (const register of registers) register(program, ctx);
+  addForeignCommands(program);
   if (helpModules) {
     program.addHelpText('afterAll', prose(ctx, `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODE_HELP}\n`));
     helpModules.registerHelp(program, ctx); // after every command: `help sandbox up` follows the tree

@@ -61,7 +61,8 @@ export interface LockFlags extends ConnectionFlags {
 /** --kind, --owner, --nodes: how a command names a lock and its holder. */
 export function addLockOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('-k, --kind <kind>', 'lock protocol').choices(LOCK_KINDS).default('reentrant'))
+    // choices for --help and completion; the parser for the error, with "did you mean" for other libraries' names.
+    .addOption(new Option('-k, --kind <kind>', 'lock protocol').choices(LOCK_KINDS).argParser(parseKind).default('reentrant'))
     .option('--owner <owner>', 'holder: <uuid>:<thread> for Redisson kinds, the token value for token/redlock')
     .option('--nodes <url,url,...>', 'independent Redis primaries for --kind redlock');
 }

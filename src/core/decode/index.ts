@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { unknownChoiceMessage } from '../foreign-names.js';
 import { INSPECT_KINDS, type InspectKind, type LockView, type LockWarning } from '../lock-view.js';
 import { COMPANION_TYPE, companionOf, describeCompanion } from './companions.js';
 import type { KindDecoder, KindFields } from './fields.js';
@@ -20,7 +21,7 @@ export function parseInspectKind(text: string): InspectKind {
   if ((INSPECT_KINDS as readonly string[]).includes(text)) return text as InspectKind;
   const alias = LOCK_KIND_ALIASES[text];
   if (alias) return alias;
-  throw new UsageError(`unknown kind "${text}": use one of ${[...INSPECT_KINDS, ...Object.keys(LOCK_KIND_ALIASES)].join(', ')}`);
+  throw new UsageError(unknownChoiceMessage('kind', text, [...INSPECT_KINDS, ...Object.keys(LOCK_KIND_ALIASES)]));
 }
 
 /** Kinds whose key must have a TTL: without one, a dead holder keeps it locked forever. */

@@ -1,6 +1,7 @@
 // What a race runs: validated once, before any server or client starts, so bad input costs
 // nothing and exits 2. Pure: the command parses strings into this, the runner only reads it.
 
+import { unknownChoiceMessage } from '../foreign-names.js';
 import { UsageError } from '../errors.js';
 
 export const HOLD_DISTS = ['fixed', 'uniform', 'exp'] as const;
@@ -64,7 +65,7 @@ export const DEFAULT_CHAOS_EVERY_MS = 2000;
 
 function oneOf<T extends string>(value: string, list: readonly T[], what: string): T {
   if ((list as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`unknown ${what} "${value}": use one of ${list.join(', ')}`);
+  throw new UsageError(unknownChoiceMessage(what, value, list));
 }
 
 /** Checks every choice and their combinations; throws UsageError (exit 2) naming the first problem. */
