@@ -82,17 +82,24 @@ function holderLines(view: LockView, paint: Paint): string[] {
   return holders.map((h) => row(label, `${paint.holder(describeHolder(h))}, ${holds(h.count)}`));
 }
 
+/** The fair queue's column headings: the one-shot table and the live view's both print them. */
+export const QUEUE_COLUMNS = ['#', 'waiter', 'deadline', 'expected wait', 'listening'] as const;
+
+/** Whether a waiter listens on its own wake-up channel: `?` where the snapshot could not tell. */
+export const listeningText = (q: Pick<QueueEntryView, 'subscribers'>): string =>
+  q.subscribers === undefined ? '?' : q.subscribers > 0 ? 'yes' : 'no';
+
 function queueLines(queue: readonly QueueEntryView[], ttl: (ms: number) => number, max: number, width: number | undefined): string[] {
   if (queue.length === 0) return [row('queue', 'empty')];
   const { shown, more } = clipped(queue, max);
   const rows = [
-    ['#', 'waiter', 'deadline', 'expected wait', 'listening'],
+    [...QUEUE_COLUMNS],
     ...shown.map((q) => [
       String(q.position + 1),
       describeHolder(parseOwner(q.owner)),
       q.deadlineInMs === null ? 'none' : relative(ttl(q.deadlineInMs)),
       q.expectedWaitMs === undefined ? '?' : formatDuration(Math.max(0, ttl(q.expectedWaitMs))),
-      q.subscribers === undefined ? '?' : q.subscribers > 0 ? 'yes' : 'no',
+      listeningText(q),
     ]),
   ];
   const lines = formatColumns(rows, tableLayout(width, 1));

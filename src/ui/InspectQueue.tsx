@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { formatDuration } from '../core/duration.js';
+import { listeningText, QUEUE_COLUMNS } from '../core/inspect-text.js';
 import type { QueueEntryView } from '../core/lock-view.js';
 import { InspectRow } from './InspectRow.js';
 import { Kept } from './Kept.js';
@@ -10,33 +11,62 @@ export interface InspectQueueProps {
   readonly elapsedMs: number;
 }
 
-/** "in 4.2 s" or "overdue 1.1 s": an overdue waiter is dropped by the next acquire attempt. */
+/**
+ * "in 4.2 s", "overdue 1.1 s" (dropped by the next acquire attempt) or "none", as the one-shot
+ * table says it; the view's warnings (overdue-waiter, no deadline) explain the last two.
+ */
 export function deadlineText(entry: QueueEntryView, elapsedMs: number): { text: string; overdue: boolean } {
-  if (entry.deadlineInMs === null) return { text: 'no deadline (missing from the timeout set)', overdue: true };
+  if (entry.deadlineInMs === null) return { text: 'none', overdue: true };
   const left = entry.deadlineInMs - elapsedMs;
-  if (left < 0) return { text: `overdue ${formatDuration(-left)}: will be purged`, overdue: true };
-  const wait = entry.expectedWaitMs !== undefined && entry.position > 0 ? ` · turn in ~${formatDuration(entry.expectedWaitMs)}` : '';
-  return { text: `in ${formatDuration(left)}${wait}`, overdue: false };
+  if (left < 0) return { text: `overdue ${formatDuration(-left)}`, overdue: true };
+  return { text: `in ${formatDuration(left)}`, overdue: false };
 }
 
-/** The fair lock's wait queue, in order, each waiter with its deadline counting down. */
+const expectedWait = (entry: QueueEntryView, elapsedMs: number): string =>
+  entry.expectedWaitMs === undefined ? '?' : formatDuration(Math.max(0, entry.expectedWaitMs - elapsedMs));
+
+// Fixed widths for everything but the waiter, so the headings stay above their values while the
+// deadline text changes width with the clock ("in 1 m 59 s" is wider than "in 59.9 s").
+const WIDTH = { position: 4, deadline: 18, wait: 15, listening: 9 } as const;
+
+function Columns({ cells, deadline }: { readonly cells: readonly [string, string, string, string, string]; readonly deadline?: { overdue: boolean } }) {
+  const [position, waiter, deadlineText, wait, listening] = cells;
+  const dim = deadline === undefined;
+  return (
+    <>
+      <Box width={WIDTH.position} flexShrink={0}>
+        <Text dimColor>{position}</Text>
+      </Box>
+      {/* One row at any width: the waiter gives way (cut in the middle), not the row's height. */}
+      <Box flexGrow={1} flexShrink={1} marginRight={2}>
+        <Text wrap="truncate-middle" dimColor={dim}>{waiter}</Text>
+      </Box>
+      <Box width={WIDTH.deadline} flexShrink={0}>
+        <Kept {...(deadline?.overdue ? { color: 'yellow' } : { dimColor: true })}>{deadlineText}</Kept>
+      </Box>
+      <Box width={WIDTH.wait} flexShrink={0}>
+        <Text dimColor={dim}>{wait}</Text>
+      </Box>
+      <Box width={WIDTH.listening} flexShrink={0}>
+        <Text dimColor={dim}>{listening}</Text>
+      </Box>
+    </>
+  );
+}
+
+/** The fair lock's wait queue, in order, under the one-shot table's headings, deadlines counting down. */
 export function InspectQueue({ queue, elapsedMs }: InspectQueueProps) {
   if (queue.length === 0) return null;
   return (
     <Box flexDirection="column">
-      {queue.map((entry, i) => {
+      <InspectRow label="queue">
+        <Columns cells={QUEUE_COLUMNS} />
+      </InspectRow>
+      {queue.map((entry) => {
         const deadline = deadlineText(entry, elapsedMs);
         return (
-          <InspectRow key={entry.owner} label={i === 0 ? 'queue' : ''}>
-            <Box width={4} flexShrink={0}>
-              <Text dimColor>{entry.position + 1}.</Text>
-            </Box>
-            {/* One row at any width: the deadline moves with the clock ("in 1 m 59 s" is wider than
-                "in 59.9 s"), so the owner gives way (cut in the middle), not the row's height. */}
-            <Box marginRight={2}>
-              <Text wrap="truncate-middle">{entry.owner}</Text>
-            </Box>
-            <Kept {...(deadline.overdue ? { color: 'yellow' } : { dimColor: true })}>{deadline.text}</Kept>
+          <InspectRow key={entry.owner}>
+            <Columns cells={[`${entry.position + 1}.`, entry.owner, deadline.text, expectedWait(entry, elapsedMs), listeningText(entry)]} deadline={deadline} />
           </InspectRow>
         );
       })}

@@ -52,9 +52,10 @@ describe('inspect --watch: the fair queue', () => {
       { owner: `${owner}1`, position: 1, deadlineInMs: 119_000, expectedWaitMs: 89_000 },
     ];
     const rows = lines(<InspectQueue queue={queue} elapsedMs={0} />, 72);
-    expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatch(/^queue +1\. +6f1c2b8e\S*…\S*:10 +overdue 1\.2 s: will be purged$/);
-    expect(rows[1]).toMatch(/^ +2\. +6f1c2b8e\S*…\S*:11 +in 1 m 59 s · turn in ~1 m 29 s$/);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatch(/^queue +# +waiter +deadline +expected wait +listening$/);
+    expect(rows[1]).toMatch(/^ +1\. +6f1c2b8\S*…\S*:10 +overdue 1\.2 s +\? +\?$/);
+    expect(rows[2]).toMatch(/^ +2\. +6f1c2b8\S*…\S*:11 +in 1 m 59 s +1 m 29 s +\?$/);
     for (const row of rows) expect(displayWidth(row)).toBeLessThanOrEqual(72);
   });
 });
