@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { rasterize, type ClientCell, type NodeCell } from '../core/scenario/timeline-raster.js';
-import { clientCodes, markGlyph } from '../core/scenario/timeline-text.js';
+import { legendItems, SEVERAL_HOLDERS, UNKNOWN_HOLDER, VIOLATION, type LaneGlyphs } from '../core/scenario/timeline-legend.js';
+import { clientCodes, markGlyph, TEXT_GLYPHS } from '../core/scenario/timeline-text.js';
 import { laneLabel, laneLabelWidth } from '../core/scenario/lane-label.js';
 import { wrapItems } from '../core/text-layout.js';
 import type { ClientState, Lanes, MarkKind, NodeFault } from '../core/scenario/timeline.js';
@@ -51,23 +52,16 @@ const MARK_COLOR: Readonly<Partial<Record<MarkKind, string>>> = {
   fault: 'yellow',
   'fault-fail': 'red',
 };
-const LEGEND: readonly (readonly [string, string])[] = [
-  ['·', 'waiting'],
-  ['━', 'holding'],
-  ['█', 'in section'],
-  ['░', 'paused'],
-  ['×', 'crashed/killed'],
-  ['~', 'partitioned'],
-  ['w', 'write'],
-  ['r', 'rejected'],
-  ['L', 'lost'],
-  ['f', 'release failed'],
-  ['^', 'renewed'],
-  ['*', 'fault'],
-  ['!', 'violation'],
-];
+/** The swimlane's glyphs (marks as in the text chart); its legend is built from them. */
+export const SWIMLANE_GLYPHS: LaneGlyphs = {
+  state: Object.fromEntries(Object.entries(STATE_STYLE).map(([state, style]) => [state, style.char])) as LaneGlyphs['state'],
+  fault: Object.fromEntries(Object.entries(FAULT_STYLE).map(([fault, style]) => [fault, style.char])) as LaneGlyphs['fault'],
+  mark: TEXT_GLYPHS.mark,
+};
 const BLANK: Style = { char: ' ' };
-const CURSOR: Style = { char: '│', dimColor: true };
+/** Where a live run is now; named in the legend as such. */
+export const CURSOR_CHAR = '│';
+const CURSOR: Style = { char: CURSOR_CHAR, dimColor: true };
 
 function markStyle(kind: MarkKind | undefined): Style | undefined {
   const char = markGlyph(kind);
@@ -89,12 +83,12 @@ function nodeStyle(cell: NodeCell | undefined, codes: ReadonlyMap<string, string
   if (cell.fault) return FAULT_STYLE[cell.fault];
   const mark = markStyle(cell.mark);
   if (mark) return mark;
-  if (cell.holders.length > 1) return { char: '&', color: 'red', bold: true };
+  if (cell.holders.length > 1) return { char: SEVERAL_HOLDERS, color: 'red', bold: true };
   const holder = cell.holders[0];
   if (holder === undefined) return BLANK;
   const code = codes.get(holder);
   const color = colors.get(holder);
-  return code === undefined ? { char: '?', color: 'yellow' } : { char: code, ...(color ? { color } : {}) };
+  return code === undefined ? { char: UNKNOWN_HOLDER, color: 'yellow' } : { char: code, ...(color ? { color } : {}) };
 }
 
 /** Adjacent cells drawn alike become one <Text>, so a lane is a handful of nodes, not 80. */
@@ -137,13 +131,10 @@ export function Swimlane({ lanes, width, spanMs, live = false }: SwimlaneProps) 
   const nodeRows = raster.nodes.map((l) => withCursor(l.cells.map((c) => nodeStyle(c, codes, colors))));
   const violated = raster.violations.some((v) => v !== undefined);
   const used = new Set([...clientRows, ...nodeRows].flatMap((r) => r.map((s) => s.char)));
-  if (violated) used.add('!');
+  if (violated) used.add(VIOLATION);
   const label = (text: string) => laneLabel(text, labelWidth);
-  const legend = wrapItems(
-    label(''),
-    LEGEND.filter(([g]) => used.has(g)).map(([g, text]) => `${g} ${text}`),
-    width - 1,
-  );
+  const now = used.has(CURSOR_CHAR) ? [`${CURSOR_CHAR} now`] : [];
+  const legend = wrapItems(label(''), [...legendItems(SWIMLANE_GLYPHS, used, codes), ...now], width - 1);
   return (
     <Box flexDirection="column" width={width}>
       <Text dimColor wrap="truncate">
@@ -169,7 +160,7 @@ export function Swimlane({ lanes, width, spanMs, live = false }: SwimlaneProps) 
           <Text color="red" bold>
             {label('!')}
           </Text>
-          <Bar cells={raster.violations.map((v) => (v ? { char: '!', color: 'red', bold: true } : BLANK))} />
+          <Bar cells={raster.violations.map((v) => (v ? { char: VIOLATION, color: 'red', bold: true } : BLANK))} />
         </Box>
       )}
       {legend.map((line, i) => (

@@ -31,8 +31,8 @@ describe('Swimlane', () => {
     expect(row(lines, 'n1')).toMatch(/^n1 {2}A+ ?B+$/);
     expect(row(lines, 'n2')).toMatch(/^n2 {2} +×+$/);
     expect(row(lines, '!')).toBe('');
-    expect(lines.at(-2)).toBe('    · waiting  ━ holding  █ in section  ░ paused  × crashed/killed  w write');
-    expect(lines.at(-1)).toBe('    f release failed');
+    expect(lines.at(-2)).toBe('    · waiting  ━ holding  █ in section  ░ paused  × crashed/killed');
+    expect(lines.at(-1)).toBe('    w write accepted  f release failed');
     expect(widest(lines)).toBeLessThanOrEqual(80);
   });
 
@@ -43,7 +43,7 @@ describe('Swimlane', () => {
     // The window starts under B's entry into the section, 1.10 s into a 2.5 s run.
     expect(marks).toMatch(/^! {3} +!+$/);
     expect(marks.indexOf('!', 1)).toBe(b.indexOf('█'));
-    expect(lines.at(-1)).toBe('    f release failed  ! violation');
+    expect(lines.at(-1)).toBe('    w write accepted  f release failed  ! violation');
   });
 
   it('live: the lanes stop at now and a cursor stands there on a fixed axis', () => {

@@ -11,6 +11,7 @@ import { deriveLanes, type ClientState, type Lanes, type MarkKind, type NodeFaul
 import { VIOLATION_KINDS, violationKinds, type ViolationKind } from './verdict.js';
 import { displayWidth, wrapItems, wrapText } from '../text-layout.js';
 import { laneLabel, laneLabelWidth, laneName } from './lane-label.js';
+import { legendItems, SEVERAL_HOLDERS, UNKNOWN_HOLDER, VIOLATION, type LaneGlyphs } from './timeline-legend.js';
 
 export const TEXT_WIDTH = 80;
 
@@ -28,27 +29,8 @@ const MARK_GLYPH: Readonly<Partial<Record<MarkKind, string>>> = {
   fault: '*',
   'fault-fail': '*',
 };
-// Legend entries in display order; only the glyphs a chart uses are explained under it.
-const LEGEND: readonly (readonly [string, string])[] = [
-  ['.', 'waiting'],
-  ['=', 'holding'],
-  ['#', 'in section'],
-  ['z', 'paused'],
-  ['x', 'crashed/killed'],
-  ['~', 'partitioned'],
-  ['&', 'several holders'],
-  ['?', 'unknown holder'],
-  ['w', 'write accepted'],
-  ['r', 'write rejected'],
-  ['+', 'incr'],
-  ['^', 'renewed'],
-  ['v', 'renewal failed'],
-  ['L', 'lock lost'],
-  ['f', 'release failed'],
-  ['n', 'acquire failed'],
-  ['*', 'fault'],
-  ['!', 'violation'],
-];
+/** The text chart's glyphs; its legend is built from them (timeline-legend.ts). */
+export const TEXT_GLYPHS: LaneGlyphs = { state: STATE_GLYPH, fault: FAULT_GLYPH, mark: MARK_GLYPH };
 
 /** One character per client for the node lanes: the name itself, its initial, or its position. */
 export function clientCodes(clients: readonly string[]): Map<string, string> {
@@ -73,8 +55,8 @@ export function nodeGlyph(cell: NodeCell | undefined, codes: ReadonlyMap<string,
   if (!cell) return ' ';
   if (cell.fault) return FAULT_GLYPH[cell.fault];
   if (cell.mark && MARK_GLYPH[cell.mark]) return MARK_GLYPH[cell.mark]!;
-  if (cell.holders.length > 1) return '&';
-  if (cell.holders.length === 1) return codes.get(cell.holders[0]!) ?? '?';
+  if (cell.holders.length > 1) return SEVERAL_HOLDERS;
+  if (cell.holders.length === 1) return codes.get(cell.holders[0]!) ?? UNKNOWN_HOLDER;
   return ' ';
 }
 
@@ -89,14 +71,12 @@ export function chartLines(lanes: Lanes, width = TEXT_WIDTH): string[] {
     ...raster.clients.map((l) => label(l.name) + l.cells.map(clientGlyph).join('')),
     ...raster.nodes.map((l) => label(l.name) + l.cells.map((c) => nodeGlyph(c, codes)).join('')),
   ];
-  if (raster.violations.some((v) => v !== undefined)) rows.push(label('!') + raster.violations.map((v) => (v ? '!' : ' ')).join(''));
+  if (raster.violations.some((v) => v !== undefined)) rows.push(label('!') + raster.violations.map((v) => (v ? VIOLATION : ' ')).join(''));
   const used = new Set(rows.flatMap((r) => [...r.slice(labelWidth)]));
-  const legend = LEGEND.filter(([g]) => used.has(g)).map(([g, text]) => `${g} ${text}`);
-  const named = [...codes].filter(([name, code]) => name !== code && used.has(code)).map(([name, code]) => `${code} ${name}`);
   return [
     label('sec') + axisText(raster),
     ...rows.map((r) => r.trimEnd()),
-    ...wrapItems('legend: ', [...legend, ...named], width),
+    ...wrapItems('legend: ', legendItems(TEXT_GLYPHS, used, codes), width),
   ];
 }
 
