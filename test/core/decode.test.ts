@@ -149,7 +149,8 @@ describe('missing keys, companions and --kind', () => {
 
   it('--kind takes inspect kinds and our lock kinds; anything else is a usage error', () => {
     expect(['fair', 'read', 'write', 'spin', 'redlock', 'latch'].map(parseInspectKind)).toEqual(['fair', 'rw', 'rw', 'reentrant', 'token', 'latch']);
-    expect(() => parseInspectKind('mutex')).toThrow(/unknown kind "mutex": use one of reentrant, fair/);
+    expect(() => parseInspectKind('mutex')).toThrow(/unknown kind "mutex" \(Did you mean token\?\): use one of reentrant, fair/);
+    expect(() => parseInspectKind('zzz')).toThrow(/^unknown kind "zzz": use one of reentrant, fair/);
   });
 
   it('companion keys of another Cluster slot are reported as not read', () => {
