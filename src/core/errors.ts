@@ -24,6 +24,25 @@ export class UnreachableError extends CliError {
   }
 }
 
+/**
+ * The server refused a command: the user's ACL lacks it (NOPERM) or the server renamed or
+ * disabled it (managed services do). `command` is how Redis names it, e.g. `client|list`.
+ */
+export class PermissionError extends CliError {
+  constructor(
+    message: string,
+    readonly command: string,
+    readonly disabled: boolean,
+  ) {
+    super(message, ExitCode.permission);
+  }
+
+  /** The same refusal, naming a source or mode that needs less (`or use --source keyspace, ...`). */
+  orInstead(alternative: string): PermissionError {
+    return new PermissionError(`${this.message}, or ${alternative}`, this.command, this.disabled);
+  }
+}
+
 export class NotFoundError extends CliError {
   constructor(message: string) {
     super(message, ExitCode.notFound);

@@ -16,6 +16,8 @@ export const ExitCode = {
   inconclusive: 8,
   /** Some Cluster nodes could not be read: what was printed is incomplete. */
   partial: 9,
+  /** The Redis user may not run a command this needs (ACL NOPERM), or the server renamed or disabled it. */
+  permission: 10,
   interrupted: 130,
 } as const;
 
@@ -32,4 +34,5 @@ export const EXIT_CODE_HELP = `Exit codes:
   7    scenario: a variant missed its expected verdict; race: safety violations found; trace: something unsafe seen
   8    scenario or race inconclusive, never called safe: the machine was too busy for its timing, or a race acquired nothing or had failed lock calls without --chaos
   9    partial: some Cluster nodes unreachable, results incomplete (ls, doctor)
+  10   the Redis user may not run a command this needs (ACL), or the server disabled it: the message names the ACL rule to grant
   130  interrupted (Ctrl-C, SIGTERM, SIGHUP; still stopping 10 s later: 128 + the signal)`;

@@ -137,4 +137,12 @@ export interface LockView {
   readonly warnings: readonly LockWarning[];
   /** Epoch ms the snapshot was taken (server time when available). */
   readonly readAt: number;
+  /** Unset: one atomic script read it. Otherwise read with plain commands, as a user without scripting must. */
+  readonly readConsistency?: ReadConsistency | undefined;
 }
+
+/**
+ * How a snapshot was read when no script could be run: `separate-reads` (not atomic, but two
+ * reads agreed), `changed-during-read` (the key kept changing between reads: parts may disagree).
+ */
+export type ReadConsistency = 'separate-reads' | 'changed-during-read';

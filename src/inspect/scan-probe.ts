@@ -1,3 +1,4 @@
+import { isScriptRefusal } from '../redis/permissions.js';
 import type { NodeClient } from './scan.js';
 
 // One SCAN step and a first look at every key it returned, in one round trip, so the full
@@ -69,11 +70,42 @@ export interface ProbeStep {
 
 const COMMAND = 'redlockScanProbe';
 const defined = new WeakSet<NodeClient>();
+/** Nodes whose user may not run scripts: they get the probe as plain commands from then on. */
+const scriptRefused = new WeakSet<NodeClient>();
 
 type BufferCall = (...args: (string | number)[]) => Promise<unknown>;
 
-/** One SCAN step with its probe on one node (EVALSHA; ioredis falls back to EVAL once). */
+/**
+ * One SCAN step with its probe on one node (EVALSHA; ioredis falls back to EVAL once), or the
+ * same reads as plain commands where the user may not run scripts.
+ */
 export async function probeStep(client: NodeClient, cursor: string, pattern: string, count: number): Promise<ProbeStep> {
+  if (scriptRefused.has(client)) return plainProbeStep(client, cursor, pattern, count);
+  try {
+    return await scriptProbeStep(client, cursor, pattern, count);
+  } catch (err) {
+    if (!isScriptRefusal(err)) throw err;
+    scriptRefused.add(client);
+    return plainProbeStep(client, cursor, pattern, count);
+  }
+}
+
+/** The probe without a script: SCAN, then one pipeline of TYPE and GETRANGE per key (two round trips). */
+async function plainProbeStep(client: NodeClient, cursor: string, pattern: string, count: number): Promise<ProbeStep> {
+  const [next, keys] = await client.scanBuffer(cursor, 'MATCH', pattern, 'COUNT', count);
+  const replies = (await client.pipeline(keys.flatMap((key) => [['type', key], ['getrange', key, 0, PROBE_VALUE_MAX]])).exec()) ?? [];
+  const probes = keys.map((_, i): KeyProbe => {
+    const [typeErr, type] = replies[2 * i] ?? [new Error('no reply')];
+    if (typeErr) throw typeErr;
+    const value = replies[2 * i + 1]?.[1];
+    const long = type === 'string' && typeof value === 'string' && Buffer.byteLength(value) > PROBE_VALUE_MAX;
+    // A key deleted since SCAN reads as '' (the script's TYPE gives 'none', GETRANGE '' too).
+    return { type: type === 'none' ? 'string' : String(type), long, value: type === 'string' && !long ? String(value ?? '') : '' };
+  });
+  return { cursor: next.toString(), keys, probes };
+}
+
+async function scriptProbeStep(client: NodeClient, cursor: string, pattern: string, count: number): Promise<ProbeStep> {
   if (!defined.has(client)) {
     client.defineCommand(COMMAND, { numberOfKeys: 0, lua: SCAN_PROBE_LUA });
     defined.add(client);

@@ -1,9 +1,12 @@
 import calculateSlot from 'cluster-key-slot';
 import { decodeSnapshot, type RawSnapshot } from '../core/decode/index.js';
-import type { InspectKind, LockView, ReplicaView } from '../core/lock-view.js';
+import type { InspectKind, LockView, ReadConsistency, ReplicaView } from '../core/lock-view.js';
+import { CommandBatch } from '../redis/batch.js';
 import type { Connection, RedisClient } from '../redis/connection.js';
 import { toCliError } from '../redis/errors.js';
+import { isScriptRefusal } from '../redis/permissions.js';
 import { pipelineScript, prepareScripts, runScript, type ScriptArg } from '../redis/scripts.js';
+import { plainRead } from './plain-snapshot.js';
 import { scriptTarget, type InspectKey, type ScriptTarget } from './keys.js';
 import { parseReplicas } from './replication.js';
 import { parseSnapshotReply } from './reply.js';
@@ -24,7 +27,18 @@ export interface InspectOptions {
 interface Batch {
   readonly raws: RawSnapshot[];
   readonly replicas: ReplicaView[] | undefined;
+  /** Per key; undefined when the script read them all atomically. */
+  readonly consistency?: readonly ReadConsistency[];
 }
+
+export interface KeySnapshot {
+  readonly raw: RawSnapshot;
+  readonly replicas: ReplicaView[] | undefined;
+  readonly consistency?: ReadConsistency | undefined;
+}
+
+/** Connections whose user may not run the snapshot script: their reads go straight to plain commands. */
+const scriptRefused = new WeakSet<RedisClient>();
 
 type ClusterClient = Extract<RedisClient, { slots: unknown }>;
 
@@ -78,8 +92,48 @@ async function snapshotRedirected(conn: Connection, key: InspectKey, cap: number
   }
 }
 
-/** One round trip to one node: a snapshot per key, then INFO replication for that node. */
+/** One node's snapshots: by the script, or by plain reads once the server refused it (remembered per connection). */
 async function snapshotBatch(conn: Connection, keys: readonly InspectKey[], cap: number): Promise<Batch> {
+  if (!scriptRefused.has(conn.client)) {
+    try {
+      return await scriptBatch(conn, keys, cap);
+    } catch (err) {
+      if (!isScriptRefusal(err)) throw err;
+      scriptRefused.add(conn.client);
+    }
+  }
+  return plainBatch(conn, keys, cap);
+}
+
+/**
+ * The script's reads as plain commands, which cannot be atomic: every key is read twice and
+ * a key whose two reads differ is read once more; one that still differs is marked so.
+ */
+async function plainBatch(conn: Connection, keys: readonly InspectKey[], cap: number): Promise<Batch> {
+  const client = conn.client;
+  const cluster = conn.topology === 'cluster';
+  const batch = new CommandBatch(client);
+  const targets = keys.map((key) => scriptTarget(key, cluster));
+  const options = { cap, orphanProbe: ORPHAN_PROBE, cluster };
+  const readAll = (only: readonly number[]) => Promise.all(only.map((i) => plainRead(batch, client, targets[i]!, options)));
+  const all = targets.map((_, i) => i);
+  try {
+    const [first, info] = await Promise.all([readAll(all), batch.call('info', 'replication').catch(() => undefined)]);
+    const last = await readAll(all);
+    const moved = all.filter((i) => first[i]!.fingerprint !== last[i]!.fingerprint);
+    const again = await readAll(moved);
+    const changed = new Set(moved.filter((i, j) => again[j]!.fingerprint !== last[i]!.fingerprint));
+    moved.forEach((i, j) => (last[i] = again[j]!));
+    const raws = targets.map((t, i) => parseSnapshotReply(last[i]!.reply, { key: t.display, keyHex: t.keyHex, cap, companionsRead: t.companionsRead }));
+    const consistency = all.map((i): ReadConsistency => (changed.has(i) ? 'changed-during-read' : 'separate-reads'));
+    return { raws, replicas: typeof info === 'string' ? parseReplicas(info) : undefined, consistency };
+  } catch (err) {
+    throw toCliError(err, conn.label);
+  }
+}
+
+/** One round trip to one node: a snapshot per key, then INFO replication for that node. */
+async function scriptBatch(conn: Connection, keys: readonly InspectKey[], cap: number): Promise<Batch> {
   const client = conn.client;
   prepareScripts(client);
   const pipeline = client.pipeline();
@@ -116,26 +170,36 @@ async function snapshotBatch(conn: Connection, keys: readonly InspectKey[], cap:
 /**
  * Raw snapshots of every key, in the order given: one pipeline per node, all sent at once (a
  * single round trip outside Cluster). Each snapshot is one read-only script, so a key changing
- * or vanishing mid-read is seen whole or not at all.
+ * or vanishing mid-read is seen whole or not at all; for a user who may not run scripts, plain
+ * reads stand in and each snapshot says how consistent it is.
  */
 export async function snapshotKeys(
   conn: Connection,
   keys: readonly InspectKey[],
   cap: number = DEFAULT_CAP,
-): Promise<{ raw: RawSnapshot; replicas: ReplicaView[] | undefined }[]> {
-  const out = new Array<{ raw: RawSnapshot; replicas: ReplicaView[] | undefined }>(keys.length);
+): Promise<KeySnapshot[]> {
+  const out = new Array<KeySnapshot>(keys.length);
   if (keys.length === 0) return out;
   const groups = byNode(conn, keys);
   const batches = await Promise.all(groups.map((g) => snapshotBatch(conn, g.map((i) => keys[i]!), cap)));
-  groups.forEach((g, b) => g.forEach((keyIndex, j) => (out[keyIndex] = { raw: batches[b]!.raws[j]!, replicas: batches[b]!.replicas })));
+  groups.forEach((g, b) =>
+    g.forEach((keyIndex, j) => (out[keyIndex] = { raw: batches[b]!.raws[j]!, replicas: batches[b]!.replicas, consistency: batches[b]!.consistency?.[j] })),
+  );
   return out;
 }
 
 /** Decoded views of every key (what inspect prints, --watch polls each tick and ls classifies). */
 export async function inspectKeys(conn: Connection, keys: readonly InspectKey[], opts: InspectOptions = {}): Promise<LockView[]> {
   const snapshots = await snapshotKeys(conn, keys, opts.cap ?? DEFAULT_CAP);
-  return snapshots.map(({ raw, replicas }) => {
-    const view = decodeSnapshot(raw, { kind: opts.kind });
-    return replicas && view.kind !== 'missing' ? { ...view, replicas } : view;
-  });
+  return snapshots.map((snapshot) => viewOf(snapshot, opts.kind));
+}
+
+/** One snapshot decoded, with the replicas that hold it and how it was read. */
+export function viewOf({ raw, replicas, consistency }: KeySnapshot, kind: InspectKind | undefined): LockView {
+  const view = decodeSnapshot(raw, { kind });
+  return {
+    ...view,
+    ...(replicas && view.kind !== 'missing' ? { replicas } : {}),
+    ...(consistency ? { readConsistency: consistency } : {}),
+  };
 }

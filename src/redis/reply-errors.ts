@@ -1,6 +1,7 @@
 import { CliError, UnreachableError, UsageError } from '../core/errors.js';
 import { formatDuration } from '../core/duration.js';
 import type { RedisClient } from './connection.js';
+import { aclUserOf, permissionError } from './permissions.js';
 
 /**
  * Redis's own error replies and ioredis's timeouts as one line that says what to do, with the
@@ -10,7 +11,7 @@ import type { RedisClient } from './connection.js';
 // ioredis's message when commandTimeout passes without a reply.
 const TIMED_OUT = 'Command timed out';
 
-export function describeReplyError(err: unknown, label: string, replyTimeoutMs: number | undefined): unknown {
+export function describeReplyError(err: unknown, label: string, replyTimeoutMs: number | undefined, user = 'default'): unknown {
   if (!(err instanceof Error) || err instanceof CliError) return err;
   const message = err.message;
   if (message === TIMED_OUT) {
@@ -22,11 +23,8 @@ export function describeReplyError(err: unknown, label: string, replyTimeoutMs: 
   if (/^Connection is closed|Stream isn't writeable|^Reached the max retries|Command aborted due to connection close/.test(message)) {
     return new UnreachableError(`lost the connection to Redis at ${label}`);
   }
-  if (/^NOPERM/.test(message)) {
-    return new UnreachableError(
-      `the Redis user at ${label} is not allowed to do this (${firstLine(message)}): grant it with ACL SETUSER, e.g. +@read +@write +@scripting +@pubsub ~*`,
-    );
-  }
+  const refused = permissionError(message, label, user);
+  if (refused) return refused;
   if (/^CLUSTERDOWN/.test(message)) {
     return new UnreachableError(`Redis Cluster at ${label} is down (${firstLine(message)}): try again once every slot is served`);
   }
@@ -82,11 +80,12 @@ interface CommandLike {
 export function nameReplyErrors(client: RedisClient, label: string, replyTimeoutMs: number | undefined, onTimeout: () => void): void {
   const target = client as unknown as { sendCommand: (command: CommandLike, ...rest: unknown[]) => unknown };
   const send = target.sendCommand.bind(client);
+  const user = aclUserOf(client);
   target.sendCommand = (command, ...rest) => {
     const reject = command.reject.bind(command);
     command.reject = (err) => {
       if (err instanceof Error && err.message === TIMED_OUT) onTimeout();
-      reject(leftToCluster(label, err) ? err : describeReplyError(err, label, replyTimeoutMs));
+      reject(leftToCluster(label, err) ? err : describeReplyError(err, label, replyTimeoutMs, user));
     };
     return send(command, ...rest);
   };

@@ -2,10 +2,9 @@
 // panel's own connection (CLIENT SETNAME redlock-cli:repl-watch), and the attached sandbox's node
 // status on a slower timer of its own (those are other servers, probed by the sandbox library).
 
-import { decodeSnapshot } from '../core/decode/index.js';
 import type { InspectKind, LockView } from '../core/lock-view.js';
 import { createPoller, type PollState, type Poller } from '../core/poller.js';
-import { snapshotKeys } from '../inspect/snapshot.js';
+import { snapshotKeys, viewOf } from '../inspect/snapshot.js';
 import { closeConnection } from '../redis/close.js';
 import { connect, type Connection } from '../redis/connection.js';
 import { watchConnection } from '../redis/watch-connection.js';
@@ -64,10 +63,7 @@ export function startPanel(opts: PanelOptions): Panel {
       if (c.client.status !== 'ready') throw new Error(`not connected to ${c.label}`);
       // inspectKeys with a kind per key: still one snapshot pipeline, decoded here.
       const snapshots = await snapshotKeys(c, keys);
-      return snapshots.map(({ raw, replicas }, i) => {
-        const view = decodeSnapshot(raw, { kind: opts.kindOf?.(keys[i]!) });
-        return replicas && view.kind !== 'missing' ? { ...view, replicas } : view;
-      });
+      return snapshots.map((snapshot, i) => viewOf(snapshot, opts.kindOf?.(keys[i]!)));
     },
     onState: opts.onState,
   });
