@@ -1,4 +1,5 @@
 import { CliError, UnreachableError } from '../core/errors.js';
+import { permissionError } from './permissions.js';
 
 function errorText(err: unknown): { code: string; message: string } {
   if (err instanceof Error) {
@@ -20,11 +21,14 @@ const TLS_CODES = new Set([
 
 /**
  * Maps connection-level failures (refused, timeout, DNS, auth) to one-line exit-3 errors naming
- * host:port. ioredis never puts the password in its messages, and neither do we.
+ * host:port, and a refused command (ACL, renamed) to the rule `user` lacks. ioredis never puts
+ * the password in its messages, and neither do we.
  */
-export function toCliError(err: unknown, label: string): CliError {
+export function toCliError(err: unknown, label: string, user: string | undefined = undefined): CliError {
   if (err instanceof CliError) return err;
   const { code, message } = errorText(err);
+  const refused = permissionError(message, label, user || 'default');
+  if (refused) return refused;
   if (/NOAUTH/.test(message)) {
     return new UnreachableError(
       `Redis at ${label} asked for a password (NOAUTH) and none was given: set REDISCLI_AUTH, use --askpass, or put it in the URL`,

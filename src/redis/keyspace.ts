@@ -62,7 +62,7 @@ export async function subscribeKeyspace(ep: MonitorEndpoint, onNotify: (n: Notif
   } catch (err) {
     closing = true;
     client.disconnect();
-    throw toCliError(err, label);
+    throw toCliError(err, label, ep.username);
   }
   return { ended, close: () => ((closing = true), client.disconnect()) };
 }

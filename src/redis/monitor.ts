@@ -92,11 +92,10 @@ export function openMonitor(ep: MonitorEndpoint, handlers: MonitorHandlers): Pro
           handlers.onRefused?.(part.slice(1));
           continue;
         }
-        if (part.startsWith('-')) {
-          const message = part.slice(1);
-          // NOPERM: an ACL user without MONITOR (it needs +monitor or the admin category).
-          const hint = /NOPERM/i.test(message) ? ' (trace needs a user allowed to run MONITOR)' : '';
-          return fail(toCliError(new Error(message + hint), label));
+        // A refused or renamed CLIENT SETNAME (managed services) leaves the connection unnamed; nothing else may fail.
+        if (part.startsWith('-') && setup[setup.length - pending]?.[0] !== 'CLIENT') {
+          // NOPERM (a user without +monitor) or a renamed MONITOR: the rule it lacks, exit 10.
+          return fail(toCliError(new Error(part.slice(1)), label, ep.username));
         }
         if (pending > 0) {
           pending--;

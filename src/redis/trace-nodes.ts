@@ -68,7 +68,7 @@ export async function withNode<T>(ep: MonitorEndpoint, fn: (client: Redis) => Pr
     await client.connect();
     return await fn(client);
   } catch (err) {
-    throw toCliError(err, formatHostPort(ep));
+    throw toCliError(err, formatHostPort(ep), ep.username);
   } finally {
     client.disconnect();
   }

@@ -1,4 +1,4 @@
-import { UnreachableError, UsageError } from '../core/errors.js';
+import { PermissionError, UsageError } from '../core/errors.js';
 import type { TraceEvent } from '../core/trace/events.js';
 import { traceTime } from '../core/trace/format.js';
 import { KeyspaceDecoder, readingFor, type KeyReading } from '../core/trace/keyspace-decoder.js';
@@ -59,6 +59,8 @@ export class KeyspaceFeed implements ShardFeed {
   /** Server time the flags were last seen complete: a blind period starts there. */
   private seenOnAt = 0;
   private blind = false;
+  /** False once CONFIG GET was refused: the flags cannot be re-checked, and asking again only fills ACL LOG. */
+  private flagsReadable = true;
 
   constructor(
     private readonly host: FeedHost,
@@ -76,25 +78,44 @@ export class KeyspaceFeed implements ShardFeed {
 
   async attach(endpoint: MonitorEndpoint): Promise<FeedConnection> {
     await this.ensureNotifications(endpoint);
-    this.offset = await serverClockOffset(endpoint);
+    this.offset = await serverClockOffset(endpoint).catch(this.without('TIME', 'times are the local clock', 0));
     this.seenOnAt = this.serverNow();
     this.reader?.close();
     this.reader = await keyReader(endpoint);
     const reader = this.reader;
     const sub = await subscribeKeyspace(endpoint, (n) => this.receive(n, reader)).catch((err: unknown) => {
       reader.close();
-      throw err;
+      throw err instanceof PermissionError ? err.orInstead('use --source monitor, which needs +monitor') : err;
     });
     return sub;
+  }
+
+  /** A refusal of something the trace can do without: said once on the status line, `fallback` used. */
+  private without<T>(what: string, consequence: string, fallback: T): (err: unknown) => T {
+    return (err) => {
+      if (!(err instanceof PermissionError)) throw err;
+      this.host.status(`${err.message} (${what} is optional: ${consequence})`);
+      return fallback;
+    };
   }
 
   /** Exit 2 when the needed flags are off, unless the user asked trace to turn them on. */
   private async ensureNotifications(endpoint: MonitorEndpoint): Promise<void> {
     const node = formatHostPort(endpoint);
-    const previous = await notifyConfig(endpoint).catch(refused(`cannot read notify-keyspace-events on ${node}`, 'allow CONFIG GET, or use the MONITOR source'));
-    if (missingNotifyFlags(previous).length === 0) return;
+    const wanted = withNotifyFlags('');
+    const previous = await notifyConfig(endpoint).catch((err: unknown) => {
+      // Managed services rename CONFIG; an ACL without +config|get cannot read it: the flags are then the operator's.
+      if (err instanceof PermissionError && this.opts.enableNotifications) {
+        throw new PermissionError(`${err.message}; --enable-notifications cannot set notify-keyspace-events there: set it to include "${wanted}" through the provider's parameter settings (or CONFIG SET as an admin), then trace without it`, err.command, err.disabled);
+      }
+      return this.without('CONFIG GET', `cannot check notify-keyspace-events; it must include "${wanted}" or no events arrive`, undefined)(err);
+    });
+    if (previous === undefined) this.flagsReadable = false;
+    if (previous === undefined || missingNotifyFlags(previous).length === 0) return;
     if (!this.opts.enableNotifications) throw new UsageError(missingFlagsMessage(node, previous));
-    await setNotifyConfig(endpoint, withNotifyFlags(previous)).catch(refused(`cannot set notify-keyspace-events on ${node}`, 'have an operator set it, or use the MONITOR source'));
+    await setNotifyConfig(endpoint, withNotifyFlags(previous)).catch((err: unknown) => {
+      throw err instanceof PermissionError ? err.orInstead(`have an operator set notify-keyspace-events to "${withNotifyFlags(previous)}", or use --source monitor`) : err;
+    });
     const set = await notifyConfig(endpoint);
     this.changes.push({ endpoint, previous, set });
     // Said now, while the trace can: a trace that is killed never reaches its restore.
@@ -138,7 +159,7 @@ export class KeyspaceFeed implements ShardFeed {
   /** Every NOTIFY_CHECK_MS: are the flags still on? (Never two checks at once.) */
   tick(): void {
     const reader = this.reader;
-    if (!reader || this.checkedAt === undefined || Date.now() - this.checkedAt < NOTIFY_CHECK_MS) return;
+    if (!reader || !this.flagsReadable || this.checkedAt === undefined || Date.now() - this.checkedAt < NOTIFY_CHECK_MS) return;
     this.checkedAt = undefined;
     const at = this.serverNow();
     void reader.notifyFlags().then((flags) => {
@@ -195,15 +216,3 @@ export class KeyspaceFeed implements ShardFeed {
 
 const restoreCommand = (endpoint: MonitorEndpoint, previous: string): string =>
   restoreNotifyCommand({ host: endpoint.host, port: endpoint.port, tls: endpoint.tls, username: endpoint.username, hasPassword: endpoint.password !== undefined && endpoint.password !== '' }, previous);
-
-/**
- * A node that refused a CONFIG call (an ACL's NOPERM, a renamed command) is a usage error naming
- * what to do; a node that cannot be reached or did not answer keeps its own error (exit 3, retried
- * after a failover).
- */
-function refused(what: string, fix: string): (err: Error) => never {
-  return (err) => {
-    if (err instanceof UnreachableError || !/NOPERM|ERR|unknown command/i.test(err.message)) throw err;
-    throw new UsageError(`--source keyspace: ${what} (${err.message}); ${fix}`);
-  };
-}

@@ -1,3 +1,4 @@
+import { PermissionError } from '../core/errors.js';
 import { TraceDecoder } from '../core/trace/decoder.js';
 import type { TraceEvent } from '../core/trace/events.js';
 import { fenceCommand, fenceNumber } from '../core/trace/fence.js';
@@ -33,6 +34,9 @@ export interface MonitorLink {
 }
 
 const REDIS_LINK: MonitorLink = { names: clientNames, commands: serverCommands, open: openMonitor };
+
+/** The other source, named when MONITOR is refused. */
+const KEYSPACE_NEEDS = 'use --source keyspace, which needs +psubscribe and +@read instead';
 
 export class MonitorFeed implements ShardFeed {
   private decoder: TraceDecoder | undefined;
@@ -74,14 +78,29 @@ export class MonitorFeed implements ShardFeed {
     // Names of the connections made before the trace, so their first events are named too.
     // And what the server understands of the conditional writes: MONITOR lists rejected commands too.
     if (!this.decoder) {
-      const [names, commands] = await Promise.all([this.link.names(endpoint), this.link.commands?.(endpoint)]);
+      const [names, commands] = await Promise.all([this.namesBefore(endpoint), this.link.commands?.(endpoint)]);
       this.decoder = new TraceDecoder({ wants: this.opts.wants, clientNames: names, commands, ...(this.opts.node ? { node: this.opts.node } : {}) });
     }
     // A new connection (reconnected, or the promoted primary): fences sent on the old one are gone.
     this.awaited = undefined;
     this.fencing = true;
-    this.connection = await this.link.open(endpoint, { onLines: (lines) => this.receive(lines), onRefused: (message) => this.refused(message) });
+    try {
+      this.connection = await this.link.open(endpoint, { onLines: (lines) => this.receive(lines), onRefused: (message) => this.refused(message) });
+    } catch (err) {
+      throw err instanceof PermissionError ? err.orInstead(KEYSPACE_NEEDS) : err;
+    }
     return this.connection;
+  }
+
+  /** CLIENT LIST's names, or none where the user may not run it: the trace then names clients by address. */
+  private async namesBefore(endpoint: MonitorEndpoint): Promise<Map<string, string>> {
+    try {
+      return await this.link.names(endpoint);
+    } catch (err) {
+      if (!(err instanceof PermissionError)) throw err;
+      this.host.status(`${err.message} (only needed for client names: the trace goes on without them, naming clients by address)`);
+      return new Map();
+    }
   }
 
   private live(): TraceDecoder {
