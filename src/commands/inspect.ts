@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { parseInspectKind } from '../core/decode/index.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { formatLockView } from '../core/inspect-text.js';
+import { formatLockView, readConsistencyNote } from '../core/inspect-text.js';
 import type { LockView } from '../core/lock-view.js';
 import { readOnReplicas } from '../inspect/replica-keys.js';
 import { inspectKeys } from '../inspect/snapshot.js';
@@ -43,6 +43,8 @@ Exits 4 when a key does not exist (on no node, with --nodes; the others are stil
 /** Prints views as text blocks (missing keys on stderr) or one JSON array; returns the exit code. */
 export function printViews(ctx: CommandContext, views: readonly LockView[], json: boolean): number {
   const missing = views.filter((v) => v.kind === 'missing');
+  const readNote = readConsistencyNote(views);
+  if (readNote) note(ctx, readNote);
   if (json) printJson(ctx, views);
   let first = true;
   for (const view of views) {

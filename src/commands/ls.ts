@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { parseInspectKind } from '../core/decode/index.js';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { readConsistencyNote } from '../core/inspect-text.js';
 import type { InspectKind } from '../core/lock-view.js';
 import { collectLocks, LOCK_KINDS, scanLocks, type LockScanOptions } from '../inspect/scan-locks.js';
 import { DEFAULT_SCAN_COUNT, SCAN_COUNT_BOUNDS } from '../inspect/scan.js';
@@ -142,6 +143,8 @@ async function printTable(ctx: RunContext, conn: Conn, scan: LockScanOptions): P
   } finally {
     progress.done();
   }
+  const readNote = readConsistencyNote(result.views);
+  if (readNote) note(ctx, readNote);
   if (result.views.length === 0) return 0;
   for (const line of formatTable(sortViews(result.views, 'key').map((v) => lsRow(v)), tableWidth(ctx), paintFor(ctx, 'stdout'))) print(ctx, line);
   return result.views.length;

@@ -173,3 +173,14 @@ function replicaText(r: ReplicaView): string {
   if (r.hasKey === null) return `${r.replica} not read (${r.error ?? 'unreachable'})`;
   return `${r.replica} ${r.lagBytes === 0 ? 'in sync' : `${r.lagBytes} bytes behind`}`;
 }
+
+/**
+ * One line for stderr when any view was read with plain commands (the user may not run EVAL):
+ * such a snapshot is not atomic, and keys that kept changing between reads are named.
+ */
+export function readConsistencyNote(views: readonly LockView[]): string | undefined {
+  if (!views.some((v) => v.readConsistency !== undefined)) return undefined;
+  const changed = views.filter((v) => v.readConsistency === 'changed-during-read').map((v) => v.key);
+  const base = 'read with plain commands, as the Redis user may not run EVAL: each key is several reads, not one atomic snapshot';
+  return changed.length > 0 ? `${base}; changed while being read (parts may disagree): ${changed.join(', ')}` : base;
+}

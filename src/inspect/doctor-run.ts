@@ -1,6 +1,7 @@
 import type { FixTarget } from '../core/doctor-fix.js';
 import { companionFindings, LOCK_LIKE_NAME, sortFindings, tokenWithoutExpiryNote, viewFindings, type CompanionFact, type DoctorOptions, type Finding } from '../core/doctor.js';
 import { namedClients, parseReplicationInfo, renewalFindings, replicaFindings, type RenewalSample } from '../core/doctor-server.js';
+import { readConsistencyNote } from '../core/inspect-text.js';
 import type { LockView } from '../core/lock-view.js';
 import { scanLocks, type FoundCompanion, type FoundLock, type ScanProgress } from './scan-locks.js';
 import { scanSources, unreadReason, type ScanSource, type UnreadNode } from './scan.js';
@@ -120,6 +121,8 @@ export async function runDoctor(conn: Connection, req: DoctorRequest): Promise<D
   }
   const tokenNote = tokenWithoutExpiryNote(quiet);
   if (tokenNote) notes.push(tokenNote);
+  const readNote = readConsistencyNote(locks.map((f) => f.view));
+  if (readNote) notes.push(readNote);
   const byKey = new Map(locks.map((f) => [f.view.key, f.view]));
   const facts = await companionFacts(conn, companions.filter((c) => !isUnread(c.node)), byKey);
   // A lock seen only through its companions (a free fair lock with a queue) is checked too.

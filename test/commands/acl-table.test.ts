@@ -81,6 +81,14 @@ describe('reading without scripts', () => {
     const [view] = JSON.parse(r.stdout) as { kind: string; readConsistency?: string; holders: { count: number }[] }[];
     expect(view).toMatchObject({ kind: 'reentrant', readConsistency: 'separate-reads', holders: [{ count: 2 }] });
   });
+
+  it('and says so once on stderr, the result on stdout as with the script', async () => {
+    const env = (user: User) => tempStateEnv({ REDIS_URL: `redis://${user}:pw@127.0.0.1:${server.port}` });
+    const [plain, scripted] = [await runCli(['inspect', 'orders', 'stock'], env('oncall')), await runCli(['inspect', 'orders', 'stock'], env('admin'))];
+    expect(plain.stdout.replace(/expires in .*/g, '')).toBe(scripted.stdout.replace(/expires in .*/g, ''));
+    expect(plain.stderr.match(/not one atomic snapshot/g)).toHaveLength(1);
+    expect(scripted.stderr).toBe('');
+  });
 });
 
 // Last in the file: every case above has run.

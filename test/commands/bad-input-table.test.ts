@@ -142,8 +142,8 @@ export const ROWS_MORE: Row[] = [
   {
     name: 'an ACL user without scripting (NOPERM)',
     args: (s) => ['acquire', 'k', '--url', `redis://noscripts:${PASSWORD}@127.0.0.1:${s.port}`],
-    code: 3,
-    says: /the Redis user at 127\.0\.0\.1:\d+ is not allowed to do this \(NOPERM.*ACL SETUSER/,
+    code: 10,
+    says: /the Redis user noscripts at 127\.0\.0\.1:\d+ may not run EVAL(SHA)?: grant it with ACL SETUSER noscripts \+eval/,
     arrange: (p) => p.call('ACL', 'SETUSER', 'noscripts', 'on', `>${PASSWORD}`, '~*', '&*', '+@all', '-@scripting'),
   },
   {

@@ -38,12 +38,12 @@ describe('Redis error replies', () => {
     plain = await server();
   }, 60_000);
 
-  it('ACL NOPERM: exit 3, names the server and the ACL to grant, no password', async () => {
+  it('ACL NOPERM: exit 10, names the server and the exact ACL rule to grant, no password', async () => {
     await plain.raw.call('ACL', 'SETUSER', 'noscripts', 'on', '>pw-Xy7', '~*', '&*', '+@all', '-@scripting');
     const url = `redis://noscripts:pw-Xy7@127.0.0.1:${plain.server.port}`;
     const { code, stderr } = await runCli(['acquire', 'acl-k', '--url', url], env);
-    expect(code).toBe(3);
-    expect(oneLine(stderr)).toMatch(new RegExp(`the Redis user at 127.0.0.1:${plain.server.port} is not allowed to do this .*ACL SETUSER`));
+    expect(code).toBe(10);
+    expect(oneLine(stderr)).toMatch(new RegExp(`the Redis user noscripts at 127.0.0.1:${plain.server.port} may not run EVAL(SHA)?: grant it with ACL SETUSER noscripts \\+eval`));
     expect(stderr).not.toContain('pw-Xy7');
     expect(await plain.raw.exists('acl-k')).toBe(0);
   });
