@@ -91,6 +91,15 @@ describe('reading without scripts', () => {
   });
 });
 
+describe('trace with MONITOR and reads only (no +@connection: no CLIENT LIST, no CLIENT SETNAME)', () => {
+  it('runs without client names and says so once', async () => {
+    await raw.call('ACL', 'SETUSER', 'bare-monitor', 'on', '>pw', '~*', '&*', '-@all', '+@read', '+info', '+monitor');
+    const r = await runCli(['trace', '--for', '1s'], tempStateEnv({ REDIS_URL: `redis://bare-monitor:pw@127.0.0.1:${server.port}` }));
+    expect({ code: r.code, refusals: refusals(r.stderr) }).toEqual({ code: 0, refusals: [] });
+    expect(r.stderr.match(/may not run CLIENT\|LIST: grant it with ACL SETUSER bare-monitor \+client\|list .*without them/g)).toHaveLength(1);
+  });
+});
+
 // Last in the file: every case above has run.
 describe('the ACL LOG after every read-only command', () => {
   it('holds no denied write', async () => {
