@@ -1,4 +1,4 @@
-import { CommandBatch, type BatchArg } from '../redis/batch.js';
+import type { BatchArg, CommandBatch } from '../redis/batch.js';
 import type { RedisClient } from '../redis/connection.js';
 import { PermissionError } from '../core/errors.js';
 import type { ScriptTarget } from './keys.js';
