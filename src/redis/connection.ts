@@ -1,13 +1,13 @@
+import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { beforeDeadline } from '../core/deadline.js';
 import { CliError, UsageError } from '../core/errors.js';
 import { clusterSeedSpec, isClusterNode } from './cluster-detect.js';
 import { noSlotsError, toCliError } from './errors.js';
 import { describeReplyError, nameReplyErrors } from './reply-errors.js';
-import { DEFAULT_REPLY_TIMEOUT_MS, describeTarget, parseRedisUrl, type ParsedUrl, type TargetSpec } from './target.js';
-import { tlsOptions } from './tls.js';
-
-export { tlsOptions } from './tls.js';
+import { DEFAULT_REPLY_TIMEOUT_MS, describeTarget, parseRedisUrl, type HostPort, type ParsedUrl, type TargetSpec } from './target.js';
+import { tlsOptions, type TlsFiles } from './tls.js';
 
 export type RedisClient = Redis | Cluster;
 export type Topology = 'standalone' | 'sentinel' | 'cluster';
@@ -69,23 +69,45 @@ export function replyTimeoutOf(spec: TargetSpec, mode: ConnectMode): number | un
 // the error was printed, and a paused server never sends the FIN it waits for.
 const DISCONNECT_TIMEOUT_MS = 100;
 
-function baseOptions(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): RedisOptions {
-  const oneShot = opts.mode === 'one-shot';
-  const replyTimeoutMs = replyTimeoutOf(spec, opts.mode);
+/** What reaching one server takes besides its address: credentials, database and TLS. */
+interface Link {
+  readonly tls?: boolean | undefined;
+  readonly tlsFiles?: TlsFiles | undefined;
+  readonly username?: string | undefined;
+  readonly password?: string | undefined;
+  readonly db?: number | undefined;
+}
+
+/** The ioredis options for a Link: the same TLS files and verification for every kind of connection. */
+function linkOptions(host: string, link: Link): RedisOptions {
+  return {
+    username: link.username,
+    password: link.password,
+    db: link.db ?? 0,
+    ...(link.tls ? { tls: tlsOptions(host, link.tlsFiles) } : {}),
+  };
+}
+
+/** How an ioredis client behaves: its timeouts, whether it reconnects, its CLIENT SETNAME. */
+function behaviourOptions(mode: ConnectMode, name: string, connectTimeoutMs: number | undefined, replyTimeoutMs: number | undefined): RedisOptions {
+  const oneShot = mode === 'one-shot';
   return {
     ...(replyTimeoutMs !== undefined ? { commandTimeout: replyTimeoutMs } : {}),
-    username: url.username,
-    password: url.password,
-    db: url.db,
-    ...(url.tls ? { tls: tlsOptions(url.host, spec.tls) } : {}),
     lazyConnect: true,
     disconnectTimeout: DISCONNECT_TIMEOUT_MS,
-    connectTimeout: opts.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS,
-    connectionName: opts.name ?? 'redlock-cli',
+    connectTimeout: connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS,
+    connectionName: name,
     retryStrategy: oneShot ? () => null : (times: number) => Math.min(100 * 2 ** Math.min(times, 5), 3000),
     maxRetriesPerRequest: oneShot ? 0 : null,
     // ioredis probes INFO before the first command; our scripts tolerate a loading replica poorly anyway.
     enableReadyCheck: true,
+  };
+}
+
+function baseOptions(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): RedisOptions {
+  return {
+    ...behaviourOptions(opts.mode, opts.name ?? 'redlock-cli', opts.connectTimeoutMs, replyTimeoutOf(spec, opts.mode)),
+    ...linkOptions(url.host, { ...url, tlsFiles: spec.tls }),
   };
 }
 
@@ -238,5 +260,76 @@ export function offlineConnection(spec: TargetSpec, error: CliError): Connection
     duplicate: () => Promise.reject(error),
     onClose: () => undefined,
     close: async () => client.disconnect(),
+  };
+}
+
+// Connections to one node of the target outside connect(): trace's MONITOR and keyspace
+// connections, its reads on each primary, the sentinels it asks, a Cluster node's SSUBSCRIBE.
+// They get their credentials, database, TLS files and timeouts here, from the target, as
+// connect()'s clients do: a node reached another way would drop --cacert or --timeout.
+
+/** One node of a target (a Cluster primary, Sentinel's master, a sentinel) and how to reach it. */
+export interface NodeEndpoint extends HostPort, Link {
+  /** CLIENT SETNAME, so operators can tell our connections apart in CLIENT LIST. */
+  readonly name: string;
+  readonly connectTimeoutMs?: number | undefined;
+  /** --timeout; undefined: the caller's default. */
+  readonly replyTimeoutMs?: number | undefined;
+}
+
+/**
+ * `node` reached as `spec` says. A sentinel (`credentials: false`) gets the TLS settings and
+ * timeouts but not the master's user, password and database, which it does not know.
+ */
+export function nodeEndpoint(spec: TargetSpec, node: HostPort, name: string, { credentials = true } = {}): NodeEndpoint {
+  const url = parseRedisUrl(spec.url);
+  return {
+    host: node.host,
+    port: node.port,
+    tls: url.tls,
+    tlsFiles: spec.tls,
+    ...(credentials ? { username: url.username, password: url.password, db: url.db } : {}),
+    name,
+    replyTimeoutMs: spec.replyTimeoutMs,
+  };
+}
+
+/** An ioredis client for one node; --timeout, when given, wins over the caller's `defaults`. */
+export function nodeClient(ep: NodeEndpoint, mode: ConnectMode, defaults: { connectTimeoutMs?: number | undefined; replyTimeoutMs?: number | undefined } = {}): Redis {
+  const client = new Redis({
+    ...behaviourOptions(mode, ep.name, ep.connectTimeoutMs ?? defaults.connectTimeoutMs, ep.replyTimeoutMs ?? defaults.replyTimeoutMs),
+    ...linkOptions(ep.host, ep),
+    host: ep.host,
+    port: ep.port,
+  });
+  // Callers learn of failures from their commands; without a listener ioredis prints each one.
+  client.on('error', () => undefined);
+  return client;
+}
+
+/** A plain socket speaking RESP to one node (MONITOR), and the commands that open the session. */
+export interface RawSocket {
+  readonly socket: Socket;
+  /** The event after which `handshake` may be written. */
+  readonly connectedEvent: 'connect' | 'secureConnect';
+  /** AUTH, CLIENT SETNAME and SELECT, each answered with one reply line. */
+  readonly handshake: readonly (readonly string[])[];
+  /** How long the connect and the handshake's replies may take together. */
+  readonly handshakeTimeoutMs: number;
+}
+
+/** Opens a socket to the node with the TLS files and verification of every other connection. */
+export function rawSocket(ep: NodeEndpoint): RawSocket {
+  const tls = ep.tls === true;
+  const handshake: string[][] = [];
+  if (ep.password !== undefined) handshake.push(ep.username ? ['AUTH', ep.username, ep.password] : ['AUTH', ep.password]);
+  handshake.push(['CLIENT', 'SETNAME', ep.name]);
+  if (ep.db) handshake.push(['SELECT', String(ep.db)]);
+  return {
+    socket: tls ? tlsConnect({ host: ep.host, port: ep.port, ...tlsOptions(ep.host, ep.tlsFiles) }) : netConnect({ host: ep.host, port: ep.port }),
+    connectedEvent: tls ? 'secureConnect' : 'connect',
+    handshake,
+    // As for connect(): --timeout bounds the whole handshake when it is given.
+    handshakeTimeoutMs: ep.replyTimeoutMs ?? ep.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS,
   };
 }

@@ -1,8 +1,9 @@
 import type { KeyReading, ReadingKind } from '../core/trace/keyspace-decoder.js';
+import { nodeClient } from './connection.js';
 import { toCliError } from './errors.js';
 import type { MonitorEndpoint } from './monitor.js';
 import { formatHostPort } from './target.js';
-import { nodeClient, withNode } from './trace-nodes.js';
+import { withNode } from './trace-nodes.js';
 
 // Keyspace notifications for `trace --source keyspace`. Read-only unless the user asked for the
 // one exception (--enable-notifications: CONFIG SET of notify-keyspace-events, then back): CONFIG
@@ -52,7 +53,7 @@ export function serverClockOffset(ep: MonitorEndpoint): Promise<number> {
 export async function subscribeKeyspace(ep: MonitorEndpoint, onNotify: (n: Notification) => void): Promise<KeyspaceConnection> {
   const label = formatHostPort(ep);
   const prefix = `__keyspace@${ep.db ?? 0}__:`;
-  const client = nodeClient(ep);
+  const client = nodeClient(ep, 'one-shot');
   let closing = false;
   const ended = new Promise<Error | undefined>((resolve) => client.once('end', () => resolve(closing ? undefined : new Error(`${label} closed the subscription`))));
   client.on('pmessage', (_pattern: string, channel: string, event: string) => onNotify({ key: channel.slice(prefix.length), event, receivedAt: Date.now() }));
@@ -80,7 +81,7 @@ const READ_TIMEOUT_MS = 5000;
 
 /** One connection that reads lock keys after their notifications, in order (pipelined). */
 export async function keyReader(ep: MonitorEndpoint): Promise<KeyReader> {
-  const client = nodeClient(ep, 3000, READ_TIMEOUT_MS);
+  const client = nodeClient(ep, 'one-shot', { connectTimeoutMs: 3000, replyTimeoutMs: READ_TIMEOUT_MS });
   await client.connect().catch((err: unknown) => {
     client.disconnect();
     throw toCliError(err, formatHostPort(ep));

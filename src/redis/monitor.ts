@@ -1,27 +1,16 @@
-import { connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
 import { UnreachableError } from '../core/errors.js';
-import { tlsOptions } from './connection.js';
+import { rawSocket, type NodeEndpoint } from './connection.js';
 import { toCliError } from './errors.js';
-import type { HostPort } from './target.js';
 
 // A MONITOR connection of our own rather than ioredis's monitor(): ioredis splits each line on
 // `" "` and undoes only \" , so a key holding `" "`, a backslash or a non-ASCII byte arrives
 // mangled. Here every line reaches the decoder exactly as the server printed it (one RESP simple
 // string), and the decoder unescapes it. MONITOR changes nothing on the server; the only other
-// commands sent are AUTH, CLIENT SETNAME and, once MONITOR runs, the trace's fences (a read-only
+// commands sent are AUTH, CLIENT SETNAME, SELECT (a database other than 0) and, once MONITOR runs, the trace's fences (a read-only
 // ECHO: Redis 7 still runs it on a monitoring connection and shows it in the stream).
 
-export interface MonitorEndpoint extends HostPort {
-  readonly tls?: boolean;
-  readonly username?: string | undefined;
-  readonly password?: string | undefined;
-  /** CLIENT SETNAME, so operators see `redlock-cli:trace` in CLIENT LIST. */
-  readonly name: string;
-  readonly connectTimeoutMs?: number;
-  /** The database the target names: keyspace notifications and reads use it (MONITOR shows every one). */
-  readonly db?: number;
-}
+/** The node to monitor, reached as every other connection to it is (connection.ts). */
+export type MonitorEndpoint = NodeEndpoint;
 
 export interface MonitorConnection {
   /** `host:port` of the node. */
@@ -46,10 +35,8 @@ const encode = (args: readonly string[]): string => `*${args.length}\r\n${args.m
 export function openMonitor(ep: MonitorEndpoint, handlers: MonitorHandlers): Promise<MonitorConnection> {
   const label = `${ep.host.includes(':') ? `[${ep.host}]` : ep.host}:${ep.port}`;
   return new Promise((resolve, reject) => {
-    const socket: Socket = ep.tls ? tlsConnect({ host: ep.host, port: ep.port, ...tlsOptions(ep.host) }) : netConnect({ host: ep.host, port: ep.port });
-    const setup: string[][] = [];
-    if (ep.password !== undefined) setup.push(ep.username ? ['AUTH', ep.username, ep.password] : ['AUTH', ep.password]);
-    setup.push(['CLIENT', 'SETNAME', ep.name], ['MONITOR']);
+    const { socket, connectedEvent, handshake, handshakeTimeoutMs } = rawSocket(ep);
+    const setup = [...handshake, ['MONITOR']];
     let pending = setup.length;
     let started = false;
     let closing = false;
@@ -58,7 +45,7 @@ export function openMonitor(ep: MonitorEndpoint, handlers: MonitorHandlers): Pro
     let bulkPayload = false;
     let finish: (err: Error | undefined) => void = () => undefined;
     const ended = new Promise<Error | undefined>((r) => (finish = r));
-    const timer = setTimeout(() => fail(new UnreachableError(`${label}: no answer within ${ep.connectTimeoutMs ?? 3000} ms`)), ep.connectTimeoutMs ?? 3000);
+    const timer = setTimeout(() => fail(new UnreachableError(`${label}: no answer within ${handshakeTimeoutMs} ms`)), handshakeTimeoutMs);
     const fail = (err: Error) => {
       clearTimeout(timer);
       socket.destroy();
@@ -66,7 +53,7 @@ export function openMonitor(ep: MonitorEndpoint, handlers: MonitorHandlers): Pro
       else finish(err);
     };
     socket.setNoDelay(true);
-    socket.once(ep.tls ? 'secureConnect' : 'connect', () => socket.write(setup.map(encode).join('')));
+    socket.once(connectedEvent, () => socket.write(setup.map(encode).join('')));
     socket.on('error', (err) => fail(started ? err : toCliError(err, label)));
     socket.on('close', () => {
       clearTimeout(timer);

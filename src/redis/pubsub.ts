@@ -1,6 +1,6 @@
 import calculateSlot from 'cluster-key-slot';
-import { Redis, type Cluster } from 'ioredis';
-import { tlsOptions, type Connection } from './connection.js';
+import type { Cluster, Redis } from 'ioredis';
+import { nodeClient, nodeEndpoint, type Connection } from './connection.js';
 
 /** A subscription used only to wake a waiter early; the waiter's own timer stays the fallback. */
 export interface WakeSubscription {
@@ -122,19 +122,11 @@ function slotOwner(conn: Connection, channel: string): string {
   return owner;
 }
 
+/** The Cluster node `host:port`, reached with the connection's credentials, TLS files and timeouts. */
 async function nodeConnection(conn: Connection, nodeKey: string): Promise<Redis> {
   const at = nodeKey.lastIndexOf(':');
-  const host = nodeKey.slice(0, at);
-  const client = new Redis({
-    host,
-    port: Number(nodeKey.slice(at + 1)),
-    username: conn.url.username,
-    password: conn.url.password,
-    ...(conn.url.tls ? { tls: tlsOptions(host, conn.spec.tls) } : {}),
-    connectionName: 'redlock-cli:wait',
-    lazyConnect: true,
-  });
-  client.on('error', () => undefined);
+  const node = { host: nodeKey.slice(0, at), port: Number(nodeKey.slice(at + 1)) };
+  const client = nodeClient(nodeEndpoint(conn.spec, node, 'redlock-cli:wait'), 'long-lived');
   await client.connect();
   return client;
 }

@@ -1,6 +1,6 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { CONDITIONAL_DELETES, conditionTokens, type ServerCommands } from '../core/trace/server-commands.js';
-import { connect, replyTimeoutOf, tlsOptions } from './connection.js';
+import { connect, nodeClient, nodeEndpoint, replyTimeoutOf } from './connection.js';
 import { toCliError } from './errors.js';
 import type { MonitorEndpoint } from './monitor.js';
 import { formatHostPort, parseRedisUrl, type HostPort, type TargetSpec } from './target.js';
@@ -18,10 +18,7 @@ export interface TracePlan {
 
 const NAME = 'redlock-cli:trace';
 
-function endpoint(spec: TargetSpec, node: HostPort): MonitorEndpoint {
-  const url = parseRedisUrl(spec.url);
-  return { host: node.host, port: node.port, tls: url.tls, username: url.username, password: url.password, name: NAME, db: url.db };
-}
+const endpoint = (spec: TargetSpec, node: HostPort): MonitorEndpoint => nodeEndpoint(spec, node, NAME);
 
 /** The primaries to follow, found through the target's own connection (Cluster slots, Sentinel). */
 export async function tracePlan(spec: TargetSpec): Promise<TracePlan> {
@@ -41,29 +38,9 @@ export async function tracePlan(spec: TargetSpec): Promise<TracePlan> {
   }
 }
 
-/** A connection to one node that fails fast and never retries (the source decides what to do). */
-export function nodeClient(ep: MonitorEndpoint, timeoutMs = 3000, commandTimeoutMs?: number): Redis {
-  const client = new Redis({
-    host: ep.host,
-    port: ep.port,
-    username: ep.username,
-    password: ep.password,
-    ...(ep.tls ? { tls: tlsOptions(ep.host) } : {}),
-    connectionName: NAME,
-    db: ep.db ?? 0,
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    ...(commandTimeoutMs !== undefined ? { commandTimeout: commandTimeoutMs } : {}),
-    retryStrategy: () => null,
-    maxRetriesPerRequest: 0,
-  });
-  client.on('error', () => undefined);
-  return client;
-}
-
 /** Runs `fn` on a short-lived connection to the node; errors name the node. */
 export async function withNode<T>(ep: MonitorEndpoint, fn: (client: Redis) => Promise<T>): Promise<T> {
-  const client = nodeClient(ep, 3000, 3000);
+  const client = nodeClient(ep, 'one-shot', { connectTimeoutMs: 3000, replyTimeoutMs: 3000 });
   try {
     await client.connect();
     return await fn(client);
@@ -116,14 +93,13 @@ export function keysPresent(ep: MonitorEndpoint, keys: readonly string[]): Promi
 
 /** The master the first answering sentinel names now; one that does not answer within --timeout is skipped. */
 export async function sentinelMaster(spec: TargetSpec): Promise<HostPort> {
-  const url = parseRedisUrl(spec.url);
   let last: unknown = new Error('no sentinel given');
   // A paused sentinel accepts the connection and never answers: without a reply timeout the
   // trace would wait on it forever instead of asking the next one. The question is sent while
   // connecting (the client connects lazily), so its one timeout bounds the handshake too.
   const replyTimeoutMs = replyTimeoutOf(spec, 'one-shot');
   for (const s of spec.sentinels ?? []) {
-    const client = nodeClient({ host: s.host, port: s.port, tls: url.tls, name: NAME }, 1000, replyTimeoutMs);
+    const client = nodeClient(nodeEndpoint(spec, s, NAME, { credentials: false }), 'one-shot', { connectTimeoutMs: 1000, replyTimeoutMs });
     // Why the connection failed (refused, TLS), which the queued question only sees as "closed".
     let connectError: unknown;
     client.on('error', (err) => (connectError ??= err));
