@@ -1,0 +1,154 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt } from '../helpers/build.js';
+import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { privateCa } from '../helpers/tls-cert.js';
+
+// Every command over rediss:// to a TLS-only server that verifies clients (tls-auth-clients yes),
+// with a private CA: each connection the CLI opens (trace's MONITOR and keyspace ones included)
+// must present --cert/--key and verify the server with --cacert. Then one row per way the
+// certificates can be wrong: one line, exit 3 (an unreadable file is bad input, exit 2).
+
+const run = promisify(execFile);
+
+let dir: string;
+let servers: RedisServer[] = [];
+const tls = { url: '', ca: '', cert: '', key: '', otherCa: '', wrongNameUrl: '', expiredUrl: '' };
+
+/** A redis-server listening on TLS only: started with a plain port for the helper's PING, which is then closed. */
+async function tlsOnlyServer(cert: { cert: string; key: string }, ca: string, authClients: boolean): Promise<string> {
+  const server = await startRedis({
+    args: ['--tls-port', '0', '--tls-cert-file', cert.cert, '--tls-key-file', cert.key, '--tls-ca-cert-file', ca, '--tls-auth-clients', authClients ? 'yes' : 'no'],
+  });
+  servers.push(server);
+  const plain = String(server.port);
+  const tlsPort = await freePort();
+  await run('redis-cli', ['-p', plain, 'CONFIG', 'SET', 'tls-port', String(tlsPort)]);
+  await run('redis-cli', ['-p', plain, 'CONFIG', 'SET', 'port', '0']);
+  return `rediss://127.0.0.1:${tlsPort}`;
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'redlock-tls-table-'));
+  const ca = privateCa(dir);
+  const server = ca.issue('server', 'IP:127.0.0.1,DNS:localhost');
+  const client = ca.issue('client', 'DNS:redlock-cli-client');
+  Object.assign(tls, { ca: ca.ca, cert: client.cert, key: client.key, otherCa: privateCa(dir, 'other-ca').ca });
+  tls.url = await tlsOnlyServer(server, ca.ca, true);
+  tls.wrongNameUrl = await tlsOnlyServer(ca.issue('other-name', 'DNS:other.example'), ca.ca, false);
+  tls.expiredUrl = await tlsOnlyServer(ca.issue('expired', 'IP:127.0.0.1', -1), ca.ca, false);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  servers = [];
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Result {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+async function cli(args: readonly string[]): Promise<Result> {
+  try {
+    const { stdout, stderr } = await run('node', [BIN, ...args], { env: { ...process.env, XDG_STATE_HOME: dir }, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const verified = (): string[] => ['-u', tls.url, '--cacert', tls.ca, '--cert', tls.cert, '--key', tls.key];
+const unverified = (): string[] => ['-u', tls.url, '--insecure', '--cert', tls.cert, '--key', tls.key];
+
+/**
+ * Runs `trace --for` and, once it says it follows the server, acquires `key` with another
+ * process: resolves with the trace's output, which must show that acquisition.
+ */
+function traceWhileLocking(flags: readonly string[], traceArgs: readonly string[], key: string): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('node', [BIN, 'trace', '--for', '2s', '--json', ...traceArgs, ...flags], { env: { ...process.env, XDG_STATE_HOME: dir } });
+    let stdout = '';
+    let stderr = '';
+    let locked = false;
+    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!locked && /following/.test(stderr)) {
+        locked = true;
+        cli(['acquire', key, ...flags]).then((r) => r.code === 0 || reject(new Error(`acquire during the trace: ${r.stderr}`)), reject);
+      }
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(killer);
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
+  });
+}
+
+const lines = (text: string): string[] => text.trim().split('\n');
+
+describe.each([
+  ['--cacert with a client certificate', verified],
+  ['--insecure with a client certificate', unverified],
+])('rediss:// to a TLS-only server that verifies clients, %s', (label, flags) => {
+  const tag = label.startsWith('--insecure') ? 'insecure' : 'verified';
+  const key = (name: string): string => `tls-table:${tag}:${name}`;
+
+  it.each([
+    ['acquire', (): string[] => ['acquire', key('a')]],
+    ['renew', (): string[] => ['renew', key('a')]],
+    ['inspect', (): string[] => ['inspect', key('a')]],
+    ['inspect --watch --json --count 2', (): string[] => ['inspect', key('a'), '--watch', '--json', '--count', '2', '--interval', '200ms']],
+    ['ls', (): string[] => ['ls']],
+    ['doctor', (): string[] => ['doctor']],
+    ['release', (): string[] => ['release', key('a')]],
+    ['hold --for', (): string[] => ['hold', key('h'), '--for', '1s', '--json']],
+    ['hold --for -- true', (): string[] => ['hold', key('c'), '--for', '1s', '--json', '--', 'true']],
+    ['acquire (to force-unlock)', (): string[] => ['acquire', key('f')]],
+    ['force-unlock --yes', (): string[] => ['force-unlock', key('f'), '--yes']],
+  ])('%s exits 0', async (_name, args) => {
+    const r = await cli([...flags(), ...args()]);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it.each([
+    ['MONITOR', ['--source', 'monitor']],
+    ['keyspace', ['--source', 'keyspace', '--enable-notifications']],
+  ])('trace --for 2s with the %s source sees a lock taken during it', async (_name, source) => {
+    const lock = key(`trace-${source[1]}`);
+    const r = await traceWhileLocking(flags(), source, lock);
+    expect(r.code, r.stderr).toBe(0);
+    const events = lines(r.stdout).map((l) => JSON.parse(l) as { type: string; lock?: string; kind?: string });
+    expect(events.some((e) => e.type === 'event' && e.lock === lock && e.kind === 'acquired')).toBe(true);
+  });
+});
+
+describe('a certificate that does not verify: one line naming what is wrong', () => {
+  const rows: [string, () => string[], number, RegExp][] = [
+    ['a server certificate from an unknown CA', () => ['-u', tls.url, '--cacert', tls.otherCa, '--cert', tls.cert, '--key', tls.key], 3, /TLS handshake with 127\.0\.0\.1:\d+ failed: .*(self[- ]signed|unable to get|issuer)/i],
+    ['a certificate for another host name', () => ['-u', tls.wrongNameUrl, '--cacert', tls.ca], 3, /TLS handshake with 127\.0\.0\.1:\d+ failed: .*(altnames|does not match)/i],
+    // The server verifies the client after the handshake, so this reads as a dropped connection.
+    ['no client certificate where the server requires one', () => ['-u', tls.url, '--cacert', tls.ca], 3, /Redis at 127\.0\.0\.1:\d+/],
+    ['an expired server certificate', () => ['-u', tls.expiredUrl, '--cacert', tls.ca], 3, /TLS handshake with 127\.0\.0\.1:\d+ failed: .*expired/i],
+    ['a --cacert file that does not exist', () => ['-u', tls.url, '--cacert', join(dir, 'missing.pem')], 2, /cannot read --cacert .*missing\.pem: ENOENT/],
+  ];
+
+  it.each(rows)('%s: acquire and trace say so and exit as documented', async (_name, flags, code, message) => {
+    for (const command of [['acquire', 'tls-table:bad'], ['trace', '--for', '2s'], ['trace', '--for', '2s', '--source', 'keyspace']]) {
+      const r = await cli([...command, ...flags()]);
+      expect({ command: command[0], code: r.code }).toEqual({ command: command[0], code });
+      expect(lines(r.stderr), r.stderr).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+});
