@@ -193,3 +193,63 @@ describe('packages by layer', () => {
     expect(offenders.map(describeEdge)).toEqual([]);
   });
 });
+
+describe('Redis connections', () => {
+  /**
+   * Who may open a socket or an ioredis client, and why: every connection to the user's Redis
+   * comes from connection.ts, so each gets the same credentials, TLS files and timeouts.
+   */
+  const ALLOWED: Readonly<Record<string, string>> = {
+    'src/redis/connection.ts': 'the connection factory itself',
+    'src/sandbox/resp.ts': "the sandbox supervisor's control channel to the loopback nodes it started",
+    'src/sandbox/proxy.ts': 'the TCP fault proxy in front of a sandbox node (it forwards bytes, it speaks no RESP)',
+    'src/sandbox/proxy-control.ts': "the fault proxy's own control socket",
+  };
+
+  /** What each module builds a connection with: its exports named here, under whatever local name. */
+  const BUILDERS: Readonly<Record<string, RegExp>> = {
+    ioredis: /^(Redis|Cluster|default)$/,
+    net: /^(connect|createConnection|Socket)$/,
+    tls: /^(connect|TLSSocket)$/,
+  };
+
+  /** Every `new X(` or `X(` in a file where X is an ioredis client or a net/tls socket builder, aliases included. */
+  function clientsBuiltIn(file: string): string[] {
+    const source = parse(file);
+    const builders = new Set<string>();
+    const namespaces = new Map<string, RegExp>();
+    for (const statement of source.statements) {
+      if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+      const exported = BUILDERS[statement.moduleSpecifier.text.replace(/^node:/, '')];
+      const clause = statement.importClause;
+      if (!exported || !clause || clause.isTypeOnly) continue;
+      if (clause.name && exported.test('default')) builders.add(clause.name.text);
+      const bindings = clause.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) namespaces.set(bindings.name.text, exported);
+      if (bindings && ts.isNamedImports(bindings)) {
+        for (const el of bindings.elements) if (!el.isTypeOnly && exported.test((el.propertyName ?? el.name).text)) builders.add(el.name.text);
+      }
+    }
+    const isBuilder = (callee: ts.Expression): boolean =>
+      ts.isIdentifier(callee)
+        ? builders.has(callee.text)
+        : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && (namespaces.get(callee.expression.text)?.test(callee.name.text) ?? false);
+    const found: string[] = [];
+    const visit = (node: ts.Node): void => {
+      if ((ts.isNewExpression(node) || ts.isCallExpression(node)) && isBuilder(node.expression)) {
+        found.push(`${file}: ${ts.isNewExpression(node) ? 'new ' : ''}${node.expression.getText(source)}(`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    return found;
+  }
+
+  it('are built only by src/redis/connection.ts (and the sandbox plumbing that is no Redis client)', () => {
+    expect(files.filter((f) => ALLOWED[f] === undefined).flatMap(clientsBuiltIn)).toEqual([]);
+  });
+
+  it('finds the clients each allowed file builds (the check itself, and no stale entry)', () => {
+    expect(Object.keys(ALLOWED).filter((f) => clientsBuiltIn(f).length === 0)).toEqual([]);
+  });
+});
