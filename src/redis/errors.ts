@@ -39,9 +39,13 @@ export function toCliError(err: unknown, label: string, user: string | undefined
       `authentication failed at ${label}: wrong user or password (set them in the URL, redis://user:password@host:port)`,
     );
   }
+  // tls-auth-clients: the server's alert arrives after the handshake, and OpenSSL's text ends in a newline.
+  if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' || /alert certificate required/i.test(message)) {
+    return new UnreachableError(`Redis at ${label} requires a client certificate: pass --cert <file> and --key <file>`);
+  }
   if (TLS_CODES.has(code) || /certificate|SSL routines|wrong version number/i.test(message)) {
     return new UnreachableError(
-      `TLS handshake with ${label} failed: ${message} (trust its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem; use redis:// if it does not speak TLS)`,
+      `TLS handshake with ${label} failed: ${message.replace(/\s*\n\s*/g, ' ').trim()} (trust its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem; use redis:// if it does not speak TLS)`,
     );
   }
   if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) {

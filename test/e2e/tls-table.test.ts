@@ -137,8 +137,9 @@ describe('a certificate that does not verify: one line naming what is wrong', ()
   const rows: [string, () => string[], number, RegExp][] = [
     ['a server certificate from an unknown CA', () => ['-u', tls.url, '--cacert', tls.otherCa, '--cert', tls.cert, '--key', tls.key], 3, /TLS handshake with 127\.0\.0\.1:\d+ failed: .*(self[- ]signed|unable to get|issuer)/i],
     ['a certificate for another host name', () => ['-u', tls.wrongNameUrl, '--cacert', tls.ca], 3, /TLS handshake with 127\.0\.0\.1:\d+ failed: .*(altnames|does not match)/i],
-    // The server verifies the client after the handshake, so this reads as a dropped connection.
-    ['no client certificate where the server requires one', () => ['-u', tls.url, '--cacert', tls.ca], 3, /Redis at 127\.0\.0\.1:\d+/],
+    // The server refuses the client after the handshake: its alert names the reason, unless the
+    // connection is closed before the alert is read (then it reads as a dropped connection).
+    ['no client certificate where the server requires one', () => ['-u', tls.url, '--cacert', tls.ca], 3, /Redis at 127\.0\.0\.1:\d+ requires a client certificate: pass --cert|lost the connection to Redis at 127\.0\.0\.1:\d+/],
     ['an expired server certificate', () => ['-u', tls.expiredUrl, '--cacert', tls.ca], 3, /TLS handshake with 127\.0\.0\.1:\d+ failed: .*expired/i],
     ['a --cacert file that does not exist', () => ['-u', tls.url, '--cacert', join(dir, 'missing.pem')], 2, /cannot read --cacert .*missing\.pem: ENOENT/],
   ];
