@@ -4,6 +4,7 @@ import { formatDuration } from '../core/duration.js';
 import { formatCommand, leaseLeft, RELEASE_REASON_TEXT, type HoldHolder, type HoldPhase, type HoldState, type LostReason } from '../core/hold-events.js';
 import { LeaseBar } from './LeaseBar.js';
 import { Kept } from './Kept.js';
+import { displayWidth } from '../core/text-layout.js';
 import { safeStrings } from '../core/terminal-text.js';
 import { waitingParts } from '../core/wait-text.js';
 
@@ -38,14 +39,25 @@ const SLOW_RENEWAL_MS = 500;
 const holdersText = (holders: readonly HoldHolder[]): string =>
   holders.length === 0 ? 'nobody' : holders.map((h) => (h.count > 1 ? `${h.owner} (${h.count} holds)` : h.owner)).join(', ');
 
-/** A labelled row; `cut` keeps it to one row (for text that moves with the clock). */
-function Row({ label, cut = false, children }: { readonly label: string; readonly cut?: boolean; readonly children: ReactNode }) {
+const LABEL_WIDTH = 10;
+const LEASE_BAR_WIDTH = 24;
+
+/**
+ * The lease bar is what gives way on a narrow terminal: the countdown beside it is Kept (it is
+ * the number the user reads) and a Kept part never shrinks, so at 45 columns a full bar pushed the
+ * row past the edge and the terminal wrapped it, which ink does not count when it repaints.
+ */
+const leaseBarWidth = (columns: number, leaseText: string): number =>
+  Math.max(0, Math.min(LEASE_BAR_WIDTH, columns - LABEL_WIDTH - displayWidth(leaseText)));
+
+/** A labelled row; `cut` keeps it to one row, cut at its end or (an owner id) in its middle. */
+function Row({ label, cut, children }: { readonly label: string; readonly cut?: 'end' | 'middle'; readonly children: ReactNode }) {
   return (
     <Box>
-      <Box width={10} flexShrink={0}>
+      <Box width={LABEL_WIDTH} flexShrink={0}>
         <Text dimColor>{label}</Text>
       </Box>
-      <Text wrap={cut ? 'truncate-end' : 'wrap'}>{children}</Text>
+      <Text wrap={cut ? `truncate-${cut}` : 'wrap'}>{children}</Text>
     </Box>
   );
 }
@@ -54,7 +66,7 @@ function Row({ label, cut = false, children }: { readonly label: string; readonl
 function KeptRow({ label, kept, rest }: { readonly label: string; readonly kept: ReactNode; readonly rest: string }) {
   return (
     <Box>
-      <Box width={10} flexShrink={0}>
+      <Box width={LABEL_WIDTH} flexShrink={0}>
         <Text dimColor>{label}</Text>
       </Box>
       <Kept>{kept}</Kept>
@@ -73,6 +85,7 @@ export function HoldView({ state: raw, now, columns = 80 }: HoldViewProps) {
   const phase = PHASE[state.phase];
   const active = state.endedAt === undefined;
   const left = leaseLeft(state, now);
+  const leaseText = left === undefined || state.leaseMs === undefined ? '' : active ? `  ${formatDuration(left)} left of ${formatDuration(state.leaseMs)}` : formatDuration(state.leaseMs);
   return (
     // Rows whose width moves with the clock or the phase are one row at any width: a row that
     // wrapped in some repaints and not others changed the frame's height, and a terminal could
@@ -89,14 +102,17 @@ export function HoldView({ state: raw, now, columns = 80 }: HoldViewProps) {
         </Kept>
       </Box>
       {/* Until it is ours, "holder" would suggest we hold it: say whom we act as. */}
-      <Row label={state.acquiredAt === undefined ? 'as' : 'holder'}>{state.owner}</Row>
+      {/* One row at any width: an owner id wrapped onto a second row at 40 columns. */}
+      <Row label={state.acquiredAt === undefined ? 'as' : 'holder'} cut="middle">
+        {state.owner}
+      </Row>
       {state.leaseMs !== undefined && left !== undefined && (
         <KeptRow
           label="lease"
           kept={
             <>
-              {active ? <LeaseBar leftMs={left} leaseMs={state.leaseMs} /> : null}
-              {active ? `  ${formatDuration(left)} left of ${formatDuration(state.leaseMs)}` : formatDuration(state.leaseMs)}
+              {active ? <LeaseBar leftMs={left} leaseMs={state.leaseMs} width={leaseBarWidth(columns, leaseText)} /> : null}
+              {leaseText}
             </>
           }
           rest={state.mode === 'watchdog' ? '  watchdog' : '  fixed, not renewed'}
@@ -104,7 +120,7 @@ export function HoldView({ state: raw, now, columns = 80 }: HoldViewProps) {
       )}
       {/* Before the lock is ours there is no lease yet to renew ("every 0 ms"). */}
       {state.mode === 'watchdog' && state.acquiredAt !== undefined && (
-        <Row label="renewals" cut>
+        <Row label="renewals" cut="end">
           {state.renewals}
           <Text dimColor> (every {formatDuration(state.renewEveryMs ?? (state.leaseMs ?? 0) / 3)})</Text>
           {state.lastRenewalAt !== undefined ? `, last ${ago(now, state.lastRenewalAt)}` : ''}

@@ -1,6 +1,7 @@
 import { render } from 'ink';
 import type { ReactElement } from 'react';
 import { sleep } from '../core/sleep.js';
+import { AtTerminalEdge } from './AtTerminalEdge.js';
 
 interface Stream {
   write(text: string): unknown;
@@ -31,9 +32,10 @@ const SETTLE_MS = 50;
 /**
  * Renders a live view; Ctrl-C stays ours (exitOnCtrlC off): without stdin it remains a signal,
  * which the launcher turns into ctx.signal. close() unmounts it and leaves the last frame.
+ * Every view is clipped at the terminal's edge (AtTerminalEdge), so no frame is wider than it.
  */
 export function mountLive(element: ReactElement, io: LiveIo, opts: LiveOptions = {}): LiveView {
-  const instance = render(element, {
+  const instance = render(<AtTerminalEdge>{element}</AtTerminalEdge>, {
     stdout: io.stdout as NodeJS.WriteStream,
     stderr: io.stderr as NodeJS.WriteStream,
     ...(io.stdin ? { stdin: io.stdin as NodeJS.ReadStream } : {}),
