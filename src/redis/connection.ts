@@ -6,6 +6,7 @@ import { CliError, UsageError } from '../core/errors.js';
 import { clusterSeedSpec, isClusterNode } from './cluster-detect.js';
 import { noSlotsError, toCliError } from './errors.js';
 import { describeReplyError, nameReplyErrors } from './reply-errors.js';
+import { unknownMasterError } from './sentinel-masters.js';
 import { DEFAULT_REPLY_TIMEOUT_MS, describeTarget, parseRedisUrl, type HostPort, type ParsedUrl, type TargetSpec } from './target.js';
 import { tlsOptions, type TlsFiles } from './tls.js';
 
@@ -198,6 +199,9 @@ async function pingCluster(cluster: Cluster, label: string): Promise<void> {
   await Promise.any(primaries.map((node) => node.ping()));
 }
 
+// What ioredis says both when no sentinel answered and when none knows the master's name.
+const SENTINELS_FAILED = /All sentinels are unreachable/i;
+
 async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<Connection> {
   const url = parseRedisUrl(spec.url);
   const label = describeTarget(spec);
@@ -220,7 +224,13 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
     else if (url.db !== 0) await selectDatabase(client as Redis, url.db, label);
   } catch (err) {
     client.disconnect();
-    throw toCliError(err instanceof CliError ? err : (lastError ?? err), label);
+    const cause = err instanceof CliError ? err : (lastError ?? err);
+    if (topology === 'sentinel' && SENTINELS_FAILED.test(String(cause))) {
+      const timeoutMs = sentinelReplyTimeoutMs(spec, opts);
+      const open = (s: HostPort) => nodeClient(nodeEndpoint(spec, s, 'redlock-cli:sentinel-probe', { credentials: false }), 'one-shot', { connectTimeoutMs: timeoutMs, replyTimeoutMs: timeoutMs });
+      throw (await unknownMasterError(spec.sentinels ?? [], spec.masterName ?? '', open)) ?? toCliError(cause, label);
+    }
+    throw toCliError(cause, label);
   }
   const closers: (() => Promise<void>)[] = [];
   const connection: Connection = {

@@ -29,7 +29,16 @@ describe('Redis Sentinel', () => {
   it('--sentinel without --master-name is a usage error; an unknown master exits 3', async () => {
     expect((await runCli(['acquire', 'k', '--sentinel', `127.0.0.1:${topo.sentinelPort}`], env)).code).toBe(2);
     const r = await runCli(['acquire', 'k', '--sentinel', `127.0.0.1:${topo.sentinelPort}`, '--master-name', 'nope'], env);
-    expect(r.code).toBe(3);
-    expect(r.stderr).toContain(`sentinel 127.0.0.1:${topo.sentinelPort} master nope`);
+    expect(r.code).toBe(3); // what it says: the next test
+  });
+
+  it('an unknown master name says which masters the sentinels do know, not that they are unreachable', async () => {
+    const sentinel = `127.0.0.1:${topo.sentinelPort}`;
+    for (const argv of [['acquire', 'k'], ['inspect', 'k']]) {
+      const r = await runCli([...argv, '--sentinel', sentinel, '--master-name', 'nope'], env);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain(`sentinels at ${sentinel} know no master named 'nope'; they know: mymaster`);
+      expect(r.stderr).not.toMatch(/unreachable/i);
+    }
   });
 });
