@@ -2,7 +2,8 @@
 // everything it started can be stopped together. Used by the guard (stragglers after the command
 // exits, a broken lifeline, a passed deadline) and by `hold` itself when the guard is gone.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { procStat } from '../sandbox/procfs.js';
 
 /** Sends `signal` to every process of the group; false if none is left to receive it. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
@@ -28,15 +29,8 @@ export function groupRunning(pgid: number): boolean {
     return true; // no /proc: kill(0) is all we can know
   }
   for (const pid of pids) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue; // it ended while we looked
-    }
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ')'.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') return true;
+    const [state, , pgrp] = procStat(Number(pid)) ?? []; // undefined: it ended while we looked
+    if (Number(pgrp) === pgid && state !== undefined && state !== 'Z' && state !== 'X') return true;
   }
   return false;
 }

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 // Everything here reads /proc for one pid. A pid is only ever signalled after ownedBy() proved it is
 // the sandbox's own server: pids are reused, and a stale state file must never hurt a stranger.
 
-function stat(pid: number): string[] | undefined {
+/** The fields of /proc/<pid>/stat after the command name (state, ppid, pgrp, ...); undefined once it is gone. */
+export function procStat(pid: number): string[] | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name in parentheses may contain spaces: split after its closing parenthesis.
@@ -15,18 +16,18 @@ function stat(pid: number): string[] | undefined {
 
 /** The process exists and is not a zombie (a SIGKILLed child stays a zombie until reaped). */
 export function isAlive(pid: number): boolean {
-  const fields = stat(pid);
+  const fields = procStat(pid);
   return fields !== undefined && fields[0] !== 'Z' && fields[0] !== 'X';
 }
 
 /** SIGSTOPped (state T). */
 export function isStopped(pid: number): boolean {
-  return stat(pid)?.[0] === 'T';
+  return procStat(pid)?.[0] === 'T';
 }
 
 /** True when the process leads its own process group (we start every node with setsid). */
 export function leadsGroup(pid: number): boolean {
-  return stat(pid)?.[2] === String(pid);
+  return procStat(pid)?.[2] === String(pid);
 }
 
 export function cmdline(pid: number): string {

@@ -4,8 +4,8 @@
 // - the guard SIGKILLed: `hold` stops the command's group itself, and only then releases;
 // - the command exits but leaves a background job: the job is stopped before the release.
 // Asserted as orders of server-side facts (the key's existence against /proc), never time windows.
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { procStat } from '../../src/sandbox/procfs.js';
 import { spawnCli } from '../helpers/cli-process.js';
 import { useRedisServer } from '../helpers/fixture.js';
 import { tempStateEnv } from '../helpers/run-cli.js';
@@ -28,19 +28,10 @@ afterEach(() => {
   started.clear();
 });
 
-/** "pid (comm) state ppid ..." of a process, or undefined once it is gone. */
-function stat(pid: number): string[] | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return text.slice(text.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
 
 /** Running, as opposed to gone or a zombie waiting to be reaped. */
 const running = (pid: number): boolean => {
-  const state = stat(pid)?.[0];
+  const state = procStat(pid)?.[0];
   return state !== undefined && state !== 'Z' && state !== 'X';
 };
 
@@ -64,7 +55,7 @@ async function startedCommand(hold: ReturnType<typeof holdWith>): Promise<{ pid:
   await hold.waitFor(/^ready$/m);
   const pid = Number(/started pid (\d+)/.exec(hold.err())?.[1]);
   started.add(pid);
-  const guard = Number(stat(pid)?.[1]); // the guard is the command's parent
+  const guard = Number(procStat(pid)?.[1]); // the guard is the command's parent
   started.add(guard);
   return { pid, guard };
 }
