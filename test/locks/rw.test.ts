@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readLock, writeLock } from '../../src/locks/rw.js';
 import { owner, rawClient, recordChannel, testEnv } from '../helpers/lock-env.js';
 import { useLockServer } from '../helpers/fixture.js';
+import { expectLeaseSince, expectTtlReported, serverNow } from '../helpers/server-clock.js';
 
 // Redisson RReadWriteLock (docs/redisson-protocol.md §2.3) against a real redis-server; test names in
 // parentheses are the RedissonReadWriteLockTest cases they mirror (§7).
@@ -28,22 +29,26 @@ async function recorded(action: () => Promise<unknown>): Promise<string[][]> {
 
 describe('layout', () => {
   it('read: mode=read, holder -> count, one PX timeout key per hold; hash TTL never shrinks on acquire', async () => {
+    const since = await serverNow(fx.raw);
     expect(await read.tryAcquire(fx.env, req(1, 5000))).toEqual({ acquired: true, count: 1 });
+    const hashExpiry = await fx.raw.pexpiretime('orders');
+    const sinceSecond = await serverNow(fx.raw);
     expect(await read.tryAcquire(fx.env, req(1, 2000))).toEqual({ acquired: true, count: 2 });
     expect(await fx.raw.hgetall('orders')).toEqual({ mode: 'read', [owner(1)]: '2' });
     expect(await fx.raw.get(timeoutKey(1, 1))).toBe('1');
-    expect(await fx.raw.pttl(timeoutKey(1, 1))).toBeGreaterThan(4900);
-    expect(await fx.raw.pttl(timeoutKey(1, 2))).toBeLessThanOrEqual(2000);
-    expect(await fx.raw.pttl(timeoutKey(1, 2))).toBeGreaterThan(1900);
-    // max(PTTL, lease): the shorter second lease did not cut the hash TTL.
-    expect(await fx.raw.pttl('orders')).toBeGreaterThan(4900);
+    await expectLeaseSince(fx.raw, timeoutKey(1, 1), 5000, since);
+    await expectLeaseSince(fx.raw, timeoutKey(1, 2), 2000, sinceSecond);
+    // max(PTTL, lease): the shorter second lease did not cut the hash TTL (same absolute expiry).
+    await expectLeaseSince(fx.raw, 'orders', 5000, since);
+    expect(await fx.raw.pexpiretime('orders')).toBe(hashExpiry);
   });
 
   it('write: mode=write and a `<uuid>:<thread>:write` field, no timeout keys', async () => {
+    const since = await serverNow(fx.raw);
     expect(await write.tryAcquire(fx.env, req(1, 5000))).toEqual({ acquired: true, count: 1 });
     expect(await fx.raw.hgetall('orders')).toEqual({ mode: 'write', [W(1)]: '1' });
     expect(await fx.raw.keys('*')).toEqual(['orders']);
-    expect(await fx.raw.pttl('orders')).toBeGreaterThan(4900);
+    await expectLeaseSince(fx.raw, 'orders', 5000, since);
   });
 
   it('a hash-tagged name keeps its tag for timeout keys and the channel (testName)', async () => {
@@ -64,20 +69,22 @@ describe('sharing and exclusion', () => {
   it('many readers share; the hash TTL is the longest lease (testMultiRead)', async () => {
     expect(await read.forceUnlock(fx.env, 'orders')).toBe(false);
     await read.tryAcquire(fx.env, req(1, 2000));
+    const since = await serverNow(fx.raw);
     expect(await read.tryAcquire(fx.env, req(2, 6000))).toEqual({ acquired: true, count: 1 });
     expect(await read.tryAcquire(fx.env, req(3, 1000))).toEqual({ acquired: true, count: 1 });
     expect(await fx.raw.hgetall('orders')).toEqual({ mode: 'read', [owner(1)]: '1', [owner(2)]: '1', [owner(3)]: '1' });
-    expect(await fx.raw.pttl('orders')).toBeGreaterThan(5900);
+    await expectLeaseSince(fx.raw, 'orders', 6000, since);
   });
 
   it('readers block a writer; the refusal lists readers, not `mode`', async () => {
     await read.tryAcquire(fx.env, req(1, 5000));
     await read.tryAcquire(fx.env, req(1, 5000));
+    const before = await fx.raw.pttl('orders');
     const attempt = await write.tryAcquire(fx.env, req(2));
     expect(attempt.acquired).toBe(false);
     if (attempt.acquired) return;
     expect(attempt.holders).toEqual([{ owner: owner(1), count: 2 }]);
-    expect(attempt.ttlMs).toBeGreaterThan(4900);
+    await expectTtlReported(fx.raw, 'orders', attempt.ttlMs, before);
   });
 
   it('a writer blocks readers and other writers (testWR, testWriteLock)', async () => {
@@ -89,14 +96,14 @@ describe('sharing and exclusion', () => {
   });
 
   it('write re-entry ADDS the lease; a re-entrant release re-applies the lease', async () => {
-    await write.tryAcquire(fx.env, req(1, 1000));
-    expect(await write.tryAcquire(fx.env, req(1, 500))).toEqual({ acquired: true, count: 2 });
-    const pttl = await fx.raw.pttl('orders');
-    expect(pttl).toBeGreaterThan(1400);
-    expect(pttl).toBeLessThanOrEqual(1500);
-    expect(await write.release(fx.env, req(1, 800))).toBe('decremented');
-    expect(await fx.raw.pttl('orders')).toBeLessThanOrEqual(800);
-    expect(await fx.raw.pttl('orders')).toBeGreaterThan(700);
+    // Leases long enough that the lock outlives a loaded machine's round trips; measured on the server's clock.
+    await write.tryAcquire(fx.env, req(1, 10_000));
+    const firstExpiry = await fx.raw.pexpiretime('orders');
+    expect(await write.tryAcquire(fx.env, req(1, 5000))).toEqual({ acquired: true, count: 2 });
+    expect(await fx.raw.pexpiretime('orders')).toBe(firstExpiry + 5000);
+    const since = await serverNow(fx.raw);
+    expect(await write.release(fx.env, req(1, 8000))).toBe('decremented');
+    await expectLeaseSince(fx.raw, 'orders', 8000, since);
   });
 
   it('a writer may take read, another owner may not; a reader cannot upgrade', async () => {
@@ -130,12 +137,14 @@ describe('release', () => {
   });
 
   it('a writer releasing its read keeps the lock in write mode without publishing', async () => {
+    const since = await serverNow(fx.raw);
     await write.tryAcquire(fx.env, req(1, 5000));
     await read.tryAcquire(fx.env, req(1, 200));
     const messages = await recorded(async () => expect(await read.release(fx.env, req(1))).toBe('decremented'));
     expect(messages).toEqual([]);
     expect(await fx.raw.hgetall('orders')).toEqual({ mode: 'write', [W(1)]: '1' });
-    expect(await fx.raw.pttl('orders')).toBeGreaterThan(4800);
+    // Still the write hold's lease, not cut to the 200 ms read hold.
+    await expectLeaseSince(fx.raw, 'orders', 5000, since);
   });
 
   it('publishes 0 on the last read release, 1 on the write release, nothing on a partial release', async () => {
@@ -156,19 +165,18 @@ describe('release', () => {
   it('the hash TTL shrinks to the remaining reader when a reader leaves (testReadLockLeaseTimeout)', async () => {
     // Leases long enough that a busy machine's round trips cannot blur which reader's TTL is which.
     await read.tryAcquire(fx.env, req(1, 2000));
-    const t0 = Date.now(); // after the reply: reader 1's TTL ends at most 2 s from here
-    await sleep(200);
+    const reader1Expiry = await fx.raw.pexpiretime(timeoutKey(1, 1));
+    const since = await serverNow(fx.raw);
     await read.tryAcquire(fx.env, req(2, 10_000));
-    expect(await fx.raw.pttl('orders')).toBeGreaterThan(9000);
+    await expectLeaseSince(fx.raw, 'orders', 10_000, since);
     expect(await read.release(fx.env, req(2))).toBe('decremented');
-    const left = 2000 - (Date.now() - t0);
-    const pttl = await fx.raw.pttl('orders');
-    expect(pttl).toBeLessThanOrEqual(left + 5);
-    expect(pttl).toBeGreaterThan(left - 1000);
-    // Reader 1 just expires (no publish): the writer gets in on its TTL timer, long before reader 2's 10 s.
+    // The hash now ends exactly when reader 1's hold does (its remaining TTL re-applied in Lua).
+    expect(await fx.raw.pexpiretime('orders')).toBe(reader1Expiry);
+    // Reader 1 just expires (no publish): the writer gets in on its TTL timer, before the moment
+    // reader 2's 10 s lease would have freed the lock (read on the server's clock).
     const attempt = await write.acquire(fx.env, req(3), { waitMs: 8000 });
     expect(attempt.acquired).toBe(true);
-    expect(Date.now() - t0).toBeLessThan(6000);
+    expect(await serverNow(fx.raw)).toBeLessThan(since + 10_000);
   });
 
   it('refuses a non-owner unlock and leaves the lock untouched (testUnlockFail)', async () => {
@@ -253,17 +261,21 @@ describe('renew', () => {
     await read.tryAcquire(fx.env, req(1, 300));
     await read.tryAcquire(fx.env, req(1, 300));
     await read.tryAcquire(fx.env, req(2, 300));
-    expect(await read.renew(fx.env, req(1, 2000))).toBe(true);
-    expect(await fx.raw.pttl(timeoutKey(1, 1))).toBeGreaterThan(1900);
-    expect(await fx.raw.pttl(timeoutKey(1, 2))).toBeGreaterThan(1900);
-    expect(await fx.raw.pttl('orders')).toBeGreaterThan(1900);
+    const since = await serverNow(fx.raw);
+    // Renewed far past reader 2's 300 ms, so no amount of lateness here lets reader 1's holds lapse.
+    expect(await read.renew(fx.env, req(1, 30_000))).toBe(true);
+    await expectLeaseSince(fx.raw, timeoutKey(1, 1), 30_000, since);
+    await expectLeaseSince(fx.raw, timeoutKey(1, 2), 30_000, since);
+    await expectLeaseSince(fx.raw, 'orders', 30_000, since);
     expect(await fx.raw.pttl(timeoutKey(2, 1))).toBeLessThanOrEqual(300);
-    await sleep(350);
+    // Wait for the server to expire reader 2's hold (a server fact, not a sleep that may run short of it).
+    for (let i = 0; i < 100 && (await fx.raw.exists(timeoutKey(2, 1))) === 1; i++) await sleep(50);
     // Reader 2's hold expired but its field stays: a zombie that no longer counts for the TTL.
     expect(await fx.raw.exists(timeoutKey(2, 1))).toBe(0);
     expect(await fx.raw.hget('orders', owner(2))).toBe('1');
     expect(await read.release(fx.env, req(1))).toBe('decremented');
-    expect(await fx.raw.pttl('orders')).toBeGreaterThan(1500);
+    // The hash follows reader 1's remaining hold, not the zombie's lapsed one.
+    expect(await fx.raw.pexpiretime('orders')).toBe(await fx.raw.pexpiretime(timeoutKey(1, 1)));
     const messages = await recorded(async () => expect(await read.release(fx.env, req(1))).toBe('released'));
     expect(messages).toEqual([[CHANNEL, '0']]);
     expect(await fx.raw.exists('orders')).toBe(0);
@@ -276,8 +288,9 @@ describe('renew', () => {
     expect(await fx.raw.pttl('orders')).toBeLessThanOrEqual(1000);
     await fx.raw.flushall();
     await write.tryAcquire(fx.env, req(1, 1000));
+    const since = await serverNow(fx.raw);
     expect(await write.renew(fx.env, req(1, 5000))).toBe(true);
-    expect(await fx.raw.pttl('orders')).toBeGreaterThan(4900);
+    await expectLeaseSince(fx.raw, 'orders', 5000, since);
     expect(await write.renew(fx.env, req(2, 5000))).toBe(false);
     expect(await read.renew(fx.env, req(1, 5000))).toBe(false);
   });

@@ -4,6 +4,7 @@ import { nodeRedlockRetryDelay, tokenLock } from '../../src/locks/token.js';
 import { deleteStrategy } from '../../src/redis/compare-and-delete.js';
 import { owner as redissonOwner } from '../helpers/lock-env.js';
 import { useLockServer } from '../helpers/fixture.js';
+import { expectLeaseSince, expectTtlReported, serverNow } from '../helpers/server-clock.js';
 
 const fx = useLockServer();
 
@@ -21,22 +22,21 @@ async function scriptCalls(): Promise<number> {
 describe('token (node-redlock / redsync / redis-py single key)', () => {
   it('writes node-redlock layout: a string holding a 32-hex token, with PX lease', async () => {
     expect(A).toMatch(/^[0-9a-f]{32}$/);
+    const since = await serverNow(fx.raw);
     expect(await tokenLock.tryAcquire(fx.env, req(A, 5000))).toEqual({ acquired: true, count: 1 });
     expect(await fx.raw.type('orders')).toBe('string');
     expect(await fx.raw.get('orders')).toBe(A);
-    const pttl = await fx.raw.pttl('orders');
-    expect(pttl).toBeGreaterThan(4900);
-    expect(pttl).toBeLessThanOrEqual(5000);
+    await expectLeaseSince(fx.raw, 'orders', 5000, since);
   });
 
   it('refuses another token and reports the holder value and TTL', async () => {
     await tokenLock.tryAcquire(fx.env, req(A, 5000));
+    const before = await fx.raw.pttl('orders');
     const attempt = await tokenLock.tryAcquire(fx.env, req(B));
     expect(attempt.acquired).toBe(false);
     if (attempt.acquired) return;
     expect(attempt.holders).toEqual([{ owner: A, count: 1 }]);
-    expect(attempt.ttlMs).toBeGreaterThan(4900);
-    expect(attempt.ttlMs).toBeLessThanOrEqual(5000);
+    await expectTtlReported(fx.raw, 'orders', attempt.ttlMs, before);
     expect(await fx.raw.get('orders')).toBe(A);
   });
 
@@ -71,8 +71,9 @@ describe('token (node-redlock / redsync / redis-py single key)', () => {
     await tokenLock.tryAcquire(fx.env, req(A, 1000));
     expect(await tokenLock.renew(fx.env, req(B, 30_000))).toBe(false);
     expect(await fx.raw.pttl('orders')).toBeLessThanOrEqual(1000);
+    const since = await serverNow(fx.raw);
     expect(await tokenLock.renew(fx.env, req(A, 30_000))).toBe(true);
-    expect(await fx.raw.pttl('orders')).toBeGreaterThan(29_000);
+    await expectLeaseSince(fx.raw, 'orders', 30_000, since);
     expect(await fx.raw.get('orders')).toBe(A);
   });
 
@@ -88,6 +89,7 @@ describe('token (node-redlock / redsync / redis-py single key)', () => {
   it('refuses a Redisson hash and a list with a clear error, touching neither', async () => {
     await fx.raw.hset('rlock', redissonOwner(1), '1');
     await fx.raw.pexpire('rlock', 30_000);
+    const rlockExpiry = await fx.raw.pexpiretime('rlock');
     await fx.raw.rpush('list', 'a');
     await expect(tokenLock.tryAcquire(fx.env, req(A, 1000, 'rlock'))).rejects.toMatchObject({
       exitCode: 2,
@@ -98,7 +100,8 @@ describe('token (node-redlock / redsync / redis-py single key)', () => {
     await expect(tokenLock.forceUnlock(fx.env, 'rlock')).rejects.toMatchObject({ exitCode: 2 });
     await expect(tokenLock.renew(fx.env, req(A, 1000, 'list'))).rejects.toMatchObject({ exitCode: 2 });
     expect(await fx.raw.hgetall('rlock')).toEqual({ [redissonOwner(1)]: '1' });
-    expect(await fx.raw.pttl('rlock')).toBeGreaterThan(29_000);
+    // The same absolute expiry as before: no command re-set or dropped its TTL.
+    expect(await fx.raw.pexpiretime('rlock')).toBe(rlockExpiry);
     expect(await fx.raw.lrange('list', 0, -1)).toEqual(['a']);
   });
 
