@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,14 +8,27 @@ import { BIN, ensureBuilt } from '../helpers/build.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
 // Everything here is refused before a server, a sandbox or a client starts: the state dir
-// stays empty (no sandbox was created) and nothing listens on the URL given.
-const env = tempStateEnv();
+// stays empty (no sandbox was created), nothing listens on the URL given, and the redis-server
+// every sandbox would run is a stand-in that leaves a mark when started, so "no server was
+// started" is a fact on disk rather than something inferred from how fast the answer came.
+const fakeServerDir = mkdtempSync(join(tmpdir(), 'redlock-cli-fake-server-'));
+const fakeServer = join(fakeServerDir, 'redis-server');
+const serverStartedMark = join(fakeServerDir, 'started');
+writeFileSync(fakeServer, `#!/bin/sh\ntouch '${serverStartedMark}'\nexit 1\n`);
+chmodSync(fakeServer, 0o755);
+const env = tempStateEnv({ REDLOCK_REDIS_SERVER: fakeServer });
 const sandboxes = join(env.XDG_STATE_HOME!, 'redlock-cli', 'sandboxes');
 const URL = 'redis://127.0.0.1:1';
 
 const race = (...args: string[]) => runCli(['race', 'orders', ...args], env);
 
 describe('race refuses bad input with exit 2 before starting', () => {
+  // The first run loads the CLI's modules, which takes seconds on a loaded machine; load them
+  // here so the bound below measures the refusal, not the import.
+  beforeAll(async () => {
+    await race('--kind', 'mutex');
+  }, 60_000);
+
   it.each([
     [['--clients', '0'], 'invalid --clients "0": use a whole number from 1 to 10000'],
     [['--clients', 'many'], 'invalid --clients "many": use a whole number from 1 to 10000'],
@@ -37,14 +51,18 @@ describe('race refuses bad input with exit 2 before starting', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Loose on purpose (a loaded machine still meets it), yet shorter than the default
+    // --duration of 10 s, so a race that started and ran its course fails it.
+    expect(Date.now() - started).toBeLessThan(9000);
     expect(existsSync(sandboxes) ? readdirSync(sandboxes) : []).toEqual([]);
+    expect(existsSync(serverStartedMark)).toBe(false);
   });
 
   it('an unknown sandbox is not found (exit 4), and none is started', async () => {
     const r = await race('--sandbox', 'nope');
     expect(r.code).toBe(4);
     expect(existsSync(sandboxes) ? readdirSync(sandboxes) : []).toEqual([]);
+    expect(existsSync(serverStartedMark)).toBe(false);
   });
 });
 
