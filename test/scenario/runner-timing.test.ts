@@ -14,6 +14,13 @@ import { acquire, dump, scenario } from './fixture.js';
 
 const S1 = 'expired-lease-misdeletion';
 
+// What a late run names first: the first thing past its window by planned time. With a step forced
+// late that is the forced step, unless the busy machine made something earlier late too (a step, a
+// reply, a timer): every one of those is a correct reason, so the text accepts any of them and the
+// tests prove the forced lateness through the run's worst sample instead.
+// (e.g. "step 1 (A acquire), still unanswered when step 2 (A pause) began, ran 109 ms late").
+const LATE = String.raw`[^:]+ ran \d+ ms late`;
+
 describe('the lateness a race tolerates', () => {
   it("the file's tolerance, else a sixth of the shortest lease, kept between 30 and 100 ms", async () => {
     expect(toleranceOf(await resolveScenario(S1), 'unsafe')).toBe(50);
@@ -45,12 +52,13 @@ describe('a run that leaves its timing window', () => {
     const info = `${JSON.stringify(v?.timing)}\n${v ? dump(v.history) : ''}`;
     expect(v?.outcome, info).toBe('inconclusive');
     expect(v?.attempts, info).toBe(2);
-    // The reason names the first step past the window: step 5, unless a busy machine made an
-    // earlier one late too. The worst is the forced 400 ms (step 5, or a reply that was in flight
-    // across the same stall).
-    expect(v?.timing.inconclusive, info).toMatch(/^step [1-5] \([^)]+\) ran \d+ ms late: the machine was too busy \(this race tolerates 50 ms\)$/);
+    // The reason names the first thing past the window (see LATE). The worst is the forced 400 ms:
+    // step 5 itself, or a reply that was in flight across the same stall.
+    expect(v?.timing.inconclusive, info).toMatch(new RegExp(`^${LATE}: the machine was too busy \\(this race tolerates 50 ms\\)$`));
+    expect(v!.timing.worst!.what, info).toMatch(/^(step 5 \(B acquire\)|[AB]'s [A-Z]+ reply)$/);
     expect(v!.timing.worst!.lateMs, info).toBeGreaterThanOrEqual(350);
-    expect(retries, info).toEqual([expect.stringMatching(/^unsafe 2: step [1-5] \([^)]+\) ran \d+ ms late/)]);
+    // One retry for two attempts (bounded), itself for lateness, not for any other reason.
+    expect(retries, info).toEqual([expect.stringMatching(new RegExp(`^unsafe 2: ${LATE}: the machine was too busy`))]);
   });
 
   it('a step the gate holds past its time is inconclusive "at the prompt" (the REPL\'s step)', async () => {
@@ -65,8 +73,13 @@ describe('a run that leaves its timing window', () => {
       },
     });
     const [v] = run.variants;
-    expect(v?.outcome).toBe('inconclusive');
-    expect(v?.timing.inconclusive).toMatch(/^step 6 \(B enter\) waited \d+ ms past its time at the prompt/);
+    const info = JSON.stringify(v?.timing);
+    expect(v?.outcome, info).toBe('inconclusive');
+    // The 900 ms hold is the run's worst lateness, and it is the prompt's, not the machine's.
+    expect(v?.timing.worst, info).toMatchObject({ what: 'step 6 (B enter)', cause: 'prompt' });
+    expect(v!.timing.worst!.lateMs, info).toBeGreaterThanOrEqual(400);
+    // Named first, and so in the reason, unless the busy machine made an earlier step late too.
+    expect(v?.timing.inconclusive, info).toMatch(new RegExp(`^(?:step 6 \\(B enter\\) waited \\d+ ms past its time at the prompt|${LATE}: the machine was too busy)`));
   });
 
   it('a reply the busy server sends late is inconclusive, though every step was dispatched on time', async () => {
@@ -112,16 +125,16 @@ describe('redlock-cli scenario run when the machine is too busy', () => {
     const text = await runCli(['scenario', 'run', S1, '--variant', 'unsafe'], stalled);
     expect(text.code, text.stderr).toBe(8);
     expect(text.stdout).toContain('verdict: expected mutual-exclusion, found');
-    // Step 5 is forced late; an earlier step may be named first when the machine is busy as well.
-    expect(text.stdout).toMatch(/INCONCLUSIVE\n {2}\? inconclusive after 3 runs: step [1-5] \([^)]+\) ran \d+ ms late/);
+    // Step 5 is forced late; something earlier may be named first when the machine is busy as well.
+    expect(text.stdout).toMatch(new RegExp(`INCONCLUSIVE\\n {2}\\? inconclusive after 3 runs: ${LATE}`));
     expect(text.stdout).not.toContain('as expected');
     expect(text.stdout.trimEnd().split('\n').at(-1)).toMatch(/^LATE {2}unsafe {2}expected mutual-exclusion, found/);
-    expect(text.stderr).toMatch(/expired-lease-misdeletion unsafe: inconclusive \(step [1-5] \([^)]+\) ran \d+ ms late.*\); run 2 of up to 3\n/);
+    expect(text.stderr).toMatch(new RegExp(`expired-lease-misdeletion unsafe: inconclusive \\(${LATE}.*\\); run 2 of up to 3\\n`));
 
     const json = await runCli(['scenario', 'run', S1, '--variant', 'unsafe', '--json'], stalled);
     expect(json.code).toBe(8);
     const report = JSON.parse(json.stdout) as { matched: boolean; variants: { outcome: string; matched: boolean; attempts: number; inconclusive: string }[] };
     expect(report.matched).toBe(false);
-    expect(report.variants[0]).toMatchObject({ outcome: 'inconclusive', matched: false, attempts: 3, inconclusive: expect.stringMatching(/^step [1-5] \([^)]+\) ran/) });
+    expect(report.variants[0]).toMatchObject({ outcome: 'inconclusive', matched: false, attempts: 3, inconclusive: expect.stringMatching(new RegExp(`^${LATE}`)) });
   }, 60_000);
 });
