@@ -19,6 +19,12 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+// Every completion starts the built CLI, and node's start-up alone took 5-9 s at load 20-100 on 2
+// cores: one completion gets COMPLETION_MS (then it is killed and fails by name), and a test gets
+// room for its five completions; a hanging completion still fails, just not by the suite's 20 s.
+const COMPLETION_MS = 20_000;
+const TEST_MS = 5 * COMPLETION_MS;
+
 /** COMPREPLY for these COMP_WORDS, the cursor in the last one. */
 async function complete(...words: string[]): Promise<string[]> {
   const program = `
@@ -26,11 +32,11 @@ async function complete(...words: string[]): Promise<string[]> {
     COMP_WORDS=(redlock-cli "$@"); COMP_CWORD=$#
     _redlock_cli_complete
     printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const { stdout } = await exec('bash', ['--norc', '--noprofile', '-c', program, 'bash', script, ...words], { env });
+  const { stdout } = await exec('bash', ['--norc', '--noprofile', '-c', program, 'bash', script, ...words], { env, timeout: COMPLETION_MS, killSignal: 'SIGKILL' });
   return stdout.split('\n').filter((l) => l !== '');
 }
 
-describe('bash completion', () => {
+describe('bash completion', { timeout: TEST_MS }, () => {
   it('registers itself for redlock-cli, falling back to file names', async () => {
     const { stdout } = await exec('bash', ['--norc', '-c', `source "${script}"; complete -p redlock-cli`], { env });
     expect(stdout.trim()).toBe('complete -o default -F _redlock_cli_complete redlock-cli');
