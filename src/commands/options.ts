@@ -5,7 +5,7 @@ import { LOCK_KINDS, parseKind, type LockKind } from '../locks/types.js';
 import { DEFAULT_REPLY_TIMEOUT_MS, DEFAULT_URL, parseHostList, parseSentinelUrl, type TargetSpec } from '../redis/target.js';
 import type { TlsFiles } from '../redis/tls.js';
 import { declareConnectionOptions, type ConnectionFlags } from './connection-flags.js';
-import { REDIS_SERVER_ENV } from '../sandbox/binary.js';
+import { REDIS_SERVER_ENV } from '../core/redis-server-env.js';
 import type { RunContext } from './context.js';
 
 export type { ConnectionFlags } from './connection-flags.js';

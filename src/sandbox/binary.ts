@@ -1,10 +1,11 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { REDIS_SERVER_ENV } from '../core/redis-server-env.js';
+
+export { REDIS_SERVER_ENV };
 
 const INSTALL_HINT = 'install it with `sudo apt-get install redis-server` (Debian/Ubuntu) or pass --redis-server PATH';
-/** The environment variable that picks the server binary for every sandbox, as --redis-server does for one. */
-export const REDIS_SERVER_ENV = 'REDLOCK_REDIS_SERVER';
 
 function executable(path: string): boolean {
   try {

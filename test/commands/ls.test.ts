@@ -118,7 +118,7 @@ describe('ls', () => {
     expect((await lsJson('--kind', 'not-a-lock')).views.map((v) => v.key).sort()).toEqual(['cache:home', 'jobs', 'user:1']);
     const bad = await runCli(['ls', '--kind', 'mutex'], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^redlock-cli: unknown kind "mutex": use one of reentrant, /);
+    expect(bad.stderr).toMatch(/^redlock-cli: unknown kind "mutex" \(Did you mean token\?\): use one of reentrant, /);
   });
 
   it('--limit stops after n locks and says so', async () => {
