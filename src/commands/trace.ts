@@ -1,20 +1,18 @@
-import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { prose } from './help-text.js';
 import { formatDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { Finding } from '../core/trace/checker.js';
-import { isNodeEvent, type TraceEvent } from '../core/trace/events.js';
+import type { TraceEvent } from '../core/trace/events.js';
 import { eventLine, findingLine } from '../core/trace/format.js';
-import { traceHistory } from '../core/trace/history.js';
 import { globMatcher } from '../core/trace/pattern.js';
-import { eventJson, readHistory } from '../core/trace/recording.js';
+import { eventJson } from '../core/trace/recording.js';
+import { replayChartLines } from '../core/trace/replay-chart.js';
 import { TraceSession } from '../core/trace/session.js';
 import { summaryLines } from '../core/trace/summary-text.js';
 import { widthOf } from '../core/text-layout.js';
-import { chartLines } from '../core/scenario/timeline-text.js';
-import { deriveLanes } from '../core/scenario/timeline.js';
+import { safeJson, safeLine } from '../core/terminal-text.js';
 import type { SourceStats } from '../trace/source.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { addConnectionOptions, durationFlag, targetSpec, type ConnectionFlags } from './options.js';
@@ -159,33 +157,45 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
 }
 
 async function replay(ctx: CommandContext, file: string, wants: (lock: string) => boolean, json: boolean): Promise<number> {
-  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    throw new UsageError(`--from: cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
-  });
-  const { events: all } = readHistory(text, { wants, file });
-  const events = all.filter((e) => wants(e.lock) || isNodeEvent(e));
-  const session = new TraceSession();
-  const found = session.push(events);
+  const { replayFile } = await import('../trace/replay.js');
+  // Written as decoded, a few hundred lines a write: the file is never held, nor its output.
+  const out = new LineBuffer(ctx);
+  const session = await replayFile({ file, wants, onEvents: (events, found) => out.add(streamLines(events, json ? found : [], json)) }).finally(() => out.flush());
   if (!json) {
-    const { history, violations } = traceHistory(events, found);
-    if (history.clients.length > 0) for (const line of chartLines(deriveLanes(history, { violations }), chartWidth(ctx))) print(ctx, line);
     print(ctx, '');
+    for (const line of replayChartLines(session, chartWidth(ctx))) print(ctx, line);
   }
-  printStream(ctx, events, json ? found : [], json);
   printEnd(ctx, session, json);
   return session.unsafe ? ExitCode.verdictMismatch : ExitCode.ok;
+}
+
+/** Output lines gathered into one write per batch (a write per line costs more than the decoding). */
+class LineBuffer {
+  private lines: string[] = [];
+  constructor(private readonly ctx: CommandContext) {}
+
+  add(lines: readonly string[]): void {
+    for (const line of lines) this.lines.push(line);
+    if (this.lines.length >= 512) this.flush();
+  }
+
+  flush(): void {
+    if (this.lines.length === 0) return;
+    this.ctx.stdout.write(`${this.lines.join('\n')}\n`);
+    this.lines = [];
+  }
 }
 
 const chartWidth = (ctx: CommandContext) => Math.max(60, Math.min(ctx.stdout.columns ?? 80, 160));
 
 function printStream(ctx: CommandContext, events: readonly TraceEvent[], found: readonly Finding[], json: boolean): void {
-  if (json) {
-    for (const e of events) print(ctx, eventJson(e));
-    for (const f of found) printJson(ctx, { type: 'finding', ...f });
-    return;
-  }
-  for (const e of events) print(ctx, eventLine(e));
-  for (const f of found) print(ctx, findingLine(f));
+  for (const line of streamLines(events, found, json)) ctx.stdout.write(`${line}\n`);
+}
+
+/** The output lines of events and the findings they completed, made safe for a terminal. */
+function streamLines(events: readonly TraceEvent[], found: readonly Finding[], json: boolean): string[] {
+  if (json) return [...events.map((e) => safeLine(eventJson(e))), ...found.map((f) => safeJson(JSON.stringify({ type: 'finding', ...f })))];
+  return [...events.map((e) => safeLine(eventLine(e))), ...found.map((f) => safeLine(findingLine(f)))];
 }
 
 function printEnd(ctx: CommandContext, session: TraceSession, json: boolean, stats?: SourceStats): void {

@@ -3,10 +3,10 @@
 // summary), and `--from` reads it back, or a saved `redis-cli monitor` log, decoded afresh.
 
 import { UsageError } from '../errors.js';
-import { decodeLines, type DecoderOptions } from './decoder.js';
+import { TraceDecoder, type DecoderOptions } from './decoder.js';
 import { eventProblem, printableTime } from './event-shape.js';
 import type { TraceEvent } from './events.js';
-import { parseMonitorLine, type MonitorLine } from './monitor-line.js';
+import { parseMonitorLine } from './monitor-line.js';
 
 export const RECORDING_TYPE = 'redlock-cli-trace';
 
@@ -28,55 +28,92 @@ export interface ReadOptions extends DecoderOptions {
 }
 
 /**
- * The events of a saved file: our recording as written, or a MONITOR log decoded now. A line that
- * is neither (cut short, binary, a field of the wrong type, a time no clock can show) is a usage
- * error naming the file and line.
+ * Reads a saved file line by line, so a file of any size is never held whole: our recording as
+ * written, or a MONITOR log decoded as it is read. The first line that is not blank tells the
+ * format. A line that is neither (cut short, binary, a field of the wrong type, a time no clock
+ * can show) is a usage error naming the file and line; events of the lines before it were
+ * already handed out.
  */
+export class HistoryReader {
+  format: 'recording' | 'monitor' | undefined;
+  private readonly decoder: TraceDecoder;
+  private first: string | undefined;
+  private parsed = 0;
+  /** A line that is not a MONITOR line, before any that is: the file may be another format altogether. */
+  private unparsed: number | undefined;
+
+  constructor(private readonly opts: ReadOptions = {}) {
+    this.decoder = new TraceDecoder(opts);
+  }
+
+  /** Line `index` (from 0) of the file, without its line break; returns the events it completed. */
+  line(text: string, index: number): readonly TraceEvent[] {
+    if (this.format === undefined) {
+      if (isBlank(text)) return NONE;
+      this.first = text.trim();
+      this.format = text.startsWith('{') ? 'recording' : 'monitor';
+    }
+    return this.format === 'recording' ? recordedEvent(text, index, this.bad) : this.monitorLine(text, index);
+  }
+
+  /** The end of the file: completes a script run the log ended in. */
+  end(): readonly TraceEvent[] {
+    if (this.format !== 'monitor') return NONE;
+    if (this.parsed === 0 && this.first !== 'OK') throw new UsageError(`--from: ${this.opts.file ?? 'the file'} is neither a redlock-cli trace recording nor a \`redis-cli monitor\` log`);
+    return this.decoder.flush();
+  }
+
+  private readonly bad = (index: number, what: string) => new UsageError(`--from ${this.opts.file ?? 'file'}:${index + 1}: ${what}`);
+
+  /** A command line of a `redis-cli monitor` log (its `OK` and blank lines skipped). */
+  private monitorLine(text: string, index: number): readonly TraceEvent[] {
+    const line = parseMonitorLine(text);
+    if (!line) {
+      if (isBlank(text) || text.trim() === 'OK') return NONE;
+      if (this.parsed > 0) throw this.notMonitor(index);
+      this.unparsed ??= index;
+      return NONE;
+    }
+    if (this.unparsed !== undefined) throw this.notMonitor(this.unparsed);
+    if (!printableTime(line.t)) throw this.bad(index, 'its timestamp is out of range');
+    this.parsed++;
+    return this.decoder.push(line);
+  }
+
+  private notMonitor(index: number): UsageError {
+    return this.bad(index, 'not a MONITOR line (`<time> [<db> <client>] "<command>" ...`): cut short, or not from redis-cli monitor');
+  }
+}
+
+/** The events of a whole saved file held as text (tests, small files): see HistoryReader. */
 export function readHistory(text: string, opts: ReadOptions = {}): { readonly events: TraceEvent[]; readonly format: 'recording' | 'monitor' } {
-  const lines = text.split(/\r?\n/);
-  const bad = (i: number, what: string) => new UsageError(`--from ${opts.file ?? 'file'}:${i + 1}: ${what}`);
-  const first = lines.find((l) => l.trim() !== '') ?? '';
-  if (first.startsWith('{')) return { events: recordedEvents(lines, bad), format: 'recording' };
-  const parsed = monitorLines(lines, bad);
-  if (parsed.length === 0 && first !== '' && first.trim() !== 'OK') throw new UsageError(`--from: ${opts.file ?? 'the file'} is neither a redlock-cli trace recording nor a \`redis-cli monitor\` log`);
-  return { events: decodeLines(parsed, opts), format: 'monitor' };
+  const reader = new HistoryReader(opts);
+  const events: TraceEvent[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    for (const e of reader.line(line, i)) events.push(e);
+  });
+  for (const e of reader.end()) events.push(e);
+  return { events, format: reader.format ?? 'monitor' };
 }
 
 type BadLine = (index: number, what: string) => UsageError;
 
-/** The command lines of a `redis-cli monitor` log (its `OK` and blank lines skipped). */
-function monitorLines(lines: readonly string[], bad: BadLine): MonitorLine[] {
-  const out: MonitorLine[] = [];
-  let unparsed: number | undefined;
-  lines.forEach((text, i) => {
-    if (text.trim() === '' || text.trim() === 'OK') return;
-    const line = parseMonitorLine(text);
-    if (!line) unparsed ??= i;
-    else if (!printableTime(line.t)) throw bad(i, 'its timestamp is out of range');
-    else out.push(line);
-  });
-  // With no command line at all it is another format altogether: the caller says so.
-  if (unparsed !== undefined && out.length > 0) throw bad(unparsed, 'not a MONITOR line (`<time> [<db> <client>] "<command>" ...`): cut short, or not from redis-cli monitor');
-  return out;
-}
+const NONE: readonly TraceEvent[] = [];
+const isBlank = (text: string) => text.length === 0 || text.trim() === '';
 
-function recordedEvents(lines: readonly string[], bad: BadLine): TraceEvent[] {
-  const events: TraceEvent[] = [];
-  lines.forEach((line, i) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw bad(i, 'not JSON; a recording has one JSON object per line');
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad(i, 'not a JSON object; a recording has one per line');
-    const v = value as Readonly<Record<string, unknown>>;
-    if (v.type !== 'event') return; // the header, findings and the summary of a --json capture
-    const problem = eventProblem(v);
-    if (problem) throw bad(i, `not a trace event: ${problem}`);
-    const { type: _type, ...event } = v;
-    events.push(event as unknown as TraceEvent);
-  });
-  return events;
+function recordedEvent(line: string, i: number, bad: BadLine): readonly TraceEvent[] {
+  if (isBlank(line)) return NONE;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw bad(i, 'not JSON; a recording has one JSON object per line');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad(i, 'not a JSON object; a recording has one per line');
+  const v = value as Readonly<Record<string, unknown>>;
+  if (v.type !== 'event') return NONE; // the header, findings and the summary of a --json capture
+  const problem = eventProblem(v);
+  if (problem) throw bad(i, `not a trace event: ${problem}`);
+  const { type: _type, ...event } = v;
+  return [event as unknown as TraceEvent];
 }

@@ -1,0 +1,62 @@
+import { createReadStream } from 'node:fs';
+import { UsageError } from '../core/errors.js';
+import type { Finding } from '../core/trace/checker.js';
+import { isNodeEvent, type TraceEvent } from '../core/trace/events.js';
+import { HistoryReader } from '../core/trace/recording.js';
+import { TraceSession } from '../core/trace/session.js';
+
+// `trace --from FILE`: the file is read in chunks and each line decoded, diagnosed and handed on
+// as it comes, so memory is bounded by the live locks and owners (the decoder's model, the
+// session's tallies and recent window), never by the size of the file, and time is linear in it.
+
+export interface ReplayOptions {
+  readonly file: string;
+  readonly wants: (lock: string) => boolean;
+  /** Called with each line's events (those of wanted locks, and node events) and the findings they completed. */
+  readonly onEvents: (events: readonly TraceEvent[], found: readonly Finding[]) => void;
+}
+
+/** Reads the whole file through a session; resolves with it at the end of the file. */
+export async function replayFile(opts: ReplayOptions): Promise<TraceSession> {
+  const session = new TraceSession();
+  const reader = new HistoryReader({ wants: opts.wants, file: opts.file });
+  const take = (events: readonly TraceEvent[]) => {
+    if (events.length === 0) return;
+    const shown = events.filter((e) => isNodeEvent(e) || opts.wants(e.lock));
+    opts.onEvents(shown, session.push(shown));
+  };
+  let index = 0;
+  await eachLine(opts.file, (line) => take(reader.line(line, index++)));
+  take(reader.end());
+  return session;
+}
+
+/**
+ * Calls `fn` with each line of a file, without its break (`\n` or `\r\n`), read in chunks; the
+ * lines of a chunk are handled in one go (no promise per line).
+ */
+async function eachLine(file: string, fn: (line: string) => void): Promise<void> {
+  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  const line = (text: string, from: number, to: number) => fn(text.charCodeAt(to - 1) === 13 ? text.slice(from, to - 1) : text.slice(from, to));
+  let rest = '';
+  let chunks: AsyncIterable<string>;
+  try {
+    chunks = stream as AsyncIterable<string>;
+    for await (const chunk of chunks) {
+      const text = rest + chunk;
+      let from = 0;
+      for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', from)) {
+        line(text, from, at);
+        from = at + 1;
+      }
+      rest = text.slice(from);
+    }
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (err instanceof UsageError || typeof e.code !== 'string') throw err;
+    throw new UsageError(`--from: cannot read ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+  } finally {
+    stream.destroy();
+  }
+  if (rest !== '') line(rest, 0, rest.length);
+}
