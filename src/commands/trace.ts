@@ -9,7 +9,7 @@ import { eventLine, findingLine } from '../core/trace/format.js';
 import { globMatcher } from '../core/trace/pattern.js';
 import { eventJson } from '../core/trace/recording.js';
 import { replayChartLines } from '../core/trace/replay-chart.js';
-import { TraceSession } from '../core/trace/session.js';
+import type { TraceSession } from '../core/trace/session.js';
 import { summaryLines } from '../core/trace/summary-text.js';
 import { widthOf } from '../core/text-layout.js';
 import { safeJson, safeLine } from '../core/terminal-text.js';

@@ -20,11 +20,12 @@ export function resolveSet(ctx: EffectContext, s: LockState, set: SetFacts, t: n
   const owner = set.value;
   const base = { lock: s.lock, library: 'token' as const, owner };
   s.library = 'token';
-  const holders = [...s.holders.keys()];
+  // Who held it before this SET: named only by a refusal and an overwrite (not built per SET).
+  const holders = () => [...s.holders.keys()];
   if (set.nx) {
     // In a script a probe right after the SET means it failed; sent plainly, the model decides.
     const free = set.inScript ? !set.probedAfterSet : !model.alive(s, t);
-    if (!free) return ctx.emit({ ...base, kind: 'refused', holders });
+    if (!free) return ctx.emit({ ...base, kind: 'refused', holders: holders() });
     if (s.holders.size > 0) for (const e of model.expire(s, t, 'gone before its computed expiry')) ctx.emit(e);
     s.holders.set(owner, { count: 1, shared: false, client });
     model.setExpiry(s, t, leaseMs);
@@ -44,8 +45,9 @@ export function resolveSet(ctx: EffectContext, s: LockState, set: SetFacts, t: n
   // node-redlock's acquire checks EXISTS before a plain SET: the key was free. A plain SET is not.
   const overwrite = !(set.inScript && set.probedExists);
   if (s.holders.size > 0 && !overwrite) for (const e of model.expire(s, t, 'gone before its computed expiry')) ctx.emit(e);
+  const before = holders();
   s.holders.clear();
   s.holders.set(owner, { count: 1, shared: false, client });
   model.setExpiry(s, t, leaseMs);
-  ctx.emit({ ...base, kind: 'acquired', count: 1, ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}), ...(overwrite ? { overwrite, holders } : {}) });
+  ctx.emit({ ...base, kind: 'acquired', count: 1, ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}), ...(overwrite ? { overwrite, holders: before } : {}) });
 }
