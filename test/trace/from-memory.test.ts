@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeMonitorLog } from '../helpers/monitor-log.js';
+
+// `trace --from` streams: its memory is bounded by the locks and owners alive at once, not by the
+// file. A log four times as long (the same 50 clients taking and releasing their locks) must not
+// take the built CLI's peak RSS up by more than a bound; reading the file whole, as it once did
+// (its text, its parsed lines, every event, the chart's history), grew by hundreds of megabytes.
+
+const CLI = join(import.meta.dirname, '../../bin/redlock-cli.js');
+const dir = mkdtempSync(join(tmpdir(), 'redlock-trace-memory-'));
+/** Writes the process's peak RSS (KiB) to $PEAK_RSS_FILE as it exits. */
+const PRELOAD = join(dir, 'peak-rss.cjs');
+writeFileSync(PRELOAD, "process.on('exit', () => require('node:fs').writeFileSync(process.env.PEAK_RSS_FILE, String(process.resourceUsage().maxRSS)));\n");
+
+/** Runs `trace --from file --json` in a child (output discarded); resolves with its exit code and peak RSS in MiB. */
+function peakRss(file: string): Promise<{ code: number | null; mib: number }> {
+  const rssFile = `${file}.rss`;
+  const child = spawn(process.execPath, ['--require', PRELOAD, CLI, 'trace', '--from', file, '--json'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { PATH: process.env.PATH, HOME: dir, XDG_STATE_HOME: dir, PEAK_RSS_FILE: rssFile },
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, mib: Number(readFileSync(rssFile, 'utf8')) / 1024 }));
+  });
+}
+
+const SMALL_BYTES = 12 * 2 ** 20;
+/** Allowed growth from the 1x log to the 4x one: heap slack and GC timing, not the file (36 MiB more of it). */
+const GROWTH_BOUND_MIB = 30;
+
+describe('trace --from memory', () => {
+  it('a log four times as long takes the peak RSS up by less than a bound', async () => {
+    const small = join(dir, 'small.log');
+    const large = join(dir, 'large.log');
+    const ops = await writeMonitorLog(small, 'released', SMALL_BYTES);
+    expect(await writeMonitorLog(large, 'released', 4 * SMALL_BYTES)).toBeGreaterThan(3.9 * ops);
+    const one = await peakRss(small);
+    const four = await peakRss(large);
+    expect([one.code, four.code]).toEqual([0, 0]);
+    expect(four.mib - one.mib).toBeLessThan(GROWTH_BOUND_MIB);
+  }, 300_000);
+});
