@@ -10,13 +10,13 @@ const dist = join(root, 'dist');
 const src = join(root, 'src');
 
 /**
- * The source a compiled file came from: dist/a/b.js(.map) <- src/a/b.ts(x); lua is copied as is;
+ * The source a compiled file came from: dist/a/b.js(.map) <- src/a/b.ts(x); lua and json are copied as is;
  * dist/vendor/ is bundled from node_modules by scripts/bundle-cli.mjs, afresh on every build.
  */
 function hasSource(file) {
   const rel = relative(dist, file);
   if (rel.split(sep)[0] === 'vendor') return true;
-  if (rel.endsWith('.lua')) return existsSync(join(src, rel));
+  if (rel.endsWith('.lua') || rel.endsWith('.json')) return existsSync(join(src, rel));
   const base = rel.replace(/\.(js|js\.map|d\.ts|d\.ts\.map)$/, '');
   if (base === rel) return false;
   return existsSync(join(src, `${base}.ts`)) || existsSync(join(src, `${base}.tsx`));

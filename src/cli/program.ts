@@ -10,7 +10,7 @@ import {
   hostHint,
 } from '../commands/connection-flags.js';
 import type { CommandContext, RunContext } from '../commands/context.js';
-import { configureHelpWidth, loadHelpLayout, prose } from '../commands/help-text.js';
+import { configureHelpWidth, errorText, loadHelpLayout, prose, usageErrorText } from '../commands/help-text.js';
 import { CliError } from '../core/errors.js';
 import { EXIT_CODE_HELP, ExitCode } from '../core/exit-codes.js';
 import { safeLine, safeText } from '../core/terminal-text.js';
@@ -63,7 +63,7 @@ export async function buildProgram(
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
       outputError: (text, write) => {
         if (!helpModules) needsHelp();
-        write(`${helpModules.paintFor(ctx, 'stderr').error(`redlock-cli: ${usageLine(text)}`)}\n`);
+        write(`${helpModules.paintFor(ctx, 'stderr').error(usageErrorText(ctx, `redlock-cli: ${usageLine(text)}`))}\n`);
       },
     });
   configureHelpWidth(program, ctx);
@@ -149,7 +149,7 @@ async function parseOn(
     const red = paintFor(ctx, 'stderr').error;
     // An error is one line: a value it quotes is escaped whole, newlines and colour codes too.
     if (err instanceof CliError) {
-      ctx.stderr.write(`${red(`redlock-cli: ${safeText(err.message)}`)}\n`);
+      ctx.stderr.write(`${red(await errorText(ctx, `redlock-cli: ${safeText(err.message)}`))}\n`);
       return err.exitCode;
     }
     const debug = args.includes('--debug');

@@ -28,6 +28,21 @@ export function prose(ctx: RunContext, text: string): () => string {
   return () => loaded().reflow(text, loaded().widthOf(ctx.stdout));
 }
 
+/**
+ * A usage error: one line in a pipe, where scripts read errors line by line; on a terminal,
+ * wrapped between words at its width rather than cut by the terminal mid-word.
+ */
+export function usageErrorText(ctx: RunContext, text: string): string {
+  return ctx.stderr.isTTY === true ? loaded().wrapText(text, loaded().widthOf(ctx.stderr)).join('\n') : text;
+}
+
+/** usageErrorText for any error line, loading the text layout first where a terminal needs it. */
+export async function errorText(ctx: RunContext, text: string): Promise<string> {
+  if (ctx.stderr.isTTY !== true) return text;
+  await loadHelpLayout();
+  return usageErrorText(ctx, text);
+}
+
 /** Commander's own help at the stream's width, measured by display width, wrapped even beside long option names. */
 export function configureHelpWidth(program: Command, ctx: RunContext): Command {
   return program

@@ -195,7 +195,7 @@ describe('force-unlock', () => {
 
 describe('bad input: one line, documented exit code, nothing changed in Redis', () => {
   it.each([
-    [['acquire', 'k', '--kind', 'mutex'], 2, /option '-k, --kind <kind>' argument 'mutex' is invalid/],
+    [['acquire', 'k', '--kind', 'mutex'], 2, /unknown lock kind "mutex" \(Did you mean token\?\)/],
     [['acquire', 'k', '--lease', '5'], 2, /invalid --lease duration "5"/],
     [['acquire', 'k', '--wait', 'soon'], 2, /invalid --wait duration "soon"/],
     [['acquire', 'k', '--owner', 'bob'], 2, /invalid owner "bob"/],
