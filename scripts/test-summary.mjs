@@ -16,9 +16,26 @@ for (const name of names) {
     const counts = { passed: report.numPassedTests ?? 0, failed: report.numFailedTests ?? 0, skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0) };
     for (const key of Object.keys(total)) total[key] += counts[key];
     console.log(`  ${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+    for (const line of failedTests(report)) console.log(`    failed: ${line}`);
   } catch {
     console.log(`  ${name}: unreadable`);
     total.failed++;
   }
 }
+// Names each failed test with its file and the first line of why, so that a CI log that keeps only
+// its tail still says which test to look at.
+function failedTests(report) {
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    const path = String(file.name ?? '').replace(/^.*?\/test\//, 'test/');
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      const why = String(test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 160);
+      lines.push(`${path} > ${test.fullName ?? test.title}: ${why}`);
+    }
+    if ((file.assertionResults ?? []).length === 0 && file.status === 'failed') lines.push(`${path}: ${String(file.message ?? '').split('\n')[0].slice(0, 160)}`);
+  }
+  return lines;
+}
+
 console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
