@@ -7,6 +7,7 @@ import { redlockLock } from '../../src/locks/redlock.js';
 import { tokenLock } from '../../src/locks/token.js';
 import { rawClient } from '../helpers/lock-env.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { expectLeaseSince, expectTtlReported, serverNow } from '../helpers/server-clock.js';
 
 // The real node-redlock client (v5, over ioredis) contending with us on the same servers proves
 // our token and redlock kinds are wire-compatible: same key, same value format, same scripts' rules.
@@ -48,13 +49,15 @@ const handle = (r: Redlock, value: string) => new Lock(r, ['orders'], value, [],
 
 describe('interop with node-redlock: single node (--kind token)', () => {
   it('it holds: our tryAcquire is refused and names its token and TTL', async () => {
+    const since = await serverNow(raws[0]!);
     const lock = await theirs.acquire(['orders'], 5000);
+    await expectLeaseSince(raws[0]!, 'orders', 5000, since);
+    const before = await raws[0]!.pttl('orders');
     const attempt = await tokenLock.tryAcquire(single, req());
     expect(attempt.acquired).toBe(false);
     if (attempt.acquired) return;
     expect(attempt.holders).toEqual([{ owner: lock.value, count: 1 }]);
-    expect(attempt.ttlMs).toBeGreaterThan(4900);
-    expect(attempt.ttlMs).toBeLessThanOrEqual(5000);
+    await expectTtlReported(raws[0]!, 'orders', attempt.ttlMs, before);
   });
 
   it('we hold: its acquire fails after its retries, and our lock is untouched', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hashLock } from '../../src/locks/hash-lock.js';
 import { owner, recordChannel, testEnv } from '../helpers/lock-env.js';
 import { useLockServer } from '../helpers/fixture.js';
+import { expectLeaseSince, expectTtlReported, serverNow } from '../helpers/server-clock.js';
 
 const fx = useLockServer();
 
@@ -10,21 +11,21 @@ const req = (n: number, leaseMs = 10_000, key = 'orders') => ({ key, owner: owne
 
 describe('reentrant (Redisson RLock)', () => {
   it('writes the Redisson layout: hash field <uuid>:<thread> -> count, with PEXPIRE lease', async () => {
+    const since = await serverNow(fx.raw);
     const attempt = await rlock.tryAcquire(fx.env, req(1, 5000));
     expect(attempt).toEqual({ acquired: true, count: 1 });
     expect(await fx.raw.hgetall('orders')).toEqual({ [owner(1)]: '1' });
-    const pttl = await fx.raw.pttl('orders');
-    expect(pttl).toBeGreaterThan(4900);
-    expect(pttl).toBeLessThanOrEqual(5000);
+    await expectLeaseSince(fx.raw, 'orders', 5000, since);
   });
 
   it('refuses another owner and reports the holder and TTL', async () => {
     await rlock.tryAcquire(fx.env, req(1, 5000));
+    const before = await fx.raw.pttl('orders');
     const attempt = await rlock.tryAcquire(fx.env, req(2));
     expect(attempt.acquired).toBe(false);
     if (attempt.acquired) return;
     expect(attempt.holders).toEqual([{ owner: owner(1), count: 1 }]);
-    expect(attempt.ttlMs).toBeGreaterThan(4900);
+    await expectTtlReported(fx.raw, 'orders', attempt.ttlMs, before);
   });
 
   it('re-entry increments the count and resets the TTL to the new lease (may shorten it)', async () => {
