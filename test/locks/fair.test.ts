@@ -33,13 +33,18 @@ const parked = (n: number) =>
 
 const queue = () => fx.raw.lrange(QUEUE, 0, -1);
 const deadline = async (n: number) => Number(await fx.raw.zscore(TIMEOUTS, owner(n)));
+/** A refusal reported the lock's own PTTL: at most the lease, at least what is left now. */
+async function expectLockPttlReported(reported: number, leaseMs: number): Promise<void> {
+  expect(reported).toBeLessThanOrEqual(leaseMs);
+  expect(reported).toBeGreaterThanOrEqual(await fx.raw.pttl(KEY));
+}
 const ttlOf = (a: Attempt): number => {
   if (a.acquired) throw new Error('expected a refusal');
   return a.ttlMs;
 };
 
 describe('fair (Redisson RFairLock)', () => {
-  it('wakes several waiters in FIFO order, each on its own channel within 100 ms of the release', async () => {
+  it('wakes several waiters in FIFO order, each by the message on its own channel, not its timer', async () => {
     const rec = await recordChannel(fx.server, 'redisson_lock__channel*');
     await fair.tryAcquire(fx.env, req(1));
     const order: number[] = [];
@@ -54,7 +59,7 @@ describe('fair (Redisson RFairLock)', () => {
       expect(await fair.release(fx.env, req(from))).toBe('released');
       expect(await waiters.get(to)).toEqual({ acquired: true, count: 1 });
       // Timers are ~10 s: only the message to its own channel can wake it this fast, also on a busy machine.
-      expect(Date.now() - releasedAt).toBeLessThan(1000);
+      expect(Date.now() - releasedAt).toBeLessThan(3000);
       expect(order).toEqual([2, 3, 4].slice(0, to - 1));
     }
     await fair.release(fx.env, req(4));
@@ -92,22 +97,27 @@ describe('fair (Redisson RFairLock)', () => {
   });
 
   it('estimates 30000/35000/40000/45000 for successive waiters and handles a leaver (testAcquireFailedTimeoutDrift_Descrete)', async () => {
-    await fair.tryAcquire(fx.env, req(1, 30_000));
+    // One client clock for the four attempts (as if they ran at the same instant): each estimate is
+    // then the lock's PTTL plus 5 s per waiter ahead, exactly, however late this process runs.
+    const t = Date.now();
+    await fair.tryAcquire(at(t), req(1, 30_000));
     const ttls: number[] = [];
-    for (const n of [2, 3, 4, 5]) ttls.push(ttlOf(await fair.queuedAttempt(fx.env, req(n, 30_000), 5000)));
-    [30_000, 35_000, 40_000, 45_000].forEach((want, i) => expect(Math.abs(ttls[i]! - want)).toBeLessThanOrEqual(100));
+    for (const n of [2, 3, 4, 5]) ttls.push(ttlOf(await fair.queuedAttempt(at(t), req(n, 30_000), 5000)));
+    expect(ttls[0]).toBeLessThanOrEqual(30_000);
+    expect(ttls[0]).toBeGreaterThanOrEqual(await fx.raw.pttl(KEY));
+    expect(ttls.map((ttl) => ttl - ttls[0]!)).toEqual([0, 5000, 10_000, 15_000]);
     const before = [await deadline(4), await deadline(5)];
     expect(await fair.acquireFailed(fx.env, req(3), 5000)).toBe(true);
     expect(await queue()).toEqual([owner(2), owner(4), owner(5)]);
     expect(await fx.raw.zscore(TIMEOUTS, owner(3))).toBeNull();
     expect([await deadline(4), await deadline(5)]).toEqual([before[0]! - 5000, before[1]! - 5000]);
     // Already queued: a retry reports the lock's PTTL, not the queue position.
-    for (const n of [2, 4, 5]) expect(Math.abs(ttlOf(await fair.queuedAttempt(fx.env, req(n, 30_000), 5000)) - 30_000)).toBeLessThanOrEqual(100);
+    for (const n of [2, 4, 5]) await expectLockPttlReported(ttlOf(await fair.queuedAttempt(fx.env, req(n, 30_000), 5000)), 30_000);
     expect(await fair.release(fx.env, req(1))).toBe('released');
     // Free, but 2 is first: 4 is refused with 0 (no lock left to wait for, only its turn).
     expect(await fair.queuedAttempt(fx.env, req(4, 30_000), 5000)).toEqual({ acquired: false, ttlMs: 0, holders: [] });
     expect(await fair.queuedAttempt(fx.env, req(2, 30_000), 5000)).toEqual({ acquired: true, count: 1 });
-    for (const n of [4, 5]) expect(Math.abs(ttlOf(await fair.queuedAttempt(fx.env, req(n, 30_000), 5000)) - 30_000)).toBeLessThanOrEqual(100);
+    for (const n of [4, 5]) await expectLockPttlReported(ttlOf(await fair.queuedAttempt(fx.env, req(n, 30_000), 5000)), 30_000);
   });
 
   it('moves every remaining deadline up by exactly the wait when the head acquires (testLockAcquiredTimeoutDrift_Descrete)', async () => {
@@ -131,7 +141,8 @@ describe('fair (Redisson RFairLock)', () => {
     const started = Date.now();
     const attempt = await slow;
     expect(attempt.acquired).toBe(false);
-    expect(Date.now() - started).toBeLessThan(600);
+    // Its own 300 ms wait, not the holder's 10 s lease (the slack is for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(await queue()).toEqual([owner(2), owner(4)]);
     expect(await deadline(4)).toBe(before - 300);
     const [, subscribers] = (await fx.raw.pubsub('NUMSUB', channelOf(3))) as [string, number];
@@ -143,7 +154,7 @@ describe('fair (Redisson RFairLock)', () => {
     await fair.tryAcquire(fx.env, req(1, 200));
     const acquiredAt: [number, number][] = [];
     const waiters = [2, 3].map((n) =>
-      fair.acquire(fx.env, req(n, 200), { waitMs: 3000 }).then((a) => {
+      fair.acquire(fx.env, req(n, 200), { waitMs: 10_000 }).then((a) => {
         if (a.acquired) acquiredAt.push([n, Date.now() - started]);
         // Hold until the lease runs out: the next one must get it from its TTL timer, not a message.
       }),
@@ -151,9 +162,11 @@ describe('fair (Redisson RFairLock)', () => {
     await Promise.all(waiters);
     expect(acquiredAt.map(([n]) => n)).toEqual([2, 3]);
     const [[, first], [, second]] = acquiredAt as [[number, number], [number, number]];
-    expect(first).toBeGreaterThanOrEqual(195);
-    expect(second - first).toBeGreaterThanOrEqual(195);
-    expect(second).toBeLessThan(1000);
+    // Each waits out the 200 ms lease before it (50 ms allowed for this process's clock against the
+    // server's), and gets the lock from its TTL timer well before its 10 s wait ends.
+    expect(first).toBeGreaterThanOrEqual(150);
+    expect(second - first).toBeGreaterThanOrEqual(150);
+    expect(second).toBeLessThan(5000);
   });
 
   it('purges only expired waiters at the head, exactly at their deadline', async () => {
@@ -173,11 +186,13 @@ describe('fair (Redisson RFairLock)', () => {
 
   it('drops abandoned waiters after their allowance and lets the next acquire (testAbandonedTimeoutDrift_Descrete)', async () => {
     const short = fairLock({ threadWaitMs: 100 });
-    await short.tryAcquire(fx.env, req(1, 500));
+    const t = Date.now();
+    await short.tryAcquire(at(t), req(1, 500));
     const ttls: number[] = [];
-    // Waiters 2 and 3 queue once and die; 4 queues and comes back later.
-    for (const n of [2, 3, 4]) ttls.push(ttlOf(await short.queuedAttempt(fx.env, req(n, 500), 0)));
-    expect(Math.abs(ttls[2]! - ttls[0]! - 200)).toBeLessThanOrEqual(20);
+    // Waiters 2 and 3 queue once and die; 4 queues and comes back later. One client clock for the
+    // three: each is 100 ms (the allowance) behind the one before, exactly.
+    for (const n of [2, 3, 4]) ttls.push(ttlOf(await short.queuedAttempt(at(t), req(n, 500), 0)));
+    expect(ttls[2]! - ttls[0]!).toBe(200);
     const deadline3 = await deadline(3);
     expect((await short.queuedAttempt(fx.env, req(4, 500), 0)).acquired).toBe(false);
     await sleep(Math.max(0, deadline3 - Date.now()) + 5);
@@ -193,18 +208,21 @@ describe('fair (Redisson RFairLock)', () => {
     await fx.raw.rpush(QUEUE, owner(1)); // ...and a dead waiter 1 sits at the head until its deadline
     const dead = Date.now() + 300;
     await fx.raw.zadd(TIMEOUTS, dead, owner(1));
-    const attempt = await short.acquire(fx.env, req(3), { waitMs: 2000 });
+    const attempt = await short.acquire(fx.env, req(3), { waitMs: 10_000 });
     expect(attempt.acquired).toBe(true);
     const late = Date.now() - dead;
     expect(late).toBeGreaterThanOrEqual(0);
-    expect(late).toBeLessThan(200);
+    // By polling, not by waiting out its 10 s (the slack is for a loaded machine).
+    expect(late).toBeLessThan(5000);
   });
 
   it('the boolean variant (tryAcquire) never queues and respects the queue (testLockAcquiredBooleanTimeoutDrift_Descrete)', async () => {
-    await fair.tryAcquire(fx.env, req(1, 150));
+    await fair.tryAcquire(fx.env, req(1, 1000));
+    const before = await fx.raw.pttl(KEY);
     const refused = await fair.tryAcquire(fx.env, req(2));
     expect(refused).toMatchObject({ acquired: false, holders: [{ owner: owner(1), count: 1 }] });
-    expect(ttlOf(refused)).toBeGreaterThan(100);
+    expect(ttlOf(refused)).toBeLessThanOrEqual(before);
+    expect(ttlOf(refused)).toBeGreaterThan(0);
     expect(await fx.raw.exists(QUEUE, TIMEOUTS)).toBe(0);
     await waitUntil('the lease expires', async () => (await fx.raw.exists(KEY)) === 0);
     expect(await fair.tryAcquire(fx.env, req(3))).toEqual({ acquired: true, count: 1 });
