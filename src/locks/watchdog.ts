@@ -15,6 +15,12 @@ export const MAX_CHECK_EVERY_MS = 1000;
 
 // Node timers may fire a millisecond early; renewing a few ms early beats an extra check round trip.
 const EARLY_MS = 5;
+/**
+ * How far before our (conservative) deadline a fixed lease may already be gone from the server:
+ * Redis stamps an expiry with the clock it cached at the start of its event-loop turn, and a busy
+ * machine can make that several ms older than the moment it ran the command.
+ */
+const SERVER_CLOCK_SLACK_MS = 50;
 
 export type WatchdogEvent = Extract<HoldEvent, { type: 'renewing' | 'renewed' | 'retrying' }>;
 
@@ -120,7 +126,13 @@ export function startWatchdog(opts: WatchdogOptions): Watchdog {
       } else {
         const seen = await check(env, req);
         if (done) return;
-        if (!seen.held) return finish({ type: 'lost', at: now(), reason: 'gone', holders: seen.holders });
+        if (!seen.held) {
+          // Gone with nobody else in it when the lease was due to end: an expiry (this check and the
+          // deadline timer were due together, and the check ran first), not a force-unlock.
+          const dueToEnd = mode === 'fixed' && sentAt >= deadline - SERVER_CLOCK_SLACK_MS;
+          if (dueToEnd && seen.holders.length === 0) return finish({ type: 'expired', at: now() });
+          return finish({ type: 'lost', at: now(), reason: 'gone', holders: seen.holders });
+        }
         // A fixed lease ends when the server says: calibrate the local deadline by its PTTL.
         if (mode === 'fixed' && seen.ttlMs >= 0 && sentAt + seen.ttlMs < deadline) {
           deadline = sentAt + seen.ttlMs;

@@ -73,14 +73,14 @@ describe('watchdog mode', () => {
   });
 
   it('detects a force-unlock (fx.raw DEL) as lost within one period, naming nobody as holder', async () => {
-    const { dog } = await hold('watchdog');
+    const { dog } = await hold('watchdog', 3000);
     await sleep(250);
     const deletedAt = Date.now();
     await fx.raw.del('orders');
     const end = await dog.ended;
+    // Seen at a renewal (every 1 s): the lease running out first would end it as 'lease-ran-out'.
     expect(end).toMatchObject({ type: 'lost', reason: 'renewal-refused', holders: [] });
-    // Seen at a renewal (every 200 ms), not when the 600 ms lease would have run out.
-    expect(end.at - deletedAt).toBeLessThan(LEASE - 100);
+    expect(end.at - deletedAt).toBeLessThan(3000);
   });
 
   it('reports who took the lock after it was lost', async () => {
@@ -97,12 +97,14 @@ describe('watchdog mode', () => {
     await sleep(250);
     dog.stop();
     expect((await dog.ended).type).toBe('stopped');
+    // Nothing renews it any more: its expiry time never moves, and it is gone within the lease.
+    const expiresAt = await fx.raw.pexpiretime('orders');
     const stoppedAt = Date.now();
-    while ((await fx.raw.exists('orders')) === 1) {
-      expect(Date.now() - stoppedAt).toBeLessThan(LEASE + 2000); // expires: nothing renews it any more
+    for (let seen = expiresAt; seen !== -2; seen = await fx.raw.pexpiretime('orders')) {
+      expect(seen).toBe(expiresAt);
+      expect(Date.now() - stoppedAt).toBeLessThan(LEASE + 5000);
       await sleep(25);
     }
-    expect(Date.now() - stoppedAt).toBeGreaterThan(LEASE / 3 - 50);
   });
 });
 
@@ -132,12 +134,12 @@ describe('fixed lease', () => {
     const end = await dog.ended;
     expect(end.type).toBe('expired');
     expect(end.at - startedAt).toBeGreaterThanOrEqual(400);
-    expect(end.at - startedAt).toBeLessThan(2000); // the lease's end, however late the timer ran
+    expect(end.at - startedAt).toBeLessThan(5000); // the lease's end, however late the timer ran
     expect(events.filter((e) => e.type === 'renewed')).toEqual([]);
   });
 
   it('calibrates its deadline by the fx.server PTTL when someone shortens the lease', async () => {
-    const { dog } = await hold('fixed', 5000);
+    const { dog } = await hold('fixed', 10_000);
     const shortenedAt = Date.now();
     // Outlives the first check (at 1 s) by 1.5 s, however late a busy machine runs it: the check
     // must see the new PTTL and count down to it.
@@ -145,16 +147,28 @@ describe('fixed lease', () => {
     const end = await dog.ended;
     expect(end.type).toBe('expired'); // counted down to the new expiry, not found missing later
     expect(end.at - shortenedAt).toBeGreaterThan(2300);
-    expect(end.at - shortenedAt).toBeLessThan(4000); // the new 2.5 s, not the old 5 s
+    expect(end.at - shortenedAt).toBeLessThan(8000); // the new 2.5 s, not the old 10 s
   });
 
   it('notices a force-unlock within the check period', async () => {
-    const { dog } = await hold('fixed', 3000);
+    const { dog } = await hold('fixed', 10_000);
     await sleep(100);
     const deletedAt = Date.now();
     await fx.raw.del('orders');
     const end = await dog.ended;
     expect(end).toMatchObject({ type: 'lost', reason: 'gone', holders: [] });
-    expect(end.at - deletedAt).toBeLessThan(2000); // the 1 s check, not the 3 s lease's end
+    expect(end.at - deletedAt).toBeLessThan(8000); // the 1 s check, not the 10 s lease's end
+  });
+
+  it('a check that finds the key gone when the lease was due to end calls it expired, not lost', async () => {
+    // The server expired the key a little before our deadline (its expiry stamped from a clock it
+    // cached earlier in its turn), and a check runs in those last ms: it finds the key gone.
+    const req = { key: 'orders', owner: owner(1), leaseMs: 100 };
+    expect((await rlock.tryAcquire(fx.env, req)).acquired).toBe(true);
+    while ((await fx.raw.exists('orders')) === 1) await sleep(10);
+    const deadline = Date.now() + 30;
+    const dog = startWatchdog({ env: fx.env, protocol: rlock, req, mode: 'fixed', leaseStartedAt: deadline - 100, checkEveryMs: 1 });
+    running.push(dog);
+    expect((await dog.ended).type).toBe('expired');
   });
 });
