@@ -125,7 +125,8 @@ describe('the REPL at the keyboard', () => {
     const pressed = Date.now();
     r.type(KEY.ctrlC);
     await r.shows('exit 130');
-    expect(Date.now() - pressed).toBeLessThan(3000);
+    // The key press, not the end of the 20 s wait (the slack is for a loaded machine).
+    expect(Date.now() - pressed).toBeLessThan(10_000);
     await r.until((f) => !f.includes('running as B'), 'the prompt back');
     r.enter('as B acquire waited');
     await r.until((f) => f.split('exit 5').length === 2, 'B refused again');
