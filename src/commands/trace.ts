@@ -51,7 +51,8 @@ trace (another trace ending, an operator), it says it went blind and from when, 
 says nothing unsafe was seen only outside that period.
 
 Findings (unsafe, exit 7): expired-while-held (a lease ran out and its owner later renewed or
-released as if it still held it), overlap (another owner acquired inside that window),
+released as if it still held it: from the expiry to its last such act seen), overlap (another
+owner's hold shared time with that window: one per pair, to that hold's release or expiry),
 silent-reacquire (set again without NX), foreign-delete (a held lock removed by DEL, UNLINK,
 FLUSH or a force-unlock), lost-in-failover (held on the old primary, absent on the promoted one).
 Warnings: renewal-gap (renewed with less than a third of the lease left, or renewals stopped),
@@ -59,7 +60,9 @@ no-ttl, overdue-queue-head.
 
 On a terminal: lanes per client and lock, findings and recent events, live. Piped: one line per
 event and finding, then a summary per lock (acquisitions, refusals, hold and wait p50 / p99).
---json: one JSON object per line: {"type":"event",...}, {"type":"finding",...}, and at the end
+--json: one JSON object per line: {"type":"event",...}, {"type":"finding",...} (with "update":true
+when a later act of the stale owner lengthened a finding already printed: it replaces the one of
+the same kind, lock, owners and "from"), and at the end
 {"type":"summary","locks":[...],"findings":[...],"blind":[{"from","to","node","detail"}],"unsafe":bool,"source":"monitor"|"keyspace",
 "lines":n,"maxLagMs":n}. Events:
 attempt (a client asked for the lock: it comes before that request's acquired, refused, reader or

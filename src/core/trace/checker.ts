@@ -4,12 +4,13 @@
 //
 // The central evidence is a refusal after an expiry: the owner's lease ran out (computed from the
 // server's timestamps) and the owner later renewed or released as if it still held the lock. It
-// worked without the lock at least from the expiry to that refusal; anyone who acquired inside
-// that window was inside with it.
+// worked without the lock from the expiry to its last such act seen; each other holder whose hold
+// shares time with that window was inside with it. A later act lengthens the window, and its
+// findings are issued again with the longer window, marked as updates.
 
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
-import { OpenLosses } from './open-losses.js';
+import { OpenLosses, type Acquisition, type HolderAct, type Loss, type StaleWindow } from './open-losses.js';
 
 export const FINDING_KINDS = [
   'expired-while-held',
@@ -38,6 +39,11 @@ export interface Finding {
   readonly unsafe: boolean;
   /** One sentence a user understands without the events. */
   readonly message: string;
+  /**
+   * Issued again with a longer window (`to`), after a later act of the same stale owner: it
+   * replaces the finding of the same kind, lock, owners and `from` issued before.
+   */
+  readonly update?: true;
 }
 
 interface Hold {
@@ -47,6 +53,8 @@ interface Hold {
   expiresAt: number | undefined;
   renewed: boolean;
   readonly shared: boolean;
+  /** This hold, as the evidence a stale owner's overlap is measured against. */
+  readonly acquisition: Acquisition;
 }
 
 interface LockFacts {
@@ -58,14 +66,20 @@ interface LockFacts {
 const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${client?.name && client.addr ? `${client.name}@${client.addr}` : clientLabel(client)})`;
 const ms = (n: number) => `${Math.round(n)} ms`;
 
+const ACT_WORDS: Record<HolderAct, string> = { renew: 'its renewal was refused', release: 'its release was refused', write: 'it set the key again without NX' };
+
+type NewFinding = Omit<Finding, 'unsafe' | 'lock'>;
+
 export class TraceChecker {
   private readonly locks = new Map<string, LockFacts>();
+  /** Every finding so far, each with its latest window (an update replaces its earlier issue in place). */
   readonly findings: Finding[] = [];
+  private found: Finding[] = [];
 
-  /** Reads one event; returns the findings it completed. */
+  /** Reads one event; returns the findings it completed, and those it lengthened (`update: true`). */
   push(e: TraceEvent): Finding[] {
-    const found: Finding[] = [];
-    const add = (f: Omit<Finding, 'unsafe' | 'lock'>) => found.push({ ...f, lock: e.lock, unsafe: UNSAFE_KINDS.has(f.kind) });
+    const found: Finding[] = (this.found = []);
+    const add = (f: NewFinding) => void this.issue(e.lock, f, undefined);
     const facts = this.factsOf(e.lock);
     const owner = e.owner ?? '?';
     switch (e.kind) {
@@ -78,11 +92,10 @@ export class TraceChecker {
         break;
       case 'released':
       case 'reader-leave':
-        if (e.count === 0) facts.holds.delete(owner);
+        if (e.count === 0) endHold(facts, owner, e.t);
         break;
       case 'expired': {
-        const hold = facts.holds.get(owner);
-        facts.holds.delete(owner);
+        const hold = endHold(facts, owner, e.t);
         if (!e.shared) facts.lost.open(owner, { at: e.t, cause: 'expired', client: e.client });
         if (hold?.renewed)
           add({ kind: 'renewal-gap', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} before, but renewals stopped and its lease ran out at ${traceTime(e.t)}` });
@@ -90,7 +103,7 @@ export class TraceChecker {
       }
       case 'renew-refused':
       case 'release-refused':
-        this.refused(facts, e, owner, add);
+        this.actedAsHolder(facts, e, owner, e.kind === 'renew-refused' ? 'renew' : 'release');
         break;
       case 'deleted':
       case 'force-unlocked':
@@ -98,11 +111,14 @@ export class TraceChecker {
           const how = e.kind === 'deleted' ? (e.command ?? ['DEL']).join(' ').slice(0, 60) : 'a force-unlock';
           add({ kind: 'foreign-delete', from: e.t, to: e.t, owners: [...(e.holders ?? [])], clients: [e.client ?? {}], message: `${e.lock} held by ${(e.holders ?? []).map(shortOwner).join(', ')} was removed by ${how} from ${clientLabel(e.client)} at ${traceTime(e.t)}` });
         }
-        for (const [o, hold] of facts.holds) if (!hold.shared) facts.lost.open(o, { at: e.t, cause: 'deleted', client: hold.client });
+        for (const [o, hold] of facts.holds) {
+          hold.acquisition.end = e.t;
+          if (!hold.shared) facts.lost.open(o, { at: e.t, cause: 'deleted', client: hold.client });
+        }
         facts.holds.clear();
         break;
       case 'lost-in-failover':
-        facts.holds.delete(owner);
+        endHold(facts, owner, e.t);
         facts.lost.open(owner, { at: e.t, cause: 'failover', client: e.client });
         add({ kind: 'lost-in-failover', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} held ${e.lock} on the old primary; the promoted primary does not have it (${e.detail ?? 'failover'})` });
         break;
@@ -114,8 +130,25 @@ export class TraceChecker {
         break;
     }
     facts.lost.prune(e.t);
-    this.findings.push(...found);
     return found;
+  }
+
+  /**
+   * Issues a finding: a new one (`slot` undefined) is added to the list; one already issued at
+   * `slot` is replaced and issued again as an update when its window grew. Returns its slot.
+   */
+  private issue(lock: string, f: NewFinding, slot: number | undefined): number {
+    const finding: Finding = { ...f, lock, unsafe: UNSAFE_KINDS.has(f.kind) };
+    if (slot === undefined) {
+      this.findings.push(finding);
+      this.found.push(finding);
+      return this.findings.length - 1;
+    }
+    if (finding.to > (this.findings[slot]?.to ?? Number.NEGATIVE_INFINITY)) {
+      this.findings[slot] = finding;
+      this.found.push({ ...finding, update: true });
+    }
+    return slot;
   }
 
   private factsOf(lock: string): LockFacts {
@@ -124,26 +157,30 @@ export class TraceChecker {
     return f;
   }
 
-  private acquired(facts: LockFacts, e: TraceEvent, owner: string, add: (f: Omit<Finding, 'unsafe' | 'lock'>) => void): void {
+  private acquired(facts: LockFacts, e: TraceEvent, owner: string, add: (f: NewFinding) => void): void {
     const loss = facts.lost.get(owner);
     if (e.overwrite) {
+      // Written over the key by an owner that had already acted as holder without the lock: its last such act.
+      if (loss?.window) this.actedAsHolder(facts, e, owner, 'write');
       const others = (e.holders ?? []).filter((h) => h !== owner && facts.holds.has(h));
       if (loss || others.length > 0) {
         const why = loss ? `after its lease ran out at ${traceTime(loss.at)}` : `over ${others.map(shortOwner).join(', ')}'s hold`;
         add({ kind: 'silent-reacquire', from: loss?.at ?? e.t, to: e.t, owners: [owner, ...others], clients: [e.client ?? {}], message: `${who(owner, e.client)} set ${e.lock} again without NX ${why}` });
       }
-      for (const o of others) facts.holds.delete(o);
+      for (const o of others) endHold(facts, o, e.t);
     }
     facts.lost.close(owner);
     const prev = facts.holds.get(owner);
     const expiresAt = e.leaseMs !== undefined ? e.t + e.leaseMs : undefined;
-    facts.holds.set(owner, { since: prev?.since ?? e.t, client: e.client, leaseMs: e.leaseMs, expiresAt, renewed: prev?.renewed ?? false, shared: e.shared === true });
-    if (!e.shared) facts.lost.acquired({ owner, t: e.t, client: e.client });
+    // A re-entry goes on with the hold it adds to; a new hold is evidence for the losses open now.
+    const acquisition = prev?.acquisition ?? { owner, t: e.t, client: e.client, end: undefined };
+    facts.holds.set(owner, { since: prev?.since ?? e.t, client: e.client, leaseMs: e.leaseMs, expiresAt, renewed: prev?.renewed ?? false, shared: e.shared === true, acquisition });
+    if (!e.shared && !prev) facts.lost.acquired(acquisition);
     if (e.leaseMs === undefined && e.library !== 'semaphore')
       add({ kind: 'no-ttl', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} holds ${e.lock} with no TTL: if it dies, the lock is never freed` });
   }
 
-  private renewed(facts: LockFacts, e: TraceEvent, owner: string, add: (f: Omit<Finding, 'unsafe' | 'lock'>) => void): void {
+  private renewed(facts: LockFacts, e: TraceEvent, owner: string, add: (f: NewFinding) => void): void {
     const hold = facts.holds.get(owner);
     if (!hold) return;
     if (hold.expiresAt !== undefined && hold.leaseMs !== undefined) {
@@ -161,33 +198,58 @@ export class TraceChecker {
     hold.expiresAt = e.t + e.leaseMs;
   }
 
-  private refused(facts: LockFacts, e: TraceEvent, owner: string, add: (f: Omit<Finding, 'unsafe' | 'lock'>) => void): void {
+  /**
+   * An owner acting as holder (a refused renewal or release, a write over the key): after its loss,
+   * the end of its window so far. Its findings are issued, or issued again with the longer window.
+   */
+  private actedAsHolder(facts: LockFacts, e: TraceEvent, owner: string, act: HolderAct): void {
     const loss = facts.lost.get(owner);
     if (!loss) return;
-    facts.lost.close(owner);
-    const action = e.kind === 'renew-refused' ? 'renew' : 'release';
-    if (loss.cause === 'expired') {
-      add({
-        kind: 'expired-while-held',
-        from: loss.at,
-        to: e.t,
-        owners: [owner],
-        clients: [e.client ?? loss.client ?? {}],
-        message: `${who(owner, e.client ?? loss.client)}'s lease on ${e.lock} ran out at ${traceTime(loss.at)}; it tried to ${action} at ${traceTime(e.t)} and was refused: it worked without the lock for ${ms(e.t - loss.at)}`,
-      });
-    }
-    for (const other of facts.lost.acquiredBetween(loss.at, e.t)) {
+    const client = e.client ?? loss.client;
+    const w = (loss.window ??= { first: { t: e.t, act }, last: { t: e.t, act }, client, expiredFinding: undefined, overlapFindings: new Map() });
+    if (e.t >= w.last.t) w.last = { t: e.t, act };
+    w.client = client;
+    if (loss.cause === 'expired') w.expiredFinding = this.issue(e.lock, expiredWhileHeld(e.lock, owner, loss, w), w.expiredFinding);
+    for (const other of facts.lost.acquiredBetween(loss.at, w.last.t)) {
       if (other.owner === owner) continue;
-      add({
-        kind: 'overlap',
-        from: other.t,
-        to: e.t,
-        owners: [owner, other.owner],
-        clients: [e.client ?? loss.client ?? {}, other.client ?? {}],
-        message: `${who(other.owner, other.client)} acquired ${e.lock} at ${traceTime(other.t)} while ${who(owner, e.client ?? loss.client)} still acted as its holder until ${traceTime(e.t)}: both may have been inside for ${ms(e.t - other.t)}`,
-      });
+      w.overlapFindings.set(other, this.issue(e.lock, overlap(e.lock, owner, w, other), w.overlapFindings.get(other)));
     }
   }
+}
+
+/** Ends `owner`'s hold at `t` (its acquisition's end, for overlaps measured later); returns it. */
+function endHold(facts: LockFacts, owner: string, t: number): Hold | undefined {
+  const hold = facts.holds.get(owner);
+  if (hold) hold.acquisition.end = t;
+  facts.holds.delete(owner);
+  return hold;
+}
+
+function expiredWhileHeld(lock: string, owner: string, loss: Loss, w: StaleWindow): NewFinding {
+  const { first, last } = w;
+  const later = last.t > first.t ? `, and went on as its holder until ${traceTime(last.t)} (${ACT_WORDS[last.act]})` : '';
+  return {
+    kind: 'expired-while-held',
+    from: loss.at,
+    to: last.t,
+    owners: [owner],
+    clients: [w.client ?? {}],
+    message: `${who(owner, w.client)}'s lease on ${lock} ran out at ${traceTime(loss.at)}; it acted as its holder at ${traceTime(first.t)} (${ACT_WORDS[first.act]})${later}: it worked without the lock for ${ms(last.t - loss.at)}`,
+  };
+}
+
+/** The time `other`'s hold shares with the stale owner's window: from its acquisition to its end or the owner's last act. */
+function overlap(lock: string, owner: string, w: StaleWindow, other: Acquisition): NewFinding {
+  const to = Math.min(w.last.t, other.end ?? w.last.t);
+  const held = other.end !== undefined && other.end < w.last.t ? ` and held it until ${traceTime(other.end)}` : '';
+  return {
+    kind: 'overlap',
+    from: other.t,
+    to,
+    owners: [owner, other.owner],
+    clients: [w.client ?? {}, other.client ?? {}],
+    message: `${who(other.owner, other.client)} acquired ${lock} at ${traceTime(other.t)}${held} while ${who(owner, w.client)} still acted as its holder until ${traceTime(w.last.t)}: both may have been inside for ${ms(to - other.t)}`,
+  };
 }
 
 /** Every finding of a whole event list (a recording), in the order their evidence arrived. */

@@ -69,8 +69,8 @@ export function eventLine(e: TraceEvent): string {
   return `${traceTime(e.t)}  ${printable(e.lock)}  ${VERB[e.kind]}  ${eventDetails(e)}${node}`.trimEnd();
 }
 
-/** `! overlap orders 12:00:01.300-12:00:02.100: ...` */
+/** `! overlap orders 12:00:01.300-12:00:02.100: ...`; `overlap (updated)` when issued again with a longer window. */
 export function findingLine(f: Finding): string {
   const window = f.to > f.from ? `${traceTime(f.from)}-${traceTime(f.to)}` : traceTime(f.from);
-  return `${f.unsafe ? '!' : '~'} ${f.kind} ${printable(f.lock)} ${window}: ${escapeControls(f.message)}`;
+  return `${f.unsafe ? '!' : '~'} ${f.kind}${f.update ? ' (updated)' : ''} ${printable(f.lock)} ${window}: ${escapeControls(f.message)}`;
 }

@@ -1,5 +1,6 @@
 // One lock's open losses (owners that lost it without releasing and have not come back) and the
-// exclusive acquisitions made while any was open: the checker's evidence for a later refusal.
+// exclusive acquisitions made while any was open: the checker's evidence for a later refusal. A
+// loss stays open after its owner's first refusal, so a later act still lengthens its window.
 // Every operation costs O(1) amortised, however many losses stay open: a lock taken with a 1 ms
 // lease by a new token each time opens a loss per acquisition that no refusal ever closes, and
 // a walk over all of them per event made such traffic quadratic (20,000 acquisitions: 26 s).
@@ -13,12 +14,31 @@ export interface Loss {
   readonly at: number;
   readonly cause: LossCause;
   readonly client: TraceClient | undefined;
+  /** What the owner did as holder since (set by its first such act); it lives and dies with the loss. */
+  window?: StaleWindow;
+}
+
+/** Something an owner did as the lock's holder after it had lost it. */
+export type HolderAct = 'renew' | 'release' | 'write';
+
+/**
+ * An owner that went on as holder after its loss, from the loss to its last act seen. The
+ * findings it showed (indices in the checker's list) are re-issued when a later act extends it.
+ */
+export interface StaleWindow {
+  readonly first: { readonly t: number; readonly act: HolderAct };
+  last: { t: number; act: HolderAct };
+  client: TraceClient | undefined;
+  expiredFinding: number | undefined;
+  readonly overlapFindings: Map<Acquisition, number>;
 }
 
 export interface Acquisition {
   readonly owner: string;
   readonly t: number;
   readonly client: TraceClient | undefined;
+  /** When this hold ended (released, expired, removed); undefined while it lasts. */
+  end: number | undefined;
 }
 
 /** A lost holder that has not come back this long after its loss is not waited for any more. */

@@ -11,7 +11,7 @@ function upkeepOf(n: number): number {
   for (let i = 0; i < n; i++) {
     const t = T0 + i * 50;
     losses.open(`tok${i}`, { at: t, cause: 'expired', client: undefined });
-    losses.acquired({ owner: `tok${i + 1}`, t, client: undefined });
+    losses.acquired({ owner: `tok${i + 1}`, t, client: undefined, end: undefined });
     losses.prune(t);
   }
   return losses.upkeepSteps;
@@ -47,9 +47,9 @@ describe('open losses', () => {
 
   it('keeps the newest acquisitions while a loss is open and none once every loss is closed', () => {
     const losses = new OpenLosses();
-    losses.acquired({ owner: 'before', t: T0, client: undefined });
+    losses.acquired({ owner: 'before', t: T0, client: undefined, end: undefined });
     losses.open('a', { at: T0 + 1, cause: 'expired', client: undefined });
-    for (let i = 0; i < KEPT + 5; i++) losses.acquired({ owner: `b${i}`, t: T0 + 2 + i, client: undefined });
+    for (let i = 0; i < KEPT + 5; i++) losses.acquired({ owner: `b${i}`, t: T0 + 2 + i, client: undefined, end: undefined });
     const kept = [...losses.acquiredBetween(T0, T0 + 10 * KEPT)];
     expect(kept.length).toBe(KEPT);
     expect(kept[0]?.owner).toBe('b5');
