@@ -180,11 +180,34 @@ function globalFlags(port: number, options: PeerOptions): string[] {
  */
 export function startPeer(port: number, args: readonly string[], options: PeerOptions = {}): RedissonPeer {
   // The wrapper execs java, so the child's pid is the JVM's.
-  const child = spawn(PEER_PATH, [...globalFlags(port, options), ...args], {
+  return watchJvm(PEER_PATH, [...globalFlags(port, options), ...args], args);
+}
+
+const MULTI_HOLD = join(REPO_ROOT, 'test/helpers/RedissonMultiHold.java');
+
+/**
+ * One Redisson client holding every lock in `names` (watchdog mode) until stopped, so its
+ * watchdog renews them in one batched script run: RedissonMultiHold.java, run by Java's source
+ * launcher on the peer's classpath. Its events are the peer's `acquired` (one per name, in order)
+ * and, on stop(), one `released` per name (`ok:false` where the server refused the unlock).
+ */
+export function startMultiHolder(port: number, names: readonly string[], watchdogMs: number): RedissonPeer {
+  const script =
+    'peer=$1; shift; . "$peer/classpath.sh" && check_debian_jars && exec java -Xss512k -XX:+UseSerialGC ' +
+    '-Dorg.slf4j.simpleLogger.defaultLogLevel=error -Dorg.slf4j.simpleLogger.logFile=System.err ' +
+    '-cp "$peer/redisson-3.52.0-subset.jar:$DEB_JARS:$J/slf4j-simple.jar" "$@"';
+  // bash execs java, so the child's pid is the JVM's.
+  const args = [MULTI_HOLD, String(port), String(watchdogMs), ...names];
+  return watchJvm('bash', ['-c', script, 'bash', dirname(PEER_PATH), ...args], args);
+}
+
+/** Follows a JVM that prints the peer's JSON lines; `args` name it in failure messages. */
+function watchJvm(command: string, argv: readonly string[], args: readonly string[]): RedissonPeer {
+  const child = spawn(command, argv, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: process.env,
   });
-  if (child.pid === undefined) throw new Error(`could not start ${PEER_PATH}`);
+  if (child.pid === undefined) throw new Error(`could not start ${command}`);
   running.add(child);
   const events: PeerEvent[] = [];
   const listeners = new Set<() => void>();
