@@ -67,6 +67,7 @@ const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(ow
 const ms = (n: number) => `${Math.round(n)} ms`;
 
 const ACT_WORDS: Record<HolderAct, string> = { renew: 'its renewal was refused', release: 'its release was refused', write: 'it set the key again without NX' };
+const FIRST_ACT_WORDS: Record<HolderAct, string> = { renew: 'it tried to renew', release: 'it tried to release', write: 'it set the key again without NX' };
 
 type NewFinding = Omit<Finding, 'unsafe' | 'lock'>;
 
@@ -234,7 +235,7 @@ function expiredWhileHeld(lock: string, owner: string, loss: Loss, w: StaleWindo
     to: last.t,
     owners: [owner],
     clients: [w.client ?? {}],
-    message: `${who(owner, w.client)}'s lease on ${lock} ran out at ${traceTime(loss.at)}; it acted as its holder at ${traceTime(first.t)} (${ACT_WORDS[first.act]})${later}: it worked without the lock for ${ms(last.t - loss.at)}`,
+    message: `${who(owner, w.client)}'s lease on ${lock} ran out at ${traceTime(loss.at)}; ${FIRST_ACT_WORDS[first.act]} at ${traceTime(first.t)}${first.act === 'write' ? '' : ' and was refused'}${later}: it worked without the lock for ${ms(last.t - loss.at)}`,
   };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkEvents, TraceChecker, type Finding } from '../../../src/core/trace/checker.js';
 import type { TraceEvent } from '../../../src/core/trace/events.js';
-import { findingLine } from '../../../src/core/trace/format.js';
+import { findingLine, traceTime } from '../../../src/core/trace/format.js';
 
 // The windows of a stale holder's findings: from its loss to its last act as holder seen, and each
 // other holder's hold inside that window, named per pair. Times are ms after T0.
@@ -50,7 +50,7 @@ describe('the windows of a stale holder', () => {
     // The list keeps one finding per window, with its latest end: an update replaces, never adds.
     expect(checker.findings).toHaveLength(3);
     const [, expired, overlap] = checker.findings;
-    expect(expired?.message).toContain('went on as its holder until');
+    expect(expired?.message).toContain(`it tried to renew at ${traceTime(T0 + 3160)} and was refused, and went on as its holder until ${traceTime(T0 + 8160)}`);
     expect(expired?.message).toContain('its release was refused): it worked without the lock for 5660 ms');
     expect(overlap?.message).toContain('both may have been inside for 1500 ms');
     expect(findingLine({ ...overlap!, update: true })).toMatch(/^! overlap \(updated\) job /);
