@@ -207,13 +207,19 @@ export class TraceChecker {
     const loss = facts.lost.get(owner);
     if (!loss) return;
     const client = e.client ?? loss.client;
-    const w = (loss.window ??= { first: { t: e.t, act }, last: { t: e.t, act }, client, expiredFinding: undefined, overlapFindings: new Map() });
-    if (e.t >= w.last.t) w.last = { t: e.t, act };
+    const before = loss.window?.last.t;
+    const w = (loss.window ??= { first: { t: e.t, act }, last: { t: e.t, act }, client, expiredFinding: undefined, openOverlaps: new Map() });
+    if (e.t < w.last.t) return; // an act older than the last one seen lengthens nothing
+    w.last = { t: e.t, act };
     w.client = client;
     if (loss.cause === 'expired') w.expiredFinding = this.issue(e.lock, expiredWhileHeld(e.lock, owner, loss, w), w.expiredFinding);
-    for (const other of facts.lost.acquiredBetween(loss.at, w.last.t)) {
+    // Holds that may still share more time with the window, then those begun since the last act.
+    const newHolds = before === undefined ? facts.lost.acquiredBetween(loss.at, e.t) : facts.lost.acquiredAfter(before, e.t);
+    for (const other of [...w.openOverlaps.keys(), ...newHolds]) {
       if (other.owner === owner) continue;
-      w.overlapFindings.set(other, this.issue(e.lock, overlap(e.lock, owner, w, other), w.overlapFindings.get(other)));
+      const slot = this.issue(e.lock, overlap(e.lock, owner, w, other), w.openOverlaps.get(other));
+      if (other.end !== undefined && other.end <= e.t) w.openOverlaps.delete(other);
+      else w.openOverlaps.set(other, slot);
     }
   }
 }

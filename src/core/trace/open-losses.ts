@@ -30,7 +30,12 @@ export interface StaleWindow {
   last: { t: number; act: HolderAct };
   client: TraceClient | undefined;
   expiredFinding: number | undefined;
-  readonly overlapFindings: Map<Acquisition, number>;
+  /**
+   * The overlaps a later act may still lengthen (the other hold had not ended by the last act),
+   * by acquisition. One whose hold ended before is settled and dropped: a later act walks only
+   * these and the acquisitions made since, so its cost does not grow with the window's age.
+   */
+  readonly openOverlaps: Map<Acquisition, number>;
 }
 
 export interface Acquisition {
@@ -79,6 +84,10 @@ class Queue<T> implements Iterable<T> {
   *[Symbol.iterator](): Iterator<T> {
     for (let i = this.head; i < this.items.length; i++) yield this.items[i] as T;
   }
+
+  *newestFirst(): Generator<T> {
+    for (let i = this.items.length - 1; i >= this.head; i--) yield this.items[i] as T;
+  }
 }
 
 interface Opened {
@@ -126,6 +135,14 @@ export class OpenLosses {
   /** The acquisitions kept whose time is within [from, to], oldest first. */
   *acquiredBetween(from: number, to: number): Generator<Acquisition> {
     for (const a of this.acquisitions) if (a.t >= from && a.t <= to) yield a;
+  }
+
+  /** The acquisitions kept whose time is within (after, to], newest first: only those are visited. */
+  *acquiredAfter(after: number, to: number): Generator<Acquisition> {
+    for (const a of this.acquisitions.newestFirst()) {
+      if (a.t <= after) return;
+      if (a.t <= to) yield a;
+    }
   }
 
   /**
