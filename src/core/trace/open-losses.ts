@@ -137,12 +137,14 @@ export class OpenLosses {
     for (const a of this.acquisitions) if (a.t >= from && a.t <= to) yield a;
   }
 
-  /** The acquisitions kept whose time is within (after, to], newest first: only those are visited. */
-  *acquiredAfter(after: number, to: number): Generator<Acquisition> {
+  /** The acquisitions kept whose time is within (after, to], oldest first; found from the newest, so only those are visited. */
+  acquiredAfter(after: number, to: number): Acquisition[] {
+    const found: Acquisition[] = [];
     for (const a of this.acquisitions.newestFirst()) {
-      if (a.t <= after) return;
-      if (a.t <= to) yield a;
+      if (a.t <= after) break;
+      if (a.t <= to) found.push(a);
     }
+    return found.reverse();
   }
 
   /**
