@@ -63,6 +63,14 @@ export const LIBRARY_SOURCES: readonly LibrarySource[] = [
     tags: /^v?\d+\.\d+\.\d+$/,
   }),
   source({
+    library: 'spring-integration',
+    repo: 'spring-projects/spring-integration',
+    language: 'java',
+    // RedisLockRegistry keeps every lock script as a text block (obtain, renew, the unlocks).
+    files: /^spring-integration-redis\/src\/main\/java\/org\/springframework\/integration\/redis\/util\/RedisLockRegistry\.java$/,
+    tags: /^v[67]\.\d+\.\d+$/,
+  }),
+  source({
     library: 'redlock-cli',
     repo: 'this repository',
     language: 'lua',

@@ -13,7 +13,7 @@ import { paintFor } from './colour.js';
 import { waitStatusLine } from './wait-status.js';
 import { describeRefusal, formatVotes, withAllVotes } from './lock-output.js';
 import { addConnectionOptions, addLockOptions, targetSpec, type LockFlags } from './options.js';
-import { DEFAULT_LEASE_MS, lockSetup, lockTarget, openEnvFor } from './lock-setup.js';
+import { lockSetup, lockTarget, openEnvFor } from './lock-setup.js';
 import { replayArgs, stripPassword } from './connection-flags.js';
 
 /**
@@ -49,13 +49,13 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
     .command('acquire')
     .summary('take a lock once, or wait for it, and leave it held for its lease')
     .argument('<key>', 'lock name (the Redis key)')
-    .option('--lease <duration>', 'lease: how long the lock lives unless renewed (default 30s)')
+    .option('--lease <duration>', 'lease: how long the lock lives unless renewed (default 30s; --kind spring 60s, as RedisLockRegistry)')
     .option('--wait <duration>', 'wait up to this long like the real library does (default: one attempt)')
     .option('--json', 'print the result as JSON');
   addLockOptions(cmd);
   addConnectionOptions(cmd);
   cmd.action(act(ctx, async (key: string, flags: LockFlags, self: Command) => {
-    const setup = lockSetup(key, flags, DEFAULT_LEASE_MS, ctx.identity);
+    const setup = lockSetup(key, flags, undefined, ctx.identity);
     const spec = targetSpec(flags, ctx);
     const target = lockTarget(setup.kind, spec, flags);
     const env = await openEnvFor(setup.kind, spec, flags, 'one-shot', ctx.connections);

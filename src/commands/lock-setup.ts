@@ -13,8 +13,11 @@ import { checkKeyName, durationFlag, kindFlag, type LockFlags } from './options.
 
 export const DEFAULT_LEASE_MS = 30_000;
 
-/** `identity`: the REPL client acting, whose owner is used when no --owner is given. */
-export function lockSetup(key: string, flags: LockFlags, defaultLeaseMs = DEFAULT_LEASE_MS, identity?: RedissonOwner): LockSetup {
+/**
+ * `defaultLeaseMs`: the lease without --lease (undefined: the library's own default, else 30 s).
+ * `identity`: the REPL client acting, whose owner is used when no --owner is given.
+ */
+export function lockSetup(key: string, flags: LockFlags, defaultLeaseMs: number | undefined, identity?: RedissonOwner): LockSetup {
   checkKeyName(key);
   const kind = kindFlag(flags);
   const protocol = protocolFor(kind);
@@ -23,7 +26,7 @@ export function lockSetup(key: string, flags: LockFlags, defaultLeaseMs = DEFAUL
     key,
     owner:
       flags.owner !== undefined ? parseOwner(protocol, flags.owner) : identity ? identityOwner(protocol, identity) : newOwner(protocol),
-    leaseMs: durationFlag(flags.lease, '--lease') ?? defaultLeaseMs,
+    leaseMs: durationFlag(flags.lease, '--lease') ?? defaultLeaseMs ?? protocol.defaultLeaseMs ?? DEFAULT_LEASE_MS,
     waitMs: durationFlag(flags.wait, '--wait') ?? 0,
   };
 }

@@ -75,11 +75,26 @@ function header(view: LockView, ttl: (ms: number) => number, paint: Paint): stri
 }
 
 function holderLines(view: LockView, paint: Paint): string[] {
-  if (view.kind === 'token') return [row('held by', paint.holder(printable(view.value ?? '')))];
+  if (view.kind === 'token') return [row('held by', paint.holder(printable(view.value ?? ''))), ...tokenFactLines(view)];
   const holders = view.kind === 'rw' ? view.holders.filter((h) => h.write) : view.holders;
   const label = view.kind === 'rw' ? 'writer' : 'holder';
   if (holders.length === 0) return view.kind === 'rw' ? [] : [row(label, 'free')];
   return holders.map((h) => row(label, `${paint.holder(describeHolder(h))}, ${holds(h.count)}`));
+}
+
+/** What the token's library stores beside the id: Spring's registry, ShedLock's host and time. */
+function tokenFactLines(view: LockView): string[] {
+  const facts = view.tokenFacts;
+  if (!facts) return [];
+  const lines: string[] = [];
+  if (facts.registryKey !== undefined) lines.push(row('registry', `${printable(facts.registryKey)}, lock ${printable(facts.lockKey ?? '')}`));
+  if (facts.host !== undefined) lines.push(row('host', printable(facts.host)));
+  if (facts.lockedAt !== undefined) {
+    const ago = view.readAt - facts.lockedAt;
+    lines.push(row('locked at', `${new Date(facts.lockedAt).toISOString()} (${ago >= 0 ? `${formatDuration(ago)} ago` : `${formatDuration(-ago)} ahead of the server clock`})`));
+  }
+  if (facts.id !== undefined && facts.id !== view.value) lines.push(row('id', printable(facts.id)));
+  return lines;
 }
 
 /** The fair queue's column headings: the one-shot table and the live view's both print them. */

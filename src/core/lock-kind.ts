@@ -2,7 +2,10 @@ import { UsageError } from './errors.js';
 import { unknownChoiceMessage } from './foreign-names.js';
 
 /** Every lock protocol the tool speaks, as `--kind` names it. */
-export const LOCK_KINDS = ['reentrant', 'fair', 'read', 'write', 'spin', 'fenced', 'token', 'redlock'] as const;
+export const LOCK_KINDS = [
+  'reentrant', 'fair', 'read', 'write', 'spin', 'fenced', 'token', 'redlock',
+  'spring',
+] as const;
 export type LockKind = (typeof LOCK_KINDS)[number];
 
 /** A --kind value checked against LOCK_KINDS; pure, so checking a flag loads no protocol. */

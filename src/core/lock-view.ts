@@ -77,6 +77,18 @@ export interface ReaderView {
   readonly zombie: boolean;
 }
 
+export interface TokenFacts {
+  /** Spring RedisLockRegistry: the registry key and the lock's name, split at the key's first ':'. */
+  readonly registryKey?: string | undefined;
+  readonly lockKey?: string | undefined;
+  /** The owner label the library stores: ShedLock's host name. */
+  readonly host?: string | undefined;
+  /** ShedLock: when its holder took the lock (or last rewrote it), epoch ms. */
+  readonly lockedAt?: number | undefined;
+  /** The holder's own id: Spring's registry client id, ShedLock (6.7+)'s per-lock UUID. */
+  readonly id?: string | undefined;
+}
+
 export interface PermitView {
   /** Permit id, hex-encoded (raw 16-byte members since Redisson 3.17). */
   readonly id: string;
@@ -123,7 +135,9 @@ export interface LockView {
   readonly token?: number | undefined;
   /** Token locks: the stored value and the library whose format it matches. */
   readonly value?: string | undefined;
-  readonly library?: 'node-redlock' | 'redsync' | 'redis-py' | 'redis-semaphore' | 'spring' | 'unknown' | undefined;
+  readonly library?: 'node-redlock' | 'redsync' | 'redis-py' | 'redis-semaphore' | 'spring' | 'shedlock' | 'unknown' | undefined;
+  /** Token locks: what the library stores or implies beside the owner's id (docs/lock-formats.md). */
+  readonly tokenFacts?: TokenFacts | undefined;
   /** Semaphores: available permits; expirable semaphores and redis-semaphore also list acquired permits. */
   readonly available?: number | undefined;
   readonly permits?: readonly PermitView[] | undefined;

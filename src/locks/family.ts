@@ -1,6 +1,7 @@
 import type { RawSnapshot } from '../core/decode/raw.js';
 import { hashField } from '../core/decode/holders.js';
 import { recognize, type Recognition } from '../core/decode/recognize.js';
+import { tokenLibrary, type TokenLibrary } from '../core/decode/token-library.js';
 import { shellQuote } from '../core/doctor-fix.js';
 import { WrongTypeError } from '../core/errors.js';
 import { escapeControls } from '../core/decode/escape.js';
@@ -27,10 +28,18 @@ const ACTS_ON: Record<LockKind, readonly InspectKind[]> = {
   write: ['rw'],
   token: ['token'],
   redlock: ['token'],
+  spring: ['token'],
 };
 
 /** Our kind for each inspect kind, when the key alone decides (no --kind given). */
 const KIND_OF: Partial<Record<InspectKind, LockKind>> = { reentrant: 'reentrant', fenced: 'fenced', fair: 'fair', token: 'token' };
+
+/** A token lock in a library's format is acted on as that library, so its waiters hear its release. */
+const LIBRARY_KIND: Partial<Record<TokenLibrary, LockKind>> = { spring: 'spring' };
+
+function kindOfToken(raw: RawSnapshot): LockKind {
+  return LIBRARY_KIND[tokenLibrary(raw.key, raw.body[0] ?? '', raw.nowMs)] ?? 'token';
+}
 
 const SEEN_AS: Record<InspectKind, string> = {
   reentrant: 'a Redisson lock (reentrant)',
@@ -84,6 +93,7 @@ export function kindForKey(raw: RawSnapshot, question: KindQuestion): LockKind |
     throw refusal(raw, recognition, seen, `not a ${question.kind} lock`);
   }
   if (seen === 'rw') return rwHalf(raw, question.owner);
+  if (seen === 'token') return kindOfToken(raw);
   const kind = KIND_OF[seen];
   if (kind) return kind;
   throw refusal(raw, recognition, seen, 'not a lock this command can act on');
@@ -97,7 +107,7 @@ export function kindForKey(raw: RawSnapshot, question: KindQuestion): LockKind |
  * expiry.
  */
 function seenKind(raw: RawSnapshot, seen: Recognition, question: KindQuestion): InspectKind {
-  const tokenAsked = question.kind === 'token' || question.kind === 'redlock';
+  const tokenAsked = question.kind !== undefined && ACTS_ON[question.kind].includes('token');
   if (!tokenAsked || seen.kind !== 'not-a-lock' || !seen.alternatives?.includes('token')) return seen.kind;
   if (raw.pttl >= 0) return 'token';
   if (seen.tokenWithoutExpiry !== undefined && question.breakGlass === true) return 'token';

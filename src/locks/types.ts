@@ -88,10 +88,24 @@ export interface WaitOptions {
   readonly onRefused?: ((progress: WaitProgress) => void) | undefined;
 }
 
+export interface TokenOwnerFormat {
+  fresh(): string;
+  /** The owner of a client known by this UUID (a REPL client), the same on every call. */
+  forClient(clientUuid: string): string;
+}
+
 export interface LockProtocol {
   readonly kind: LockKind;
   /** `redisson` owners are `<uuid>:<thread>`; `token` owners are the stored random value. */
   readonly ownerFormat: 'redisson' | 'token';
+  /**
+   * Token kinds whose library writes its own value format (Spring's client UUID, ShedLock's
+   * `ADDED:<instant>@<host>:<uuid>`): a fresh owner, and the one a long-lived client keeps.
+   * Without it a token owner is 32 random hex characters, node-redlock's.
+   */
+  readonly tokenOwner?: TokenOwnerFormat | undefined;
+  /** The library's own lease when none is given (Spring's 60 s); otherwise the command's default. */
+  readonly defaultLeaseMs?: number | undefined;
   /** One attempt, one round trip; never queues. */
   tryAcquire(env: LockEnv, req: LockRequest): Promise<Attempt>;
   /** Waits up to waitMs the way the imitated library does (pub/sub wake-ups, TTL timer, fair queue). */

@@ -2,7 +2,7 @@ import { beforeDeadline } from '../core/deadline.js';
 import { InterruptedError } from '../core/errors.js';
 import { sleep } from '../core/sleep.js';
 import { subscribeWake, type WakeSubscription } from '../redis/pubsub.js';
-import type { Attempt, LockEnv, WaitProgress } from './types.js';
+import type { Attempt, LockEnv, LockRequest, WaitOptions, WaitProgress } from './types.js';
 
 type Refused = Extract<Attempt, { acquired: false }>;
 
@@ -108,3 +108,12 @@ function wakeOnConnectionEnd(env: LockEnv, signal: AbortSignal | undefined): { s
 
 /** Redisson's waiter sleeps for the returned TTL, or only for a message when the key has no TTL. */
 export const sleepForTtl = (last: Refused): number => (last.ttlMs >= 0 ? last.ttlMs : Number.POSITIVE_INFINITY);
+
+/** A protocol's `acquire`: its one attempt, retried the way its library waits (wake channel, pacing). */
+export function acquireWaiting(
+  tryAcquire: (env: LockEnv, req: LockRequest) => Promise<Attempt>,
+  pacing: (req: LockRequest) => Pick<WaitPlan, 'wakeChannel' | 'retryDelay'>,
+): (env: LockEnv, req: LockRequest, opts: WaitOptions) => Promise<Attempt> {
+  return (env, req, opts) =>
+    waitForLock(env, { attempt: () => tryAcquire(env, req), waitMs: opts.waitMs, signal: opts.signal, onRefused: opts.onRefused, ...pacing(req) });
+}

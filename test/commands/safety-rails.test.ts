@@ -85,7 +85,7 @@ describe('1. force-unlock and release delete only what inspect calls a lock of t
 });
 
 describe('2. durations are bounded before anything is sent; every writing script checks its numbers', () => {
-  it.each(['reentrant', 'fair', 'read', 'write', 'spin', 'fenced', 'token'])('--kind %s --lease 99999999999999999999ms: exit 2 naming the bound, no key', async (kind) => {
+  it.each(['reentrant', 'fair', 'read', 'write', 'spin', 'fenced', 'token', 'spring'])('--kind %s --lease 99999999999999999999ms: exit 2 naming the bound, no key', async (kind) => {
     await unchanged(async () => refused(await cli('acquire', 'k', '--kind', kind, '--lease', '99999999999999999999ms'), /at most 576h \(24 days\)/));
     await unchanged(async () => refused(await cli('acquire', 'k', '--kind', kind, '--lease', '1000000000000ms'), /at most 576h/));
   });
@@ -104,6 +104,8 @@ describe('2. durations are bounded before anything is sent; every writing script
     rwWriteRelease: (l) => ({ keys: ['rw', 'redisson_rwlock:{rw}'], args: [l, `${A}:write`, 'publish'] }),
     tokenAcquire: (l) => ({ keys: ['t'], args: ['tok', l] }),
     tokenExtend: (l) => ({ keys: ['t'], args: ['tok', l] }),
+    springAcquire: (l) => ({ keys: ['t'], args: ['tok', l] }),
+    springRenew: (l) => ({ keys: ['t'], args: ['tok', l] }),
   };
 
   it('every script with a lease or wait refuses 1e20, 1.5 and 24 days + 1 ms with the keyspace unchanged', async () => {
@@ -112,7 +114,7 @@ describe('2. durations are bounded before anything is sent; every writing script
     await raw().rpush(fairQueueKey('k'), B);
     await cli('acquire', 'rw', '--kind', 'read', '--owner', A, '--lease', '1h');
     await raw().set('t', 'tok', 'PX', 3_600_000);
-    expect(Object.keys(LEASE_ARG).length).toBe(Object.keys(SCRIPTS).filter((n) => !/ForceUnlock|Peek|inspect|tokenRelease|rwReadRelease/.test(n)).length);
+    expect(Object.keys(LEASE_ARG).length).toBe(Object.keys(SCRIPTS).filter((n) => !/ForceUnlock|Peek|inspect|tokenRelease|rwReadRelease|springRelease/.test(n)).length);
     for (const [name, call] of Object.entries(LEASE_ARG) as [ScriptName, NonNullable<(typeof LEASE_ARG)[ScriptName]>][]) {
       for (const bad of ['99999999999999999999', '1.5', String(24 * 24 * 3_600_000 + 1)]) {
         const { keys, args } = call(bad);

@@ -22,7 +22,8 @@ describe('strings in a token shape', () => {
   it.each(shaped.map((s) => [s.shape, s] as const))('%s with a TTL: a token lock of its library', (_name, s) => {
     const value = s.value(NOW);
     const v = decodeSnapshot(stringRaw(value, { key: s.key, pttl: 30_000 }));
-    expect(v).toMatchObject({ kind: 'token', library: s.library, value, warnings: [] });
+    expect(v).toMatchObject({ kind: 'token', library: s.library, value });
+    expect(v.warnings.map((w) => [w.code, w.severity])).toEqual((s.notes ?? []).map((code) => [code, 'info']));
   });
 
   it.each(shaped.map((s) => [s.shape, s] as const))('%s without TTL: plain data that could be a token lock, one note', (_name, s) => {

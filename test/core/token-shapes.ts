@@ -26,12 +26,14 @@ export interface TokenShape {
   readonly value: (nowMs: number) => string;
   /** The library a TTL'd copy is recognised as; undefined when even a TTL'd copy is not a token lock. */
   readonly library?: TokenLibrary;
+  /** The info notes inspect gives a TTL'd copy (what is normal for that library's locks). */
+  readonly notes?: readonly string[];
 }
 
 const UUID = '3f2a6c1e-8b4d-4e2a-9c1f-7d5e6b4a3c21';
 
 export const TOKEN_SHAPES: readonly TokenShape[] = [
-  { shape: 'a UUID under prefix: (Spring)', key: 'user:42:session', value: () => UUID, library: 'spring' },
+  { shape: 'a UUID under prefix: (Spring)', key: 'user:42:session', value: () => UUID, library: 'spring', notes: ['spring-lock'] },
   { shape: 'a UUID under mutex: (redis-semaphore)', key: 'mutex:report', value: () => UUID, library: 'redis-semaphore' },
   { shape: 'an MD5: 32 hex (node-redlock)', key: 'file:abc:md5', value: () => '5f4dcc3b5aa765d61d8327deb882cf99', library: 'node-redlock' },
   { shape: 'a uuid1 hex (redis-py)', key: 'req:7:trace', value: (now) => uuid1Hex(now), library: 'redis-py' },

@@ -2,6 +2,7 @@ import { formatDuration } from '../duration.js';
 import type { LockWarning, PermitView } from '../lock-view.js';
 import type { KindFields } from './fields.js';
 import type { RawSnapshot } from './raw.js';
+import { TOKEN_FACTS } from './token-facts.js';
 import { tokenLibrary } from './token-library.js';
 import { warn } from './warnings.js';
 
@@ -11,9 +12,11 @@ export const NON_EXPIRING_SCORE = 922_337_203_685_477;
 const integerValue = (raw: RawSnapshot): number => Number(raw.body[0] ?? 0);
 
 /** node-redlock / redsync / redis-py / redis-semaphore mutex / Spring / hand-written: the value is the owner. */
-export function decodeToken(raw: RawSnapshot): KindFields {
+export function decodeToken(raw: RawSnapshot, warnings: LockWarning[]): KindFields {
   const value = raw.body[0] ?? '';
-  return { holders: [{ owner: value, count: 1 }], value, library: tokenLibrary(raw.key, value, raw.nowMs), waiters: 0 };
+  const library = tokenLibrary(raw.key, value, raw.nowMs);
+  const tokenFacts = TOKEN_FACTS[library]?.(raw.key, value, warnings);
+  return { holders: [{ owner: value, count: 1 }], value, library, ...(tokenFacts ? { tokenFacts } : {}), waiters: 0 };
 }
 
 /** Redisson RSemaphore: the value is the number of permits available (it may go negative). */

@@ -9,23 +9,29 @@ const TOP_LEVEL_FUNCTIONS = /^local function[\s\S]*?^end[ \t]*$/gm;
 
 export type ScriptIntent = 'acquire' | 'renew' | 'release' | 'force' | 'unknown';
 
-/** Classifies a Lua body (Redisson 3.x/4.x, node-redlock, redsync, redis-py, redis-semaphore, ours). */
+/** Classifies a Lua body (Redisson 3.x/4.x, node-redlock, redsync, redis-py, redis-semaphore, Spring, ours). */
 export function scriptIntent(body: string): ScriptIntent {
   // Helper functions defined at the top (our scripts share a prelude of guards) are not the script's purpose.
   const s = body.replace(COMMENTS, '').replace(TOP_LEVEL_FUNCTIONS, '').toLowerCase().replace(/"/g, "'");
   const calls = (name: string) => s.includes(`call('${name}'`);
+  // UNLINK deletes as DEL does (Spring's RedisLockRegistry unlocks with it).
+  const deletes = calls('del') || calls('unlink');
   // Releases decrement a hold (Redisson) or compare-and-delete a token.
   if (/'hincrby'[^)]*-\s*1\s*\)/.test(s)) return 'release';
-  if (calls('del') && calls('get') && !calls('set') && !calls('pexpire') && !calls('exists')) return 'release';
+  if (deletes && calls('get') && !calls('set') && !calls('pexpire') && !calls('exists')) return 'release';
   // Removing waiters is a release unless the script then takes the lock (a fair tryLock that does not queue).
   if (calls('zrem') && !calls('zadd') && !calls('hset') && !calls('hincrby')) return 'release';
   if (calls('incrby') && !calls('decrby') && !calls('get')) return 'release';
   // Acquisitions add a hold, set a token only where none is, or take permits.
   if (calls('hincrby') || calls('hset') || calls('decrby') || calls('zadd')) return calls('hexists') && !calls('exists') && !calls('hset') && !calls('hincrby') ? 'renew' : 'acquire';
   if (calls('set') && (s.includes("'nx'") || calls('exists'))) return 'acquire';
+  // A SET ... PX where the key is free and a PEXPIRE where it holds the caller's own id: Spring's
+  // re-entrant obtain. redis-semaphore's refresh has the same branches but SETs without PX and
+  // then PEXPIREs: it is called by a holder (a renewal that re-takes a lock lost meanwhile).
+  if (calls('pexpire') && calls('get') && /call\('set'[^)]*'px'/.test(s)) return 'acquire';
   // Renewals move an expiry after checking the holder.
   if ((calls('pexpire') || calls('set')) && (calls('hexists') || calls('get') || calls('hget'))) return 'renew';
-  if (calls('del') && !calls('get') && !calls('hexists')) return 'force';
+  if (deletes && !calls('get') && !calls('hexists')) return 'force';
   return 'unknown';
 }
 
