@@ -71,6 +71,15 @@ export const LIBRARY_SOURCES: readonly LibrarySource[] = [
     tags: /^v[67]\.\d+\.\d+$/,
   }),
   source({
+    library: 'shedlock',
+    repo: 'lukas-krecan/ShedLock',
+    language: 'java',
+    // Every Redis provider (Spring, Jedis, Lettuce) runs the scripts of this one class, 6.7.0 on;
+    // before that they sent only SET NX / SET XX / DEL.
+    files: /^providers\/redis\/shedlock-support-redis\/src\/main\/java\/net\/javacrumbs\/shedlock\/provider\/redis\/support\/InternalRedisLockProvider\.java$/,
+    tags: /^shedlock-parent-[5-7]\.\d+\.\d+$/,
+  }),
+  source({
     library: 'redlock-cli',
     repo: 'this repository',
     language: 'lua',

@@ -56,7 +56,8 @@ owner's hold shared time with that window: one per pair, to that hold's release 
 silent-reacquire (set again without NX), foreign-delete (a held lock removed by DEL, UNLINK,
 FLUSH or a force-unlock), lost-in-failover (held on the old primary, absent on the promoted one).
 Warnings: renewal-gap (renewed with less than a third of the lease left, or renewals stopped),
-no-ttl, overdue-queue-head.
+no-ttl, overdue-queue-head, unchecked-release (a holder's own plain DEL, which checks nobody: ShedLock
+without safeUpdate).
 
 On a terminal: lanes per client and lock, findings and recent events, live. Piped: one line per
 event and finding, then a summary per lock (acquisitions, refusals, hold and wait p50 / p99).

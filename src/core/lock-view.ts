@@ -16,7 +16,7 @@ export type InspectKind =
   | 'expirable-semaphore'
   /** Redisson RCountDownLatch: integer string count. */
   | 'latch'
-  /** A token string lock (node-redlock, redsync, redis-py, redis-semaphore mutex, Spring, hand-written). */
+  /** A token string lock (node-redlock, redsync, redis-py, redis-semaphore mutex, Spring, ShedLock, hand-written). */
   | 'token'
   /** redis-semaphore `Semaphore` / `MultiSemaphore`: zset of holder ids scored by acquire time. */
   | 'rs-semaphore'

@@ -3,6 +3,7 @@ import { fairLock } from './fair.js';
 import { hashLock } from './hash-lock.js';
 import { redlockLock } from './redlock.js';
 import { readLock, writeLock } from './rw.js';
+import { shedLock } from './shedlock.js';
 import { springLock } from './spring.js';
 import { tokenLock } from './token.js';
 import type { LockKind, LockProtocol } from './types.js';
@@ -17,6 +18,7 @@ const PROTOCOLS: Partial<Record<LockKind, LockProtocol>> = {
   read: readLock(),
   write: writeLock(),
   spring: springLock,
+  shedlock: shedLock,
 };
 
 // parseKind lives in types.ts (no protocol loads to check a flag); here too for existing callers.

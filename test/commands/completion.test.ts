@@ -72,7 +72,7 @@ describe('__complete', () => {
 
   it('inspect --kind offers the kinds inspect decodes, lock commands the lock kinds', async () => {
     expect(await complete('bash', 'inspect', 'k', '--kind', 's')).toEqual(['semaphore']);
-    expect(await complete('bash', 'release', 'k', '--kind', 's')).toEqual(['spin', 'spring']);
+    expect(await complete('bash', 'release', 'k', '--kind', 's')).toEqual(['spin', 'spring', 'shedlock']);
   });
 });
 

@@ -15,7 +15,7 @@ const integerValue = (raw: RawSnapshot): number => Number(raw.body[0] ?? 0);
 export function decodeToken(raw: RawSnapshot, warnings: LockWarning[]): KindFields {
   const value = raw.body[0] ?? '';
   const library = tokenLibrary(raw.key, value, raw.nowMs);
-  const tokenFacts = TOKEN_FACTS[library]?.(raw.key, value, warnings);
+  const tokenFacts = TOKEN_FACTS[library]?.(raw.key, value, warnings, raw.nowMs);
   return { holders: [{ owner: value, count: 1 }], value, library, ...(tokenFacts ? { tokenFacts } : {}), waiters: 0 };
 }
 

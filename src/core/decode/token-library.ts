@@ -1,4 +1,5 @@
 import type { LockView } from '../lock-view.js';
+import { isShedLockValue } from './shedlock.js';
 
 export type TokenLibrary = NonNullable<LockView['library']>;
 
@@ -26,9 +27,11 @@ export function isRecentUuid1Hex(value: string, nowMs: number): boolean {
 /**
  * Which library a token lock's value looks like (docs/lock-formats.md): 32 hex → node-redlock, or
  * redis-py when it is a recent uuid1; 22 base64 chars + `==` → redsync; a UUID under `mutex:` →
- * redis-semaphore, under another `prefix:` → Spring RedisLockRegistry; anything else → unknown.
+ * redis-semaphore, under another `prefix:` → Spring RedisLockRegistry; `ADDED:<instant>@<host>...` →
+ * ShedLock; anything else → unknown.
  */
 export function tokenLibrary(key: string, value: string, nowMs: number): TokenLibrary {
+  if (isShedLockValue(value)) return 'shedlock';
   if (HEX32.test(value)) return isRecentUuid1Hex(value, nowMs) ? 'redis-py' : 'node-redlock';
   if (REDSYNC.test(value)) return 'redsync';
   if (UUID.test(value)) {

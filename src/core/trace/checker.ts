@@ -8,6 +8,7 @@
 // shares time with that window was inside with it. A later act lengthens the window, and its
 // findings are issued again with the longer window, marked as updates.
 
+import { isShedLockValue } from '../decode/shedlock.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 import { OpenLosses, type Acquisition, type HolderAct, type Loss, type StaleWindow } from './open-losses.js';
@@ -21,6 +22,7 @@ export const FINDING_KINDS = [
   'renewal-gap',
   'no-ttl',
   'overdue-queue-head',
+  'unchecked-release',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
@@ -62,6 +64,17 @@ interface LockFacts {
   readonly lost: OpenLosses;
 }
 
+/**
+ * ShedLock without safeUpdate unlocks with a plain DEL: sent on the connection that took the hold,
+ * it is the holder's own release, not someone else's delete. Other libraries never unlock so, and
+ * a connection may serve many owners (a pool), so for them a plain DEL stays a foreign delete.
+ */
+function deletedByHolder(facts: LockFacts, e: TraceEvent): boolean {
+  const holders = e.holders ?? [];
+  const addr = e.client?.addr;
+  return addr !== undefined && holders.length > 0 && holders.every((h) => isShedLockValue(h) && facts.holds.get(h)?.client?.addr === addr);
+}
+
 /** `6f1c2a3b…:1 (worker-1@127.0.0.1:5001)`: short enough for one line of a finding. */
 const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${client?.name && client.addr ? `${client.name}@${client.addr}` : clientLabel(client)})`;
 const ms = (n: number) => `${Math.round(n)} ms`;
@@ -98,7 +111,9 @@ export class TraceChecker {
       case 'expired': {
         const hold = endHold(facts, owner, e.t);
         if (!e.shared) facts.lost.open(owner, { at: e.t, cause: 'expired', client: e.client });
-        if (hold?.renewed)
+        // ShedLock ends a lock by letting it expire: a job done before lockAtLeastFor moves the
+        // expiry to then, which reads as a renewal followed by no more renewals.
+        if (hold?.renewed && !isShedLockValue(owner))
           add({ kind: 'renewal-gap', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} before, but renewals stopped and its lease ran out at ${traceTime(e.t)}` });
         break;
       }
@@ -108,7 +123,9 @@ export class TraceChecker {
         break;
       case 'deleted':
       case 'force-unlocked':
-        if ((e.holders ?? []).length > 0) {
+        if (e.kind === 'deleted' && deletedByHolder(facts, e)) {
+          add({ kind: 'unchecked-release', from: e.t, to: e.t, owners: [...(e.holders ?? [])], clients: [e.client ?? {}], message: `${who(e.holders![0]!, e.client)} released ${e.lock} with ${(e.command ?? ['DEL']).join(' ').slice(0, 60)}, which does not check who holds it (ShedLock without safeUpdate does this): had its lease run out first, it would have deleted the next holder's lock` });
+        } else if ((e.holders ?? []).length > 0) {
           const how = e.kind === 'deleted' ? (e.command ?? ['DEL']).join(' ').slice(0, 60) : 'a force-unlock';
           add({ kind: 'foreign-delete', from: e.t, to: e.t, owners: [...(e.holders ?? [])], clients: [e.client ?? {}], message: `${e.lock} held by ${(e.holders ?? []).map(shortOwner).join(', ')} was removed by ${how} from ${clientLabel(e.client)} at ${traceTime(e.t)}` });
         }
