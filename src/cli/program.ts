@@ -11,9 +11,10 @@ import {
 } from '../commands/connection-flags.js';
 import type { CommandContext, RunContext } from '../commands/context.js';
 import { configureHelpWidth, errorText, loadHelpLayout, prose, usageErrorText } from '../commands/help-text.js';
+import { errorJson } from '../core/error-json.js';
 import { CliError } from '../core/errors.js';
-import { EXIT_CODE_HELP, ExitCode } from '../core/exit-codes.js';
-import { safeLine, safeText } from '../core/terminal-text.js';
+import { EXIT_CODE_HELP, ExitCode, type ExitCodeValue } from '../core/exit-codes.js';
+import { safeJson, safeLine, safeText } from '../core/terminal-text.js';
 import { COMMANDS, entriesFor, type CommandEntry } from './commands.js';
 import { addForeignCommands } from './foreign-commands.js';
 
@@ -63,7 +64,8 @@ export async function buildProgram(
       // Usage errors as one line in the same voice as ours: "redlock-cli: unknown command ... (Did you mean ...?)".
       outputError: (text, write) => {
         if (!helpModules) needsHelp();
-        write(`${helpModules.paintFor(ctx, 'stderr').error(usageErrorText(ctx, `redlock-cli: ${usageLine(text)}`))}\n`);
+        if (ctx.jsonErrors) write(errorJsonLine(ExitCode.usage, usageLine(text)));
+        else write(`${helpModules.paintFor(ctx, 'stderr').error(usageErrorText(ctx, `redlock-cli: ${usageLine(text)}`))}\n`);
       },
     });
   configureHelpWidth(program, ctx);
@@ -95,6 +97,20 @@ export function usageLine(text: string): string {
   const [, message = text, suggestion] = /^(?:error: )?([^]*?)(?:\n(\(Did you mean [^\n]*\?\)))?\n*$/.exec(text) ?? [];
   return hostHint([message, suggestion].filter((part) => part !== undefined).map(safeText).join(' '));
 }
+
+/**
+ * The line asks for --json (before any `--`: what follows is another program's): its error, if it
+ * fails, is then one JSON object on stderr. Read from the words, as --debug is, because a usage
+ * error comes before commander has parsed the line whole (`inspect --bogus --json`).
+ */
+export function asksForJson(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).includes('--json');
+}
+
+/** The error object of docs/json/error.schema.json as one line (escaped like every --json output). */
+const errorJsonLine = (exit: ExitCodeValue, message: string, stack?: string): string =>
+  `${safeJson(JSON.stringify(errorJson(exit, message, stack)))}\n`;
 
 /** What only help and usage errors need: the help commands and examples, their text layout, colour. */
 async function loadHelpModules() {
@@ -134,7 +150,7 @@ async function parseOn(
   entries: readonly CommandEntry[],
   help: boolean,
 ): Promise<number | typeof RUN_AGAIN> {
-  const ctx: CommandContext = { ...runCtx, exitCode: ExitCode.ok };
+  const ctx: CommandContext = { ...runCtx, exitCode: ExitCode.ok, jsonErrors: asksForJson(args) };
   try {
     const program = await buildProgram(ctx, entriesFor(args, entries), { help });
     await program.parseAsync([...args], { from: 'user' });
@@ -145,16 +161,26 @@ async function parseOn(
       // Help and --version "fail" with exit code 0; usage errors were already printed by commander.
       return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
-    const { paintFor } = await import('../commands/colour.js');
-    const red = paintFor(ctx, 'stderr').error;
-    // An error is one line: a value it quotes is escaped whole, newlines and colour codes too.
-    if (err instanceof CliError) {
-      ctx.stderr.write(`${red(await errorText(ctx, `redlock-cli: ${safeText(err.message)}`))}\n`);
-      return err.exitCode;
-    }
-    const debug = args.includes('--debug');
-    const message = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
-    ctx.stderr.write(`${red(`redlock-cli: unexpected error: ${debug ? safeLine(message) : `${safeText(message)} (run with --debug for details)`}`)}\n`);
-    return ExitCode.unexpected;
+    return printError(ctx, err, args.includes('--debug'));
   }
+}
+
+/** The one place a failed command's error is printed: one line of text, or under --json one JSON object. */
+async function printError(ctx: CommandContext, err: unknown, debug: boolean): Promise<ExitCodeValue> {
+  const exit = err instanceof CliError ? err.exitCode : ExitCode.unexpected;
+  const message = err instanceof Error ? err.message : String(err);
+  const stack = debug && err instanceof Error && !(err instanceof CliError) ? err.stack : undefined;
+  if (ctx.jsonErrors) {
+    ctx.stderr.write(errorJsonLine(exit, message, stack));
+    return exit;
+  }
+  const { paintFor } = await import('../commands/colour.js');
+  const red = paintFor(ctx, 'stderr').error;
+  // An error is one line: a value it quotes is escaped whole, newlines and colour codes too.
+  if (err instanceof CliError) {
+    ctx.stderr.write(`${red(await errorText(ctx, `redlock-cli: ${safeText(message)}`))}\n`);
+    return exit;
+  }
+  ctx.stderr.write(`${red(`redlock-cli: unexpected error: ${stack !== undefined ? safeLine(stack) : `${safeText(message)} (run with --debug for details)`}`)}\n`);
+  return exit;
 }

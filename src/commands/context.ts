@@ -54,6 +54,8 @@ export interface CommandContext extends RunContext {
   exitCode: number;
   /** --no-color was given: plain output whatever the streams are. */
   noColor?: boolean;
+  /** The line asked for --json: an error is printed as one JSON object (docs/json/error.schema.json). */
+  readonly jsonErrors?: boolean;
 }
 
 /** Wraps an action so its returned exit code reaches run(). */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { safeText } from '../core/terminal-text.js';
 import { escapeControls } from '../core/decode/escape.js';
-import { NotFoundError } from '../core/errors.js';
+import { NotAcquiredError, NotFoundError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { lockKindOf } from '../locks/family.js';
 import { peekLock } from '../locks/peek.js';
@@ -45,10 +45,7 @@ export function registerForceUnlock(program: Command, ctx: CommandContext): void
             `${describeCurrent(key, peek)}. Force-unlock it?`,
             'force-unlock deletes a lock you may not own: pass --yes to confirm (there is no terminal to ask on)',
           );
-          if (!ok) {
-            note(ctx, 'not unlocked: cancelled');
-            return ExitCode.notAcquired;
-          }
+          if (!ok) throw new NotAcquiredError('not unlocked: cancelled');
         }
         const deleted = await protocolFor(kind).forceUnlock(env, key);
         if (deleted && ctx.emit) ctx.emit({ type: 'lock-force-unlocked', key, kind, target: lockTarget(kind, spec, flags), at: Date.now() });

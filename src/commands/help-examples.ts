@@ -31,7 +31,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'sandbox clock': ['redlock-cli sandbox clock n3 +10s', 'redlock-cli sandbox clock n3 x10', 'redlock-cli sandbox clock n3 -- -2s'],
   'sandbox stall-replication': ['redlock-cli sandbox stall-replication n2', 'redlock-cli sandbox stall-replication n2 --for 10s'],
   'scenario list': ['redlock-cli scenario list', 'redlock-cli scenario list --json'],
-  'scenario show': ['redlock-cli scenario show gc-pause-no-fencing', 'redlock-cli scenario show ./my-race.yaml'],
+  'scenario show': ['redlock-cli scenario show gc-pause-no-fencing', 'redlock-cli scenario show ./my-race.yaml', 'redlock-cli scenario show gc-pause-no-fencing --json'],
   'scenario run': [
     'redlock-cli scenario run expired-lease-misdeletion',
     'redlock-cli scenario run master-failover-lock-loss --variant fixed --speed 0.5',

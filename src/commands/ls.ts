@@ -48,8 +48,8 @@ the table fits its width; piped, nothing is cut.
 --nodes url,url,... lists the locks of every Redlock node, one entry per key saying which nodes
 hold a copy (value, TTL) and whether a majority does; --json then prints one JSON array.
 
---json prints NDJSON: one LockView per line (the shape inspect --help describes), streamed as
-batches are read, in scan order. Use jq -s to get an array.
+--json prints one JSON array of LockViews (the shape inspect --help describes), streamed as
+batches are read, in scan order, one element per line.
 
 --watch is a top-like live view that re-scans every --interval (default ${LS_WATCH_INTERVAL_MS / 1000}s): t sorts by TTL,
 w by waiting clients, k by key; p pauses, q quits. It needs a terminal. On a Cluster with a
@@ -62,7 +62,7 @@ named on stderr, and the exit code is 9 (partial).
 Examples:
   redlock-cli ls
   redlock-cli ls 'orders:*' --kind fair,rw
-  redlock-cli ls --json | jq 'select(.ttlMs == -1) | .key'
+  redlock-cli ls --json | jq '.[] | select(.ttlMs == -1) | .key'
   redlock-cli ls --watch`;
 
 function parseKinds(text: string | undefined): ReadonlySet<InspectKind> | undefined {
@@ -83,7 +83,7 @@ export function registerLs(program: Command, ctx: CommandContext): void {
     .option('-k, --kind <kinds>', 'only these kinds, comma-separated (e.g. fair,rw; not-a-lock lists application data)')
     .option('--limit <n>', 'stop after n locks')
     .option('--scan-count <n>', `SCAN COUNT hint: keys per round trip (default ${DEFAULT_SCAN_COUNT})`)
-    .option('--json', 'NDJSON: one LockView per line')
+    .option('--json', 'one JSON array of LockViews, one per line (docs/json/ls.schema.json)')
     .option('--watch', 'live, top-like view that re-scans every --interval (needs a terminal)')
     .option('--interval <duration>', `time between scans with --watch (default ${LS_WATCH_INTERVAL_MS / 1000}s)`)
     .addHelpText('after', prose(ctx, HELP));
@@ -119,17 +119,24 @@ export function registerLs(program: Command, ctx: CommandContext): void {
 
 type Conn = Parameters<typeof collectLocks>[0];
 
-/** NDJSON as batches arrive: a million-key scan starts printing at once and holds no list. */
+/**
+ * One JSON array, written as batches arrive: a million-key scan starts printing at once and holds
+ * no list. The closing bracket is written whatever ends the scan (an error, Ctrl-C), so stdout is
+ * always one JSON document; each element is on its own line.
+ */
 async function streamJson(ctx: RunContext, conn: Conn, scan: LockScanOptions): Promise<number> {
   const progress = scanProgress(ctx, scan.kinds?.has('not-a-lock') ? 'listed' : 'locks');
   let found = 0;
   try {
     for await (const batch of scanLocks(conn, { ...scan, onProgress: progress.update })) {
+      if (batch.length === 0) continue;
+      const items = batch.map((f) => safeJson(JSON.stringify(f.view))).join(',\n');
+      ctx.stdout.write(`${found === 0 ? '[\n' : ',\n'}${items}`);
       found += batch.length;
-      ctx.stdout.write(batch.map((f) => `${safeJson(JSON.stringify(f.view))}\n`).join(''));
     }
   } finally {
     progress.done();
+    ctx.stdout.write(found === 0 ? '[]\n' : '\n]\n');
   }
   return found;
 }

@@ -69,9 +69,14 @@ function registerShow(scenario: Command, ctx: CommandContext): void {
   const cmd = scenario
     .command('show')
     .summary('narration, sources, set-up, steps and variants of one scenario')
-    .argument('<scenario>', 'a shipped scenario name or a path to a .yaml file');
-  inherit(scenario, cmd).action(act(ctx, async (nameOrPath: string) => {
+    .argument('<scenario>', 'a shipped scenario name or a path to a .yaml file')
+    .option('--json', 'print the scenario as the runner reads it, durations in ms (docs/json/scenario-show.schema.json)');
+  inherit(scenario, cmd).action(act(ctx, async (nameOrPath: string, flags: { json?: boolean }) => {
     const s = await resolveScenario(nameOrPath);
+    if (flags.json) {
+      printJson(ctx, s);
+      return ExitCode.ok;
+    }
     // Prose at the terminal's width (80 piped): the narration re-flowed, items wrapped under their text.
     const width = widthOf(ctx.stdout);
     const item = (text: string): string[] => wrapText(text, width, { head: '  - ', indent: '    ' });

@@ -40,7 +40,7 @@ describe('a URL that names one Cluster node', () => {
   it('ls lists the locks of every primary', async () => {
     const ls = await runCli(['ls', '--json', ...firstNode()], env);
     expect(ls.code).toBe(0);
-    const keys = ls.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { key: string }).key).sort();
+    const keys = (JSON.parse(ls.stdout) as { key: string }[]).map((v) => v.key).sort();
     expect(keys).toEqual([...KEYS].sort());
   });
 });

@@ -25,7 +25,7 @@ describe('ls and doctor on Redis Cluster', () => {
     await readLock().tryAcquire(fx.env, req('rw', 3));
     const r = await runCli(['ls', '--cluster', fx.seeds, '--json'], cliEnv);
     expect([r.code, r.stderr]).toEqual([0, '']);
-    const views = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { key: string; kind: string });
+    const views = JSON.parse(r.stdout) as { key: string; kind: string }[];
     expect(views.map((v) => `${v.key} ${v.kind}`).sort()).toEqual(['a reentrant', 'b reentrant', 'c reentrant', 'rw rw', '{user1}:lock fair']);
   });
 

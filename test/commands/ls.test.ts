@@ -49,7 +49,7 @@ async function mixedKeyspace(): Promise<string[]> {
 
 const lsJson = async (...args: string[]) => {
   const r = await runCli(['ls', ...args, '--json'], env);
-  const views = r.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { key: string; kind: string; keyHex?: string });
+  const views = JSON.parse(r.stdout) as { key: string; kind: string; keyHex?: string }[];
   return { ...r, views };
 };
 
@@ -132,16 +132,16 @@ describe('ls', () => {
 
   it('a pattern that matches nothing exits 0 and says so on stderr', async () => {
     await mixedKeyspace();
-    for (const args of [['nothing*'], ['nothing*', '--json']]) {
+    for (const [args, stdout] of [[['nothing*'], ''], [['nothing*', '--json'], '[]\n']] as const) {
       const r = await runCli(['ls', ...args], env);
-      expect([r.code, r.stdout, r.stderr]).toEqual([0, '', 'no locks match nothing*\n']);
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, stdout, 'no locks match nothing*\n']);
     }
   });
 
   it('--watch without a terminal refuses in one line and points to --json', async () => {
     const r = await runCli(['ls', '--watch'], env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('redlock-cli: ls --watch draws a live view and needs a terminal: use ls --json for the same data as NDJSON (run it again to poll)\n');
+    expect(r.stderr).toBe('redlock-cli: ls --watch draws a live view and needs a terminal: use ls --json for the same data as JSON (run it again to poll)\n');
   });
 
   it('locks deleted while the scan runs are left out, not listed as missing', async () => {

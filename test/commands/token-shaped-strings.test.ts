@@ -61,7 +61,7 @@ describe('inspect, its live view and ls read a token-shaped string as a lock onl
     const { timed } = await arrangeShapes();
     const r = await cli(['ls', '--json']);
     expect(r.code).toBe(0);
-    const listed = r.stdout.trim().split('\n').map((l) => [(JSON.parse(l) as LockView).key, (JSON.parse(l) as LockView).kind]);
+    const listed = (JSON.parse(r.stdout) as LockView[]).map((v) => [v.key, v.kind]);
     expect(listed.sort()).toEqual(timed.map((k) => [k, 'token']).sort());
   });
 });

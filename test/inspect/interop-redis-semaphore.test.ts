@@ -58,7 +58,7 @@ async function inspectJson(key: string) {
 
 async function lsJson() {
   const r = await runCli(['ls', '--json'], env);
-  const views = r.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const views = JSON.parse(r.stdout) as Record<string, unknown>[];
   return { ...r, views, byKey: new Map(views.map((v) => [v.key as string, v])) };
 }
 

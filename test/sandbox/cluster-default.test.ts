@@ -38,6 +38,6 @@ describe('sandbox up --topology cluster', () => {
     const views = JSON.parse(inspect.stdout) as { key: string; kind: string; holders: unknown[] }[];
     expect(views.map((v) => [v.key, v.kind, v.holders.length])).toEqual([['orders', 'reentrant', 1], ['stock', 'reentrant', 1], ['pay', 'reentrant', 1]]);
     const ls = await cli('ls', '--cluster', seeds, '--json');
-    expect(ls.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { key: string }).key).sort()).toEqual(['orders', 'pay', 'stock']);
+    expect((JSON.parse(ls.stdout) as { key: string }[]).map((v) => v.key).sort()).toEqual(['orders', 'pay', 'stock']);
   });
 });

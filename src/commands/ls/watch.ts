@@ -32,7 +32,7 @@ export interface LsWatchRequest {
  */
 export async function runLsWatch(ctx: RunContext, req: LsWatchRequest): Promise<number> {
   if (req.json || ctx.stdout.isTTY !== true) {
-    throw new UsageError('ls --watch draws a live view and needs a terminal: use ls --json for the same data as NDJSON (run it again to poll)');
+    throw new UsageError('ls --watch draws a live view and needs a terminal: use ls --json for the same data as JSON (run it again to poll)');
   }
   const intervalMs = Math.max(MIN_INTERVAL_MS, durationFlag(req.interval, '--interval') ?? LS_WATCH_INTERVAL_MS);
   let unread: readonly UnreadNode[] = [];
