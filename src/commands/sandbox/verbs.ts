@@ -70,8 +70,9 @@ export const SANDBOX_VERBS: readonly SandboxVerb[] = [
     options: [new Option('--for <duration>', 'resume it after this long (e.g. 3s); the command waits, Ctrl-C resumes early')],
     run: async (sandbox, node, flags, ctx) => {
       const forMs = durationFlag(flags.for as string | undefined, '--for');
-      const action = await sandbox.pause(node!, forMs !== undefined ? { forMs } : {});
-      return action.resumed ? { action, later: resumeEarlyOnAbort(sandbox, action.node, action.resumed, ctx.signal) } : { action };
+      // The pending resume is reported as `later`, not inside the action: --json printed it as {}.
+      const { resumed, ...action } = await sandbox.pause(node!, forMs !== undefined ? { forMs } : {});
+      return resumed ? { action, later: resumeEarlyOnAbort(sandbox, action.node, resumed, ctx.signal) } : { action };
     },
   },
   {

@@ -1,0 +1,72 @@
+// sandbox up, status, down and the fault verbs (src/commands/sandbox.ts, sandbox/output.ts).
+import { z } from 'zod';
+
+const topology = z.enum(['single', 'replicated', 'sentinel', 'redlock', 'cluster']);
+
+const urls = z.strictObject({
+  nodes: z.record(z.string(), z.string()).describe('node name: redis:// URL'),
+  primary: z.string().optional(),
+  sentinel: z.strictObject({ hosts: z.array(z.string()), masterName: z.string(), url: z.string() }).optional(),
+  cluster: z.strictObject({ seeds: z.array(z.string()) }).optional(),
+  cliArgs: z.array(z.string()).describe('the redlock-cli options that reach it'),
+});
+
+export const sandboxUpJson = z.strictObject({
+  name: z.string(),
+  topology,
+  dir: z.string(),
+  formedMs: z.number().optional(),
+  nodes: z.array(
+    z.strictObject({ name: z.string(), role: z.string(), port: z.number(), pid: z.number(), proxyPort: z.number().optional() }),
+  ),
+  urls,
+});
+
+export const sandboxStatus = z
+  .strictObject({
+    name: z.string(),
+    topology,
+    dir: z.string(),
+    createdAt: z.string(),
+    nodes: z.array(
+      z.strictObject({
+        name: z.string(),
+        port: z.number(),
+        pid: z.number(),
+        state: z.enum(['running', 'paused', 'killed', 'exited', 'unresponsive']),
+        role: z.enum(['primary', 'replica', 'sentinel', 'unknown']),
+        startedAt: z.string(),
+        replicaOf: z.string().optional(),
+        link: z.string().optional(),
+        offset: z.number().optional(),
+        lagBytes: z.number().optional(),
+        keys: z.number().optional(),
+        clusterState: z.string().optional(),
+        masterSeen: z.string().optional(),
+        rssKb: z.number().optional(),
+        proxyPort: z.number().optional(),
+        env: z.record(z.string(), z.string()).optional(),
+      }),
+    ),
+    master: z
+      .strictObject({ name: z.string(), node: z.string().optional(), agreeing: z.number(), sentinels: z.number() })
+      .optional(),
+  })
+  .meta({ title: 'SandboxStatus' });
+
+/** sandbox status --json: one status with a name, an array of every sandbox up without one. */
+export const sandboxStatusJson = z.union([sandboxStatus, z.array(sandboxStatus)]);
+
+export const sandboxDownJson = z.strictObject({
+  stopped: z.array(z.strictObject({ name: z.string(), stopped: z.number(), gone: z.number() })),
+});
+
+/** Every fault verb (kill, pause, failover, latency, ...): what was done, then the status after it. */
+export const sandboxVerbJson = z.strictObject({
+  actions: z.array(
+    z
+      .looseObject({ verb: z.string(), message: z.string(), ms: z.number() })
+      .describe('the node, pid and port it acted on, and fields of the verb (failover: from, to, ...)'),
+  ),
+  status: sandboxStatus,
+});

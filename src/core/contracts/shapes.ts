@@ -1,0 +1,126 @@
+// Shapes several --json outputs share: a lock as inspect reads it (LockView), a finding, a
+// violation, a trace client. Zod here only describes: commands never import these at run time
+// (one-shot commands load no zod); tests validate real output with them and
+// scripts/json-schemas.ts writes docs/json/ from them.
+import { z } from 'zod';
+import { INSPECT_KINDS } from '../lock-view.js';
+import { VIOLATION_KINDS } from '../scenario/verdict.js';
+
+export const ms = (what: string) => z.number().describe(what);
+export const epochMs = z.number().describe('epoch ms');
+export const isoTime = z.string().describe('ISO 8601 time');
+
+export const severity = z.enum(['error', 'warning', 'info']);
+export const inspectKind = z.enum(INSPECT_KINDS as [string, ...string[]]);
+export const violationKind = z.enum(VIOLATION_KINDS as unknown as [string, ...string[]]);
+
+const warning = z.strictObject({ code: z.string(), severity, message: z.string() });
+
+const holder = z.strictObject({
+  owner: z.string().describe('the raw field or value: <uuid>:<thread> (:write for a writer), or a token'),
+  client: z.string().optional(),
+  thread: z.string().optional(),
+  count: z.number(),
+  write: z.boolean().optional(),
+});
+
+const timeoutKey = z.strictObject({ key: z.string(), ttlMs: z.number() });
+
+/** One key as inspect reads it: inspect --json, ls --json, inspect --watch --json (src/core/lock-view.ts). */
+export const lockView = z
+  .strictObject({
+    key: z.string(),
+    keyHex: z.string().optional().describe('set only when the key is not valid UTF-8'),
+    kind: inspectKind,
+    possibleKinds: z.array(inspectKind).optional().describe('every kind the data fits, when more than one'),
+    type: z.string().describe('Redis type of the key (none when missing)'),
+    ttlMs: z.number().describe('PTTL: -1 no TTL, -2 missing'),
+    holders: z.array(holder),
+    queue: z
+      .array(
+        z.strictObject({
+          owner: z.string(),
+          position: z.number(),
+          deadlineInMs: z.number().nullable(),
+          expectedWaitMs: z.number().optional(),
+          subscribers: z.number().optional(),
+        }),
+      )
+      .optional(),
+    mode: z.enum(['read', 'write']).optional(),
+    readers: z
+      .array(
+        z.strictObject({
+          owner: z.string(),
+          client: z.string().optional(),
+          thread: z.string().optional(),
+          count: z.number(),
+          timeoutKeys: z.array(timeoutKey),
+          zombie: z.boolean(),
+        }),
+      )
+      .optional(),
+    orphanTimeoutKeys: z.array(timeoutKey).optional(),
+    token: z.number().optional(),
+    value: z.string().optional(),
+    library: z.enum(['node-redlock', 'redsync', 'redis-py', 'redis-semaphore', 'spring', 'unknown']).optional(),
+    available: z.number().optional(),
+    permits: z.array(z.strictObject({ id: z.string(), expiresInMs: z.number().nullable(), expired: z.boolean() })).optional(),
+    count: z.number().optional(),
+    waiters: z.number(),
+    size: z.number().optional(),
+    replicas: z
+      .array(
+        z.strictObject({
+          replica: z.string(),
+          offset: z.number(),
+          lagBytes: z.number(),
+          hasKey: z.boolean().nullable().optional(),
+          ttlMs: z.number().optional(),
+          error: z.string().optional(),
+        }),
+      )
+      .optional(),
+    warnings: z.array(warning),
+    readAt: epochMs,
+    readConsistency: z.enum(['separate-reads', 'changed-during-read']).optional(),
+  })
+  .meta({ title: 'LockView' });
+
+/** A Redlock key across independent nodes: inspect --nodes and ls --nodes (src/core/across-nodes.ts). */
+export const acrossNodes = z.strictObject({
+  key: z.string(),
+  copies: z.array(
+    z.strictObject({
+      node: z.string(),
+      state: z.enum(['holds', 'absent', 'unreachable']),
+      value: z.string().optional(),
+      ttlMs: z.number().optional(),
+      error: z.string().optional(),
+    }),
+  ),
+  held: z.number(),
+  quorum: z.number(),
+});
+
+/** A checked history's violation (scenario run, race). */
+export const violation = z.strictObject({
+  kind: violationKind,
+  clients: z.array(z.string()),
+  from: z.number(),
+  to: z.number(),
+  message: z.string(),
+});
+
+/** A recorded history (scenario run, race), ordered by t (ms since the run started); src/core/scenario/history.ts. */
+export const history = z.strictObject({
+  clients: z.array(z.string()),
+  nodes: z.array(z.string()),
+  events: z.array(
+    z
+      .looseObject({ kind: z.enum(['op', 'fault', 'server', 'note', 'lock-lost', 'renewed', 'end']), t: z.number() })
+      .describe('the fields besides kind and t depend on the kind'),
+  ),
+});
+
+export const traceClient = z.strictObject({ addr: z.string().optional(), name: z.string().optional() });
