@@ -34,6 +34,11 @@ describe('docs/json', () => {
     for (const c of JSON_CONTRACTS) expect(readFileSync(`${JSON_SCHEMA_DIR}/${c.file}.schema.json`, 'utf8'), c.file).toBe(schemaFileText(c));
   });
 
+  it('lists every schema in its README', () => {
+    const readme = readFileSync(`${JSON_SCHEMA_DIR}/README.md`, 'utf8');
+    expect(JSON_CONTRACTS.filter((c) => !readme.includes(`(${c.file}.schema.json)`)).map((c) => c.file)).toEqual([]);
+  });
+
   it('has a contract for every command that takes --json', async () => {
     const program = await buildProgram({ stdout: { write: () => true }, stderr: { write: () => true }, env: {}, exitCode: 0 });
     const withJson: string[] = [];
