@@ -18,6 +18,9 @@ import { checked, checkError, checkOutput, isolatedEnv, runBuilt } from './contr
 // CLI and a real redis-server: one-shot results are one JSON document, streams NDJSON, and a
 // failure under --json one error object on stderr.
 
+// Each test starts the built CLI several times: node's start-up alone takes seconds on a busy machine.
+const SPAWNS_BOUND = 180_000;
+
 const fx = useRedisServer({ builtCli: true, flushEachTest: true });
 const env = isolatedEnv();
 const cli = (...args: string[]) => runBuilt([...args, '-p', String(fx.server.port)], env);
@@ -55,7 +58,7 @@ describe('docs/json', () => {
     const covered = new Set(JSON_CONTRACTS.flatMap((c) => c.commands.map((line) => line.split(' --')[0])));
     expect(withJson.length).toBeGreaterThan(15);
     expect(named.filter((p) => !covered.has(p))).toEqual([]);
-  });
+  }, SPAWNS_BOUND);
 });
 
 describe('lock commands', () => {
@@ -68,7 +71,7 @@ describe('lock commands', () => {
     checkOutput('renew', (await cli('renew', 'orders', '--owner', taken.owner, '--lease', '10s', '--json')).stdout);
     checkOutput('release', (await cli('release', 'orders', '--owner', taken.owner, '--json')).stdout);
     checkOutput('force-unlock', (await cli('force-unlock', 'fenced', '--yes', '--json')).stdout);
-  });
+  }, SPAWNS_BOUND);
 
   it('hold: NDJSON events on stdout alone, on stderr with a command under the lock', async () => {
     const alone = await cli('hold', 'alone', '--lease', '300ms', '--json');
@@ -76,7 +79,7 @@ describe('lock commands', () => {
     const child = await offline('hold', 'child', '--lease', '5s', '--json', '-p', String(fx.server.port), '--', 'echo', 'inside');
     expect(child.stdout).toBe('inside\n');
     expect(checkOutput('hold', child.stderr).map((e) => (e as { event: string }).event)).toContain('released');
-  });
+  }, SPAWNS_BOUND);
 });
 
 describe('reading commands', () => {
@@ -100,7 +103,7 @@ describe('reading commands', () => {
     await fx.raw.hset('no-ttl', `${randomUUID()}:1`, '1'); // a Redisson lock with no TTL: doctor's error
     const doctor = await cli('doctor', '--json');
     expect((checkOutput('doctor', doctor.stdout)[0] as unknown[]).length).toBeGreaterThan(0);
-  });
+  }, SPAWNS_BOUND);
 
   it('trace: events, then the summary; and the same from a recording', async () => {
     const record = join(mkdtempSync(join(tmpdir(), 'redlock-cli-trace-')), 'trace.ndjson');
@@ -114,7 +117,7 @@ describe('reading commands', () => {
     expect(lines.length).toBeGreaterThan(2);
     const replayed = checkOutput('trace', (await offline('trace', '--from', record, '--json')).stdout) as { type: string }[];
     expect(replayed.filter((l) => l.type === 'event').length).toBe(lines.filter((l) => l.type === 'event').length);
-  }, 30_000);
+  }, SPAWNS_BOUND);
 });
 
 describe('race, sandbox, scenario, target', () => {
@@ -122,7 +125,7 @@ describe('race, sandbox, scenario, target', () => {
     const race = await offline('race', 'r', '-u', `redis://127.0.0.1:${fx.server.port}`, '--clients', '2', '--duration', '500ms', '--json');
     expect([0, 8]).toContain(race.code); // 8: the busy machine made it inconclusive, still the same shape
     checkOutput('race', race.stdout);
-  }, 30_000);
+  }, SPAWNS_BOUND);
 
   it('sandbox up, status (one, all), a fault verb, down', async () => {
     checkOutput('sandbox-up', (await offline('sandbox', 'up', '--name', 'contracts', '--json')).stdout);
@@ -131,7 +134,7 @@ describe('race, sandbox, scenario, target', () => {
     const paused = checkOutput('sandbox-verb', (await offline('sandbox', 'pause', 'primary', '--for', '200ms', '--name', 'contracts', '--json')).stdout);
     expect((paused[0] as { actions: { verb: string }[] }).actions.map((a) => a.verb)).toEqual(['pause', 'resume']);
     checkOutput('sandbox-down', (await offline('sandbox', 'down', 'contracts', '--json')).stdout);
-  }, 60_000);
+  }, SPAWNS_BOUND);
 
   it('scenario list, show, run, run --all', async () => {
     checkOutput('scenario-list', (await offline('scenario', 'list', '--json')).stdout);
@@ -144,13 +147,13 @@ describe('race, sandbox, scenario, target', () => {
     const all = await offline('scenario', 'run', '--all', '--dir', dir, '--json');
     expect([0, 8]).toContain(all.code);
     checkOutput('scenario-run-all', all.stdout);
-  }, 120_000);
+  }, SPAWNS_BOUND);
 
   it('target list and show', async () => {
     await offline('target', 'add', 'contracts', `redis://127.0.0.1:${fx.server.port}`);
     expect(checkOutput('target-list', (await offline('target', 'list', '--json')).stdout)[0]).toHaveLength(1);
     checkOutput('target-show', (await offline('target', 'show', 'contracts', '--json')).stdout);
-  });
+  }, SPAWNS_BOUND);
 });
 
 describe('errors under --json', () => {
@@ -158,7 +161,7 @@ describe('errors under --json', () => {
     expect(checkError(await offline('inspect', '--json'), 2, 'usage')).toBe("missing required argument 'key'");
     checkError(await offline('inspect', 'k', '--bogus', '--json'), 2, 'usage');
     checkError(await offline('inspect', 'k', '--interval', 'soon', '--watch', '--json'), 2, 'usage');
-  });
+  }, SPAWNS_BOUND);
 
   it('unreachable (3), not found (4) and the text line without --json', async () => {
     const closed = String(await freePort());
@@ -167,7 +170,7 @@ describe('errors under --json', () => {
     checkError(await cli('force-unlock', 'nothing', '--yes', '--json'), 4, 'not-found');
     const text = await offline('inspect', 'k', '-p', closed);
     expect([text.code, text.stderr]).toEqual([3, `redlock-cli: ${message}\n`]);
-  });
+  }, SPAWNS_BOUND);
 });
 
 describe('a cancelled force-unlock', () => {
@@ -186,7 +189,7 @@ describe('a cancelled force-unlock', () => {
     const errorLine = stderr.slice(stderr.indexOf('{'));
     checkError({ code, stdout: '', stderr: errorLine }, 5, 'not-acquired');
     expect(await fx.raw.exists('kept')).toBe(1);
-  });
+  }, SPAWNS_BOUND);
 });
 
 // Last in the file (tests run in order): every contract has met real output above.
