@@ -64,9 +64,20 @@ export const sandboxDownJson = z.strictObject({
 /** Every fault verb (kill, pause, failover, latency, ...): what was done, then the status after it. */
 export const sandboxVerbJson = z.strictObject({
   actions: z.array(
-    z
-      .looseObject({ verb: z.string(), message: z.string(), ms: z.number() })
-      .describe('the node, pid and port it acted on, and fields of the verb (failover: from, to, ...)'),
+    z.strictObject({
+      verb: z.string(),
+      node: z.string().describe('the node it acted on'),
+      pid: z.number(),
+      port: z.number(),
+      message: z.string(),
+      ms: z.number().describe('how long the verb took'),
+      how: z.string().optional().describe('failover: how the old primary was stopped'),
+      from: z.string().optional().describe('failover: the old primary'),
+      to: z.string().optional().describe('failover: the new primary'),
+      clock: z.looseObject({}).optional().describe("clock: the node's clock before and after"),
+      proxy: z.looseObject({}).optional().describe('latency, partition, heal: the proxy in front of the node'),
+      stall: z.looseObject({}).optional().describe('stall-replication: what was stalled'),
+    }),
   ),
   status: sandboxStatus,
 });
