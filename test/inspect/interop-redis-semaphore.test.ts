@@ -164,6 +164,6 @@ describe(`redis-semaphore ${version}`, () => {
     expect([...(await lsJson()).byKey.keys()]).toEqual(['semaphore:pool']);
     await multi.release();
     const none = await lsJson();
-    expect([none.code, none.stdout, none.stderr]).toEqual([0, '', 'no locks match *\n']);
+    expect([none.code, none.stdout, none.stderr]).toEqual([0, '[]\n', 'no locks match *\n']);
   });
 });
