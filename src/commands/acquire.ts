@@ -15,6 +15,8 @@ import { describeRefusal, formatVotes, withAllVotes } from './lock-output.js';
 import { addConnectionOptions, addLockOptions, targetSpec, type LockFlags } from './options.js';
 import { lockSetup, lockTarget, openEnvFor } from './lock-setup.js';
 import { replayArgs, stripPassword } from './connection-flags.js';
+import type { JsonOf } from '../core/contracts/index.js';
+import type { acquireJson } from '../core/contracts/locks.js';
 
 /**
  * `redlock-cli <command> <key>` on the same lock and server as this command: --kind, the Redlock
@@ -31,17 +33,18 @@ export function sameLockCommand(command: string, kind: LockKind, key: string, fl
   return words.map((w, i) => (i < 2 ? w : shellQuote(w))).join(' ');
 }
 
-export function attemptJson(setup: LockSetup, attempt: Attempt): Record<string, unknown> {
-  const base = { acquired: attempt.acquired, key: setup.key, kind: setup.kind, owner: setup.owner, leaseMs: setup.leaseMs };
+export function attemptJson(setup: LockSetup, attempt: Attempt): JsonOf<typeof acquireJson> {
+  const base = { key: setup.key, kind: setup.kind, owner: setup.owner, leaseMs: setup.leaseMs };
   if (attempt.acquired) {
     return {
+      acquired: true,
       ...base,
       count: attempt.count,
       ...(attempt.token !== undefined ? { token: attempt.token } : {}),
       ...(attempt.votes ? { votes: attempt.votes, validityMs: attempt.validityMs } : {}),
     };
   }
-  return { ...base, ttlMs: attempt.ttlMs, holders: attempt.holders, ...(attempt.votes ? { votes: attempt.votes } : {}) };
+  return { acquired: false, ...base, ttlMs: attempt.ttlMs, holders: attempt.holders, ...(attempt.votes ? { votes: attempt.votes } : {}) };
 }
 
 export function registerAcquire(program: Command, ctx: CommandContext): void {

@@ -16,6 +16,8 @@ import { act, note, print, printJson, type CommandContext } from './context.js';
 import { findTarget } from './target-use.js';
 import { formatColumns } from '../core/text-layout.js';
 import { prose } from './help-text.js';
+import type { JsonOf } from '../core/contracts/index.js';
+import type { targetJson as targetShape } from '../core/contracts/target.js';
 
 const HELP = `
 Targets live in $XDG_CONFIG_HOME/redlock-cli/targets.json (default ~/.config), readable by you
@@ -63,7 +65,7 @@ function buildTarget(url: string, flags: AddFlags): { target: StoredTarget; drop
 }
 
 /** The JSON shape of list and show: never the password, only where it comes from. */
-function targetJson(name: string, t: StoredTarget, current: string | undefined) {
+function targetJson(name: string, t: StoredTarget, current: string | undefined): JsonOf<typeof targetShape> {
   return {
     name,
     current: name === current,

@@ -1,6 +1,8 @@
 import { formatDuration } from '../../core/duration.js';
 import { formatColumns } from '../../core/text-layout.js';
 import type { NodeStatus, SandboxHandle, SandboxStatus, SandboxUrls } from '../../sandbox/index.js';
+import type { JsonOf } from '../../core/contracts/index.js';
+import type { sandboxUpJson } from '../../core/contracts/sandbox.js';
 
 
 const mb = (kb: number | undefined): string => (kb === undefined ? '-' : `${(kb / 1024).toFixed(1)} MB`);
@@ -65,7 +67,7 @@ export function formatUrls(urls: SandboxUrls): string[] {
 }
 
 /** The JSON a script gets from `up`: what is running and how to connect. */
-export function sandboxJson(sandbox: SandboxHandle, formedMs?: number): Record<string, unknown> {
+export function sandboxJson(sandbox: SandboxHandle, formedMs?: number): JsonOf<typeof sandboxUpJson> {
   return {
     name: sandbox.name,
     topology: sandbox.topology,

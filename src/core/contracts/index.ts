@@ -73,3 +73,9 @@ export function jsonSchemaOf(contract: JsonContract): Record<string, unknown> {
     ...rest,
   };
 }
+
+/** A contract's value with readonly arrays and fields, as the code's own types have them. */
+type Frozen<T> = T extends (infer U)[] ? readonly Frozen<U>[] : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
+
+/** The value a contract describes, for a printer's return type: `(): JsonOf<typeof acquireJson>`. */
+export type JsonOf<Contract extends z.ZodType> = Frozen<z.output<Contract>>;
