@@ -33,6 +33,7 @@ const finding = {
   clients: z.array(traceClient),
   unsafe: z.boolean(),
   message: z.string(),
+  update: z.literal(true).optional().describe('issued again: a later act of the stale owner made its window longer'),
 };
 
 const summary = z.strictObject({
