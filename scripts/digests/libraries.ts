@@ -80,6 +80,13 @@ export const LIBRARY_SOURCES: readonly LibrarySource[] = [
     tags: /^shedlock-parent-[5-7]\.\d+\.\d+$/,
   }),
   source({
+    library: 'python-redis-lock',
+    repo: 'ionelmc/python-redis-lock',
+    language: 'python',
+    files: /^src\/redis_lock\/__init__\.py$/,
+    tags: /^v\d+\.\d+\.\d+$/,
+  }),
+  source({
     library: 'redlock-cli',
     repo: 'this repository',
     language: 'lua',

@@ -161,7 +161,8 @@ export interface CompanionFact {
 export function companionFindings(facts: readonly CompanionFact[], targetOf: (node: string) => FixTarget): Finding[] {
   const findings: Finding[] = [];
   for (const { key, node, companion, lock } of facts) {
-    if (companion.role === 'fencing-counter' || companion.role === 'unlock-latch') continue;
+    // Transient by design: the unlock latch, and python-redis-lock's wake-up list (1 s after a release).
+    if (companion.role === 'fencing-counter' || companion.role === 'unlock-latch' || companion.role === 'wake-list') continue;
     const known =
       LOCK_KINDS.has(lock.kind) &&
       (companion.role !== 'read-hold-timeout' ||

@@ -135,7 +135,8 @@ export interface LockView {
   readonly token?: number | undefined;
   /** Token locks: the stored value and the library whose format it matches. */
   readonly value?: string | undefined;
-  readonly library?: 'node-redlock' | 'redsync' | 'redis-py' | 'redis-semaphore' | 'spring' | 'shedlock' | 'unknown' | undefined;
+  readonly library?: 'node-redlock' | 'redsync' | 'redis-py' | 'redis-semaphore' | 'spring' | 'shedlock' | 'unknown' | undefined
+    | 'python-redis-lock' | 'bsm-redislock';
   /** Token locks: what the library stores or implies beside the owner's id (docs/lock-formats.md). */
   readonly tokenFacts?: TokenFacts | undefined;
   /** Semaphores: available permits; expirable semaphores and redis-semaphore also list acquired permits. */

@@ -1,4 +1,5 @@
 import type { FixTarget } from '../core/doctor-fix.js';
+import { noExpiryByDesignNote } from '../core/doctor-no-expiry.js';
 import { companionFindings, LOCK_LIKE_NAME, sortFindings, tokenWithoutExpiryNote, viewFindings, type CompanionFact, type DoctorOptions, type Finding } from '../core/doctor.js';
 import { namedClients, parseReplicationInfo, renewalFindings, replicaFindings, type RenewalSample } from '../core/doctor-server.js';
 import { readConsistencyNote } from '../core/inspect-text.js';
@@ -121,6 +122,8 @@ export async function runDoctor(conn: Connection, req: DoctorRequest): Promise<D
   }
   const tokenNote = tokenWithoutExpiryNote(quiet);
   if (tokenNote) notes.push(tokenNote);
+  const noExpiryNote = noExpiryByDesignNote(quiet);
+  if (noExpiryNote) notes.push(noExpiryNote);
   const readNote = readConsistencyNote(locks.map((f) => f.view));
   if (readNote) notes.push(readNote);
   const byKey = new Map(locks.map((f) => [f.view.key, f.view]));

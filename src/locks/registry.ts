@@ -1,6 +1,7 @@
 import { UsageError } from '../core/errors.js';
 import { fairLock } from './fair.js';
 import { hashLock } from './hash-lock.js';
+import { pythonRedisLock } from './python-redis-lock.js';
 import { redlockLock } from './redlock.js';
 import { readLock, writeLock } from './rw.js';
 import { shedLock } from './shedlock.js';
@@ -19,6 +20,7 @@ const PROTOCOLS: Partial<Record<LockKind, LockProtocol>> = {
   write: writeLock(),
   spring: springLock,
   shedlock: shedLock,
+  'python-redis-lock': pythonRedisLock,
 };
 
 // parseKind lives in types.ts (no protocol loads to check a flag); here too for existing callers.

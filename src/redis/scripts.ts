@@ -33,6 +33,8 @@ export const SCRIPTS = {
   rwWriteRelease: { file: 'rw-write-release.lua', keys: 2 },
   rwForceUnlock: { file: 'rw-force-unlock.lua', keys: 2 },
   inspectSnapshot: { file: 'inspect-snapshot.lua', keys: 6 },
+  pyrlRelease: { file: 'pyrl-release.lua', keys: 2 },
+  pyrlForceUnlock: { file: 'pyrl-force-unlock.lua', keys: 2 },
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

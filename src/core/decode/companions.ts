@@ -1,7 +1,11 @@
 // Keys that belong to a lock but are not the lock (docs/redisson-protocol.md §2, §4): inspecting one
 // says whose it is, and ls skips them when it already lists the lock.
 
-export type CompanionRole = 'fair-queue' | 'fair-deadlines' | 'fencing-counter' | 'unlock-latch' | 'read-hold-timeout' | 'permit-timeouts';
+import { lockKeyOfSignal } from './python-redis-lock.js';
+
+export type CompanionRole =
+  | 'fair-queue' | 'fair-deadlines' | 'fencing-counter' | 'unlock-latch' | 'read-hold-timeout' | 'permit-timeouts'
+  | 'wake-list';
 
 export interface Companion {
   readonly role: CompanionRole;
@@ -16,6 +20,7 @@ const ROLE_TEXT: Record<CompanionRole, string> = {
   'unlock-latch': "a transient unlock record (Redisson's unlock latch) of lock",
   'read-hold-timeout': 'one read hold of read-write lock',
   'permit-timeouts': 'the permit deadlines of expirable semaphore',
+  'wake-list': "the wake-up list (its waiters' BLPOP) of python-redis-lock",
 };
 
 /** The Redis type each companion has: a key of another type with such a name is not one. */
@@ -26,6 +31,7 @@ export const COMPANION_TYPE: Record<CompanionRole, string> = {
   'unlock-latch': 'string',
   'read-hold-timeout': 'string',
   'permit-timeouts': 'zset',
+  'wake-list': 'list',
 };
 
 const PREFIXED: readonly [string, CompanionRole][] = [
@@ -49,6 +55,8 @@ export function companionOf(key: string): Companion | undefined {
     if (role === 'unlock-latch') rest = rest.replace(/:[0-9a-f]{32}$/, '');
     return { role, lock: unbrace(rest) };
   }
+  const signalled = lockKeyOfSignal(key);
+  if (signalled !== undefined) return { role: 'wake-list', lock: signalled };
   const hold = /^(.*):[0-9a-fA-F-]{36}:[^:]+:rwlock_timeout:\d+$/.exec(key);
   if (hold) return { role: 'read-hold-timeout', lock: unbrace(hold[1]!) };
   const permits = /^(\{[^{}]*\}|.*\{.*):timeout$/.exec(key);

@@ -7,6 +7,7 @@ import { decodeHashLock } from './hash.js';
 import type { RawSnapshot } from './raw.js';
 import { fits, recognize } from './recognize.js';
 import { decodeRw } from './rw.js';
+import { NO_TTL_BY_DESIGN, tokenLibrary, WITHOUT_DEFAULT_EXPIRY } from './token-library.js';
 import { decodeExpirableSemaphore, decodeLatch, decodeSemaphore, decodeToken } from './strings.js';
 import { finishWarnings, warn } from './warnings.js';
 import { decodeRsSemaphore } from './zset.js';
@@ -60,6 +61,14 @@ const DECODERS: Record<InspectKind, KindDecoder> = {
   missing,
 };
 
+/** A lock without TTL: an error, but where its library takes locks without one by default, a note on the risk. */
+function noTtlWarning(kind: InspectKind, raw: RawSnapshot): LockWarning {
+  const library = kind === 'token' ? tokenLibrary(raw.key, raw.body[0] ?? '', raw.nowMs) : undefined;
+  const note = library === undefined ? undefined : WITHOUT_DEFAULT_EXPIRY.get(library);
+  if (note !== undefined) return warn(NO_TTL_BY_DESIGN, 'info', note);
+  return warn('no-ttl', 'error', 'no TTL: will never expire; if its holder dies it stays locked until someone deletes it');
+}
+
 const ALSO: Partial<Record<InspectKind, string>> = { 'not-a-lock': 'plain data' };
 
 export interface DecodeOptions {
@@ -84,9 +93,7 @@ export function decodeSnapshot(raw: RawSnapshot, opts: DecodeOptions = {}): Lock
     const others = seen.alternatives.map((k) => `--kind ${k}`).join(' or ');
     warnings.push(warn('ambiguous-kind', 'info', `read as ${ALSO[kind] ?? `a ${kind}`}; the same data could be another kind: ${others}`));
   }
-  if (EXPIRING.has(kind) && raw.type !== 'none' && raw.pttl === -1) {
-    warnings.push(warn('no-ttl', 'error', 'no TTL: will never expire; if its holder dies it stays locked until someone deletes it'));
-  }
+  if (EXPIRING.has(kind) && raw.type !== 'none' && raw.pttl === -1) warnings.push(noTtlWarning(kind, raw));
   if (raw.slotMoving) {
     warnings.push(warn('companions-not-read', 'info', 'its Cluster slot is moving between nodes, which serve it one key at a time: queue, counter and timeout keys were not read'));
   } else if (!raw.companionsRead) {

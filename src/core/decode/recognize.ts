@@ -2,7 +2,7 @@ import type { InspectKind } from '../lock-view.js';
 import { COMPANION_TYPE, companionOf } from './companions.js';
 import { hashField, isHolderEntry } from './holders.js';
 import type { RawSnapshot } from './raw.js';
-import { tokenLibrary, type TokenLibrary } from './token-library.js';
+import { tokenLibrary, WITHOUT_DEFAULT_EXPIRY, type TokenLibrary } from './token-library.js';
 
 // What the data says a key is (docs/redisson-protocol.md §4, docs/lock-formats.md). Strings are the hard
 // case, decided in this order:
@@ -14,10 +14,12 @@ import { tokenLibrary, type TokenLibrary } from './token-library.js';
 //   integer, TTL, other name                                not-a-lock (a counter with a TTL)
 //   TTL, value in a known library's format                  token
 //   TTL, other value, lock-like name                        token (library unknown)
+//   no TTL, key and value in python-redis-lock's format     token (its default has no TTL)
 //   either of the last two without TTL                      not-a-lock, `tokenWithoutExpiry`
 //   anything else                                           not-a-lock
-// Every token library sets a TTL, and application data often has the same shapes (a session id
-// is a UUID, an MD5 is 32 hex): without a TTL the shape alone never makes a string a lock.
+// Token libraries set a TTL (python-redis-lock, only when asked), and application data often
+// has the same shapes (a session id is a UUID, an MD5 is 32 hex): without a TTL the shape alone
+// never makes a string a lock; python-redis-lock's key prefix and id form together do.
 // Where another reading is possible it is named in `alternatives`, and --kind picks it.
 
 export interface Recognition {
@@ -74,7 +76,8 @@ function recognizeString(raw: RawSnapshot): Recognition {
   }
   const library = tokenLibrary(raw.key, value, raw.nowMs);
   if (library === 'unknown' && !lockLike) return { kind: 'not-a-lock', alternatives: ['token'] };
-  return raw.pttl >= 0 ? { kind: 'token' } : { kind: 'not-a-lock', alternatives: ['token'], tokenWithoutExpiry: library };
+  if (raw.pttl >= 0 || WITHOUT_DEFAULT_EXPIRY.has(library)) return { kind: 'token' };
+  return { kind: 'not-a-lock', alternatives: ['token'], tokenWithoutExpiry: library };
 }
 
 function recognizeZset(raw: RawSnapshot): Recognition {

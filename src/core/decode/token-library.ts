@@ -1,7 +1,17 @@
 import type { LockView } from '../lock-view.js';
 import { isShedLockValue } from './shedlock.js';
+import { isPythonRedisLock, NO_EXPIRY_NOTE, PYTHON_REDIS_LOCK } from './python-redis-lock.js';
 
 export type TokenLibrary = NonNullable<LockView['library']>;
+
+/** The decoder's note code on a lock whose library left it without TTL on purpose. */
+export const NO_TTL_BY_DESIGN = 'no-ttl-by-design';
+
+/**
+ * Libraries whose locks have no TTL unless the caller asks for one, each with inspect's note on
+ * why that normal state is still a risk.
+ */
+export const WITHOUT_DEFAULT_EXPIRY: ReadonlyMap<TokenLibrary, string> = new Map([[PYTHON_REDIS_LOCK, NO_EXPIRY_NOTE]]);
 
 const HEX32 = /^[0-9a-f]{32}$/;
 const REDSYNC = /^[A-Za-z0-9+/]{22}==$/;
@@ -28,10 +38,11 @@ export function isRecentUuid1Hex(value: string, nowMs: number): boolean {
  * Which library a token lock's value looks like (docs/lock-formats.md): 32 hex → node-redlock, or
  * redis-py when it is a recent uuid1; 22 base64 chars + `==` → redsync; a UUID under `mutex:` →
  * redis-semaphore, under another `prefix:` → Spring RedisLockRegistry; `ADDED:<instant>@<host>...` →
- * ShedLock; anything else → unknown.
+ * ShedLock; `lock:<name>` holding 24 base64 characters → python-redis-lock; anything else → unknown.
  */
 export function tokenLibrary(key: string, value: string, nowMs: number): TokenLibrary {
   if (isShedLockValue(value)) return 'shedlock';
+  if (isPythonRedisLock(key, value)) return PYTHON_REDIS_LOCK;
   if (HEX32.test(value)) return isRecentUuid1Hex(value, nowMs) ? 'redis-py' : 'node-redlock';
   if (REDSYNC.test(value)) return 'redsync';
   if (UUID.test(value)) {

@@ -2,7 +2,9 @@
 // read hold's timeout key, the unlock latch, the fenced token counter) are named after the lock
 // (docs/redisson-protocol.md §1.1): they are bookkeeping of that lock, never locks of their own.
 
-export type KeyRole = 'lock' | 'queue' | 'timeouts' | 'latch' | 'token-counter' | 'read-timeout' | 'channel';
+import { lockKeyOfSignal } from '../decode/python-redis-lock.js';
+
+export type KeyRole = 'lock' | 'queue' | 'timeouts' | 'latch' | 'token-counter' | 'read-timeout' | 'channel' | 'wake-list';
 
 export interface KeyInfo {
   readonly role: KeyRole;
@@ -31,6 +33,9 @@ function unbrace(text: string): string {
 export function keyInfo(key: string): KeyInfo {
   // Most keys are plain lock names: two cheap tests before any prefix loop or regex.
   const companion = key.startsWith('redisson_');
+  // python-redis-lock's waiters block on this list; its release pushes to it.
+  const signalled = companion ? undefined : lockKeyOfSignal(key);
+  if (signalled !== undefined) return { role: 'wake-list', lock: signalled };
   if (!companion && !key.includes(':rwlock_timeout')) return { role: 'lock', lock: key };
   for (const [prefix, role] of companion ? PREFIXED : []) {
     if (!key.startsWith(prefix)) continue;

@@ -19,6 +19,8 @@ export function scriptIntent(body: string): ScriptIntent {
   // Releases decrement a hold (Redisson) or compare-and-delete a token.
   if (/'hincrby'[^)]*-\s*1\s*\)/.test(s)) return 'release';
   if (deletes && calls('get') && !calls('set') && !calls('pexpire') && !calls('exists')) return 'release';
+  // python-redis-lock's release compares, then refills its waiters' wake-up list (LPUSH) and deletes.
+  if (deletes && calls('get') && calls('lpush') && !calls('set')) return 'release';
   // Removing waiters is a release unless the script then takes the lock (a fair tryLock that does not queue).
   if (calls('zrem') && !calls('zadd') && !calls('hset') && !calls('hincrby')) return 'release';
   if (calls('incrby') && !calls('decrby') && !calls('get')) return 'release';
@@ -30,7 +32,7 @@ export function scriptIntent(body: string): ScriptIntent {
   // then PEXPIREs: it is called by a holder (a renewal that re-takes a lock lost meanwhile).
   if (calls('pexpire') && calls('get') && /call\('set'[^)]*'px'/.test(s)) return 'acquire';
   // Renewals move an expiry after checking the holder.
-  if ((calls('pexpire') || calls('set')) && (calls('hexists') || calls('get') || calls('hget'))) return 'renew';
+  if ((calls('pexpire') || calls('expire') || calls('set')) && (calls('hexists') || calls('get') || calls('hget'))) return 'renew';
   if (deletes && !calls('get') && !calls('hexists')) return 'force';
   return 'unknown';
 }
