@@ -87,6 +87,14 @@ export const LIBRARY_SOURCES: readonly LibrarySource[] = [
     tags: /^v\d+\.\d+\.\d+$/,
   }),
   source({
+    library: 'bsm-redislock',
+    repo: 'bsm/redislock',
+    language: 'go',
+    // Literals in redislock.go up to v0.9.4; from v0.10.0 the scripts are files it embeds whole.
+    files: /^(?:[\w-]+(?<!_test)\.go|[\w-]+\.lua)$/,
+    tags: /^v\d+\.\d+\.\d+$/,
+  }),
+  source({
     library: 'redlock-cli',
     repo: 'this repository',
     language: 'lua',

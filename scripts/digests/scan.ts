@@ -80,7 +80,8 @@ interface Found {
 export function scriptsOf(release: Release, language: LibrarySource['language'], dynamic: string[] = []): Found[] {
   const found: Found[] = [];
   for (const [file, text] of release.files) {
-    if (language === 'lua') {
+    // A .lua file is one whole script: ours, or one a Go library embeds (`//go:embed obtain.lua`).
+    if (language === 'lua' || file.endsWith('.lua')) {
       found.push({ body: text, file, line: 1, near: /([\w-]+)\.lua$/.exec(file)?.[1] });
       continue;
     }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { groupMultiKeyLocks } from '../core/decode/bsm.js';
 import { parseInspectKind } from '../core/decode/index.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { formatLockView, readConsistencyNote } from '../core/inspect-text.js';
@@ -41,7 +42,8 @@ ttlMs, error}, held, quorum).
 Exits 4 when a key does not exist (on no node, with --nodes; the others are still printed), 0 otherwise.`;
 
 /** Prints views as text blocks (missing keys on stderr) or one JSON array; returns the exit code. */
-export function printViews(ctx: CommandContext, views: readonly LockView[], json: boolean): number {
+export function printViews(ctx: CommandContext, keyViews: readonly LockView[], json: boolean): number {
+  const views = groupMultiKeyLocks(keyViews);
   const missing = views.filter((v) => v.kind === 'missing');
   const readNote = readConsistencyNote(views);
   if (readNote) note(ctx, readNote);

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { BSM_REDISLOCK, groupMultiKeyLocks } from '../core/decode/bsm.js';
+import type { LockView } from '../core/lock-view.js';
 import { parseInspectKind } from '../core/decode/index.js';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
@@ -127,16 +129,26 @@ type Conn = Parameters<typeof collectLocks>[0];
 async function streamJson(ctx: RunContext, conn: Conn, scan: LockScanOptions): Promise<number> {
   const progress = scanProgress(ctx, scan.kinds?.has('not-a-lock') ? 'listed' : 'locks');
   let found = 0;
+  let written = 0;
+  const write = (views: readonly LockView[]) => {
+    if (views.length === 0) return;
+    const items = views.map((v) => safeJson(JSON.stringify(v))).join(',\n');
+    ctx.stdout.write(`${written === 0 ? '[\n' : ',\n'}${items}`);
+    written += views.length;
+  };
+  // An ObtainMulti lock's keys may come in different batches: those views wait for the end, the rest stream.
+  const multi: LockView[] = [];
   try {
     for await (const batch of scanLocks(conn, { ...scan, onProgress: progress.update })) {
-      if (batch.length === 0) continue;
-      const items = batch.map((f) => safeJson(JSON.stringify(f.view))).join(',\n');
-      ctx.stdout.write(`${found === 0 ? '[\n' : ',\n'}${items}`);
       found += batch.length;
+      const views = batch.map((f) => f.view);
+      multi.push(...views.filter((v) => v.library === BSM_REDISLOCK));
+      write(views.filter((v) => v.library !== BSM_REDISLOCK));
     }
+    write(groupMultiKeyLocks(multi));
   } finally {
     progress.done();
-    ctx.stdout.write(found === 0 ? '[]\n' : '\n]\n');
+    ctx.stdout.write(written === 0 ? '[]\n' : '\n]\n');
   }
   return found;
 }
@@ -153,6 +165,6 @@ async function printTable(ctx: RunContext, conn: Conn, scan: LockScanOptions): P
   const readNote = readConsistencyNote(result.views);
   if (readNote) note(ctx, readNote);
   if (result.views.length === 0) return 0;
-  for (const line of formatTable(sortViews(result.views, 'key').map((v) => lsRow(v)), tableWidth(ctx), paintFor(ctx, 'stdout'))) print(ctx, line);
+  for (const line of formatTable(sortViews(groupMultiKeyLocks(result.views), 'key').map((v) => lsRow(v)), tableWidth(ctx), paintFor(ctx, 'stdout'))) print(ctx, line);
   return result.views.length;
 }

@@ -75,7 +75,7 @@ function header(view: LockView, ttl: (ms: number) => number, paint: Paint): stri
 }
 
 function holderLines(view: LockView, paint: Paint): string[] {
-  if (view.kind === 'token') return [row('held by', paint.holder(printable(view.value ?? ''))), ...tokenFactLines(view)];
+  if (view.kind === 'token') return [row('held by', paint.holder(printable(view.value ?? ''))), ...tokenFactLines(view), ...tokenExtras(view)];
   const holders = view.kind === 'rw' ? view.holders.filter((h) => h.write) : view.holders;
   const label = view.kind === 'rw' ? 'writer' : 'holder';
   if (holders.length === 0) return view.kind === 'rw' ? [] : [row(label, 'free')];
@@ -94,6 +94,14 @@ function tokenFactLines(view: LockView): string[] {
     lines.push(row('locked at', `${new Date(facts.lockedAt).toISOString()} (${ago >= 0 ? `${formatDuration(ago)} ago` : `${formatDuration(-ago)} ahead of the server clock`})`));
   }
   if (facts.id !== undefined && facts.id !== view.value) lines.push(row('id', printable(facts.id)));
+  return lines;
+}
+
+/** What some token libraries store beside the token: bsm/redislock's metadata, ObtainMulti's other keys. */
+function tokenExtras(view: LockView): string[] {
+  const lines: string[] = [];
+  if (view.metadata !== undefined) lines.push(row('metadata', printable(view.metadata)));
+  if (view.keys) lines.push(row('keys', `${view.keys.map(printable).join(', ')} (one lock, obtained together)`));
   return lines;
 }
 

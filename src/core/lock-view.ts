@@ -139,6 +139,10 @@ export interface LockView {
     | 'python-redis-lock' | 'bsm-redislock';
   /** Token locks: what the library stores or implies beside the owner's id (docs/lock-formats.md). */
   readonly tokenFacts?: TokenFacts | undefined;
+  /** bsm/redislock: the caller's metadata stored after its 22-character token. */
+  readonly metadata?: string | undefined;
+  /** bsm/redislock ObtainMulti: every key holding this lock's value (`key` is the first). */
+  readonly keys?: readonly string[] | undefined;
   /** Semaphores: available permits; expirable semaphores and redis-semaphore also list acquired permits. */
   readonly available?: number | undefined;
   readonly permits?: readonly PermitView[] | undefined;

@@ -31,13 +31,19 @@ const ACTS_ON: Record<LockKind, readonly InspectKind[]> = {
   spring: ['token'],
   shedlock: ['token'],
   'python-redis-lock': ['token'],
+  'bsm-redislock': ['token'],
 };
 
 /** Our kind for each inspect kind, when the key alone decides (no --kind given). */
 const KIND_OF: Partial<Record<InspectKind, LockKind>> = { reentrant: 'reentrant', fenced: 'fenced', fair: 'fair', token: 'token' };
 
 /** A token lock in a library's format is acted on as that library, so its waiters hear its release. */
-const LIBRARY_KIND: Partial<Record<TokenLibrary, LockKind>> = { spring: 'spring', shedlock: 'shedlock', 'python-redis-lock': 'python-redis-lock' };
+const LIBRARY_KIND: Partial<Record<TokenLibrary, LockKind>> = {
+  spring: 'spring',
+  shedlock: 'shedlock',
+  'python-redis-lock': 'python-redis-lock',
+  'bsm-redislock': 'bsm-redislock',
+};
 
 function kindOfToken(raw: RawSnapshot): LockKind {
   return LIBRARY_KIND[tokenLibrary(raw.key, raw.body[0] ?? '', raw.nowMs)] ?? 'token';

@@ -1,4 +1,5 @@
 import { UsageError } from '../core/errors.js';
+import { bsmRedislock } from './bsm-redislock.js';
 import { fairLock } from './fair.js';
 import { hashLock } from './hash-lock.js';
 import { pythonRedisLock } from './python-redis-lock.js';
@@ -21,6 +22,7 @@ const PROTOCOLS: Partial<Record<LockKind, LockProtocol>> = {
   spring: springLock,
   shedlock: shedLock,
   'python-redis-lock': pythonRedisLock,
+  'bsm-redislock': bsmRedislock,
 };
 
 // parseKind lives in types.ts (no protocol loads to check a flag); here too for existing callers.

@@ -35,6 +35,9 @@ export const SCRIPTS = {
   inspectSnapshot: { file: 'inspect-snapshot.lua', keys: 6 },
   pyrlRelease: { file: 'pyrl-release.lua', keys: 2 },
   pyrlForceUnlock: { file: 'pyrl-force-unlock.lua', keys: 2 },
+  bsmObtain: { file: 'bsm-obtain.lua', keys: 1 },
+  bsmRelease: { file: 'bsm-release.lua', keys: 1 },
+  bsmRefresh: { file: 'bsm-refresh.lua', keys: 1 },
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

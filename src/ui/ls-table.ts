@@ -76,7 +76,7 @@ export function lsRow(v: LockView, elapsedMs = 0): LsRow {
   const problems = v.warnings.filter((w) => w.severity !== 'info').length;
   return {
     // A name that is not UTF-8 arrives already escaped (\xNN): quote it instead of escaping again.
-    key: v.keyHex !== undefined ? `"${v.key}"` : printable(v.key),
+    key: v.keyHex !== undefined ? `"${v.key}"` : printable(v.keys ? v.keys.join(', ') : v.key),
     kind: v.kind === 'rw' && v.mode ? `rw:${v.mode}` : v.kind,
     holder: holderCell(v),
     ttl: ttlCell(v.ttlMs < 0 ? v.ttlMs : Math.max(0, v.ttlMs - elapsedMs)),

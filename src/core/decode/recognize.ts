@@ -1,6 +1,7 @@
 import type { InspectKind } from '../lock-view.js';
 import { COMPANION_TYPE, companionOf } from './companions.js';
 import { hashField, isHolderEntry } from './holders.js';
+import { LOCK_LIKE } from './lock-like.js';
 import type { RawSnapshot } from './raw.js';
 import { tokenLibrary, WITHOUT_DEFAULT_EXPIRY, type TokenLibrary } from './token-library.js';
 
@@ -40,7 +41,6 @@ export interface Recognition {
 }
 
 const INTEGER = /^-?\d+$/;
-const LOCK_LIKE = /lock|mutex|sema|latch|leader|lease|mutual/i;
 const RS_MEMBER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(_\d+)?$/i;
 
 const hasFairCompanions = (raw: RawSnapshot): boolean => raw.queueLength > 0 || raw.deadlineCount > 0;

@@ -3,6 +3,7 @@ import type { LockWarning, PermitView } from '../lock-view.js';
 import type { KindFields } from './fields.js';
 import type { RawSnapshot } from './raw.js';
 import { TOKEN_FACTS } from './token-facts.js';
+import { BSM_REDISLOCK, bsmMetadata } from './bsm.js';
 import { tokenLibrary } from './token-library.js';
 import { warn } from './warnings.js';
 
@@ -16,7 +17,15 @@ export function decodeToken(raw: RawSnapshot, warnings: LockWarning[]): KindFiel
   const value = raw.body[0] ?? '';
   const library = tokenLibrary(raw.key, value, raw.nowMs);
   const tokenFacts = TOKEN_FACTS[library]?.(raw.key, value, warnings, raw.nowMs);
-  return { holders: [{ owner: value, count: 1 }], value, library, ...(tokenFacts ? { tokenFacts } : {}), waiters: 0 };
+  const metadata = library === BSM_REDISLOCK ? bsmMetadata(value) : undefined;
+  return {
+    holders: [{ owner: value, count: 1 }],
+    value,
+    library,
+    ...(tokenFacts ? { tokenFacts } : {}),
+    ...(metadata !== undefined ? { metadata } : {}),
+    waiters: 0,
+  };
 }
 
 /** Redisson RSemaphore: the value is the number of permits available (it may go negative). */

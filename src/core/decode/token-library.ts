@@ -1,5 +1,6 @@
 import type { LockView } from '../lock-view.js';
 import { isShedLockValue } from './shedlock.js';
+import { BSM_REDISLOCK, isBsmRedislock } from './bsm.js';
 import { isPythonRedisLock, NO_EXPIRY_NOTE, PYTHON_REDIS_LOCK } from './python-redis-lock.js';
 
 export type TokenLibrary = NonNullable<LockView['library']>;
@@ -38,7 +39,8 @@ export function isRecentUuid1Hex(value: string, nowMs: number): boolean {
  * Which library a token lock's value looks like (docs/lock-formats.md): 32 hex → node-redlock, or
  * redis-py when it is a recent uuid1; 22 base64 chars + `==` → redsync; a UUID under `mutex:` →
  * redis-semaphore, under another `prefix:` → Spring RedisLockRegistry; `ADDED:<instant>@<host>...` →
- * ShedLock; `lock:<name>` holding 24 base64 characters → python-redis-lock; anything else → unknown.
+ * ShedLock; `lock:<name>` holding 24 base64 characters → python-redis-lock; a 22-character URL-safe
+ * token (plus metadata under a lock-like name) → bsm/redislock; anything else → unknown.
  */
 export function tokenLibrary(key: string, value: string, nowMs: number): TokenLibrary {
   if (isShedLockValue(value)) return 'shedlock';
@@ -49,5 +51,6 @@ export function tokenLibrary(key: string, value: string, nowMs: number): TokenLi
     if (key.startsWith('mutex:')) return 'redis-semaphore';
     if (key.includes(':')) return 'spring';
   }
+  if (isBsmRedislock(key, value)) return BSM_REDISLOCK;
   return 'unknown';
 }

@@ -21,21 +21,41 @@ export function applyScript(ctx: EffectContext, run: ScriptRun): void {
     return f;
   };
   for (const line of run.lua) {
-    const cmd = line.args[0]!.toLowerCase();
-    const key = line.args[1];
-    if (key === undefined) continue;
-    const info = keyInfo(key);
-    if (info.role === 'queue' || info.role === 'timeouts') {
-      if (ctx.wants(info.lock)) queueCommand(ctx, run, info.lock, info.role, cmd, line.args);
-      continue;
+    for (const [cmd, args] of perKey(line.args)) {
+      const key = args[1]!;
+      const info = keyInfo(key);
+      if (info.role === 'queue' || info.role === 'timeouts') {
+        if (ctx.wants(info.lock)) queueCommand(ctx, run, info.lock, info.role, cmd, args);
+        continue;
+      }
+      if (info.role !== 'lock') continue;
+      recordFact(factsOf(key), cmd, args);
     }
-    if (info.role !== 'lock') continue;
-    recordFact(factsOf(key), cmd, line.args);
   }
   const argOwner = run.argv.find((a) => REDISSON_OWNER.test(a));
   for (const [key, f] of facts) {
     if (ctx.wants(key)) resolveKey(ctx, run, key, f, argOwner);
   }
+}
+
+/**
+ * A command as one command per key it touches: bsm/redislock's ObtainMulti locks several keys with
+ * one MSETNX (then MSET to re-obtain), checks them with one MGET and releases them with one DEL.
+ */
+function perKey(args: readonly string[]): [string, readonly string[]][] {
+  const cmd = args[0]!.toLowerCase();
+  if (args[1] === undefined) return [];
+  if (cmd === 'mset' || cmd === 'msetnx') {
+    const nx = cmd === 'msetnx' ? ['NX'] : [];
+    const out: [string, readonly string[]][] = [];
+    for (let i = 1; i + 1 < args.length; i += 2) out.push(['set', ['set', args[i]!, args[i + 1]!, ...nx]]);
+    return out;
+  }
+  if (cmd === 'mget' || cmd === 'del' || cmd === 'unlink') {
+    const single = cmd === 'mget' ? 'get' : cmd;
+    return args.slice(1).map((key) => [single, [single, key]]);
+  }
+  return [[cmd, args]];
 }
 
 function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, argOwner: string | undefined): void {
@@ -87,7 +107,12 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
     if (f.hdel.size > 0 && f.mode === 'read') s.mode = 'read';
     return;
   }
-  if (f.set) return resolveSet(ctx, s, { ...f.set, inScript: true, probedAfterSet: f.probedAfterSet, probedExists: f.probedExists }, run.t, run.client);
+  if (f.set) {
+    // A SET without expiry that the script then PEXPIREs (bsm/redislock's MSETNX) takes that lease.
+    const lease = f.set.pxMs === undefined && f.set.atMs === undefined && f.pexpireMs !== undefined ? { pxMs: f.pexpireMs } : {};
+    const facts = { ...f.set, ...lease, inScript: true, probedAfterSet: f.probedAfterSet, probedExists: f.probedExists };
+    return resolveSet(ctx, s, facts, run.t, run.client);
+  }
   if (f.deleted) {
     const holders = [...s.holders.keys()];
     // Compare-and-delete (GET then DEL): the holder released it; a DEL without a check forced it.

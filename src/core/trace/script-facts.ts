@@ -46,7 +46,7 @@ export const newFacts = (): Facts => ({
   permitsGiven: 0,
 });
 
-const PROBES = new Set(['exists', 'pttl', 'ttl', 'type', 'hexists', 'hget', 'get', 'hlen', 'zscore', 'zcard']);
+const PROBES = new Set(['exists', 'pttl', 'ttl', 'type', 'hexists', 'hget', 'get', 'getrange', 'hlen', 'zscore', 'zcard']);
 
 /** Adds one command the script ran on the key to its facts. */
 export function recordFact(f: Facts, cmd: string, args: readonly string[]): void {

@@ -13,7 +13,9 @@ export type ScriptIntent = 'acquire' | 'renew' | 'release' | 'force' | 'unknown'
 export function scriptIntent(body: string): ScriptIntent {
   // Helper functions defined at the top (our scripts share a prelude of guards) are not the script's purpose.
   const s = body.replace(COMMENTS, '').replace(TOP_LEVEL_FUNCTIONS, '').toLowerCase().replace(/"/g, "'");
-  const calls = (name: string) => s.includes(`call('${name}'`);
+  // bsm/redislock's multi-key scripts: MGET reads like GET, MSETNX takes like SET NX.
+  const calls = (name: string) =>
+    s.includes(`call('${name}'`) || (name === 'get' && s.includes("call('mget'")) || (name === 'set' && s.includes("call('msetnx'"));
   // UNLINK deletes as DEL does (Spring's RedisLockRegistry unlocks with it).
   const deletes = calls('del') || calls('unlink');
   // Releases decrement a hold (Redisson) or compare-and-delete a token.
@@ -26,7 +28,7 @@ export function scriptIntent(body: string): ScriptIntent {
   if (calls('incrby') && !calls('decrby') && !calls('get')) return 'release';
   // Acquisitions add a hold, set a token only where none is, or take permits.
   if (calls('hincrby') || calls('hset') || calls('decrby') || calls('zadd')) return calls('hexists') && !calls('exists') && !calls('hset') && !calls('hincrby') ? 'renew' : 'acquire';
-  if (calls('set') && (s.includes("'nx'") || calls('exists'))) return 'acquire';
+  if (calls('set') && (s.includes("'nx'") || s.includes("call('msetnx'") || calls('exists'))) return 'acquire';
   // A SET ... PX where the key is free and a PEXPIRE where it holds the caller's own id: Spring's
   // re-entrant obtain. redis-semaphore's refresh has the same branches but SETs without PX and
   // then PEXPIREs: it is called by a holder (a renewal that re-takes a lock lost meanwhile).
