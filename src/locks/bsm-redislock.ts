@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { BSM_TOKEN_LENGTH } from '../core/decode/bsm.js';
 import { runScript } from '../redis/scripts.js';
 import { parseAttempt, parseFlag, parseRelease } from './replies.js';
-import { nodeRedlockRetryDelay, tokenDelete } from './token.js';
+import { pollForLock, tokenDelete } from './token.js';
 import type { LockProtocol, LockRequest } from './types.js';
-import { waitForLock } from './wait.js';
 
 // bsm/redislock's protocol (docs/lock-formats.md, "Python and Go libraries"), v0.10.0's scripts
 // in our words: obtain takes the key only when free, or re-obtains it for the same token; refresh
@@ -15,23 +14,28 @@ import { waitForLock } from './wait.js';
 const tokenLength = (owner: string): number => Math.min(owner.length, BSM_TOKEN_LENGTH);
 
 const obtain = async (env: Parameters<LockProtocol['tryAcquire']>[0], req: LockRequest) =>
-  parseAttempt(await runScript(env.conn.client, 'bsmObtain', [req.key], [req.owner, tokenLength(req.owner), req.leaseMs]), 'bsm-redislock obtain');
+  parseAttempt(
+    await runScript(env.conn.client, 'bsmObtain', [req.key], [req.owner, tokenLength(req.owner), req.leaseMs]),
+    'bsm-redislock obtain',
+  );
 
 export const bsmRedislock: LockProtocol = {
   kind: 'bsm-redislock',
   ownerFormat: 'token',
-  // Its default token: 16 random bytes, URL-safe base64 without padding (22 characters).
-  newToken: () => randomBytes(16).toString('base64url'),
+  // Its default token: 16 random bytes, URL-safe base64 without padding (22 characters); a REPL
+  // client keeps one derived from its UUID, so its locks stay its own across lines.
+  tokenOwner: {
+    fresh: () => randomBytes(16).toString('base64url'),
+    forClient: (uuid) => createHash('sha256').update(uuid).digest().subarray(0, 16).toString('base64url'),
+  },
   tryAcquire: obtain,
-  acquire: (env, req, opts) =>
-    waitForLock(env, {
-      attempt: () => obtain(env, req),
-      waitMs: opts.waitMs,
-      signal: opts.signal,
-      onRefused: opts.onRefused,
-      retryDelay: () => nodeRedlockRetryDelay(),
-    }),
-  release: async (env, req) => parseRelease(await runScript(env.conn.client, 'bsmRelease', [req.key], [req.owner]), 'bsm-redislock release'),
-  renew: async (env, req) => parseFlag(await runScript(env.conn.client, 'bsmRefresh', [req.key], [req.owner, req.leaseMs]), 'bsm-redislock refresh'),
+  acquire: (env, req, opts) => pollForLock(env, () => obtain(env, req), opts),
+  release: async (env, req) =>
+    parseRelease(await runScript(env.conn.client, 'bsmRelease', [req.key], [req.owner]), 'bsm-redislock release'),
+  renew: async (env, req) =>
+    parseFlag(
+      await runScript(env.conn.client, 'bsmRefresh', [req.key], [req.owner, req.leaseMs]),
+      'bsm-redislock refresh',
+    ),
   forceUnlock: (env, key) => tokenDelete(env.conn.client, key),
 };

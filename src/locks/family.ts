@@ -32,6 +32,7 @@ const ACTS_ON: Record<LockKind, readonly InspectKind[]> = {
   shedlock: ['token'],
   'python-redis-lock': ['token'],
   'bsm-redislock': ['token'],
+  'redis-py': ['token'],
 };
 
 /** Our kind for each inspect kind, when the key alone decides (no --kind given). */

@@ -4,9 +4,8 @@ import { UsageError } from '../core/errors.js';
 import { escapeControls } from '../core/decode/escape.js';
 import { runScript } from '../redis/scripts.js';
 import { parseFlag, parseRelease } from './replies.js';
-import { nodeRedlockRetryDelay, tokenExtend, tokenTryAcquire } from './token.js';
+import { pollForLock, tokenExtend, tokenTryAcquire } from './token.js';
 import type { LockProtocol, LockRequest } from './types.js';
-import { waitForLock } from './wait.js';
 
 // python-redis-lock's protocol (docs/lock-formats.md, "Python and Go libraries"): `SET lock:<name>
 // <id> NX` with an expiry in whole seconds, a release that compares the id and refills the
@@ -21,7 +20,9 @@ function checked(req: LockRequest): LockRequest {
 
 function checkKey(key: string): void {
   if (!isPythonRedisLockKey(key)) {
-    throw new UsageError(`python-redis-lock keys are lock:<name>, not "${escapeControls(key)}": pass the key as Redis holds it, e.g. lock:${escapeControls(key)}`);
+    throw new UsageError(
+      `python-redis-lock keys are lock:<name>, not "${escapeControls(key)}": pass the key as Redis holds it, e.g. lock:${escapeControls(key)}`,
+    );
   }
 }
 
@@ -41,19 +42,24 @@ export const pythonRedisLock: LockProtocol = {
   tryAcquire: async (env, req) => tokenTryAcquire(env.conn.client, checked(req)),
   acquire: async (env, req, opts) => {
     const request = checked(req);
-    return waitForLock(env, {
-      attempt: () => tokenTryAcquire(env.conn.client, request),
-      waitMs: opts.waitMs,
-      signal: opts.signal,
-      onRefused: opts.onRefused,
-      retryDelay: () => nodeRedlockRetryDelay(),
-    });
+    return pollForLock(env, () => tokenTryAcquire(env.conn.client, request), opts);
   },
   release: async (env, req) =>
-    parseRelease(await runScript(env.conn.client, 'pyrlRelease', [checked(req).key, signalKeyOf(req.key)], [req.owner, SIGNAL_EXPIRE_MS]), 'python-redis-lock release'),
+    parseRelease(
+      await runScript(
+        env.conn.client,
+        'pyrlRelease',
+        [checked(req).key, signalKeyOf(req.key)],
+        [req.owner, SIGNAL_EXPIRE_MS],
+      ),
+      'python-redis-lock release',
+    ),
   renew: async (env, req) => tokenExtend(env.conn.client, checked(req)),
   forceUnlock: async (env, key) => {
     checkKey(key);
-    return parseFlag(await runScript(env.conn.client, 'pyrlForceUnlock', [key, signalKeyOf(key)], [SIGNAL_EXPIRE_MS]), 'python-redis-lock force unlock');
+    return parseFlag(
+      await runScript(env.conn.client, 'pyrlForceUnlock', [key, signalKeyOf(key)], [SIGNAL_EXPIRE_MS]),
+      'python-redis-lock force unlock',
+    );
   },
 };

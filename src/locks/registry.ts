@@ -3,6 +3,7 @@ import { bsmRedislock } from './bsm-redislock.js';
 import { fairLock } from './fair.js';
 import { hashLock } from './hash-lock.js';
 import { pythonRedisLock } from './python-redis-lock.js';
+import { redisPyLock } from './redis-py.js';
 import { redlockLock } from './redlock.js';
 import { readLock, writeLock } from './rw.js';
 import { shedLock } from './shedlock.js';
@@ -23,6 +24,7 @@ const PROTOCOLS: Partial<Record<LockKind, LockProtocol>> = {
   shedlock: shedLock,
   'python-redis-lock': pythonRedisLock,
   'bsm-redislock': bsmRedislock,
+  'redis-py': redisPyLock,
 };
 
 // parseKind lives in types.ts (no protocol loads to check a flag); here too for existing callers.

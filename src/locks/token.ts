@@ -2,7 +2,7 @@ import { compareAndDelete } from '../redis/compare-and-delete.js';
 import type { RedisClient } from '../redis/connection.js';
 import { runScript } from '../redis/scripts.js';
 import { parseAttempt, parseFlag } from './replies.js';
-import type { Attempt, LockProtocol, LockRequest } from './types.js';
+import type { Attempt, LockEnv, LockProtocol, LockRequest, WaitOptions } from './types.js';
 import { waitForLock } from './wait.js';
 
 /**
@@ -15,6 +15,11 @@ export const NODE_REDLOCK_RETRY = { delayMs: 200, jitterMs: 100 } as const;
 export function nodeRedlockRetryDelay(random: () => number = Math.random): number {
   const { delayMs, jitterMs } = NODE_REDLOCK_RETRY;
   return Math.max(0, delayMs + Math.floor((random() * 2 - 1) * jitterMs));
+}
+
+/** A token library's wait: no channel to listen on, so `attempt` is retried every `retryDelay()`. */
+export function pollForLock(env: LockEnv, attempt: () => Promise<Attempt>, opts: WaitOptions, retryDelay = nodeRedlockRetryDelay): Promise<Attempt> {
+  return waitForLock(env, { attempt, waitMs: opts.waitMs, signal: opts.signal, onRefused: opts.onRefused, retryDelay: () => retryDelay() });
 }
 
 // Single-key primitives on one client; redlock.ts runs the same ones on every node.
@@ -47,14 +52,7 @@ export const tokenLock: LockProtocol = {
   kind: 'token',
   ownerFormat: 'token',
   tryAcquire: (env, req) => tokenTryAcquire(env.conn.client, req),
-  acquire: (env, req, opts) =>
-    waitForLock(env, {
-      attempt: () => tokenTryAcquire(env.conn.client, req),
-      waitMs: opts.waitMs,
-      signal: opts.signal,
-      onRefused: opts.onRefused,
-      retryDelay: () => nodeRedlockRetryDelay(),
-    }),
+  acquire: (env, req, opts) => pollForLock(env, () => tokenTryAcquire(env.conn.client, req), opts),
   release: async (env, req) => ((await tokenRelease(env.conn.client, req)) ? 'released' : 'not-owner'),
   renew: (env, req) => tokenExtend(env.conn.client, req),
   forceUnlock: (env, key) => tokenDelete(env.conn.client, key),

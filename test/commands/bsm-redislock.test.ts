@@ -32,7 +32,9 @@ describe('bsm/redislock in inspect, ls and doctor', () => {
         '  keys      jobs:lock:a, jobs:lock:b (one lock, obtained together)\n',
     );
     const json = JSON.parse((await cli(['inspect', 'jobs:lock:b', '--json'])).stdout) as LockView[];
-    expect(json).toMatchObject([{ key: 'jobs:lock:b', kind: 'token', library: 'bsm-redislock', metadata: 'host-7', warnings: [] }]);
+    expect(json).toMatchObject([
+      { key: 'jobs:lock:b', kind: 'token', library: 'bsm-redislock', metadata: 'host-7', warnings: [] },
+    ]);
   });
 
   it('ls: one row and one JSON line per ObtainMulti lock; doctor: no finding', async () => {
@@ -41,7 +43,10 @@ describe('bsm/redislock in inspect, ls and doctor', () => {
     const table = await cli(['ls']);
     expect(table.stdout).toMatch(/^jobs:lock:a, jobs:lock:b, jobs:lock:c +token +q83vEjRW… \(bsm-redislock\) /m);
     expect(table.stdout.split('\n').filter(Boolean)).toHaveLength(3); // header, the multi lock, orders
-    const lines = (await cli(['ls', '--json'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as LockView);
+    const lines = (await cli(['ls', '--json'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as LockView);
     expect(lines.map((v) => [v.key, v.keys ?? null, v.library]).sort()).toEqual([
       ['jobs:lock:a', ['jobs:lock:a', 'jobs:lock:b', 'jobs:lock:c'], 'bsm-redislock'],
       ['orders', null, 'bsm-redislock'],

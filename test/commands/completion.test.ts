@@ -55,7 +55,7 @@ describe('__complete', () => {
 
   it('zsh and fish get "value<TAB>description"; target descriptions mask the password', async () => {
     expect(await complete('zsh', 'insp')).toEqual([expect.stringMatching(/^inspect\tdecode any lock found in Redis/)]);
-    expect(await complete('fish', 'acquire', 'k', '--kind=re')).toEqual(['--kind=reentrant', '--kind=read', '--kind=redlock']);
+    expect(await complete('fish', 'acquire', 'k', '--kind=re')).toEqual(['--kind=reentrant', '--kind=read', '--kind=redlock', '--kind=redis-py']);
     const targets = await complete('fish', 'ls', '--target', '');
     expect(targets).toEqual(['prod\trediss://app:***@10.0.0.5:6380 cluster 10.0.0.5:7000']);
   });

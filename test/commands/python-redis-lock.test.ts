@@ -31,7 +31,9 @@ describe('python-redis-lock in inspect, ls and doctor', () => {
         "  note      no TTL, python-redis-lock's default (no expire= given): normal for it, but if its holder dies without releasing, it stays locked until someone force-unlocks it; expire= with auto_renewal=True bounds that\n",
     );
     const timed = await cli(['inspect', 'lock:nightly']);
-    expect(timed.stdout).toMatch(/^lock:nightly {2}token lock \(python-redis-lock\), expires in \d+(\.\d)? s\n {2}held by {3}Zm9v\w+\n$/);
+    expect(timed.stdout).toMatch(
+      /^lock:nightly {2}token lock \(python-redis-lock\), expires in \d+(\.\d)? s\n {2}held by {3}Zm9v\w+\n$/,
+    );
   });
 
   it('ls lists both and their wake-up list nowhere; doctor has no finding, one note', async () => {
@@ -40,7 +42,10 @@ describe('python-redis-lock in inspect, ls and doctor', () => {
     await fx.raw.lpush('lock-signal:nightly', '1');
     await fx.raw.pexpire('lock-signal:nightly', 60_000);
     const ls = await cli(['ls', '--json']);
-    const listed = ls.stdout.trim().split('\n').map((l) => JSON.parse(l) as LockView);
+    const listed = ls.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as LockView);
     expect(listed.map((v) => [v.key, v.kind, v.library]).sort()).toEqual([
       ['lock:nightly', 'token', 'python-redis-lock'],
       ['lock:report', 'token', 'python-redis-lock'],

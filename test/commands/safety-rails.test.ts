@@ -106,6 +106,9 @@ describe('2. durations are bounded before anything is sent; every writing script
     tokenExtend: (l) => ({ keys: ['t'], args: ['tok', l] }),
     springAcquire: (l) => ({ keys: ['t'], args: ['tok', l] }),
     springRenew: (l) => ({ keys: ['t'], args: ['tok', l] }),
+    pyrlRelease: (l) => ({ keys: ['lock:p', 'lock-signal:p'], args: ['tok', l] }),
+    bsmObtain: (l) => ({ keys: ['t'], args: ['other', 22, l] }),
+    bsmRefresh: (l) => ({ keys: ['t'], args: ['tok', l] }),
   };
 
   it('every script with a lease or wait refuses 1e20, 1.5 and 24 days + 1 ms with the keyspace unchanged', async () => {
@@ -114,7 +117,8 @@ describe('2. durations are bounded before anything is sent; every writing script
     await raw().rpush(fairQueueKey('k'), B);
     await cli('acquire', 'rw', '--kind', 'read', '--owner', A, '--lease', '1h');
     await raw().set('t', 'tok', 'PX', 3_600_000);
-    expect(Object.keys(LEASE_ARG).length).toBe(Object.keys(SCRIPTS).filter((n) => !/ForceUnlock|Peek|inspect|tokenRelease|rwReadRelease|springRelease/.test(n)).length);
+    await raw().set('lock:p', 'tok');
+    expect(Object.keys(LEASE_ARG).length).toBe(Object.keys(SCRIPTS).filter((n) => !/ForceUnlock|Peek|inspect|tokenRelease|rwReadRelease|springRelease|bsmRelease/.test(n)).length);
     for (const [name, call] of Object.entries(LEASE_ARG) as [ScriptName, NonNullable<(typeof LEASE_ARG)[ScriptName]>][]) {
       for (const bad of ['99999999999999999999', '1.5', String(24 * 24 * 3_600_000 + 1)]) {
         const { keys, args } = call(bad);

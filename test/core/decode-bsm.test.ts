@@ -12,13 +12,24 @@ const TOKEN = 'q83vEjRWeJq83vEjRW-_qw';
 describe('bsm/redislock in the decoder', () => {
   it('its token alone: a token lock of bsm-redislock under any name', () => {
     const view = decodeSnapshot(stringRaw(TOKEN, { key: 'orders' }));
-    expect(view).toMatchObject({ kind: 'token', library: 'bsm-redislock', value: TOKEN, holders: [{ owner: TOKEN, count: 1 }], warnings: [] });
+    expect(view).toMatchObject({
+      kind: 'token',
+      library: 'bsm-redislock',
+      value: TOKEN,
+      holders: [{ owner: TOKEN, count: 1 }],
+      warnings: [],
+    });
     expect(view.metadata).toBeUndefined();
   });
 
   it('token and metadata under a lock-like name: the metadata is shown apart', () => {
     const view = decodeSnapshot(stringRaw(`${TOKEN}worker-7`, { key: 'jobs:nightly:lock' }));
-    expect(view).toMatchObject({ kind: 'token', library: 'bsm-redislock', metadata: 'worker-7', holders: [{ owner: `${TOKEN}worker-7` }] });
+    expect(view).toMatchObject({
+      kind: 'token',
+      library: 'bsm-redislock',
+      metadata: 'worker-7',
+      holders: [{ owner: `${TOKEN}worker-7` }],
+    });
   });
 
   it('what it is not: a long value under another name, a last character 16 random bytes cannot end in, no TTL', () => {

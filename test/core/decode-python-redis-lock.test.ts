@@ -12,7 +12,13 @@ const ID = 'Zm9vYmFyYmF6cXV4MTIzNDU2';
 describe('python-redis-lock in the decoder', () => {
   it('without TTL (its default): a token lock of python-redis-lock with a note on the risk, no error', () => {
     const view = decodeSnapshot(stringRaw(ID, { key: 'lock:report', pttl: -1 }));
-    expect(view).toMatchObject({ kind: 'token', library: 'python-redis-lock', value: ID, holders: [{ owner: ID, count: 1 }], ttlMs: -1 });
+    expect(view).toMatchObject({
+      kind: 'token',
+      library: 'python-redis-lock',
+      value: ID,
+      holders: [{ owner: ID, count: 1 }],
+      ttlMs: -1,
+    });
     expect(view.warnings.map((w) => [w.code, w.severity])).toEqual([['no-ttl-by-design', 'info']]);
     expect(view.warnings[0]!.message).toMatch(/^no TTL, python-redis-lock's default .*force-unlocks it/);
   });
@@ -37,9 +43,13 @@ describe('python-redis-lock in the decoder', () => {
     expect(companionOf('lock-signal:report')).toEqual({ role: 'wake-list', lock: 'lock:report' });
     const list = decodeSnapshot(raw({ key: 'lock-signal:report', type: 'list', pttl: 900, size: 1 }));
     expect(list.kind).toBe('not-a-lock');
-    expect(list.warnings.map((w) => w.message)).toEqual(['this is the wake-up list (its waiters\' BLPOP) of python-redis-lock "lock:report": inspect "lock:report" to see the lock']);
+    expect(list.warnings.map((w) => w.message)).toEqual([
+      'this is the wake-up list (its waiters\' BLPOP) of python-redis-lock "lock:report": inspect "lock:report" to see the lock',
+    ]);
     const views = ['lock:a', 'lock:b'].map((key) => decodeSnapshot(stringRaw(ID, { key, pttl: -1 })));
-    expect(noExpiryByDesignNote(views)).toMatch(/^2 python-redis-lock locks have no TTL, its default \(lock:a, lock:b\): normal while the holder runs/);
+    expect(noExpiryByDesignNote(views)).toMatch(
+      /^2 python-redis-lock locks have no TTL, its default \(lock:a, lock:b\): normal while the holder runs/,
+    );
     expect(noExpiryByDesignNote([decodeSnapshot(stringRaw(ID, { key: 'lock:a', pttl: 5000 }))])).toBeUndefined();
   });
 });

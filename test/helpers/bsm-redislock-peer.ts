@@ -11,14 +11,26 @@ import type { Redis } from 'ioredis';
 export const bsmToken = (): string => randomBytes(16).toString('base64url');
 
 /** One ObtainMulti attempt: true when it took every key. */
-export async function bsmObtainOnce(redis: Redis, keys: readonly string[], value: string, ttlMs: number): Promise<boolean> {
+export async function bsmObtainOnce(
+  redis: Redis,
+  keys: readonly string[],
+  value: string,
+  ttlMs: number,
+): Promise<boolean> {
   if ((await redis.msetnx(...keys.flatMap((k) => [k, value]))) !== 1) return false;
   for (const key of keys) await redis.pexpire(key, ttlMs);
   return true;
 }
 
 /** ObtainMulti with LinearBackoff(backoffMs) and a bounded number of retries. */
-export async function bsmObtain(redis: Redis, keys: readonly string[], value: string, ttlMs: number, backoffMs: number, retries: number): Promise<boolean> {
+export async function bsmObtain(
+  redis: Redis,
+  keys: readonly string[],
+  value: string,
+  ttlMs: number,
+  backoffMs: number,
+  retries: number,
+): Promise<boolean> {
   for (let i = 0; i <= retries; i++) {
     if (await bsmObtainOnce(redis, keys, value, ttlMs)) return true;
     await new Promise((r) => setTimeout(r, backoffMs));

@@ -22,7 +22,11 @@ export const peerId = (): string => randomBytes(18).toString('base64');
  * Lock(redis, name, expire).acquire(blocking=True, timeout): `redis` must be a connection of its
  * own, since BLPOP blocks it. The BLPOP timeout is bounded by the test (`timeoutS`), never 0.
  */
-export function peerAcquire(redis: Redis, name: string, opts: { expireS?: number; timeoutS: number; id?: string }): PeerLock {
+export function peerAcquire(
+  redis: Redis,
+  name: string,
+  opts: { expireS?: number; timeoutS: number; id?: string },
+): PeerLock {
   const id = opts.id ?? peerId();
   const stats = { wakeUps: 0, attempts: 0 };
   const ex = opts.expireS !== undefined ? ['EX', String(opts.expireS)] : [];

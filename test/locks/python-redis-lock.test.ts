@@ -82,7 +82,9 @@ describe('--kind python-redis-lock', () => {
 
   it('a key without its lock: prefix is refused before anything is sent', async () => {
     await expect(pythonRedisLock.tryAcquire(fx.env, { ...ours(), key: 'report' })).rejects.toThrow(UsageError);
-    await expect(pythonRedisLock.forceUnlock(fx.env, 'report')).rejects.toThrow(/python-redis-lock keys are lock:<name>, not "report"/);
+    await expect(pythonRedisLock.forceUnlock(fx.env, 'report')).rejects.toThrow(
+      /python-redis-lock keys are lock:<name>, not "report"/,
+    );
     expect(await fx.raw.dbsize()).toBe(0);
   });
 });

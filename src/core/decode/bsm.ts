@@ -57,6 +57,10 @@ export function groupMultiKeyLocks(views: readonly LockView[]): LockView[] {
     // Sorted: the lock is shown under the same key whatever order SCAN found them in.
     const sorted = [...group].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const ttls = sorted.map((v) => v.ttlMs).filter((t) => t >= 0);
-    return { ...sorted[0]!, keys: sorted.map((v) => v.key), ttlMs: ttls.length > 0 ? Math.min(...ttls) : sorted[0]!.ttlMs };
+    return {
+      ...sorted[0]!,
+      keys: sorted.map((v) => v.key),
+      ttlMs: ttls.length > 0 ? Math.min(...ttls) : sorted[0]!.ttlMs,
+    };
   });
 }

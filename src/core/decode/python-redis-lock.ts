@@ -35,7 +35,9 @@ export function signalKeyOf(lockKey: string): string {
 
 /** `lock-signal:<name>` → `lock:<name>`; undefined for any other key. */
 export function lockKeyOfSignal(key: string): string | undefined {
-  return key.startsWith(SIGNAL_PREFIX) && key.length > SIGNAL_PREFIX.length ? KEY_PREFIX + key.slice(SIGNAL_PREFIX.length) : undefined;
+  return key.startsWith(SIGNAL_PREFIX) && key.length > SIGNAL_PREFIX.length
+    ? KEY_PREFIX + key.slice(SIGNAL_PREFIX.length)
+    : undefined;
 }
 
 /** Why a lock of this library without TTL is its normal state, and still a risk (inspect's note). */

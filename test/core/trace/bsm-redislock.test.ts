@@ -16,8 +16,18 @@ const V_B = 'QkJCQkJCQkJCQkJCQkJCQgother';
 
 describe('trace decodes bsm/redislock', () => {
   it('its scripts of v0.3.0 to v0.10.0 are in the catalogue with their intent', () => {
-    expect([OBTAIN, REFRESH, RELEASE, PTTL].map((sha) => knownDigest(sha)?.intent)).toEqual(['acquire', 'renew', 'release', 'unknown']);
-    expect(knownDigest('80a1b5f2cfccec3b7119ba7721d2127682b691a7')).toMatchObject({ library: 'bsm-redislock', intent: 'acquire', first: 'v0.9.4', last: 'v0.9.4' });
+    expect([OBTAIN, REFRESH, RELEASE, PTTL].map((sha) => knownDigest(sha)?.intent)).toEqual([
+      'acquire',
+      'renew',
+      'release',
+      'unknown',
+    ]);
+    expect(knownDigest('80a1b5f2cfccec3b7119ba7721d2127682b691a7')).toMatchObject({
+      library: 'bsm-redislock',
+      intent: 'acquire',
+      first: 'v0.9.4',
+      last: 'v0.9.4',
+    });
   });
 
   it('ObtainMulti over two keys: acquired on both, refused, refreshed, released on both', () => {

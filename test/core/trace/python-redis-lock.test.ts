@@ -16,7 +16,13 @@ const ID_B = 'QkJCQkJCQkJCQkJCQkJCQkJC';
 
 describe('trace decodes python-redis-lock', () => {
   it('its release, extend and reset scripts are in the catalogue with their intent', () => {
-    expect([UNLOCK, EXTEND, RESET].map((sha) => [knownDigest(sha)?.library, knownDigest(sha)?.intent, knownDigest(sha)?.last])).toEqual([
+    expect(
+      [UNLOCK, EXTEND, RESET].map((sha) => [
+        knownDigest(sha)?.library,
+        knownDigest(sha)?.intent,
+        knownDigest(sha)?.last,
+      ]),
+    ).toEqual([
       ['python-redis-lock', 'release', 'v4.0.1'],
       ['python-redis-lock', 'renew', 'v4.0.1'],
       ['python-redis-lock', 'force', 'v4.0.1'],
