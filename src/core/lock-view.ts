@@ -77,6 +77,12 @@ export interface ReaderView {
   readonly zombie: boolean;
 }
 
+/** The token-lock libraries whose value format inspect tells apart (docs/lock-formats.md). */
+export const TOKEN_LIBRARIES = [
+  'node-redlock', 'redsync', 'redis-py', 'redis-semaphore', 'spring', 'shedlock', 'python-redis-lock', 'bsm-redislock', 'unknown',
+] as const;
+export type TokenLibraryName = (typeof TOKEN_LIBRARIES)[number];
+
 export interface TokenFacts {
   /** Spring RedisLockRegistry: the registry key and the lock's name, split at the key's first ':'. */
   readonly registryKey?: string | undefined;
@@ -135,8 +141,7 @@ export interface LockView {
   readonly token?: number | undefined;
   /** Token locks: the stored value and the library whose format it matches. */
   readonly value?: string | undefined;
-  readonly library?: 'node-redlock' | 'redsync' | 'redis-py' | 'redis-semaphore' | 'spring' | 'shedlock' | 'unknown' | undefined
-    | 'python-redis-lock' | 'bsm-redislock';
+  readonly library?: TokenLibraryName | undefined;
   /** Token locks: what the library stores or implies beside the owner's id (docs/lock-formats.md). */
   readonly tokenFacts?: TokenFacts | undefined;
   /** bsm/redislock: the caller's metadata stored after its 22-character token. */

@@ -3,7 +3,7 @@
 // (one-shot commands load no zod); tests validate real output with them and
 // scripts/json-schemas.ts writes docs/json/ from them.
 import { z } from 'zod';
-import { INSPECT_KINDS } from '../lock-view.js';
+import { INSPECT_KINDS, TOKEN_LIBRARIES } from '../lock-view.js';
 import { VIOLATION_KINDS } from '../scenario/verdict.js';
 
 export const ms = (what: string) => z.number().describe(what);
@@ -63,7 +63,19 @@ export const lockView = z
     orphanTimeoutKeys: z.array(timeoutKey).optional(),
     token: z.number().optional(),
     value: z.string().optional(),
-    library: z.enum(['node-redlock', 'redsync', 'redis-py', 'redis-semaphore', 'spring', 'unknown']).optional(),
+    library: z.enum(TOKEN_LIBRARIES).optional(),
+    tokenFacts: z
+      .strictObject({
+        registryKey: z.string().optional(),
+        lockKey: z.string().optional(),
+        host: z.string().optional(),
+        lockedAt: epochMs.optional(),
+        id: z.string().optional(),
+      })
+      .optional()
+      .describe("what the token's library stores beside the id: Spring's registry, ShedLock's host and time"),
+    metadata: z.string().optional().describe("bsm/redislock: the caller's metadata after its token"),
+    keys: z.array(z.string()).optional().describe('bsm/redislock ObtainMulti: every key holding this value'),
     available: z.number().optional(),
     permits: z.array(z.strictObject({ id: z.string(), expiresInMs: z.number().nullable(), expired: z.boolean() })).optional(),
     count: z.number().optional(),
