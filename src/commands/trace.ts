@@ -14,6 +14,9 @@ import { summaryLines } from '../core/trace/summary-text.js';
 import { widthOf } from '../core/text-layout.js';
 import { safeJson, safeLine } from '../core/terminal-text.js';
 import type { SourceStats } from '../trace/source.js';
+import { WriterCollector } from '../core/who/writers.js';
+import { describeTarget } from '../redis/target.js';
+import { rememberWriters } from '../state/owner-directory.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { addConnectionOptions, durationFlag, targetSpec, type ConnectionFlags } from './options.js';
 
@@ -131,6 +134,8 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
   const json = flags.json === true;
   const tty = ctx.stdout.isTTY === true && !json;
   const { runTrace } = await import('../trace/run.js');
+  // Who wrote each owner id, for `who` to name a holder that is quiet or gone later (the owner directory).
+  const writers = new WriterCollector(describeTarget(spec));
   let view: { close(): Promise<void> } | undefined;
   // While the live view draws, status lines (reconnecting, failover) go into it, not across it.
   let status: string | undefined;
@@ -149,7 +154,10 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
         if (flags.source === 'monitor') note(ctx, monitorCostNote(forMs));
         if (tty) view = mountLive(ctx, what, session, () => ({ ...source.stats, status }));
       },
-      onEvents: tty ? undefined : (events, found) => printStream(ctx, events, found, json),
+      onEvents: (events, found) => {
+        writers.observe(events);
+        if (!tty) printStream(ctx, events, found, json);
+      },
     });
     await view?.close();
     view = undefined;
@@ -157,6 +165,7 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
     return result.session.unsafe ? ExitCode.verdictMismatch : ExitCode.ok;
   } finally {
     await view?.close();
+    await rememberWriters(ctx.env, writers.entries(), (line) => note(ctx, `trace: ${line}`));
   }
 }
 
