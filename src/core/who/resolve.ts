@@ -9,6 +9,7 @@ import type { ServerConnection } from './connections.js';
 import type { Liveness, RememberedWriter, WhoConnection, WhoFacts, WhoHolder, WhoLock, WhoParty, WhoReport, WhoSubscribers } from './model.js';
 import { ownerLabel } from './owner-label.js';
 import { isLockChannel } from './channels.js';
+import { wroteAs } from './writers.js';
 
 /** Sample events that say a connection wrote this owner on this lock while trying to get it. */
 const TRYING: ReadonlySet<TraceEvent['kind']> = new Set(['attempt', 'refused', 'queue-join']);
@@ -72,14 +73,14 @@ function resolveParty(f: Facts, view: LockView, owner: string, prefer: ReadonlyS
 /** The holder's own connection: the one seen acquiring (the sample, else the directory), else one seen renewing. */
 function resolveHolder(f: Facts, view: LockView, owner: string): WhoHolder {
   const events = f.eventsOn(view.key).filter((e) => e.owner === owner);
-  const acquiredHere = events.filter((e) => e.kind === 'acquired' || e.kind === 'reader-join').at(-1);
+  const acquiredHere = events.filter((e) => e.kind !== 'queue-join' && wroteAs(e) === 'took').at(-1);
   const memory = f.remembered(view.key, owner);
   const party: WhoParty = acquiredHere
     ? { owner, connection: f.connection(withAddr(acquiredHere)), via: 'monitor' }
     : memory
       ? { owner, connection: f.connection(memory), via: 'trace-memory' }
       : resolveParty(f, view, owner, HOLDING);
-  const renewers = unique(events.filter((e) => e.kind === 'renewed').map((e) => f.connection(withAddr(e))));
+  const renewers = unique(events.filter((e) => wroteAs(e) === 'kept').map((e) => f.connection(withAddr(e))));
   return { ...party, renewers, liveness: liveness(f, view, party, renewers) };
 }
 

@@ -1,6 +1,18 @@
 import type { TraceEvent } from '../trace/events.js';
 import type { RememberedWriter } from './model.js';
 
+/**
+ * What an event says a connection did with an owner id: took it (acquired, joined as a reader or
+ * queued), or kept it (renewed). A SET without NX over a lock the decoder had not seen taken reads
+ * as an `overwrite` acquisition; for a holder already in the lock it is a renewal (node-redlock's
+ * extend is such a SET), so it counts as one: a renewer is never mistaken for the acquirer.
+ */
+export function wroteAs(e: TraceEvent): 'took' | 'kept' | undefined {
+  if (e.kind === 'acquired') return e.overwrite ? 'kept' : 'took';
+  if (e.kind === 'reader-join' || e.kind === 'queue-join') return 'took';
+  return e.kind === 'renewed' ? 'kept' : undefined;
+}
+
 /** How many owners one trace keeps in memory for the owner directory (the directory keeps its own bound). */
 const MAX_OWNERS = 2000;
 
@@ -17,8 +29,9 @@ export class WriterCollector {
   observe(events: readonly TraceEvent[]): void {
     for (const e of events) {
       if (e.owner === undefined || e.client?.addr === undefined) continue;
-      const acquired = e.kind === 'acquired' || e.kind === 'reader-join' || e.kind === 'queue-join';
-      if (!acquired && e.kind !== 'renewed') continue;
+      const how = wroteAs(e);
+      if (how === undefined) continue;
+      const acquired = how === 'took';
       const id = JSON.stringify([e.lock, e.owner]);
       const had = this.writers.get(id);
       if (had && (had.acquired || !acquired)) continue;
