@@ -9,6 +9,7 @@ import { everyoneResolved, resolveWho } from '../core/who/resolve.js';
 import { collectLocks } from '../inspect/scan-locks.js';
 import { inspectKeys } from '../inspect/snapshot.js';
 import { connect, type Connection, type RedisClient } from '../redis/connection.js';
+import { aclUserOf } from '../redis/permissions.js';
 import type { TargetSpec } from '../redis/target.js';
 import { TraceSource } from './source.js';
 
@@ -72,7 +73,7 @@ interface Sample {
 }
 
 /** MONITOR on every primary, for the locks wanted, until everyone is resolved (after MIN_SAMPLE_MS) or sampleMs. */
-async function sample(opts: WhoOptions, views: readonly LockView[], limits: string[]): Promise<Sample> {
+async function sample(opts: WhoOptions, views: readonly LockView[], limits: string[], user: string): Promise<Sample> {
   const events: TraceEvent[] = [];
   const names = new Set(views.map((v) => v.key));
   const wants = 'keys' in opts.target ? (lock: string) => names.has(lock) : globMatcher(opts.target.pattern);
@@ -83,7 +84,9 @@ async function sample(opts: WhoOptions, views: readonly LockView[], limits: stri
   } catch (err) {
     if (!(err instanceof PermissionError)) throw err;
     await source.stop();
-    limits.push(`the server refused MONITOR (grant +monitor to this user): holders and waiters are resolved only from the owner directory and the libraries' labels, and renewers are not seen`);
+    limits.push(
+      `the Redis user ${user} may not run MONITOR: grant it with ACL SETUSER ${user} +monitor (without it, holders and waiters are resolved only from the owner directory and the libraries' labels, and renewers are not seen)`,
+    );
     return { events, ms: 0, endedEarly: false };
   }
   opts.onStatus?.(`sampling MONITOR for up to ${Math.round(opts.sampleMs / 1000)} s`);
@@ -111,10 +114,13 @@ export async function runWho(opts: WhoOptions): Promise<WhoReport> {
     const limits: string[] = [];
     const before = await readViews(conn, opts.target);
     const taken = before.filter((v) => v.kind !== 'missing' && v.kind !== 'not-a-lock');
-    const { events, ms, endedEarly } = taken.length > 0 && opts.sampleMs > 0 ? await sample(opts, before, limits) : { events: [], ms: 0, endedEarly: false };
+    const sampled = taken.length > 0 && opts.sampleMs > 0;
+    const { events, ms, endedEarly } = sampled ? await sample(opts, before, limits, aclUserOf(conn.client)) : { events: [], ms: 0, endedEarly: false };
     const views = await readViews(conn, 'keys' in opts.target ? opts.target : { keys: before.map((v) => v.key) });
     const connections = await readAll(conn, clientList, limits, 'connections are not described (name, library, age, idle) and liveness is unknown');
-    const channels = await readAll(conn, channelList, limits, 'subscribed connections are not tied to a lock');
+    // Asked only when a lock has subscribers: it is what ties them to connections, and outside +@read.
+    const subscribed = views.some((v) => v.waiters > 0);
+    const channels = subscribed ? await readAll(conn, channelList, limits, 'subscribed connections are not tied to a lock') : [];
     const own = (connections ?? []).filter((c) => c.name !== undefined && OWN_NAMES.has(c.name)).map((c) => c.addr);
     const facts: WhoFacts = { views, events, connections, remembered: opts.remembered, channels, own };
     return { ...resolveWho(facts), sample: { ms, endedEarly }, limits, readAt: views[0]?.readAt ?? Date.now() };
