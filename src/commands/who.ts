@@ -65,6 +65,7 @@ export function registerWho(program: Command, ctx: CommandContext): Command {
       const remembered = loadOwnerDirectory(ctx.env).filter((e) => e.target === describeTarget(spec));
       const { runWho } = await import('../trace/who.js');
       const report = await runWho({ spec, target, sampleMs, full: flags.full, remembered, signal: ctx.signal, onStatus: (text) => note(ctx, `who: ${text}`) });
+      ctx.emit?.({ type: 'who-report', target: describeTarget(spec), report });
       if (flags.json) printJson(ctx, report);
       else for (const line of formatWho(report)) print(ctx, line);
       for (const line of whoNotes(report)) note(ctx, `who: ${line}`);

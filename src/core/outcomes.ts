@@ -5,6 +5,7 @@
 
 import type { HoldEvent } from './hold-events.js';
 import type { LockKind } from './lock-kind.js';
+import type { WhoReport } from './who/model.js';
 
 /** Where a lock lives, as the owner memory names it: `127.0.0.1:6379`, `redlock 127.0.0.1:7001,...`. */
 type LockTargetName = string;
@@ -39,6 +40,8 @@ export type CommandOutcome =
       readonly target: LockTargetName;
       readonly event: HoldEvent;
     }
+  /** `who`'s report, for the REPL's panel. */
+  | { readonly type: 'who-report'; readonly target: LockTargetName; readonly report: WhoReport }
   | { readonly type: 'sandbox-up'; readonly name: string; readonly topology: string }
   | { readonly type: 'sandbox-down'; readonly name: string };
 

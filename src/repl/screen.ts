@@ -27,6 +27,7 @@ export function screenOf(
     jobs: state.jobs.map(({ id, client, line, since }) => ({ id, client, line, since })),
     sandbox: state.sandbox,
     stepping: state.stepping,
+    who: state.who,
     ended: state.ended,
   };
 }

@@ -3,10 +3,11 @@ import { formatDuration } from '../core/duration.js';
 import type { LockView } from '../core/lock-view.js';
 import type { NodeStatus } from '../sandbox/status.js';
 import { viewShows } from '../core/held-view.js';
-import type { HeldLock, ReplScreen, SandboxPanel, Waiting } from './repl-screen.js';
+import type { HeldLock, ReplScreen, SandboxPanel, Waiting, WhoPanel } from './repl-screen.js';
 import { InspectKey } from './InspectKey.js';
 import { LeaseBar } from './LeaseBar.js';
 import { safeStrings, safeText } from '../core/terminal-text.js';
+import { formatWho } from '../core/who/text.js';
 
 export interface ReplPanelProps {
   readonly screen: ReplScreen;
@@ -124,6 +125,29 @@ function WaitingRow({ wait: raw, now }: { readonly wait: Waiting; readonly now: 
   );
 }
 
+/** `who`'s newest report: the same lines the command prints, under a head naming its target and sample. */
+function WhoSection({ who }: { readonly who: WhoPanel }) {
+  const { sample } = who.report;
+  return (
+    <Box flexDirection="column" marginBottom={1}>
+      <Text>
+        <Text bold>who</Text>
+        <Text dimColor>
+          {' '}
+          on {safeText(who.target)}
+          {sample.ms > 0 ? `, sampled ${formatDuration(sample.ms)}` : ', no sample'}
+        </Text>
+      </Text>
+      {formatWho(who.report).map((line, i) => (
+        // The report is replaced whole, never edited in place: a line's place is its identity.
+        <Text key={i} wrap="truncate-end">
+          {safeText(line)}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
 function PanelStatus({ screen, now }: ReplPanelProps) {
   const { panel } = screen;
   if (panel.reconnecting) return <Text color="yellow">reconnecting to {screen.target}…</Text>;
@@ -151,11 +175,12 @@ export function ReplPanel({ screen, now }: ReplPanelProps) {
   const elapsedMs = panel.readAt === undefined ? 0 : Math.max(0, now - panel.readAt);
   const watchedViews = panel.watched.map((k) => panel.views[k]).filter((v): v is LockView => v !== undefined);
   const reading = panel.watched.length > 0 || held.length > 0 || waiting.length > 0;
-  if (!reading && !screen.sandbox && screen.heldElsewhere.length === 0) return null;
+  if (!reading && !screen.sandbox && !screen.who && screen.heldElsewhere.length === 0) return null;
   const full = watchedViews.length <= FULL_KEYS;
   return (
     <Box flexDirection="column" borderStyle="single" borderDimColor paddingX={1}>
       {screen.sandbox && <SandboxNodes sandbox={screen.sandbox} />}
+      {screen.who && <WhoSection who={screen.who} />}
       {watchedViews.map((view) => {
         const who = clientsOn(view, held, waiting);
         return full ? (

@@ -9,6 +9,7 @@ import type {
   RunningView,
   StepView,
   Waiting,
+  WhoPanel,
 } from '../core/repl/screen-parts.js';
 import type { SandboxStatus } from '../sandbox/index.js';
 
@@ -21,6 +22,7 @@ export type {
   RunningView,
   StepView,
   Waiting,
+  WhoPanel,
 } from '../core/repl/screen-parts.js';
 
 export interface SandboxPanel {
@@ -48,5 +50,7 @@ export interface ReplScreen {
   readonly jobs: readonly JobView[];
   readonly sandbox?: SandboxPanel | undefined;
   readonly stepping?: StepView | undefined;
+  /** The newest `who` report (the `who` command), until the next one. */
+  readonly who?: WhoPanel | undefined;
   readonly ended: boolean;
 }

@@ -5,6 +5,7 @@
 import type { HoldMode } from '../hold-events.js';
 import type { LockKind } from '../lock-kind.js';
 import type { LockView } from '../lock-view.js';
+import type { WhoReport } from '../who/model.js';
 
 /** How an output line reads: a command's result, its messages, the REPL's own voice, or an echo of what was typed. */
 export type OutputTone = 'result' | 'message' | 'error' | 'repl' | 'echo' | 'event';
@@ -42,6 +43,12 @@ export interface Waiting {
   readonly where?: string | undefined;
   readonly jobId?: number | undefined;
   readonly untilAt?: number | undefined;
+}
+
+/** `who`'s newest report on the REPL's panel, with the target it was read from. */
+export interface WhoPanel {
+  readonly target: string;
+  readonly report: WhoReport;
 }
 
 export interface PanelScreen {

@@ -9,7 +9,7 @@ import type { RedissonOwner } from '../owner.js';
 import type { PollState } from '../poller.js';
 import { foldHoldEvent, type HoldJob, type JobState } from './hold-job.js';
 import { emptyPanel, foldPoll } from './panel.js';
-import type { HeldLock, OutputLine, OutputTone, PanelScreen, RunningView, StepView } from './screen-parts.js';
+import type { HeldLock, OutputLine, OutputTone, PanelScreen, RunningView, StepView, WhoPanel } from './screen-parts.js';
 
 export type { HoldJob, JobState } from './hold-job.js';
 
@@ -62,6 +62,8 @@ export interface ReplState<T extends TargetRef = TargetRef, S = unknown> {
   readonly kindHints: Readonly<Record<string, InspectKind>>;
   readonly panel: PanelScreen;
   readonly stepping?: StepView | undefined;
+  /** The newest `who` report, shown on the panel until the next one. */
+  readonly who?: WhoPanel | undefined;
   readonly output: readonly OutputLine[];
   readonly history: readonly string[];
   readonly ended: boolean;
@@ -193,6 +195,8 @@ function applyOutcome<T extends TargetRef, S>(
       const hold: HoldJob = foldHoldEvent(job, job.hold, facts, o.event);
       return { ...state, jobs: state.jobs.map((j) => (j === job ? { ...j, hold } : j)) };
     }
+    case 'who-report':
+      return { ...state, who: { target: state.knownTargets[o.target]?.label ?? o.target, report: o.report } };
     case 'sandbox-up':
       return { ...state, startedSandboxes: [...state.startedSandboxes.filter((n) => n !== o.name), o.name] };
     case 'sandbox-down': {
