@@ -66,10 +66,10 @@ export function registerWho(program: Command, ctx: CommandContext): Command {
       const { runWho } = await import('../trace/who.js');
       const report = await runWho({ spec, target, sampleMs, full: flags.full, remembered, signal: ctx.signal, onStatus: (text) => note(ctx, `who: ${text}`) });
       ctx.emit?.({ type: 'who-report', target: describeTarget(spec), report });
-      if (flags.json) printJson(ctx, report);
-      else for (const line of formatWho(report)) print(ctx, line);
-      for (const line of whoNotes(report)) note(ctx, `who: ${line}`);
       const missing = 'keys' in target && report.locks.length === 0;
+      if (flags.json) printJson(ctx, report);
+      else if (!missing) for (const line of formatWho(report)) print(ctx, line);
+      for (const line of whoNotes(report)) note(ctx, `who: ${line}`);
       if (missing) note(ctx, `who: ${arg} is not a lock here (no such key, or not a lock): check the name with ls`);
       return missing ? ExitCode.notFound : ExitCode.ok;
     }),
