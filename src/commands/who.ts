@@ -58,7 +58,7 @@ export function registerWho(program: Command, ctx: CommandContext): Command {
   cmd.action(
     act(ctx, async (arg: string | undefined, flags: WhoFlags) => {
       if (arg !== undefined) checkKeyName(arg);
-      const sampleMs = durationFlag(flags.sample, '--sample', { minMs: 0 }) ?? 0;
+      const sampleMs = durationFlag(flags.sample, '--sample') ?? 0;
       if (sampleMs > 600_000) throw new UsageError(`--sample ${flags.sample} is too long: who is bounded to 10m; for longer, run trace`);
       const spec = targetSpec(flags, ctx);
       const target = arg === undefined ? { pattern: '*' } : GLOB.test(arg) ? { pattern: arg } : { keys: [arg] };

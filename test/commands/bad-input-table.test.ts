@@ -157,7 +157,7 @@ export const ROWS_MORE: Row[] = [
   { name: 'who --sample abc', args: (s) => ['who', 'orders', '--url', s.url, '--sample', 'abc'], code: 2, says: /invalid --sample duration "abc"/ },
   { name: 'who --sample past its bound', args: (s) => ['who', 'orders', '--url', s.url, '--sample', '20m'], code: 2, says: /--sample 20m is too long: who is bounded to 10m/ },
   { name: 'who of an empty key', args: (s) => ['who', '', '--url', s.url], code: 2, says: /the key is empty/ },
-  { name: 'who of an application hash', args: (s) => ['who', 'user:1', '--url', s.url, '--sample', '0s'], code: 4, says: /who: user:1 is not a lock here/, arrange: (p) => appHash(p) },
+  { name: 'who of an application hash', args: (s) => ['who', 'user:1', '--url', s.url, '--sample', '1s'], code: 4, says: /who: user:1 is not a lock here/, arrange: (p) => appHash(p) },
 ];
 
 /**
