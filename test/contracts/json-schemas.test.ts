@@ -103,6 +103,8 @@ describe('reading commands', () => {
     await fx.raw.hset('no-ttl', `${randomUUID()}:1`, '1'); // a Redisson lock with no TTL: doctor's error
     const doctor = await cli('doctor', '--json');
     expect((checkOutput('doctor', doctor.stdout)[0] as unknown[]).length).toBeGreaterThan(0);
+    const who = checkOutput('who', (await cli('who', '*', '--sample', '1s', '--json')).stdout)[0] as { locks: { key: string }[] };
+    expect(who.locks.map((l) => l.key).sort()).toEqual(['no-ttl', 'orders', 'tok']);
   }, SPAWNS_BOUND);
 
   it('trace: events, then the summary; and the same from a recording', async () => {

@@ -13,6 +13,7 @@ import { sandboxDownJson, sandboxStatusJson, sandboxUpJson, sandboxVerbJson } fr
 import { scenarioListJson, scenarioRunAllJson, scenarioRunJson, scenarioShowJson } from './scenario.js';
 import { targetJson, targetListJson } from './target.js';
 import { traceLine } from './trace.js';
+import { whoJson } from './who.js';
 
 /**
  * The version of every shape below. Within a version fields are only added (read what you know,
@@ -58,6 +59,7 @@ export const JSON_CONTRACTS: readonly JsonContract[] = [
   { file: 'scenario-run-all', commands: ['scenario run --all'], form: 'document', description: 'One entry per scenario; one that could not run has its error.', schema: scenarioRunAllJson },
   { file: 'target-list', commands: ['target list'], form: 'document', description: 'The saved targets, never a password.', schema: targetListJson },
   { file: 'target-show', commands: ['target show'], form: 'document', description: 'One saved target (an entry of target list).', schema: targetJson },
+  { file: 'who', commands: ['who'], form: 'document', description: "Each lock's holders and waiters resolved to connections, and the blocked-by chains.", schema: whoJson },
   { file: 'error', commands: ['*'], form: 'document', description: 'On stderr, in place of the error line, when a command fails without a result.', schema: errorJsonSchema },
 ];
 
