@@ -1,8 +1,9 @@
 // The end-of-trace summary: per lock, how often it was taken, how long it was held and waited
-// for (p50 / p99), how contended it was, and what the checker found on it.
+// for (p50 / p99, from streaming histograms: durations.ts), how contended it was, and what the
+// checker found on it.
 
-import { percentiles } from '../race/stats.js';
 import type { Finding } from './checker.js';
+import { DurationHistogram } from './durations.js';
 import { isNodeEvent, type TraceEvent } from './events.js';
 
 export interface LockSummary {
@@ -26,29 +27,15 @@ interface Tally {
   readonly clients: Set<string>;
   readonly holding: Map<string, number>;
   readonly waiting: Map<string, number>;
-  readonly holds: Reservoir;
-  readonly waits: Reservoir;
+  /** Made at the first hold or wait: most locks of a busy trace have no waits at all. */
+  holds: DurationHistogram | undefined;
+  waits: DurationHistogram | undefined;
 }
 
-/** Samples kept per figure: percentiles stay exact up to this many, estimated beyond, memory flat. */
-const RESERVOIR = 10_000;
+/** Clients named per lock, and owners waiting per lock, before the oldest waits are dropped. */
+const TALLY_LIMIT = 10_000;
 /** A wait not ended by an acquisition within this long was given up (node-redlock draws a new token per try). */
 const ABANDONED_WAIT_MS = 60_000;
-
-/** Vitter's reservoir sample with a fixed-seed generator, so a replay gives the same figures. */
-class Reservoir {
-  readonly values: number[] = [];
-  private seen = 0;
-  private seed = 0x2545f491;
-
-  add(v: number): void {
-    this.seen++;
-    if (this.values.length < RESERVOIR) return void this.values.push(v);
-    this.seed = (Math.imul(this.seed, 1103515245) + 12345) >>> 0;
-    const at = this.seed % this.seen;
-    if (at < RESERVOIR) this.values[at] = v;
-  }
-}
 
 const ENDS_HOLD = new Set(['expired', 'deleted', 'force-unlocked', 'lost-in-failover']);
 
@@ -60,13 +47,13 @@ export class TraceSummary {
     if (isNodeEvent(e)) return;
     let t = this.tallies.get(e.lock);
     if (!t) {
-      t = { acquisitions: 0, refusals: 0, releases: 0, expiries: 0, clients: new Set(), holding: new Map(), waiting: new Map(), holds: new Reservoir(), waits: new Reservoir() };
+      t = { acquisitions: 0, refusals: 0, releases: 0, expiries: 0, clients: new Set(), holding: new Map(), waiting: new Map(), holds: undefined, waits: undefined };
       this.tallies.set(e.lock, t);
     }
     const owner = e.owner;
     const client = e.client?.name ?? e.client?.addr;
-    if (client !== undefined && t.clients.size < RESERVOIR) t.clients.add(client);
-    if (t.waiting.size > RESERVOIR) for (const [o, since] of t.waiting) if (since < e.t - ABANDONED_WAIT_MS) t.waiting.delete(o);
+    if (client !== undefined && t.clients.size < TALLY_LIMIT) t.clients.add(client);
+    if (t.waiting.size > TALLY_LIMIT) for (const [o, since] of t.waiting) if (since < e.t - ABANDONED_WAIT_MS) t.waiting.delete(o);
     switch (e.kind) {
       case 'acquired':
       case 'reader-join': {
@@ -74,7 +61,7 @@ export class TraceSummary {
         t.acquisitions++;
         t.holding.set(owner, e.t);
         const since = t.waiting.get(owner);
-        if (since !== undefined) t.waits.add(e.t - since);
+        if (since !== undefined) (t.waits ??= new DurationHistogram()).add(e.t - since);
         t.waiting.delete(owner);
         break;
       }
@@ -97,17 +84,12 @@ export class TraceSummary {
 
   private endHold(t: Tally, owner: string, at: number): void {
     const since = t.holding.get(owner);
-    if (since !== undefined) t.holds.add(at - since);
+    if (since !== undefined) (t.holds ??= new DurationHistogram()).add(at - since);
     t.holding.delete(owner);
   }
 
   /** Per lock, most acquired first. */
   locks(findings: readonly Finding[]): LockSummary[] {
-    const pct = ({ values }: Reservoir) => {
-      if (values.length === 0) return undefined;
-      const p = percentiles(values);
-      return { p50: p.p50, p99: p.p99 };
-    };
     return [...this.tallies]
       .map(([lock, t]) => ({
         lock,
@@ -116,8 +98,8 @@ export class TraceSummary {
         releases: t.releases,
         expiries: t.expiries,
         clients: t.clients.size,
-        holdMs: pct(t.holds),
-        waitMs: pct(t.waits),
+        holdMs: t.holds?.percentiles(),
+        waitMs: t.waits?.percentiles(),
         findings: findings.filter((f) => f.lock === lock).length,
       }))
       .sort((a, b) => b.acquisitions - a.acquisitions || a.lock.localeCompare(b.lock));
