@@ -9,7 +9,7 @@ import type { MonitorLine } from './monitor-line.js';
 import type { EffectContext } from './effect-context.js';
 import { conditionalDelete, conditionalSet, deleteLock } from './conditional-writes.js';
 import { parseSetOptions } from './set-options.js';
-import { resolveSet } from './token-set.js';
+import { resolveSet, sentPlainly } from './token-set.js';
 
 // Commands that only read: seen on a lock key they are the lock's own business (a library's
 // check, `inspect`), not something to report.
@@ -37,7 +37,7 @@ export function applyCommand(ctx: EffectContext, line: MonitorLine, client: Trac
     // A SET without NX on a key never seen as a lock is application data, not our business.
     if (!opts.nx && !model.has(key)) return;
     const s = model.state(key, 'token');
-    return resolveSet(ctx, s, { ...opts, value: line.args[2] ?? '', inScript: false, probedAfterSet: false, probedExists: false }, line.t, client);
+    return resolveSet(ctx, s, opts, sentPlainly(line.args[2] ?? ''), line.t, client);
   }
   if (cmd === 'del' || cmd === 'unlink') {
     for (const k of line.args.slice(1)) deleteLock(ctx, model.get(k), line);

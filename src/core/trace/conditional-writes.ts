@@ -11,7 +11,7 @@ import type { TraceClient } from './events.js';
 import type { LockState } from './lock-model.js';
 import type { MonitorLine } from './monitor-line.js';
 import type { SetOptions } from './set-options.js';
-import { resolveSet } from './token-set.js';
+import { resolveSet, sentPlainly } from './token-set.js';
 
 const UNKNOWN = 'conditional, outcome unknown';
 
@@ -43,7 +43,7 @@ export function conditionalSet(ctx: EffectContext, line: MonitorLine, opts: SetO
   // IFNE and the digest conditions: what they do on an absent key, or a digest, is not computed here.
   if (!ctx.commands || option !== 'IFEQ' || known === 'unknown' || !s) return unknown(ctx, lock, line);
   if (known !== 'absent' && known.value === expected) {
-    return resolveSet(ctx, s, { ...opts, value, inScript: false, probedAfterSet: false, probedExists: false }, line.t, client);
+    return resolveSet(ctx, s, opts, sentPlainly(value), line.t, client);
   }
   // Not applied. The holder's own renewal form (new value = compared value) found its lock gone or taken.
   if (value === expected) return ctx.emit({ kind: 'renew-refused', lock, library: 'token', owner: value, holders: [...s.holders.keys()], command: line.args });

@@ -70,7 +70,6 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
   const s = model.state(key, library);
   s.library = library;
   const token = run.argv[0];
-  const base = { lock: key, library };
   // The server's evidence that the key was gone: whoever the model still had there lost it by now.
   const goneNow = (except?: string) => {
     const others = [...s.holders.keys()].filter((o) => o !== except);
@@ -88,7 +87,7 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
     s.holders.set(owner, { count, shared, client: run.client });
     if (f.pexpireMs !== undefined) model.setExpiry(s, run.t, f.pexpireMs);
     const leaseMs = f.pexpireMs ?? (s.expiresAt !== undefined ? s.expiresAt - run.t : undefined);
-    ctx.emit({ ...base, kind: shared ? 'reader-join' : 'acquired', owner, count, ...(shared ? { shared } : {}), ...(leaseMs !== undefined ? { leaseMs } : {}) });
+    ctx.emit({ lock: key, library, kind: shared ? 'reader-join' : 'acquired', owner, count, ...(shared ? { shared } : {}), ...(leaseMs !== undefined ? { leaseMs } : {}) });
   }
   const released = new Set([...f.decr.keys(), ...f.hdel]);
   for (const owner of released) {
@@ -98,7 +97,7 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
     const shared = prev?.shared ?? (s.mode === 'read' && !owner.endsWith(':write'));
     if (gone) s.holders.delete(owner);
     else s.holders.set(owner, { count, shared, client: prev?.client ?? run.client });
-    ctx.emit({ ...base, kind: shared ? 'reader-leave' : 'released', owner, count, ...(shared ? { shared } : {}) });
+    ctx.emit({ lock: key, library, kind: shared ? 'reader-leave' : 'released', owner, count, ...(shared ? { shared } : {}) });
   }
   if (f.incr.size > 0) return;
   if (released.size > 0) {
@@ -109,9 +108,10 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
   }
   if (f.set) {
     // A SET without expiry that the script then PEXPIREs (bsm/redislock's MSETNX) takes that lease.
-    const lease = f.set.pxMs === undefined && f.set.atMs === undefined && f.pexpireMs !== undefined ? { pxMs: f.pexpireMs } : {};
-    const facts = { ...f.set, ...lease, inScript: true, probedAfterSet: f.probedAfterSet, probedExists: f.probedExists };
-    return resolveSet(ctx, s, facts, run.t, run.client);
+    const takesPexpire = f.set.pxMs === undefined && f.set.atMs === undefined && f.pexpireMs !== undefined;
+    const opts = takesPexpire ? { ...f.set, pxMs: f.pexpireMs } : f.set;
+    const facts = { value: f.set.value, inScript: true, probedAfterSet: f.probedAfterSet, probedExists: f.probedExists };
+    return resolveSet(ctx, s, opts, facts, run.t, run.client);
   }
   if (f.deleted) {
     const holders = [...s.holders.keys()];
@@ -120,8 +120,8 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
       // The script compared its ARGV[1] with the value and deleted: that token held the lock, whatever the model thought.
       const owner = library === 'token' && token !== undefined ? token : (holders[0] ?? token ?? '?');
       if (!s.holders.has(owner) && holders.length > 0) for (const e of model.expire(s, run.t, 'gone before its computed expiry')) ctx.emit(e);
-      ctx.emit({ ...base, kind: 'released', owner, count: 0 });
-    } else ctx.emit({ ...base, kind: 'force-unlocked', holders, command: run.command });
+      ctx.emit({ lock: key, library, kind: 'released', owner, count: 0 });
+    } else ctx.emit({ lock: key, library, kind: 'force-unlocked', holders, command: run.command });
     model.clear(s);
     return;
   }
@@ -129,7 +129,7 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
     const owner = f.probeOwner ?? (token !== undefined && s.holders.has(token) ? token : undefined) ?? soleHolder(s) ?? argOwner ?? token ?? '?';
     if (!s.holders.has(owner)) s.holders.set(owner, { count: 1, shared: false, client: run.client });
     model.setExpiry(s, run.t, f.persist ? undefined : f.pexpireMs);
-    ctx.emit({ ...base, kind: 'renewed', owner, ...(f.persist ? {} : { leaseMs: f.pexpireMs! }) });
+    ctx.emit({ lock: key, library, kind: 'renewed', owner, ...(f.persist ? {} : { leaseMs: f.pexpireMs! }) });
     return;
   }
   // Nothing changed: the script's purpose says what was refused.
@@ -137,7 +137,7 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
   const holders = [...s.holders.keys()];
   switch (run.intent) {
     case 'acquire':
-      ctx.emit({ ...base, kind: 'refused', owner, holders });
+      ctx.emit({ lock: key, library, kind: 'refused', owner, holders });
       return;
     case 'renew':
     case 'release': {
@@ -145,7 +145,7 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
       // The server found the key without this owner: if the model still had it there, it ended now.
       if (s.holders.has(owner)) for (const e of model.expire(s, run.t, 'gone before its computed expiry')) ctx.emit(e);
       const detail = f.probedExists && holders.length === 0 ? 'lock was already gone' : undefined;
-      ctx.emit({ ...base, kind: run.intent === 'renew' ? 'renew-refused' : 'release-refused', owner, holders, ...(detail ? { detail } : {}) });
+      ctx.emit({ lock: key, library, kind: run.intent === 'renew' ? 'renew-refused' : 'release-refused', owner, holders, ...(detail ? { detail } : {}) });
       return;
     }
     case 'force':

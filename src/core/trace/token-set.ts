@@ -6,41 +6,44 @@ import type { TraceClient } from './events.js';
 import type { LockState } from './lock-model.js';
 import { setLease, type SetOptions } from './set-options.js';
 
-export interface SetFacts extends SetOptions {
+/** What else is known of a SET besides its options (kept apart from them: merging the two cost a copy per SET). */
+export interface SetFacts {
   readonly value: string;
   readonly inScript: boolean;
   readonly probedAfterSet: boolean;
   readonly probedExists: boolean;
 }
 
+/** A SET sent by a client itself, not from a script. */
+export const sentPlainly = (value: string): SetFacts => ({ value, inScript: false, probedAfterSet: false, probedExists: false });
+
 /** A SET on a token lock, from a script or sent plainly: acquire (NX), renewal, or a silent overwrite. */
-export function resolveSet(ctx: EffectContext, s: LockState, set: SetFacts, t: number, client: TraceClient): void {
+export function resolveSet(ctx: EffectContext, s: LockState, opts: SetOptions, set: SetFacts, t: number, client: TraceClient): void {
   const { model } = ctx;
-  const leaseMs = setLease(set, t);
+  const leaseMs = setLease(opts, t);
   const owner = set.value;
-  const base = { lock: s.lock, library: 'token' as const, owner };
   s.library = 'token';
   // Who held it before this SET: named only by a refusal and an overwrite (not built per SET).
   const holders = () => [...s.holders.keys()];
-  if (set.nx) {
+  if (opts.nx) {
     // In a script a probe right after the SET means it failed; sent plainly, the model decides.
     const free = set.inScript ? !set.probedAfterSet : !model.alive(s, t);
-    if (!free) return ctx.emit({ ...base, kind: 'refused', holders: holders() });
+    if (!free) return ctx.emit({ lock: s.lock, library: 'token', owner, kind: 'refused', holders: holders() });
     if (s.holders.size > 0) for (const e of model.expire(s, t, 'gone before its computed expiry')) ctx.emit(e);
     s.holders.set(owner, { count: 1, shared: false, client });
     model.setExpiry(s, t, leaseMs);
-    return ctx.emit({ ...base, kind: 'acquired', count: 1, ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}) });
+    return ctx.emit({ lock: s.lock, library: 'token', owner, kind: 'acquired', count: 1, ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}) });
   }
   // XX writes only over a key that exists: on a lock the trace knows is free, nothing was written.
-  if (set.xx && !model.alive(s, t)) return ctx.emit({ ...base, kind: 'raw', detail: 'XX on a free lock: nothing was written' });
+  if (opts.xx && !model.alive(s, t)) return ctx.emit({ lock: s.lock, library: 'token', owner, kind: 'raw', detail: 'XX on a free lock: nothing was written' });
   const mine = s.holders.has(owner) && model.alive(s, t);
-  if (set.keepTtl) {
-    if (!mine) ctx.emit({ ...base, kind: 'raw', command: ['SET', s.lock, owner, 'KEEPTTL'] });
+  if (opts.keepTtl) {
+    if (!mine) ctx.emit({ lock: s.lock, library: 'token', owner, kind: 'raw', command: ['SET', s.lock, owner, 'KEEPTTL'] });
     return;
   }
   if (mine) {
     model.setExpiry(s, t, leaseMs);
-    return ctx.emit({ ...base, kind: 'renewed', ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}) });
+    return ctx.emit({ lock: s.lock, library: 'token', owner, kind: 'renewed', ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}) });
   }
   // node-redlock's acquire checks EXISTS before a plain SET: the key was free. A plain SET is not.
   const overwrite = !(set.inScript && set.probedExists);
@@ -49,5 +52,5 @@ export function resolveSet(ctx: EffectContext, s: LockState, set: SetFacts, t: n
   s.holders.clear();
   s.holders.set(owner, { count: 1, shared: false, client });
   model.setExpiry(s, t, leaseMs);
-  ctx.emit({ ...base, kind: 'acquired', count: 1, ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}), ...(overwrite ? { overwrite, holders: before } : {}) });
+  ctx.emit({ lock: s.lock, library: 'token', owner, kind: 'acquired', count: 1, ...(leaseMs !== undefined ? { leaseMs: leaseMs } : {}), ...(overwrite ? { overwrite, holders: before } : {}) });
 }
