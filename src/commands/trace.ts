@@ -207,7 +207,8 @@ function printStream(ctx: CommandContext, events: readonly TraceEvent[], found: 
 
 /** The output lines of events and the findings they completed, made safe for a terminal. */
 function streamLines(events: readonly TraceEvent[], found: readonly Finding[], json: boolean): string[] {
-  if (json) return [...events.map((e) => safeLine(eventJson(e))), ...found.map((f) => safeJson(JSON.stringify({ type: 'finding', ...f })))];
+  // JSON lines through safeJson: safeLine would write a C1 control as \x85, which is not JSON.
+  if (json) return [...events.map((e) => safeJson(eventJson(e))), ...found.map((f) => safeJson(JSON.stringify({ type: 'finding', ...f })))];
   return [...events.map((e) => safeLine(eventLine(e))), ...found.map((f) => safeLine(findingLine(f)))];
 }
 

@@ -20,7 +20,8 @@ export interface RecordingHeader {
 }
 
 export const headerLine = (header: Omit<RecordingHeader, 'type' | 'version'>): string => JSON.stringify({ type: RECORDING_TYPE, version: 1, ...header });
-export const eventJson = (e: TraceEvent): string => JSON.stringify({ type: 'event', ...e });
+/** `{"type":"event",...}`: the type spliced in front of the event's own JSON, not copied into a new object per event. */
+export const eventJson = (e: TraceEvent): string => `{"type":"event",${JSON.stringify(e).slice(1)}`;
 
 export interface ReadOptions extends DecoderOptions {
   /** The file's name, for errors that point at a line of it: `incident.ndjson:12: ...`. */
