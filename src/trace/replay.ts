@@ -32,24 +32,24 @@ export async function replayFile(opts: ReplayOptions): Promise<TraceSession> {
 }
 
 /**
- * Calls `fn` with each line of a file, without its break (`\n` or `\r\n`), read in chunks; the
- * lines of a chunk are handled in one go (no promise per line).
+ * Calls `fn` with each line of a file, without its break (`\n` or `\r\n`), read in chunks of bytes;
+ * the lines of a chunk are handled in one go (no promise per line). Each line becomes a string of
+ * its own: text cut from a whole chunk's string would keep that chunk in memory for as long as any
+ * piece of it (a client's address, a lock's name) is remembered.
  */
 async function eachLine(file: string, fn: (line: string) => void): Promise<void> {
-  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
-  const line = (text: string, from: number, to: number) => fn(text.charCodeAt(to - 1) === 13 ? text.slice(from, to - 1) : text.slice(from, to));
-  let rest = '';
-  let chunks: AsyncIterable<string>;
+  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+  const line = (bytes: Buffer, from: number, to: number) => fn(bytes.toString('utf8', from, to > from && bytes[to - 1] === CR ? to - 1 : to));
+  let rest: Buffer | undefined;
   try {
-    chunks = stream as AsyncIterable<string>;
-    for await (const chunk of chunks) {
-      const text = rest + chunk;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const bytes = rest ? Buffer.concat([rest, chunk]) : chunk;
       let from = 0;
-      for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', from)) {
-        line(text, from, at);
+      for (let at = bytes.indexOf(LF); at >= 0; at = bytes.indexOf(LF, from)) {
+        line(bytes, from, at);
         from = at + 1;
       }
-      rest = text.slice(from);
+      rest = from < bytes.length ? bytes.subarray(from) : undefined;
     }
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -58,5 +58,7 @@ async function eachLine(file: string, fn: (line: string) => void): Promise<void>
   } finally {
     stream.destroy();
   }
-  if (rest !== '') line(rest, 0, rest.length);
+  if (rest) line(rest, 0, rest.length);
 }
+
+const [LF, CR] = [10, 13];

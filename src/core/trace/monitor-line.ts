@@ -19,38 +19,75 @@ export interface MonitorLine {
   readonly args: readonly string[];
 }
 
-const HEAD = /^(\d+)\.(\d{1,6}) \[(\d+) /;
 const ENCODER = new TextEncoder();
+/** One decoder for every escaped argument (fatal: bytes that are not UTF-8 are shown as \xHH instead). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const CONTROL_ESCAPES: Readonly<Record<string, number>> = { n: 10, r: 13, t: 9, a: 7, b: 8 };
 const SIMPLE_ESCAPES: Readonly<Record<string, number>> = { ...CONTROL_ESCAPES, '"': 34, '\\': 92 };
+const [SPACE, QUOTE, BACKSLASH, DOT, OPEN, ZERO] = [32, 34, 92, 46, 91, 48];
+/** Digits beyond which a number is left to Number() (summing digits could round differently). */
+const EXACT_DIGITS = 15;
+
+// Runs for every line of a log of gigabytes: the line is scanned by character code, once, with no
+// regular expression and no substring that is not a field of the result.
 
 /** Parses one MONITOR line; undefined when it is not a command line. */
 export function parseMonitorLine(line: string): MonitorLine | undefined {
-  const head = HEAD.exec(line);
-  if (!head) return undefined;
-  const sourceStart = head[0].length;
+  // `<seconds>.<1-6 digits> [<db> `
+  const dot = digitsEnd(line, 0);
+  if (dot === 0 || line.charCodeAt(dot) !== DOT) return undefined;
+  const usecEnd = digitsEnd(line, dot + 1);
+  if (usecEnd === dot + 1 || usecEnd - dot - 1 > 6 || line.charCodeAt(usecEnd) !== SPACE || line.charCodeAt(usecEnd + 1) !== OPEN) return undefined;
+  const dbEnd = digitsEnd(line, usecEnd + 2);
+  if (dbEnd === usecEnd + 2 || line.charCodeAt(dbEnd) !== SPACE) return undefined;
+  const sourceStart = dbEnd + 1;
   const sourceEnd = line.indexOf('] "', sourceStart);
   if (sourceEnd < 0) return undefined;
   const args = parseArgs(line, sourceEnd + 2) ?? parseUnescapedQuotes(line, sourceEnd + 2);
   if (!args || args.length === 0) return undefined;
-  const t = Number(head[1]) * 1000 + Number(head[2]!.padEnd(6, '0')) / 1000;
-  return { t, db: Number(head[3]), source: line.slice(sourceStart, sourceEnd), args };
+  // The fraction as microseconds: "5" is 500000, as the server pads it.
+  const usec = numberAt(line, dot + 1, usecEnd) * 10 ** (6 - (usecEnd - dot - 1));
+  const t = numberAt(line, 0, dot) * 1000 + usec / 1000;
+  return { t, db: numberAt(line, usecEnd + 2, dbEnd), source: line.slice(sourceStart, sourceEnd), args };
 }
 
+/** The index after the run of ASCII digits that starts at `from` (`from` itself: none). */
+function digitsEnd(line: string, from: number): number {
+  let i = from;
+  for (let c = line.charCodeAt(i); c >= ZERO && c <= ZERO + 9; c = line.charCodeAt(++i));
+  return i;
+}
+
+/** The decimal number of the digits in [from, to), as Number() would read it. */
+function numberAt(line: string, from: number, to: number): number {
+  if (to - from > EXACT_DIGITS) return Number(line.slice(from, to));
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + (line.charCodeAt(i) - ZERO);
+  return n;
+}
+
+/** Quoted arguments from `start`, separated by spaces; undefined when one is not closed or not quoted. */
 function parseArgs(line: string, start: number): string[] | undefined {
   const args: string[] = [];
+  const end = line.length;
   let i = start;
-  while (i < line.length) {
-    if (line[i] === ' ') {
+  while (i < end) {
+    if (line.charCodeAt(i) === SPACE) {
       i++;
       continue;
     }
-    if (line[i] !== '"') return undefined;
-    const close = closingQuote(line, i + 1);
-    if (close < 0) return undefined;
+    if (line.charCodeAt(i) !== QUOTE) return undefined;
+    // One pass finds the closing quote (escaped ones skipped) and whether anything is escaped.
+    let close = i + 1;
+    let escaped = false;
+    for (; close < end; close++) {
+      const c = line.charCodeAt(close);
+      if (c === BACKSLASH) (escaped = true), close++;
+      else if (c === QUOTE) break;
+    }
+    if (close >= end) return undefined;
     const body = line.slice(i + 1, close);
-    // Fast path: most arguments carry no escape at all.
-    args.push(body.includes('\\') ? unescapeArgument(body, SIMPLE_ESCAPES) : body);
+    args.push(escaped ? unescapeArgument(body, SIMPLE_ESCAPES) : body);
     i = close + 1;
   }
   return args;
@@ -67,37 +104,38 @@ function parseUnescapedQuotes(line: string, start: number): string[] | undefined
   return line.slice(start + 1, -1).split('" "').map((body) => (body.includes('\\') ? unescapeArgument(body, CONTROL_ESCAPES) : body));
 }
 
-/** Index of the quote ending an argument that starts at `from` (escaped quotes skipped). */
-function closingQuote(line: string, from: number): number {
-  for (let i = from; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c === 92) i++;
-    else if (c === 34) return i;
-  }
-  return -1;
-}
+/** Bytes of the argument being unescaped, reused from line to line (grown when one is longer). */
+let scratch = new Uint8Array(256);
 
 function unescapeArgument(body: string, escapes: Readonly<Record<string, number>>): string {
-  const bytes: number[] = [];
+  // A UTF-8 character takes at most 3 bytes per UTF-16 unit; an escape is never longer than its text.
+  if (scratch.length < body.length * 3) scratch = new Uint8Array(body.length * 3);
+  const bytes = scratch;
+  let n = 0;
   for (let i = 0; i < body.length; i++) {
-    const c = body[i]!;
-    if (c !== '\\') {
-      const code = c.charCodeAt(0);
-      if (code < 0x80) bytes.push(code);
-      else bytes.push(...ENCODER.encode(c));
+    const code = body.charCodeAt(i);
+    if (code !== BACKSLASH) {
+      if (code < 0x80) bytes[n++] = code;
+      else for (const b of ENCODER.encode(body[i]!)) bytes[n++] = b;
       continue;
     }
     const next = body[i + 1] ?? '';
-    if (next === 'x' && /^[0-9a-fA-F]{2}$/.test(body.slice(i + 2, i + 4))) {
-      bytes.push(parseInt(body.slice(i + 2, i + 4), 16));
+    if (next === 'x' && isHex(body.charCodeAt(i + 2)) && isHex(body.charCodeAt(i + 3))) {
+      bytes[n++] = parseInt(body.slice(i + 2, i + 4), 16);
       i += 3;
     } else if (next in escapes) {
-      bytes.push(escapes[next]!);
+      bytes[n++] = escapes[next]!;
       i++;
-    } else bytes.push(92);
+    } else bytes[n++] = BACKSLASH;
   }
-  return bytesToText(Uint8Array.from(bytes)).text;
+  try {
+    return UTF8.decode(bytes.subarray(0, n));
+  } catch {
+    return bytesToText(bytes.slice(0, n)).text;
+  }
 }
+
+const isHex = (c: number): boolean => (c >= ZERO && c <= ZERO + 9) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 
 /** The MONITOR line for a command, as the server would print it (tests and `--from` fixtures). */
 export function formatMonitorLine(line: MonitorLine): string {

@@ -37,4 +37,27 @@ describe('MONITOR lines', () => {
     expect(parseMonitorLine('')).toBeUndefined();
     expect(parseMonitorLine('1764064800.1 [0 127.0.0.1:1] "unterminated')).toBeUndefined();
   });
+
+  it('keeps bytes that are not UTF-8 as \\xHH text, and reads the head exactly as the server writes it', () => {
+    // \xff is no UTF-8: the argument is shown byte by byte, as a key of binary bytes must be.
+    expect(parseMonitorLine(String.raw`1764064800.000001 [0 127.0.0.1:1] "get" "k\xff\x41"`)?.args).toEqual(['get', 'k\\xffA']);
+    // Fractions of 1 to 6 digits are padded as the server pads them; 7 are not a MONITOR line.
+    expect(parseMonitorLine('1764064800.05 [12 127.0.0.1:1] "ping"')).toEqual({ t: 1764064800050, db: 12, source: '127.0.0.1:1', args: ['ping'] });
+    expect(parseMonitorLine('1764064800.0000001 [0 127.0.0.1:1] "ping"')).toBeUndefined();
+    expect(parseMonitorLine('1764064800. [0 127.0.0.1:1] "ping"')).toBeUndefined();
+    expect(parseMonitorLine('1764064800.1 [x 127.0.0.1:1] "ping"')).toBeUndefined();
+    expect(parseMonitorLine('1764064800.1 [0 127.0.0.1:1] "ping" x')).toBeUndefined();
+    // A timestamp of more digits than a double holds is read as Number() reads it.
+    expect(parseMonitorLine('12345678901234567890.5 [0 lua] "ping"')?.t).toBe(Number('12345678901234567890') * 1000 + 500);
+  });
+
+  it('parses a long run of hostile arguments back exactly, line after line', () => {
+    const pieces = ['"', '\\', ' ', '\n', '\r\t', '\u0000', '\u0085', 'é', 'ключ', '\u{1f512}', 'x', '\\x41', '" "'];
+    for (let n = 0; n < 500; n++) {
+      const args = ['EVALSHA', ...Array.from({ length: 1 + (n % 5) }, (_, i) => pieces.slice((n + i) % pieces.length, ((n * 7 + i) % pieces.length) + 1).join(''))];
+      const line = { t: 1764064800000 + n * 0.001, db: n % 16, source: n % 2 ? 'lua' : `127.0.0.1:${n}`, args };
+      expect(parseMonitorLine(formatMonitorLine(line))).toEqual({ ...line, t: parseMonitorLine(formatMonitorLine(line))!.t });
+      expect(parseMonitorLine(formatMonitorLine(line))!.t).toBeCloseTo(line.t, 3);
+    }
+  });
 });
