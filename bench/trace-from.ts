@@ -1,17 +1,23 @@
 // `trace --from` as a benchmark: generated `redis-cli monitor` logs (50 clients taking and
-// releasing their own locks, the release a compare-and-delete script) of 1x, 2x and 4x a size,
-// each read by the built CLI with --json into /dev/null. Per log: MONITOR lines per second of CPU,
-// CPU and wall time, and the child's peak RSS (getrusage maxrss, written by a preload as it
-// exits). Streaming means time linear in the file and RSS flat.
-//   npx tsx bench/trace-from.ts [1x size in MB, default 50]      (npm run build first)
+// releasing their own locks, the release a compare-and-delete script: every line is lock traffic)
+// of 1x, 2x and 4x a size (default 512 MB, so the 4x log is 2 GB), each read by the built CLI
+// with --json into /dev/null. Per log: MONITOR lines per second of CPU (user + system) and of
+// wall time, the child's peak RSS (getrusage maxrss, written by a preload as it exits), and the
+// load average beside it (the machine may be shared). Streaming means time linear in the file
+// (CPU per line of the 2x and 4x logs within 15 % of the 1x one) and RSS flat (under 256 MB).
+// The logs are written under os.tmpdir() and deleted after each run.
+//   npx tsx bench/trace-from.ts [1x size in MB, default 512]      (npm run build first)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { writeMonitorLog } from '../test/helpers/monitor-log.js';
 
 const MB = 2 ** 20;
-const size = Number(process.argv[2] ?? 50) * MB;
+const size = Number(process.argv[2] ?? 512) * MB;
+/** The targets: peak RSS, and CPU per line of the larger logs against the 1x one. */
+const RSS_LIMIT_MIB = 256;
+const LINEAR_WITHIN = 0.15;
 const dir = mkdtempSync(join(os.tmpdir(), 'redlock-bench-from-'));
 const CLI = join(import.meta.dirname, '../bin/redlock-cli.js');
 const PRELOAD = join(dir, 'usage.cjs');
@@ -26,6 +32,8 @@ interface Run {
   readonly cpuS: number;
   readonly wallS: number;
   readonly rssMiB: number;
+  /** Load average (1 min) when the run ended. */
+  readonly load: number;
 }
 
 async function measure(file: string): Promise<Run> {
@@ -38,25 +46,34 @@ async function measure(file: string): Promise<Run> {
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`trace --from ${file} exited ${code}`);
   const u = JSON.parse(readFileSync(usage, 'utf8')) as { rssKiB: number; cpuUs: number };
-  const text = readFileSync(file, 'latin1');
-  let lines = 0;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+  const lines = await countLines(file);
   return {
     lines,
     mb: statSync(file).size / MB,
     cpuS: u.cpuUs / 1e6,
     wallS: (performance.now() - started) / 1000,
     rssMiB: u.rssKiB / 1024,
+    load: os.loadavg()[0]!,
   };
+}
+
+/** Line breaks in a file, counted in chunks (a 2 GB log is never held). */
+async function countLines(file: string): Promise<number> {
+  let lines = 0;
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) lines++;
+  }
+  return lines;
 }
 
 async function main(): Promise<void> {
   console.log(
     `trace --from bench: take-and-release monitor logs of ${size / MB}, ${(2 * size) / MB} and ${(4 * size) / MB} MB, --json to /dev/null`,
   );
-  console.log('| log | MONITOR lines | lines/s (CPU) | CPU s | wall s | peak RSS | CPU per line vs 1x |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| log | MONITOR lines | lines per CPU-second | lines/s (wall) | CPU s | wall s | peak RSS | CPU per line vs 1x | load average |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   let first: Run | undefined;
+  const problems: string[] = [];
   for (const times of [1, 2, 4]) {
     const file = join(dir, `monitor-${times}x.log`);
     await writeMonitorLog(file, 'released', times * size);
@@ -64,10 +81,14 @@ async function main(): Promise<void> {
     rmSync(file);
     first ??= r;
     const perLine = r.cpuS / r.lines / (first.cpuS / first.lines);
+    const rate = (s: number) => Math.round(r.lines / s).toLocaleString('en');
     console.log(
-      `| ${times}x (${Math.round(r.mb)} MB) | ${r.lines.toLocaleString('en')} | ${Math.round(r.lines / r.cpuS).toLocaleString('en')} | ${r.cpuS.toFixed(1)} | ${r.wallS.toFixed(1)} | ${Math.round(r.rssMiB)} MiB | ${perLine.toFixed(2)} |`,
+      `| ${times}x (${Math.round(r.mb)} MB) | ${r.lines.toLocaleString('en')} | ${rate(r.cpuS)} | ${rate(r.wallS)} | ${r.cpuS.toFixed(1)} | ${r.wallS.toFixed(1)} | ${Math.round(r.rssMiB)} MiB | ${perLine.toFixed(2)} | ${r.load.toFixed(1)} |`,
     );
+    if (r.rssMiB >= RSS_LIMIT_MIB) problems.push(`${times}x: peak RSS ${Math.round(r.rssMiB)} MiB, over ${RSS_LIMIT_MIB}`);
+    if (Math.abs(perLine - 1) > LINEAR_WITHIN) problems.push(`${times}x: CPU per line ${perLine.toFixed(2)}x the 1x log's, not within ${LINEAR_WITHIN * 100} %`);
   }
+  console.log(problems.length === 0 ? `streaming: peak RSS under ${RSS_LIMIT_MIB} MiB, CPU per line within ${LINEAR_WITHIN * 100} % of the 1x log's` : `NOT streaming: ${problems.join('; ')}`);
   console.log(
     `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, node ${process.version}; load average at the end (1, 5, 15 min): ${os
       .loadavg()

@@ -1,23 +1,30 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { writeMonitorLog } from '../helpers/monitor-log.js';
 
 // `trace --from` streams: its memory is bounded by the locks and owners alive at once, not by the
 // file. A log four times as long (the same 50 clients taking and releasing their locks) must not
 // take the built CLI's peak RSS up by more than a bound; reading the file whole, as it once did
 // (its text, its parsed lines, every event, the chart's history), grew by hundreds of megabytes.
+// Its time is linear in the file: the 4x log may not cost more than 4x the CPU (user + system,
+// not wall: the machine is shared), with room for a busy machine; a step that grew with what came
+// before (a checker walking every past loss) would cost 4x as much again. bench/trace-from.ts
+// measures both at 2 GB.
 
 const CLI = join(import.meta.dirname, '../../bin/redlock-cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'redlock-trace-memory-'));
-/** Writes the process's peak RSS (KiB) to $PEAK_RSS_FILE as it exits. */
+/** Writes the process's peak RSS (KiB) and CPU time (µs) to $PEAK_RSS_FILE as it exits. */
 const PRELOAD = join(dir, 'peak-rss.cjs');
-writeFileSync(PRELOAD, "process.on('exit', () => require('node:fs').writeFileSync(process.env.PEAK_RSS_FILE, String(process.resourceUsage().maxRSS)));\n");
+writeFileSync(
+  PRELOAD,
+  "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeFileSync(process.env.PEAK_RSS_FILE, JSON.stringify([u.maxRSS, u.userCPUTime + u.systemCPUTime])); });\n",
+);
 
-/** Runs `trace --from file --json` in a child (output discarded); resolves with its exit code and peak RSS in MiB. */
-function peakRss(file: string): Promise<{ code: number | null; mib: number }> {
+/** Runs `trace --from file --json` in a child (output discarded); resolves with its exit code, peak RSS in MiB and CPU seconds. */
+function peakRss(file: string): Promise<{ code: number | null; mib: number; cpuS: number }> {
   const rssFile = `${file}.rss`;
   const child = spawn(process.execPath, ['--require', PRELOAD, CLI, 'trace', '--from', file, '--json'], {
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -25,16 +32,23 @@ function peakRss(file: string): Promise<{ code: number | null; mib: number }> {
   });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, mib: Number(readFileSync(rssFile, 'utf8')) / 1024 }));
+    child.once('exit', (code) => {
+      const [rssKiB, cpuUs] = JSON.parse(readFileSync(rssFile, 'utf8')) as [number, number];
+      resolve({ code, mib: rssKiB / 1024, cpuS: cpuUs / 1e6 });
+    });
   });
 }
 
 const SMALL_BYTES = 12 * 2 ** 20;
 /** Allowed growth from the 1x log to the 4x one: heap slack and GC timing, not the file (36 MiB more of it). */
 const GROWTH_BOUND_MIB = 30;
+/** CPU of the 4x log against the 1x one: 4 when linear (less: start-up is paid once), 16 when quadratic. */
+const CPU_RATIO_BOUND = 4 * 1.5;
 
 describe('trace --from memory', () => {
-  it('a log four times as long takes the peak RSS up by less than a bound', async () => {
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a log four times as long takes the peak RSS up by less than a bound, and at most about 4 times the CPU', async () => {
     const small = join(dir, 'small.log');
     const large = join(dir, 'large.log');
     const ops = await writeMonitorLog(small, 'released', SMALL_BYTES);
@@ -43,5 +57,6 @@ describe('trace --from memory', () => {
     const four = await peakRss(large);
     expect([one.code, four.code]).toEqual([0, 0]);
     expect(four.mib - one.mib).toBeLessThan(GROWTH_BOUND_MIB);
+    expect(four.cpuS / one.cpuS).toBeLessThan(CPU_RATIO_BOUND);
   }, 300_000);
 });
