@@ -108,8 +108,8 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
   }
   if (f.set) {
     // A SET without expiry that the script then PEXPIREs (bsm/redislock's MSETNX) takes that lease.
-    const takesPexpire = f.set.pxMs === undefined && f.set.atMs === undefined && f.pexpireMs !== undefined;
-    const opts = takesPexpire ? { ...f.set, pxMs: f.pexpireMs } : f.set;
+    const pexpireMs = f.pexpireMs;
+    const opts = f.set.pxMs === undefined && f.set.atMs === undefined && pexpireMs !== undefined ? { ...f.set, pxMs: pexpireMs } : f.set;
     const facts = { value: f.set.value, inScript: true, probedAfterSet: f.probedAfterSet, probedExists: f.probedExists };
     return resolveSet(ctx, s, opts, facts, run.t, run.client);
   }
