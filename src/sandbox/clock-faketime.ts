@@ -87,10 +87,20 @@ export function resetFakeClock(timestampFile: string): boolean {
 
 const signed = (seconds: number): string => `${seconds < 0 ? '-' : '+'}${Math.abs(seconds).toFixed(6)}`;
 
+/**
+ * What a node's timestamp file says now, or undefined while no clock verb has written it: the
+ * offset from real time (only for a `+<offset>` spec; an `@<time>` one is read back with TIME) and the rate.
+ */
+export function readClockSpec(timestampFile: string): { readonly offsetMs?: number; readonly rate: number } | undefined {
+  if (!existsSync(timestampFile)) return undefined;
+  const spec = readFileSync(timestampFile, 'utf8');
+  const rate = /x(\d+(?:\.\d+)?)/.exec(spec);
+  const offset = /^([+-]\d+(?:\.\d+)?)/.exec(spec.trim());
+  return { rate: rate ? Number(rate[1]) : 1, ...(offset ? { offsetMs: Math.round(Number(offset[1]) * 1000) } : {}) };
+}
+
 function currentRate(timestampFile: string): number {
-  if (!existsSync(timestampFile)) return 1;
-  const rate = /x(\d+(?:\.\d+)?)/.exec(readFileSync(timestampFile, 'utf8'));
-  return rate ? Number(rate[1]) : 1;
+  return readClockSpec(timestampFile)?.rate ?? 1;
 }
 
 /** Atomic: libfaketime re-reads the file on every call and exits on one it cannot parse. */

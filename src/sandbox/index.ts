@@ -5,6 +5,7 @@ export type { SandboxHandle, PauseResult } from './handle.js';
 export type { ActionResult, RestartOptions } from './faults.js';
 export { FAILOVER_HOWS, type FailoverHow, type FailoverOptions, type FailoverResult } from './failover.js';
 export type { SandboxStatus, NodeStatus, LiveState, LiveRole } from './status.js';
+export type { Fault, FailoverInProgress } from './in-force.js';
 export type { SandboxUrls } from './urls.js';
 export type { StopResult } from './supervisor.js';
 export { MASTER_NAME } from './config.js';

@@ -8,6 +8,7 @@ import type { ProxyMode } from './proxy.js';
 import { controlSocketPath, proxyRequest } from './proxy-control.js';
 import type { ProxyNodeStatus } from './proxy-host.js';
 import { resumeReplication } from './stall.js';
+import { withNode } from './state.js';
 import type { Supervisor } from './supervisor.js';
 import type { NodeRecord } from './types.js';
 
@@ -56,6 +57,7 @@ export async function healVerb(sup: Supervisor, name: string): Promise<ProxyActi
   const parts = healed ? [healed.message] : [];
   if (node.role !== 'sentinel' && node.state !== 'killed' && sup.owns(node) && !isStopped(node.pid)) {
     await resumeReplication(respRunner(node.port));
+    sup.update((s) => withNode(s, name, {}, ['stalledUntil']));
     parts.push(`${name} applies writes again (CLIENT UNPAUSE ends a stall-replication)`);
   }
   if (parts.length === 0) {

@@ -4,6 +4,7 @@ import { sandboxCommand } from '../core/sandbox-hint.js';
 import { respRunner } from './clock-runner.js';
 import type { ActionResult } from './faults.js';
 import { DEFAULT_STALL_MS, stallReplication, type StallResult } from './stall.js';
+import { withNode } from './state.js';
 import type { Supervisor } from './supervisor.js';
 
 export interface StallActionResult extends ActionResult {
@@ -20,6 +21,8 @@ export async function stallReplicationVerb(sup: Supervisor, name: string, forMs 
   const stall = await stallReplication(respRunner(node.port), forMs).catch((err: unknown) => {
     throw err instanceof UsageError ? new UsageError(`${name}: ${err.message}`) : err;
   });
+  // Redis does not report a CLIENT PAUSE in INFO (7.0), so `status` learns of the stall from here.
+  sup.update((s) => withNode(s, name, { stalledUntil: stall.untilMs }));
   const message =
     `stalled replication on ${name} for ${formatDuration(forMs)} (CLIENT PAUSE WRITE): writes its primary acknowledges ` +
     `from now on do not reach it; if the primary dies meanwhile they are lost in a failover ` +

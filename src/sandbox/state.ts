@@ -63,7 +63,12 @@ export function sandboxNames(root: string): string[] {
   }
 }
 
-/** A copy of the state with one node's record changed. */
-export function withNode(state: SandboxState, name: string, change: Partial<NodeRecord>): SandboxState {
-  return { ...state, nodes: state.nodes.map((n) => (n.name === name ? { ...n, ...change } : n)) };
+/** A copy of the state with one node's record changed, and the fields named in `drop` removed from it. */
+export function withNode(state: SandboxState, name: string, change: Partial<NodeRecord>, drop: readonly (keyof NodeRecord)[] = []): SandboxState {
+  const changed = (n: NodeRecord): NodeRecord => {
+    const record: Record<string, unknown> = { ...n, ...change };
+    for (const key of drop) delete record[key];
+    return record as unknown as NodeRecord;
+  };
+  return { ...state, nodes: state.nodes.map((n) => (n.name === name ? changed(n) : n)) };
 }

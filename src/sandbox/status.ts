@@ -1,5 +1,6 @@
 import { MASTER_NAME } from './config.js';
 import { roleOf } from './form-replication.js';
+import { failoverInProgress, faultsInForce, type FailoverInProgress, type Fault } from './in-force.js';
 import { isStopped, rssKb } from './procfs.js';
 import { call, parseInfo } from './resp.js';
 import type { Supervisor } from './supervisor.js';
@@ -37,6 +38,10 @@ export interface SandboxStatus {
   readonly dir: string;
   readonly createdAt: string;
   readonly nodes: readonly NodeStatus[];
+  /** What is broken on purpose now: paused or killed nodes, proxy latency / partitions, moved clocks, stalls. */
+  readonly faults: readonly Fault[];
+  /** A primary the topology sees down and has not replaced yet (Sentinel and Cluster only). */
+  readonly failover?: FailoverInProgress;
   /** Sentinel topology: the master the sentinels report, and how many of them agree. */
   readonly master?: { readonly name: typeof MASTER_NAME; readonly node: string | undefined; readonly agreeing: number; readonly sentinels: number };
 }
@@ -108,17 +113,16 @@ export async function sandboxStatus(sup: Supervisor): Promise<SandboxStatus> {
       ...(n.env ? { env: n.env } : {}),
     };
   });
-  if (state.topology !== 'sentinel') return { name: state.name, topology: state.topology, dir: state.dir, createdAt: state.createdAt, nodes };
+  const live = new Map(nodes.map((n) => [n.name, n.state]));
+  const [faults, failover] = await Promise.all([faultsInForce(sup, live), failoverInProgress(sup)]);
+  const base = { name: state.name, topology: state.topology, dir: state.dir, createdAt: state.createdAt, nodes, faults, ...(failover ? { failover } : {}) };
+  if (state.topology !== 'sentinel') return base;
   const answers = nodes.filter((n) => n.role === 'sentinel' && n.masterSeen !== undefined).map((n) => n.masterSeen!);
   const counts = new Map<string, number>();
   for (const a of answers) counts.set(a, (counts.get(a) ?? 0) + 1);
   const [top] = [...counts.entries()].sort((a, b) => b[1] - a[1]);
   return {
-    name: state.name,
-    topology: state.topology,
-    dir: state.dir,
-    createdAt: state.createdAt,
-    nodes,
+    ...base,
     master: { name: MASTER_NAME, node: top?.[0], agreeing: top?.[1] ?? 0, sentinels: nodes.filter((n) => n.role === 'sentinel').length },
   };
 }

@@ -30,6 +30,8 @@ export interface NodeRecord {
   /** Extra environment the process runs with (e.g. LD_PRELOAD / FAKETIME for clock faults). */
   readonly env?: Readonly<Record<string, string>>;
   readonly proxy?: ProxyRecord;
+  /** A replica's stall-replication ends by itself at this time (epoch ms); heal or a restart ends it early. */
+  readonly stalledUntil?: number;
 }
 
 /** `<dir>/sandbox.json`: everything a later CLI invocation needs to re-attach, check and clean up. */

@@ -1,8 +1,9 @@
 import { formatDuration } from '../../core/duration.js';
-import { formatColumns } from '../../core/text-layout.js';
+import { formatColumns, wrapText } from '../../core/text-layout.js';
 import type { NodeStatus, SandboxHandle, SandboxStatus, SandboxUrls } from '../../sandbox/index.js';
 import type { JsonOf } from '../../core/contracts/index.js';
 import type { sandboxUpJson } from '../../core/contracts/sandbox.js';
+import { describeFailover, describeFault } from './in-force-text.js';
 
 
 const mb = (kb: number | undefined): string => (kb === undefined ? '-' : `${(kb / 1024).toFixed(1)} MB`);
@@ -42,8 +43,12 @@ export function formatStatus(status: SandboxStatus, width?: number, now = Date.n
     replication(n),
     mb(n.rssKb),
   ]);
+  // A line a script or a pipe reads whole; on a terminal it wraps under its label.
+  const item = (head: string, text: string): string[] => (width === undefined ? [`${head}${text}`] : wrapText(text, width, { head }));
   return [
     `sandbox "${status.name}": ${status.topology}, up ${age}${master}`,
+    ...(status.failover ? item('  ', describeFailover(status.name, status.failover)) : []),
+    ...status.faults.flatMap((f) => item('  fault: ', describeFault(status.name, f, now))),
     // On a narrow terminal REPLICATION (the widest cell) goes under its node's row.
     ...formatColumns([['NODE', 'ROLE', 'STATE', 'ADDRESS', 'PID', 'KEYS', 'REPLICATION', 'MEMORY'], ...rows], {
       width: width === undefined ? undefined : width - 2,
