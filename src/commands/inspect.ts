@@ -5,7 +5,7 @@ import { ExitCode } from '../core/exit-codes.js';
 import { formatLockView, readConsistencyNote } from '../core/inspect-text.js';
 import type { LockView } from '../core/lock-view.js';
 import { readOnReplicas } from '../inspect/replica-keys.js';
-import { inspectKeys } from '../inspect/snapshot.js';
+import { inspectEach, inspectKeys, isUnread, type UnreadKey } from '../inspect/snapshot.js';
 import { connect } from '../redis/connection.js';
 import { act, note, print, printJson, tableWidth, type CommandContext } from './context.js';
 import { wrapLine } from '../core/text-layout.js';
@@ -13,6 +13,8 @@ import { paintFor } from './colour.js';
 import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect/watch.js';
 import { addConnectionOptions, addNodesOption, checkKeyName, targetSpec, type ConnectionFlags } from './options.js';
 import { prose } from './help-text.js';
+import { reportUnreadKeys, unreadJson } from './cluster-partial.js';
+import type { Connection } from '../redis/connection.js';
 
 export interface InspectFlags extends ConnectionFlags, WatchFlags {
   readonly kind?: string;
@@ -39,15 +41,33 @@ replica; null when it could not be), ttlMs, error}, warnings[] {code, severity, 
 value and TTL there, and whether a majority does (--json: key, copies[] {node, state, value,
 ttlMs, error}, held, quorum).
 
-Exits 4 when a key does not exist (on no node, with --nodes; the others are still printed), 0 otherwise.`;
+Exits 4 when a key does not exist (on no node, with --nodes; the others are still printed), 0 otherwise.
+On a Cluster with a primary down, the keys of the other primaries are still printed and each key
+of that primary is named on stderr with the node and its slots (--json: kind "unread", node,
+slots, reason); the exit code is then 9 (partial).`;
 
-/** Prints views as text blocks (missing keys on stderr) or one JSON array; returns the exit code. */
-export function printViews(ctx: CommandContext, keyViews: readonly LockView[], json: boolean): number {
-  const views = groupMultiKeyLocks(keyViews);
+/** Each read key with what its replicas hold; unread keys stay as they are, in their place. */
+async function withReplicas(conn: Connection, keys: readonly string[], reads: readonly (LockView | UnreadKey)[]): Promise<(LockView | UnreadKey)[]> {
+  const readAt = reads.flatMap((r, i) => (isUnread(r) ? [] : [i]));
+  const views = await readOnReplicas(conn, readAt.map((i) => keys[i]!), readAt.map((i) => reads[i] as LockView));
+  const out = [...reads];
+  readAt.forEach((i, j) => (out[i] = views[j]!));
+  return out;
+}
+
+/**
+ * Prints views as text blocks (missing keys on stderr) or one JSON array; returns the exit code:
+ * 9 when a Cluster primary could not be read (its keys named on stderr), else 4 when a key is missing.
+ */
+export function printViews(ctx: CommandContext, reads: readonly (LockView | UnreadKey)[], json: boolean): number {
+  // Keys bsm/redislock's ObtainMulti holds with one value are one lock (src/core/decode/bsm.ts).
+  const views = groupMultiKeyLocks(reads.filter((r): r is LockView => !isUnread(r)));
+  const unread = reads.filter(isUnread);
   const missing = views.filter((v) => v.kind === 'missing');
   const readNote = readConsistencyNote(views);
   if (readNote) note(ctx, readNote);
-  if (json) printJson(ctx, views);
+  // With a primary unread, every key keeps its place in the array (ObtainMulti keys then stay apart).
+  if (json) printJson(ctx, unread.length === 0 ? views : reads.map((r) => (isUnread(r) ? unreadJson(r) : r)));
   let first = true;
   for (const view of views) {
     if (json) break;
@@ -63,7 +83,8 @@ export function printViews(ctx: CommandContext, keyViews: readonly LockView[], j
     first = false;
     for (const line of lines) print(ctx, line);
   }
-  return missing.length > 0 ? ExitCode.notFound : ExitCode.ok;
+  reportUnreadKeys(ctx, unread);
+  return unread.length > 0 ? ExitCode.partial : missing.length > 0 ? ExitCode.notFound : ExitCode.ok;
 }
 
 /** `inspect <key...>`; returns the command so the live view can add its own options to it. */
@@ -93,8 +114,7 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
       }
       const conn = await connect(targetSpec(flags, ctx), { mode: 'one-shot', name: 'redlock-cli:inspect' });
       try {
-        const views = await readOnReplicas(conn, keys, await inspectKeys(conn, keys, { kind }));
-        return printViews(ctx, views, flags.json === true);
+        return printViews(ctx, await withReplicas(conn, keys, await inspectEach(conn, keys, { kind })), flags.json === true);
       } finally {
         await conn.close();
       }

@@ -33,7 +33,7 @@ export const EXIT_CODE_HELP = `Exit codes:
   6    doctor found problems
   7    scenario: a variant missed its expected verdict; race: safety violations found; trace: something unsafe seen
   8    scenario or race inconclusive, never called safe: the machine was too busy for its timing, or a race acquired nothing or had failed lock calls without --chaos
-  9    partial: some Cluster nodes unreachable, results incomplete (ls, doctor)
+  9    partial: some Cluster nodes unreachable, results incomplete (ls, doctor, inspect)
   10   the Redis user may not run a command this needs (ACL), or the server disabled it: the message names the ACL rule to grant
   130  interrupted (Ctrl-C, SIGTERM, SIGHUP; still stopping 10 s later: 128 + the signal)
 Under --json a failure is one JSON object on stderr: {"error":{"code":"not-found","exit":4,"message":"..."}}`;

@@ -83,9 +83,11 @@ export function sourcesAndMissing(conn: Connection): { sources: ScanSource[]; mi
  */
 export function unreadReason(err: unknown, node: string): string | undefined {
   const message = err instanceof Error ? err.message : String(err);
-  if (/^CLUSTERDOWN|while the cluster is down/.test(message)) return 'the Cluster refuses reads while a primary is down (CLUSTERDOWN)';
+  // Also once the connection has named it: "Redis Cluster at ... is down (CLUSTERDOWN ...)".
+  if (/(^|\()CLUSTERDOWN|while the cluster is down/.test(message)) return 'the Cluster refuses reads while a primary is down (CLUSTERDOWN)';
   const cli = toCliError(err, node);
-  return cli instanceof UnreachableError ? cli.message : undefined;
+  // The Cluster connection names its errors after the whole Cluster; this one is about one node.
+  return cli instanceof UnreachableError ? cli.message.replace(/\bcluster [^\s,]+(,[^\s,]+)*/, node) : undefined;
 }
 
 /**

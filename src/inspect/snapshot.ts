@@ -10,6 +10,8 @@ import { plainRead } from './plain-snapshot.js';
 import { scriptTarget, type InspectKey, type ScriptTarget } from './keys.js';
 import { parseReplicas } from './replication.js';
 import { parseSnapshotReply } from './reply.js';
+import { unreadReason, type UnreadNode } from './scan.js';
+import { clusterPrimaries } from '../redis/cluster-detect.js';
 
 export type { InspectKey } from './keys.js';
 
@@ -42,16 +44,23 @@ const scriptRefused = new WeakSet<RedisClient>();
 
 type ClusterClient = Extract<RedisClient, { slots: unknown }>;
 
+/** Keys read in one pipeline: the server's, or one Cluster primary's (with its slots, for a partial answer). */
+interface NodeGroup {
+  readonly label: string;
+  readonly slots?: string;
+  readonly indexes: number[];
+}
+
 /** Key indexes per Cluster primary: one pipeline per node, since a pipeline may not span nodes. */
-function byNode(conn: Connection, keys: readonly InspectKey[]): number[][] {
-  if (conn.topology !== 'cluster') return [keys.map((_, i) => i)];
+function byNode(conn: Connection, keys: readonly InspectKey[]): NodeGroup[] {
+  if (conn.topology !== 'cluster') return [{ label: conn.label, indexes: keys.map((_, i) => i) }];
   const { slots } = conn.client as ClusterClient;
-  const groups = new Map<string, number[]>();
+  const ranges = new Map(clusterPrimaries(slots).map((p) => [p.node, p.slots]));
+  const groups = new Map<string, NodeGroup>();
   keys.forEach((key, i) => {
     const node = slots[calculateSlot(key)]?.[0] ?? '';
-    const group = groups.get(node);
-    if (group) group.push(i);
-    else groups.set(node, [i]);
+    const group = groups.get(node) ?? groups.set(node, { label: node || conn.label, slots: ranges.get(node) ?? '?', indexes: [] }).get(node)!;
+    group.indexes.push(i);
   });
   return [...groups.values()];
 }
@@ -93,23 +102,23 @@ async function snapshotRedirected(conn: Connection, key: InspectKey, cap: number
 }
 
 /** One node's snapshots: by the script, or by plain reads once the server refused it (remembered per connection). */
-async function snapshotBatch(conn: Connection, keys: readonly InspectKey[], cap: number): Promise<Batch> {
+async function snapshotBatch(conn: Connection, label: string, keys: readonly InspectKey[], cap: number): Promise<Batch> {
   if (!scriptRefused.has(conn.client)) {
     try {
-      return await scriptBatch(conn, keys, cap);
+      return await scriptBatch(conn, label, keys, cap);
     } catch (err) {
       if (!isScriptRefusal(err)) throw err;
       scriptRefused.add(conn.client);
     }
   }
-  return plainBatch(conn, keys, cap);
+  return plainBatch(conn, label, keys, cap);
 }
 
 /**
  * The script's reads as plain commands, which cannot be atomic: every key is read twice and
  * a key whose two reads differ is read once more; one that still differs is marked so.
  */
-async function plainBatch(conn: Connection, keys: readonly InspectKey[], cap: number): Promise<Batch> {
+async function plainBatch(conn: Connection, label: string, keys: readonly InspectKey[], cap: number): Promise<Batch> {
   const client = conn.client;
   const cluster = conn.topology === 'cluster';
   const batch = new CommandBatch(client);
@@ -128,12 +137,12 @@ async function plainBatch(conn: Connection, keys: readonly InspectKey[], cap: nu
     const consistency = all.map((i): ReadConsistency => (changed.has(i) ? 'changed-during-read' : 'separate-reads'));
     return { raws, replicas: typeof info === 'string' ? parseReplicas(info) : undefined, consistency };
   } catch (err) {
-    throw toCliError(err, conn.label);
+    throw toCliError(err, label);
   }
 }
 
 /** One round trip to one node: a snapshot per key, then INFO replication for that node. */
-async function scriptBatch(conn: Connection, keys: readonly InspectKey[], cap: number): Promise<Batch> {
+async function scriptBatch(conn: Connection, label: string, keys: readonly InspectKey[], cap: number): Promise<Batch> {
   const client = conn.client;
   prepareScripts(client);
   const pipeline = client.pipeline();
@@ -147,12 +156,12 @@ async function scriptBatch(conn: Connection, keys: readonly InspectKey[], cap: n
   try {
     results = await pipeline.exec();
   } catch (err) {
-    throw toCliError(err, conn.label);
+    throw toCliError(err, label);
   }
-  if (!results) throw toCliError(new Error('Connection is closed'), conn.label);
+  if (!results) throw toCliError(new Error('Connection is closed'), label);
   const reply = (i: number): unknown => {
     const [err, value] = results[i]!;
-    if (err) throw toCliError(err, conn.label);
+    if (err) throw toCliError(err, label);
     return value;
   };
   const raws = await Promise.all(
@@ -167,31 +176,65 @@ async function scriptBatch(conn: Connection, keys: readonly InspectKey[], cap: n
   return { raws, replicas: typeof info === 'string' ? parseReplicas(info) : undefined };
 }
 
+/** A key whose Cluster primary could not be read (down, or the Cluster refusing reads meanwhile). */
+export interface UnreadKey {
+  readonly key: string;
+  readonly keyHex?: string;
+  readonly unread: UnreadNode;
+}
+
+export const isUnread = <T extends object>(read: T | UnreadKey): read is UnreadKey => 'unread' in read;
+
 /**
  * Raw snapshots of every key, in the order given: one pipeline per node, all sent at once (a
  * single round trip outside Cluster). Each snapshot is one read-only script, so a key changing
  * or vanishing mid-read is seen whole or not at all; for a user who may not run scripts, plain
- * reads stand in and each snapshot says how consistent it is.
+ * reads stand in and each snapshot says how consistent it is. With `partial`, the keys of a
+ * Cluster primary that cannot be read come back as UnreadKeys naming it, and the others are
+ * still read; without, the first such failure is thrown.
  */
-export async function snapshotKeys(
+export async function snapshotEach(
   conn: Connection,
   keys: readonly InspectKey[],
-  cap: number = DEFAULT_CAP,
-): Promise<KeySnapshot[]> {
-  const out = new Array<KeySnapshot>(keys.length);
+  opts: { readonly cap?: number | undefined; readonly partial?: boolean } = {},
+): Promise<(KeySnapshot | UnreadKey)[]> {
+  const out = new Array<KeySnapshot | UnreadKey>(keys.length);
   if (keys.length === 0) return out;
+  const cap = opts.cap ?? DEFAULT_CAP;
   const groups = byNode(conn, keys);
-  const batches = await Promise.all(groups.map((g) => snapshotBatch(conn, g.map((i) => keys[i]!), cap)));
-  groups.forEach((g, b) =>
-    g.forEach((keyIndex, j) => (out[keyIndex] = { raw: batches[b]!.raws[j]!, replicas: batches[b]!.replicas, consistency: batches[b]!.consistency?.[j] })),
-  );
+  const batches = await Promise.allSettled(groups.map((g) => snapshotBatch(conn, g.label, g.indexes.map((i) => keys[i]!), cap)));
+  batches.forEach((batch, b) => {
+    const { label, slots, indexes } = groups[b]!;
+    if (batch.status === 'fulfilled') {
+      const { raws, replicas, consistency } = batch.value;
+      indexes.forEach((keyIndex, j) => (out[keyIndex] = { raw: raws[j]!, replicas, consistency: consistency?.[j] }));
+      return;
+    }
+    const reason = opts.partial && slots !== undefined ? unreadReason(batch.reason, label) : undefined;
+    if (reason === undefined || slots === undefined) throw batch.reason;
+    for (const i of indexes) {
+      const { display, keyHex } = scriptTarget(keys[i]!, true);
+      out[i] = { key: display, ...(keyHex !== undefined ? { keyHex } : {}), unread: { node: label, slots, reason } };
+    }
+  });
   return out;
+}
+
+/** Raw snapshots of every key (see snapshotEach); any key that cannot be read fails the whole read. */
+export async function snapshotKeys(conn: Connection, keys: readonly InspectKey[], cap: number = DEFAULT_CAP): Promise<KeySnapshot[]> {
+  return (await snapshotEach(conn, keys, { cap })) as KeySnapshot[];
 }
 
 /** Decoded views of every key (what inspect prints, --watch polls each tick and ls classifies). */
 export async function inspectKeys(conn: Connection, keys: readonly InspectKey[], opts: InspectOptions = {}): Promise<LockView[]> {
   const snapshots = await snapshotKeys(conn, keys, opts.cap ?? DEFAULT_CAP);
   return snapshots.map((snapshot) => viewOf(snapshot, opts.kind));
+}
+
+/** Decoded views of the keys that could be read, and the Cluster primary of each that could not. */
+export async function inspectEach(conn: Connection, keys: readonly InspectKey[], opts: InspectOptions = {}): Promise<(LockView | UnreadKey)[]> {
+  const reads = await snapshotEach(conn, keys, { cap: opts.cap, partial: true });
+  return reads.map((read) => (isUnread(read) ? read : viewOf(read, opts.kind)));
 }
 
 /** One snapshot decoded, with the replicas that hold it and how it was read. */
