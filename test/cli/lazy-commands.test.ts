@@ -99,7 +99,7 @@ describe('a one-shot command loads only its own modules', () => {
       (m) =>
         /^commands\//.test(m) &&
         !new RegExp(
-          `^commands/(inspect|inspect/watch|inspect/watch-output|options|across-nodes|colour|${PROGRAM_COMMAND_MODULES})\\.js$`,
+          `^commands/(inspect|inspect/watch|inspect/watch-output|options|across-nodes|cluster-partial|colour|${PROGRAM_COMMAND_MODULES})\\.js$`,
         ).test(m),
     );
     expect(others).toEqual([]);
