@@ -77,10 +77,11 @@ process.on('uncaughtException', onCrash);
 process.on('unhandledRejection', onCrash);
 
 const ctx = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, signal: controller.signal, interruptGrace };
-let code;
-if (fast && plan) {
-  code = await fast.runFastRepl(plan, ctx);
-} else {
+// A Tab: answered from the command tree the build saved, without loading every command module
+// (undefined when there is none, or the line is not the scripts' `__complete --shell <sh> -- ...`).
+const completion = args[0] === '__complete' ? await import('../dist/commands/completion-fast.js') : undefined;
+let code = fast && plan ? await fast.runFastRepl(plan, ctx) : await completion?.completeFromSavedTree(args.slice(1), ctx);
+if (code === undefined) {
   const { run } = await import('../dist/main.js');
   code = await run(args, ctx);
 }

@@ -5,18 +5,28 @@
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
+// Every answer ends with a directive line, `:files` or `:`: file names are offered only when it
+// says they fit (a path, the command hold runs), never where a key, a kind or a name goes.
+
 // COMP_WORDBREAKS is a shell variable: pass it along so `--kind=fa` and `host:port` are rejoined.
 const BASH = `# bash completion for redlock-cli
 # this shell:  source <(redlock-cli completion bash)     (add that line to ~/.bashrc to keep it)
 # or save it:  redlock-cli completion bash > ~/.local/share/bash-completion/completions/redlock-cli
 _redlock_cli_complete() {
-  local line
+  local line directive
+  local -a lines=()
   COMPREPLY=()
   while IFS= read -r line; do
-    COMPREPLY+=("$line")
+    lines+=("$line")
   done < <(COMP_WORDBREAKS="$COMP_WORDBREAKS" "\${COMP_WORDS[0]}" __complete --shell bash -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+  (( \${#lines[@]} > 0 )) || return 0
+  directive=\${lines[\${#lines[@]}-1]}
+  unset "lines[\${#lines[@]}-1]"
+  COMPREPLY=("\${lines[@]}")
+  if [[ $directive == :files ]]; then compopt -o default 2>/dev/null; fi
+  return 0
 }
-complete -o default -F _redlock_cli_complete redlock-cli
+complete -F _redlock_cli_complete redlock-cli
 `;
 
 // Named _redlock-cli so the file works both sourced and autoloaded from $fpath (where the file
@@ -26,9 +36,11 @@ const ZSH = `#compdef redlock-cli
 # this shell:  source <(redlock-cli completion zsh)       (after compinit)
 # or save it:  redlock-cli completion zsh > "\${fpath[1]}/_redlock-cli"
 _redlock-cli() {
-  local -a values displays
-  local line
-  for line in "\${(@f)$("\${words[1]}" __complete --shell zsh -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}"; do
+  local -a lines values displays
+  local line directive
+  lines=("\${(@f)$("\${words[1]}" __complete --shell zsh -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  directive=\${lines[-1]}
+  for line in "\${(@)lines[1,-2]}"; do
     [[ -n $line ]] || continue
     values+=("\${line%%$'\\t'*}")
     if [[ $line == *$'\\t'* ]]; then
@@ -38,7 +50,7 @@ _redlock-cli() {
     fi
   done
   if (( \${#values} == 0 )); then
-    _files
+    [[ $directive == :files ]] && _files
     return
   fi
   compadd -l -d displays -- "\${values[@]}"
@@ -56,10 +68,13 @@ const FISH = `# fish completion for redlock-cli
 function __redlock_cli_complete
     set -l tokens (commandline -opc)
     set -l out ($tokens[1] __complete --shell fish -- $tokens[2..-1] (commandline -ct) 2>/dev/null)
-    if test (count $out) -eq 0
-        __fish_complete_path (commandline -ct)
-    else
+    test (count $out) -gt 0; or return
+    set -l directive $out[-1]
+    set -e out[-1]
+    if test (count $out) -gt 0
         printf '%s\\n' $out
+    else if test "$directive" = :files
+        __fish_complete_path (commandline -ct)
     end
 end
 complete -c redlock-cli -f -a '(__redlock_cli_complete)'

@@ -1,13 +1,7 @@
-import { readdirSync } from 'node:fs';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Help, type Argument, type Command, type Option } from 'commander';
-import type { ArgNode, Candidate, CommandNode, OptionNode, Sources, ValueSource } from '../core/completion.js';
+import type { ArgNode, CommandNode, OptionNode, ValueSource } from '../core/completion.js';
 import { INSPECT_KINDS } from '../core/lock-view.js';
-import { describeTopology, maskUrl } from '../core/targets.js';
 import { LOCK_KINDS } from '../locks/types.js';
-import { loadTargets } from '../state/targets.js';
-import type { RunContext } from './context.js';
 
 // The commander program as a plain tree for core/completion.ts, read at completion time so every
 // command registered in src/cli/commands.ts completes. What commander cannot say (where a free-text value
@@ -68,31 +62,4 @@ export function commandTree(cmd: Command, path: readonly string[] = []): Command
   };
 }
 
-// The package's own scenarios/ (this module is in <root>/{src,dist}/commands/).
-const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
-
-/** Scenario names: the .yaml / .yml files of the shipped catalogue, listed without parsing them (Tab must be quick). */
-export function shippedScenarios(dir = SCENARIOS_DIR): Candidate[] {
-  try {
-    return readdirSync(dir)
-      .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
-      .map((f) => ({ value: f.slice(0, -extname(f).length) }))
-      .sort((a, b) => a.value.localeCompare(b.value));
-  } catch {
-    return [];
-  }
-}
-
-/** Saved targets and shipped scenarios, read only when a word needs them; a damaged file completes nothing. */
-export function completionSources(ctx: RunContext): Sources {
-  return {
-    target: () => {
-      try {
-        return Object.entries(loadTargets(ctx.env)).map(([value, t]) => ({ value, description: `${maskUrl(t.url)} ${describeTopology(t)}` }));
-      } catch {
-        return [];
-      }
-    },
-    scenario: () => shippedScenarios(),
-  };
-}
+export { completionSources, shippedScenarios } from './completion-answer.js';

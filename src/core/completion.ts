@@ -62,6 +62,8 @@ interface Walk {
   readonly path: readonly CommandNode[];
   readonly positionals: number;
   readonly given: ReadonlySet<string>;
+  /** The values typed for options so far, by every spelling of the option (`-u` and `--url`). */
+  readonly typed: ReadonlyMap<string, string>;
   /** The last word was an option waiting for its value: the current word is that value. */
   readonly pending?: OptionNode | undefined;
   /** Past `--`: the words belong to another program (`hold key -- ./job.sh`). */
@@ -73,17 +75,23 @@ function walk(root: CommandNode, words: readonly string[]): Walk {
   const path = [root];
   let positionals = 0;
   const given = new Set<string>();
+  const typed = new Map<string, string>();
+  const record = (option: OptionNode, value: string): void => option.flags.forEach((f) => typed.set(f, value));
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
-    if (word === '--') return { path, positionals, given, passthrough: true };
+    if (word === '--') return { path, positionals, given, typed, passthrough: true };
     if (isOptionWord(word)) {
       const flag = word.split('=', 1)[0]!;
       const option = findOption(path, flag);
       if (option) for (const f of option.flags) given.add(f);
+      if (option && word.includes('=')) record(option, word.slice(flag.length + 1));
       if (!option || word.includes('=') || option.value === 'none') continue;
       const next = words[i + 1];
-      if (next === undefined) return { path, positionals, given, pending: option, passthrough: false };
-      if (option.value === 'required' || !isOptionWord(next)) i += 1;
+      if (next === undefined) return { path, positionals, given, typed, pending: option, passthrough: false };
+      if (option.value === 'required' || !isOptionWord(next)) {
+        record(option, next);
+        i += 1;
+      }
       continue;
     }
     const leaf = path[path.length - 1]!;
@@ -91,43 +99,75 @@ function walk(root: CommandNode, words: readonly string[]): Walk {
     if (sub) path.push(sub);
     else positionals += 1;
   }
-  return { path, positionals, given, passthrough: false };
+  return { path, positionals, given, typed, passthrough: false };
 }
 
-/** The candidates for the last word of `words` (the one being typed, possibly empty). */
-export function completeWords(root: CommandNode, words: readonly string[], sources: Sources): Candidate[] {
+/**
+ * What Tab can offer for the last word: the candidates, whether file names fit there too (a free
+ * value such as a path, or the command `hold` runs; never a key, a kind or a name of ours), and,
+ * when the word is a value from a source not given in `sources`, which one (a caller that can
+ * read it asynchronously, such as lock keys from a server, fills it in), with the option values
+ * typed on the line so far.
+ */
+export interface LineCompletion {
+  readonly candidates: readonly Candidate[];
+  readonly files: boolean;
+  readonly needs?: ValueSource | undefined;
+  readonly typed: ReadonlyMap<string, string>;
+  /** Every spelling of each option given so far, with or without a value. */
+  readonly given: ReadonlySet<string>;
+}
+
+/** Free text with no list of its own may be a path; a value from a source or a choice never is. */
+const freeValue = (spec: ValueSpec): boolean => spec.choices === undefined && (spec.source === undefined || spec.source === 'scenario');
+
+export function completeLine(root: CommandNode, words: readonly string[], sources: Sources): LineCompletion {
   const current = words[words.length - 1] ?? '';
   const state = walk(root, words.slice(0, -1));
+  const line = { typed: state.typed, given: state.given };
   const matching = (all: readonly Candidate[]): Candidate[] => {
     const seen = new Set<string>();
     return all.filter((c) => c.value.startsWith(current) && !seen.has(c.value) && seen.add(c.value));
   };
-  if (state.passthrough) return [];
-  if (state.pending) return matching(values(state.pending, sources));
+  const forValue = (spec: ValueSpec, prefix = ''): LineCompletion => ({
+    candidates: matching(values(spec, sources).map((c) => ({ ...c, value: `${prefix}${c.value}` }))),
+    files: freeValue(spec),
+    needs: spec.source !== undefined && sources[spec.source] === undefined ? spec.source : undefined,
+    ...line,
+  });
+  const none = (files: boolean): LineCompletion => ({ candidates: [], files, ...line });
+  if (state.passthrough) return none(true);
+  if (state.pending) return forValue(state.pending);
 
   if (isOptionWord(current) && current.includes('=')) {
     const flag = current.slice(0, current.indexOf('='));
     const option = findOption(state.path, flag);
-    if (!option || option.value === 'none') return [];
-    return matching(values(option, sources).map((c) => ({ ...c, value: `${flag}=${c.value}` })));
+    if (!option || option.value === 'none') return none(false);
+    return forValue(option, `${flag}=`);
   }
   const leaf = state.path[state.path.length - 1]!;
   if (current.startsWith('-')) {
     // The leaf's options, then its parents' (global ones such as --debug); each only once.
     const options = [...state.path].reverse().flatMap((node) => node.options);
-    return matching(
+    const candidates = matching(
       options
         .filter((o) => !o.flags.some((f) => state.given.has(f)))
         .map((o) => ({ value: o.flags.find((f) => f.startsWith('--')) ?? o.flags[0]!, description: o.description })),
     );
+    return { candidates, files: false, ...line };
   }
   const subcommands = leaf.subcommands.filter((c) => !c.hidden);
   if (state.positionals === 0 && subcommands.length > 0) {
-    return matching(subcommands.map((c) => ({ value: c.name, description: c.description })));
+    return { candidates: matching(subcommands.map((c) => ({ value: c.name, description: c.description }))), files: false, ...line };
   }
   const arg = leaf.args[Math.min(state.positionals, leaf.args.length - 1)];
-  if (!arg || (state.positionals >= leaf.args.length && !arg.variadic)) return [];
-  return matching(values(arg, sources));
+  if (!arg || (state.positionals >= leaf.args.length && !arg.variadic)) return none(false);
+  return forValue(arg);
+}
+
+/** The candidates for the last word of `words` (the one being typed, possibly empty). */
+export function completeWords(root: CommandNode, words: readonly string[], sources: Sources): Candidate[] {
+  return [...completeLine(root, words, sources).candidates];
 }
 
 /** The COMP_WORDBREAKS characters that can sit inside a word (`=`, `:`); the rest are shell syntax. */

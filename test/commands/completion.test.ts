@@ -1,11 +1,13 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Command } from 'commander';
 import { commandTree, shippedScenarios } from '../../src/commands/completion-tree.js';
 import { completeWords } from '../../src/core/completion.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { KEY_BUDGET_MS, prefixPattern } from '../../src/commands/completion-keys.js';
 
 let env: Record<string, string | undefined>;
 
@@ -14,11 +16,14 @@ beforeAll(async () => {
   expect((await runCli(['target', 'add', 'prod', 'rediss://app:secret@10.0.0.5:6380', '--cluster', '10.0.0.5:7000', '--save-password'], env)).code).toBe(0);
 });
 
-const complete = async (shell: string, ...words: string[]): Promise<string[]> => {
+/** The candidates and the directive line every answer ends with (whether file names fit). */
+const answer = async (shell: string, ...words: string[]): Promise<{ candidates: string[]; directive: string }> => {
   const result = await runCli(['__complete', '--shell', shell, '--', ...words], env);
   expect(result).toMatchObject({ code: 0, stderr: '' });
-  return result.stdout.split('\n').filter((l) => l !== '');
+  const lines = result.stdout.split('\n').slice(0, -1);
+  return { candidates: lines.slice(0, -1).filter((l) => l !== ''), directive: lines[lines.length - 1]! };
 };
+const complete = async (shell: string, ...words: string[]): Promise<string[]> => (await answer(shell, ...words)).candidates;
 
 /** The names in a help screen's "Commands:" section. */
 async function helpCommands(path: string[]): Promise<string[]> {
@@ -32,7 +37,7 @@ describe('completion scripts', () => {
     const result = await runCli(['completion', shell], env);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`__complete --shell ${shell} --`);
-    expect(result.stdout).toMatch(shell === 'bash' ? /\ncomplete -o default -F _redlock_cli_complete redlock-cli\n$/ : shell === 'zsh' ? /compdef _redlock-cli redlock-cli/ : /\ncomplete -c redlock-cli -f -a '\(__redlock_cli_complete\)'\n$/);
+    expect(result.stdout).toMatch(shell === 'bash' ? /\ncomplete -F _redlock_cli_complete redlock-cli\n$/ : shell === 'zsh' ? /compdef _redlock-cli redlock-cli/ : /\ncomplete -c redlock-cli -f -a '\(__redlock_cli_complete\)'\n$/);
   });
 
   it('an unknown shell is a usage error', async () => {
@@ -106,5 +111,57 @@ describe('commandTree', () => {
     expect(tab('scenario', 'run', '--variant', '')).toEqual([]);
     expect(tab('target', 'show', '')).toEqual(['prod']);
     expect(tab('target', 'add', '')).toEqual([]);
+  });
+});
+
+describe('lock keys where a key goes', () => {
+  let server: RedisServer;
+  // Room for a busy machine: what is offered is the point here, the default budget is tested below.
+  const slow = { REDLOCK_CLI_COMPLETE_MS: '10000' };
+  beforeAll(async () => {
+    Object.assign(env, slow);
+    server = await startRedis();
+    for (const key of ['orders:1', 'orders:2', 'payments']) {
+      expect((await runCli(['acquire', key, '--lease', '5m', '-p', String(server.port)], env)).code).toBe(0);
+    }
+    // Not a lock: a list is never offered as one.
+    const { Redis } = await import('ioredis');
+    const raw = new Redis({ port: server.port, host: '127.0.0.1' });
+    await raw.rpush('orders:queue', 'a');
+    raw.disconnect();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('offers the locks on the server the line names, described by their kind, and no file names', async () => {
+    const port = String(server.port);
+    expect(await answer('fish', 'inspect', '-p', port, '')).toEqual({
+      candidates: ['orders:1\treentrant', 'orders:2\treentrant', 'payments\treentrant'],
+      directive: ':',
+    });
+    expect(await complete('bash', 'release', '-u', `redis://127.0.0.1:${port}`, 'ord')).toEqual(['orders:1', 'orders:2']);
+    // Also from REDIS_URL, with nothing on the line; and a prefix with glob characters is literal.
+    const fromEnv = await runCli(['__complete', '--shell', 'zsh', '--', 'hold', 'pay'], { ...env, ...slow, REDIS_URL: `redis://127.0.0.1:${port}` });
+    expect(fromEnv.stdout).toBe('payments\treentrant\n:\n');
+    expect(await complete('bash', 'inspect', '-p', port, 'orders:[')).toEqual([]);
+    expect(prefixPattern('a*b?[c]\\')).toBe('a\\*b\\?\\[c\\]\\\\*');
+  });
+
+  it('offers nothing, and still no file names, when the server does not answer; the Tab stays bounded', async () => {
+    delete env.REDLOCK_CLI_COMPLETE_MS;
+    const started = performance.now();
+    expect(await answer('zsh', 'inspect', '-p', '1', '')).toEqual({ candidates: [], directive: ':' });
+    // The lookup gives up after KEY_BUDGET_MS; the bound here is loose for a busy machine.
+    expect(performance.now() - started).toBeLessThan(KEY_BUDGET_MS + 2000);
+  });
+
+  it('says file names fit only where a file goes: the command hold runs, a scenario file, a certificate', async () => {
+    expect((await answer('bash', 'hold', 'k', '--', 'j')).directive).toBe(':files');
+    expect((await answer('bash', 'scenario', 'run', 'x')).directive).toBe(':files');
+    expect((await answer('bash', 'inspect', 'k', '--cacert', '')).directive).toBe(':files');
+    expect((await answer('bash', 'acquire', 'k', '--kind', '')).directive).toBe(':');
+    expect((await answer('bash', 'ls', '--target', '')).directive).toBe(':');
+    expect((await answer('bash', 'insp')).directive).toBe(':');
   });
 });

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_KINDS } from '../../src/locks/types.js';
 import { completionHome, killRunningShells, requireShell, runShell } from './completion-home.js';
+import { startRedis } from '../helpers/redis-server.js';
+import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
 // The fish script as fish runs it: sourced (or autoloaded from the user's completions dir), then
 // asked with `complete -C "<command line>"`, which runs the same completion machinery as Tab
@@ -118,5 +120,26 @@ describe('fish completion', () => {
 
   it('falls back to file names where redlock-cli offers nothing (the command hold runs)', async () => {
     expect(await values('hold k -- j')).toEqual(['job.sh']);
+  });
+
+  it('offers lock keys from the server on the line where a key goes, never file names', async () => {
+    const server = await startRedis();
+    // Room for a busy machine: what is offered is the point here (the default budget: test/commands/completion.test.ts).
+    env.REDLOCK_CLI_COMPLETE_MS = '10000';
+    try {
+      for (const key of ['jobs:nightly', 'jobs:hourly']) {
+        expect((await runCli(['acquire', key, '--lease', '5m', '-p', String(server.port)], tempStateEnv())).code).toBe(0);
+      }
+      const [keys, none] = await Promise.all([complete(`inspect -p ${server.port} jobs:`), values('inspect j')]);
+      expect(keys).toEqual([
+        { value: 'jobs:hourly', description: 'reentrant' },
+        { value: 'jobs:nightly', description: 'reentrant' },
+      ]);
+      // REDIS_URL is a closed port: no keys, and not job.sh either.
+      expect(none).toEqual([]);
+    } finally {
+      delete env.REDLOCK_CLI_COMPLETE_MS;
+      await server.stop();
+    }
   });
 });

@@ -2,6 +2,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_KINDS } from '../../src/locks/types.js';
+import { startRedis } from '../helpers/redis-server.js';
+import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { completionHome, exec, killGroup, killRunningShells, requireShell, runShell } from './completion-home.js';
 
 // The zsh script as zsh runs it on Tab: an interactive `zsh -f -i` in a pseudo-terminal (the
@@ -187,5 +189,22 @@ describe('zsh completion', () => {
 
   it('falls back to file names where redlock-cli offers nothing (the command hold runs)', async () => {
     expect((await tab('hold k -- j')).line).toBe('redlock-cli hold k -- job.sh ');
+  });
+
+  it('offers lock keys from the server on the line where a key goes, never file names', async () => {
+    const server = await startRedis();
+    // Room for a busy machine: what is offered is the point here (the default budget: test/commands/completion.test.ts).
+    env.REDLOCK_CLI_COMPLETE_MS = '10000';
+    try {
+      expect((await runCli(['acquire', 'jobs:nightly', '--lease', '5m', '-p', String(server.port)], tempStateEnv())).code).toBe(0);
+      const [key, none] = await Promise.all([tab(`release -p ${server.port} jo`), tab('release j')]);
+      expect(key.line).toBe(`redlock-cli release -p ${server.port} jobs:nightly `);
+      // REDIS_URL is a closed port: no keys, and not job.sh either.
+      expect(none.line).toBe('redlock-cli release j');
+      expect(none.matches).toEqual([]);
+    } finally {
+      delete env.REDLOCK_CLI_COMPLETE_MS;
+      await server.stop();
+    }
   });
 });
