@@ -2,7 +2,8 @@ import { Box, Text } from 'ink';
 import { formatDuration } from '../core/duration.js';
 import { listeningText, QUEUE_COLUMNS } from '../core/inspect-text.js';
 import type { QueueEntryView } from '../core/lock-view.js';
-import { InspectRow } from './InspectRow.js';
+import { InspectRow, LABEL_WIDTH } from './InspectRow.js';
+import { useTerminalSize } from './use-terminal-size.js';
 import { Kept } from './Kept.js';
 
 export interface InspectQueueProps {
@@ -28,8 +29,26 @@ const expectedWait = (entry: QueueEntryView, elapsedMs: number): string =>
 // Fixed widths for everything but the waiter, so the headings stay above their values while the
 // deadline text changes width with the clock ("in 1 m 59 s" is wider than "in 59.9 s").
 const WIDTH = { position: 4, deadline: 18, wait: 15, listening: 9 } as const;
+/** What the waiter keeps before a column on the right gives way. */
+const WAITER_MIN = 12;
 
-function Columns({ cells, deadline }: { readonly cells: readonly [string, string, string, string, string]; readonly deadline?: { overdue: boolean } }) {
+/**
+ * The optional columns that fit beside the label, the position, the deadline and a waiter of
+ * WAITER_MIN: on a narrow terminal "listening" goes first, then "expected wait" (the one-shot
+ * table and --json keep both), so no row runs past the edge.
+ */
+export function queueColumnsFor(columns: number): { readonly wait: boolean; readonly listening: boolean } {
+  const room = columns - LABEL_WIDTH - WIDTH.position - WAITER_MIN - 2 - WIDTH.deadline;
+  return { wait: room >= WIDTH.wait, listening: room >= WIDTH.wait + WIDTH.listening };
+}
+
+interface ColumnsProps {
+  readonly cells: readonly [string, string, string, string, string];
+  readonly deadline?: { overdue: boolean };
+  readonly shown: ReturnType<typeof queueColumnsFor>;
+}
+
+function Columns({ cells, deadline, shown }: ColumnsProps) {
   const [position, waiter, deadlineText, wait, listening] = cells;
   const dim = deadline === undefined;
   return (
@@ -44,29 +63,34 @@ function Columns({ cells, deadline }: { readonly cells: readonly [string, string
       <Box width={WIDTH.deadline} flexShrink={0}>
         <Kept {...(deadline?.overdue ? { color: 'yellow' } : { dimColor: true })}>{deadlineText}</Kept>
       </Box>
-      <Box width={WIDTH.wait} flexShrink={0}>
-        <Text dimColor={dim}>{wait}</Text>
-      </Box>
-      <Box width={WIDTH.listening} flexShrink={0}>
-        <Text dimColor={dim}>{listening}</Text>
-      </Box>
+      {shown.wait && (
+        <Box width={WIDTH.wait} flexShrink={0}>
+          <Text dimColor={dim}>{wait}</Text>
+        </Box>
+      )}
+      {shown.listening && (
+        <Box width={WIDTH.listening} flexShrink={0}>
+          <Text dimColor={dim}>{listening}</Text>
+        </Box>
+      )}
     </>
   );
 }
 
 /** The fair lock's wait queue, in order, under the one-shot table's headings, deadlines counting down. */
 export function InspectQueue({ queue, elapsedMs }: InspectQueueProps) {
+  const shown = queueColumnsFor(useTerminalSize().columns);
   if (queue.length === 0) return null;
   return (
     <Box flexDirection="column">
       <InspectRow label="queue">
-        <Columns cells={QUEUE_COLUMNS} />
+        <Columns cells={QUEUE_COLUMNS} shown={shown} />
       </InspectRow>
       {queue.map((entry) => {
         const deadline = deadlineText(entry, elapsedMs);
         return (
           <InspectRow key={entry.owner}>
-            <Columns cells={[`${entry.position + 1}.`, entry.owner, deadline.text, expectedWait(entry, elapsedMs), listeningText(entry)]} deadline={deadline} />
+            <Columns cells={[`${entry.position + 1}.`, entry.owner, deadline.text, expectedWait(entry, elapsedMs), listeningText(entry)]} deadline={deadline} shown={shown} />
           </InspectRow>
         );
       })}

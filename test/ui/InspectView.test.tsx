@@ -2,8 +2,10 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HolderView, LockView, QueueEntryView, ReaderView } from '../../src/core/lock-view.js';
 import type { InspectAction } from '../../src/ui/InspectApp.js';
+import { AtTerminalEdge } from '../../src/ui/AtTerminalEdge.js';
 import { InspectApp } from '../../src/ui/InspectApp.js';
 import { createInspectStore } from '../../src/ui/inspect-store.js';
+import { expectFits, framesAtWidth } from './narrow.js';
 
 const A = '6f1c2b8e-1f7a-4c1e-9d8e-0a1b2c3d4e5f:1';
 const B = '6f1c2b8e-1f7a-4c1e-9d8e-0a1b2c3d4e5f:7';
@@ -30,7 +32,12 @@ function mount(keys: string[] = ['orders']) {
   const store = createInspectStore({ keys, target: '127.0.0.1:16379', intervalMs: 1000 });
   const actions: InspectAction[] = [];
   let now = T0;
-  const view = render(<InspectApp store={store} clock={() => now} tickMs={TICK_MS} onAction={(a) => actions.push(a)} />);
+  // As mountLive mounts every live view: inside AtTerminalEdge.
+  const view = render(
+    <AtTerminalEdge>
+      <InspectApp store={store} clock={() => now} tickMs={TICK_MS} onAction={(a) => actions.push(a)} />
+    </AtTerminalEdge>,
+  );
   unmount = view.unmount;
   const frame = () => view.lastFrame() ?? '';
   // Ink throttles repaints and a loaded machine delays timers: poll the frame until it shows what
@@ -47,6 +54,7 @@ function mount(keys: string[] = ['orders']) {
   };
   let tick = 0;
   return {
+    view,
     store,
     actions,
     stdin: view.stdin,
@@ -261,5 +269,26 @@ describe('InspectView', () => {
     ]);
     v.read(6000, lock('orders', 30_000, [holder(B)]));
     expect(await v.until(/acquired by/)).toContain(`12:00:06 acquired by ${B}\n`);
+  });
+});
+
+describe('inspect --watch narrowed to 40 columns', () => {
+  it('every frame after the resize fits: holders, the fair queue with its header, the status row', async () => {
+    const ui = mount(['orders:2024:eu-west-1:customer-4242:invoice-lock']);
+    const queue: QueueEntryView[] = [
+      { owner: B, position: 0, deadlineInMs: 4000, expectedWaitMs: 1000 },
+      { owner: C, position: 1, deadlineInMs: 119_000, expectedWaitMs: 89_000 },
+    ];
+    ui.read(0, lock('orders:2024:eu-west-1:customer-4242:invoice-lock', 29_000, [holder(A, 2)], { kind: 'fair', queue }));
+    await ui.until(/queue/);
+    const frames = await framesAtWidth(ui.view, 40, /queue/);
+    expectFits(frames, 40);
+    // The columns that do not fit give way whole, the rightmost first, instead of being cut at the
+    // edge mid-word: the headings stay readable above their values.
+    const rows = (await ui.until(/^queue +# +waiter +deadline$/m)).split('\n');
+    expect(rows.find((r) => r.startsWith('queue'))).toMatch(/^queue +# +waiter +deadline$/);
+    expect(rows.find((r) => r.includes(' 2. '))).toMatch(/^ +2\. +\S+ +in 1 m 5\d s$/);
+    await framesAtWidth(ui.view, 80, /queue/);
+    expect((await ui.until(/listening$/m)).split('\n').find((r) => r.startsWith('queue'))).toMatch(/^queue +# +waiter +deadline +expected wait +listening$/);
   });
 });

@@ -5,6 +5,7 @@ import type { LsAction } from '../../src/ui/LsApp.js';
 import { LsApp } from '../../src/ui/LsApp.js';
 import { createLsStore } from '../../src/ui/ls-store.js';
 import { formatTable, lsRow } from '../../src/ui/ls-table.js';
+import { expectFits, framesAtWidth } from './narrow.js';
 
 const A = '6f1c2b8e-1f7a-4c1e-9d8e-0a1b2c3d4e5f';
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -25,11 +26,12 @@ const lock = (key: string, ttlMs: number, queued = 0): LockView => ({
   readAt: T0,
 });
 
-function mount(rows = 24) {
+/** `columns` undefined: the view follows the terminal's width, as ls --watch does. */
+function mount(rows = 24, columns: number | undefined = 100) {
   const store = createLsStore({ pattern: 'orders:*', target: '127.0.0.1:16379', intervalMs: 2000 });
   const actions: LsAction[] = [];
   let now = T0;
-  const view = render(<LsApp store={store} columns={100} rows={rows} clock={() => now} tickMs={TICK_MS} onAction={(a) => actions.push(a)} />);
+  const view = render(<LsApp store={store} {...(columns !== undefined ? { columns } : {})} rows={rows} clock={() => now} tickMs={TICK_MS} onAction={(a) => actions.push(a)} />);
   unmount = view.unmount;
   const frame = () => view.lastFrame() ?? '';
   // Ink repaints on its own schedule: wait (bounded) for the frame to show what the test expects.
@@ -39,6 +41,7 @@ function mount(rows = 24) {
     return frame();
   };
   return {
+    view,
     store,
     actions,
     until,
@@ -132,5 +135,14 @@ describe('ls table on a narrow terminal', () => {
     expect(lines.every((l) => [...l].length <= 64)).toBe(true);
     expect(lines[1]).toMatch(/^orders…b:lock\s+reentrant\s+x{15}…\s+5\.0 s/);
     expect(formatTable(rows)[1]).toContain('orders:a very long name of a nightly reconciliation job:lock');
+  });
+});
+
+describe('ls --watch narrowed to 40 columns', () => {
+  it('every frame after the resize fits: the table, a long key, the status row', async () => {
+    const ui = mount(24, undefined);
+    ui.scan(0, [lock('orders:2024:eu-west-1:customer-4242:invoice-lock', 29_000, 2), lock('orders:b', -1)]);
+    await ui.until(/invoice/);
+    expectFits(await framesAtWidth(ui.view, 40, /orders:b/), 40);
   });
 });

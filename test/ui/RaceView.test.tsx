@@ -118,3 +118,15 @@ describe('RaceApp', () => {
     expect(view.lastFrame()).toContain('lost-update: the counter ended at 7');
   });
 });
+
+describe('RaceView at 40 columns', () => {
+  it('no line is wider than the terminal (a wider one is wrapped by the terminal and leaves debris on repaint)', () => {
+    for (const COLS of [40, 60]) {
+      // ink's root is as wide as the terminal: a box of that width stands in for it.
+      const view = render(<Box width={COLS}><RaceView state={state([{ kind: 'overlap', message: 'c1 and c2 both held orders from 1.2 s to 1.4 s' } as never])} columns={COLS} /></Box>);
+      const lines = (view.lastFrame() ?? '').split('\n');
+      view.unmount();
+      for (const line of lines) expect(displayWidth(line), `${COLS}: ${line}`).toBeLessThanOrEqual(COLS);
+    }
+  });
+});

@@ -1,5 +1,7 @@
+import { Box } from 'ink';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/core/text-layout.js';
 import type { HistoryEvent } from '../../src/core/scenario/history.js';
 import { EventEmitter } from 'node:events';
 import { mountScenarioRunView } from '../../src/ui/scenario-live.js';
@@ -11,10 +13,12 @@ const TICK_MS = 5;
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
 
-function mount(columns = 100) {
+/** `terminal`: ink's root width, as a terminal of that many columns gives it (default: ink-testing-library's 100). */
+function mount(columns = 100, terminal?: number) {
   let now = 0;
   const store = createScenarioRunStore({ name: 'gc-pause-stale-write', title: 'A long pause without fencing', variantCount: 2, clock: () => now });
-  const view = render(<ScenarioRunView store={store} columns={columns} tickMs={TICK_MS} />);
+  const app = <ScenarioRunView store={store} columns={columns} tickMs={TICK_MS} />;
+  const view = render(terminal === undefined ? app : <Box width={terminal}>{app}</Box>);
   unmount = view.unmount;
   const frame = () => view.lastFrame() ?? '';
   // Ink repaints on its own schedule: wait (bounded) for the frame to show what the test expects.
@@ -137,5 +141,16 @@ describe('mountScenarioRunView', () => {
     expect(plain).toContain('gc-pause-stale-write A long pause');
     expect(plain).toMatch(/^A {3}█+░+w█*f/m);
     expect(plain).toContain('1 of 1 variant as expected');
+  });
+});
+
+describe('ScenarioRunView at 40 columns', () => {
+  it('no line is wider than the terminal while the lanes grow and the log scrolls', async () => {
+    const run = mount(40, 40);
+    run.start('no-fencing', ['stale-write']);
+    for (const e of until(2000)) run.store.event(e);
+    run.at(2000);
+    const frame = await run.until(/A /);
+    for (const line of frame.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(40);
   });
 });

@@ -1,4 +1,6 @@
+import { Box } from 'ink';
 import { render } from 'ink-testing-library';
+import { displayWidth } from '../../src/core/text-layout.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeLines } from '../../src/core/trace/decoder.js';
 import { traceLiveState } from '../../src/core/trace/live.js';
@@ -93,5 +95,17 @@ describe('TraceView', () => {
     expect(labels).toContain(':37066');
     expect(labels).toContain('worker-a');
     expect(frame).not.toMatch(/^redlock- /m);
+  });
+});
+
+describe('TraceView at 40 columns', () => {
+  it('no line is wider than the terminal (a wider one is wrapped by the terminal and leaves debris on repaint)', () => {
+    for (const COLS of [40, 60]) {
+      // ink's root is as wide as the terminal: a box of that width stands in for it.
+      const view = render(<Box width={COLS}><TraceView state={traceLiveState(overlapSession(), 99)} what="the server (127.0.0.1:6379)" lagMs={3} columns={COLS} /></Box>);
+      const lines = (view.lastFrame() ?? '').split('\n');
+      view.unmount();
+      for (const line of lines) expect(displayWidth(line), `${COLS}: ${line}`).toBeLessThanOrEqual(COLS);
+    }
   });
 });
