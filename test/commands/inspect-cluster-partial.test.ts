@@ -65,8 +65,8 @@ describe('inspect of several keys on a Cluster with one primary down', () => {
 
     const text = await inspect();
     expect(text.code).toBe(9);
-    expect(text.stdout).toMatch(/^b {2}Redisson lock/m);
-    expect(text.stdout).toMatch(/^c {2}Redisson lock/m);
+    expect(text.stdout, text.stderr).toMatch(/^b {2}Redisson lock/m);
+    expect(text.stdout, text.stderr).toMatch(/^c {2}Redisson lock/m);
     expect(text.stdout).not.toMatch(/^a /m);
     expect(text.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(new RegExp(`^redlock-cli: "a" not read: its Cluster primary ${addr(2)} \\(slots 10922-16383\\): Redis at ${addr(2)} did not answer within 5\\.0 s`)),
