@@ -1,4 +1,4 @@
-// A Tab, as the shells run it: `redlock-cli __complete --shell zsh -- <words>` as a process, paired
+// A Tab, as the shells run it: `redlock-cli __complete --shell zsh --files-line -- <words>` as a process, paired
 // with `node -e 0` (the floor no Tab can beat), 15 rounds each. Two lines: an option (answered
 // from the saved command tree, no Redis) and a key (the lock keys of a local redis-server holding
 // 50 locks, read within the Tab's budget). Figures go in docs/performance.md ("Shell completion").
@@ -15,7 +15,7 @@ const server = await startRedis();
 try {
   for (let i = 0; i < 50; i++) execFileSync('node', [BIN, 'acquire', `orders:${i}`, '--lease', '10m', '-p', String(server.port)], { stdio: 'ignore' });
   console.log(`node ${process.version}; load average (1, 5, 15 min) ${load()}`);
-  const tab = (...words: string[]) => [BIN, '__complete', '--shell', 'zsh', '--', ...words];
+  const tab = (...words: string[]) => [BIN, '__complete', '--shell', 'zsh', '--files-line', '--', ...words];
   const option = await pairedRuns(RUNS, tab('inspect', '--ki'), ['-e', '0']);
   console.log(describePair('Tab after `inspect --ki`', 'node -e 0', option));
   const key = await pairedRuns(RUNS, tab('inspect', '-p', String(server.port), 'orders:1'), ['-e', '0']);

@@ -54,7 +54,14 @@ export const NO_FILES = ':';
  * Tab-separated `value<TAB>description` for zsh and fish; bare values, cut at word breaks, for
  * bash; then the directive line. Lock keys are read from the line's server, within KEY_BUDGET_MS.
  */
-export async function answerLines(tree: CommandNode, ctx: RunContext, shell: Shell, typed: readonly string[]): Promise<string[]> {
+export async function answerLines(
+  tree: CommandNode,
+  ctx: RunContext,
+  shell: Shell,
+  typed: readonly string[],
+  // Scripts saved before the directive existed read every line as a candidate: they get none.
+  { directive: withDirective = true }: { readonly directive?: boolean } = {},
+): Promise<string[]> {
   const wordbreaks = ctx.env.COMP_WORDBREAKS ?? DEFAULT_WORDBREAKS;
   const words = shell === 'bash' ? joinBashWords(typed, wordbreaks) : [...typed];
   if (words.length === 0) words.push('');
@@ -62,8 +69,8 @@ export async function answerLines(tree: CommandNode, ctx: RunContext, shell: She
   const current = words[words.length - 1]!;
   const keys = line.needs === 'key' ? await (await import('./completion-keys.js')).lockKeys(ctx, line, current) : [];
   const candidates = [...line.candidates, ...keys];
-  const directive = line.files ? FILES : NO_FILES;
-  if (shell === 'bash') return [...forBash(candidates, current, wordbreaks), directive];
-  return [...candidates.map((c) => (c.description ? `${c.value}\t${c.description.replace(/\s+/g, ' ')}` : c.value)), directive];
+  const directive = withDirective ? [line.files ? FILES : NO_FILES] : [];
+  if (shell === 'bash') return [...forBash(candidates, current, wordbreaks), ...directive];
+  return [...candidates.map((c) => (c.description ? `${c.value}\t${c.description.replace(/\s+/g, ' ')}` : c.value)), ...directive];
 }
 

@@ -24,10 +24,12 @@ function savedTree(): CommandNode | undefined {
 
 /** The exit code, or undefined when the line is not one this answers (then it runs on the program). */
 export async function completeFromSavedTree(args: readonly string[], ctx: RunContext): Promise<number | undefined> {
-  const [flag, shell, dashes, ...words] = args;
+  const [flag, shell, ...rest] = args;
+  const directive = rest[0] === '--files-line';
+  const [dashes, ...words] = directive ? rest.slice(1) : rest;
   if (flag !== '--shell' || !SHELLS.includes(shell as Shell) || dashes !== '--') return undefined;
   const tree = savedTree();
   if (!tree) return undefined;
-  for (const line of await answerLines(tree, ctx, shell as Shell, words)) print(ctx, line);
+  for (const line of await answerLines(tree, ctx, shell as Shell, words, { directive })) print(ctx, line);
   return ExitCode.ok;
 }

@@ -5,8 +5,9 @@
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-// Every answer ends with a directive line, `:files` or `:`: file names are offered only when it
-// says they fit (a path, the command hold runs), never where a key, a kind or a name goes.
+// With --files-line every answer ends with a directive line, `:files` or `:`: file names are
+// offered only when it says they fit (a path, the command hold runs), never where a key, a kind or
+// a name goes. A script saved before that flag existed asks without it and gets no such line.
 
 // COMP_WORDBREAKS is a shell variable: pass it along so `--kind=fa` and `host:port` are rejoined.
 const BASH = `# bash completion for redlock-cli
@@ -18,7 +19,7 @@ _redlock_cli_complete() {
   COMPREPLY=()
   while IFS= read -r line; do
     lines+=("$line")
-  done < <(COMP_WORDBREAKS="$COMP_WORDBREAKS" "\${COMP_WORDS[0]}" __complete --shell bash -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+  done < <(COMP_WORDBREAKS="$COMP_WORDBREAKS" "\${COMP_WORDS[0]}" __complete --shell bash --files-line -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
   (( \${#lines[@]} > 0 )) || return 0
   directive=\${lines[\${#lines[@]}-1]}
   unset "lines[\${#lines[@]}-1]"
@@ -38,7 +39,7 @@ const ZSH = `#compdef redlock-cli
 _redlock-cli() {
   local -a lines values displays
   local line directive
-  lines=("\${(@f)$("\${words[1]}" __complete --shell zsh -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  lines=("\${(@f)$("\${words[1]}" __complete --shell zsh --files-line -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
   directive=\${lines[-1]}
   for line in "\${(@)lines[1,-2]}"; do
     [[ -n $line ]] || continue
@@ -67,7 +68,7 @@ const FISH = `# fish completion for redlock-cli
 # or save it:  redlock-cli completion fish > ~/.config/fish/completions/redlock-cli.fish
 function __redlock_cli_complete
     set -l tokens (commandline -opc)
-    set -l out ($tokens[1] __complete --shell fish -- $tokens[2..-1] (commandline -ct) 2>/dev/null)
+    set -l out ($tokens[1] __complete --shell fish --files-line -- $tokens[2..-1] (commandline -ct) 2>/dev/null)
     test (count $out) -gt 0; or return
     set -l directive $out[-1]
     set -e out[-1]

@@ -37,11 +37,12 @@ export function registerCompletion(program: Command, ctx: CommandContext): void 
     .addOption(new Option('--shell <shell>').choices(SHELLS).default('fish'))
     // The build saves the tree (`__complete --tree > dist/completion-tree.json`) for completion-fast.ts.
     .addOption(new Option('--tree', 'print the command tree as JSON instead'))
+    .addOption(new Option('--files-line', 'end with the line saying whether file names fit (the scripts since it exists)'))
     .argument('[words...]', 'the words after the program name, the last one being typed')
     .action(
-      act(ctx, async (words: string[], flags: { shell: Shell; tree?: boolean }) => {
+      act(ctx, async (words: string[], flags: { shell: Shell; tree?: boolean; filesLine?: boolean }) => {
         if (flags.tree) ctx.stdout.write(`${JSON.stringify(commandTree(program))}\n`);
-        else for (const line of await answerLines(commandTree(program), ctx, flags.shell, words)) print(ctx, line);
+        else for (const line of await answerLines(commandTree(program), ctx, flags.shell, words, { directive: flags.filesLine === true })) print(ctx, line);
         return ExitCode.ok;
       }),
     );

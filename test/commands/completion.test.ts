@@ -18,7 +18,7 @@ beforeAll(async () => {
 
 /** The candidates and the directive line every answer ends with (whether file names fit). */
 const answer = async (shell: string, ...words: string[]): Promise<{ candidates: string[]; directive: string }> => {
-  const result = await runCli(['__complete', '--shell', shell, '--', ...words], env);
+  const result = await runCli(['__complete', '--shell', shell, '--files-line', '--', ...words], env);
   expect(result).toMatchObject({ code: 0, stderr: '' });
   const lines = result.stdout.split('\n').slice(0, -1);
   return { candidates: lines.slice(0, -1).filter((l) => l !== ''), directive: lines[lines.length - 1]! };
@@ -36,7 +36,7 @@ describe('completion scripts', () => {
   it.each(['bash', 'zsh', 'fish'])('completion %s prints a script that asks __complete', async (shell) => {
     const result = await runCli(['completion', shell], env);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`__complete --shell ${shell} --`);
+    expect(result.stdout).toContain(`__complete --shell ${shell} --files-line --`);
     expect(result.stdout).toMatch(shell === 'bash' ? /\ncomplete -F _redlock_cli_complete redlock-cli\n$/ : shell === 'zsh' ? /compdef _redlock-cli redlock-cli/ : /\ncomplete -c redlock-cli -f -a '\(__redlock_cli_complete\)'\n$/);
   });
 
@@ -142,7 +142,7 @@ describe('lock keys where a key goes', () => {
     });
     expect(await complete('bash', 'release', '-u', `redis://127.0.0.1:${port}`, 'ord')).toEqual(['orders:1', 'orders:2']);
     // Also from REDIS_URL, with nothing on the line; and a prefix with glob characters is literal.
-    const fromEnv = await runCli(['__complete', '--shell', 'zsh', '--', 'hold', 'pay'], { ...env, ...slow, REDIS_URL: `redis://127.0.0.1:${port}` });
+    const fromEnv = await runCli(['__complete', '--shell', 'zsh', '--files-line', '--', 'hold', 'pay'], { ...env, ...slow, REDIS_URL: `redis://127.0.0.1:${port}` });
     expect(fromEnv.stdout).toBe('payments\treentrant\n:\n');
     expect(await complete('bash', 'inspect', '-p', port, 'orders:[')).toEqual([]);
     expect(prefixPattern('a*b?[c]\\')).toBe('a\\*b\\?\\[c\\]\\\\*');
@@ -163,5 +163,7 @@ describe('lock keys where a key goes', () => {
     expect((await answer('bash', 'acquire', 'k', '--kind', '')).directive).toBe(':');
     expect((await answer('bash', 'ls', '--target', '')).directive).toBe(':');
     expect((await answer('bash', 'insp')).directive).toBe(':');
+    // A script saved before --files-line reads every line as a candidate: it gets no directive.
+    expect((await runCli(['__complete', '--shell', 'bash', '--', 'insp'], env)).stdout).toBe('inspect\n');
   });
 });

@@ -14,7 +14,7 @@ describe('a Tab from the saved command tree', () => {
     ensureBuilt();
     const live = execFileSync(process.execPath, [BIN, '__complete', '--tree'], { encoding: 'utf8' });
     expect(JSON.parse(readFileSync(new URL('../../dist/completion-tree.json', import.meta.url), 'utf8'))).toEqual(JSON.parse(live));
-    const pair = await pairedRuns(3, [BIN, '__complete', '--shell', 'zsh', '--', 'inspect', '--ki'], [BIN, '__complete', '--tree']);
+    const pair = await pairedRuns(3, [BIN, '__complete', '--shell', 'zsh', '--files-line', '--', 'inspect', '--ki'], [BIN, '__complete', '--tree']);
     expect(pair.cpuRatio).toBeLessThan(0.5);
   }, 120_000);
 });
