@@ -3,7 +3,19 @@ import { z } from 'zod';
 import { acrossNodes, lockView, severity } from './shapes.js';
 
 /** inspect --json and ls --json: one array, a LockView per key (inspect: in the order given, missing keys too). */
-export const lockViews = z.array(lockView);
+/** A key on a Cluster primary that could not be read (exit 9): its place in the array, and why. */
+export const unreadKey = z
+  .strictObject({
+    key: z.string(),
+    keyHex: z.string().optional(),
+    kind: z.literal('unread'),
+    node: z.string().describe('the primary that holds its slot'),
+    slots: z.string(),
+    reason: z.string(),
+  })
+  .meta({ title: 'UnreadKey' });
+
+export const lockViews = z.array(z.union([lockView, unreadKey]));
 
 /** inspect --watch --json: one line per tick, each the array of every key's LockView. */
 export const watchTick = z.array(lockView);

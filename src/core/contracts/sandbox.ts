@@ -51,6 +51,29 @@ export const sandboxStatus = z
     master: z
       .strictObject({ name: z.string(), node: z.string().optional(), agreeing: z.number(), sentinels: z.number() })
       .optional(),
+    faults: z
+      .array(
+        z.discriminatedUnion('kind', [
+          z.strictObject({ kind: z.literal('paused'), node: z.string() }),
+          z.strictObject({ kind: z.literal('killed'), node: z.string() }),
+          z.strictObject({ kind: z.literal('latency'), node: z.string(), ms: z.number() }),
+          z.strictObject({ kind: z.literal('partition'), node: z.string(), hold: z.boolean() }),
+          z.strictObject({ kind: z.literal('proxy-down'), node: z.string(), error: z.string() }),
+          z.strictObject({ kind: z.literal('clock'), node: z.string(), skewMs: z.number(), rate: z.number() }),
+          z.strictObject({ kind: z.literal('replication-stall'), node: z.string(), untilMs: z.number().describe('epoch ms') }),
+        ]),
+      )
+      .describe('the faults in force, each as the node shows it now'),
+    failover: z
+      .strictObject({
+        by: z.enum(['sentinel', 'cluster']),
+        primary: z.string().describe('the primary being replaced'),
+        flags: z.array(z.string()).describe('Sentinel: s_down, o_down; Cluster: fail?, fail'),
+        stage: z.string().optional().describe("Sentinel's failover-state once one has started"),
+        replicas: z.array(z.string()).optional().describe('Cluster: the replicas that can take over its slots'),
+      })
+      .optional()
+      .describe('a primary the topology sees down and has not replaced yet'),
   })
   .meta({ title: 'SandboxStatus' });
 
