@@ -2,7 +2,7 @@
 // Pure: no colour, no terminal; the caller decides where lines go.
 import { escapeControls, printable } from './decode/escape.js';
 import { formatDuration } from './duration.js';
-import type { HolderView, LockView, QueueEntryView, ReaderView, ReplicaView, Severity } from './lock-view.js';
+import type { HolderView, LockView, MultiLockValueView, QueueEntryView, ReaderView, ReplicaView, Severity } from './lock-view.js';
 import { formatColumns, type TableOptions } from './text-layout.js';
 import { PLAIN, type Paint } from './paint.js';
 
@@ -31,6 +31,7 @@ const KIND_TEXT: Record<LockView['kind'], string> = {
   fair: 'Redisson fair lock',
   rw: 'Redisson read-write lock',
   fenced: 'Redisson fenced lock',
+  'multi-lock': 'Redisson group multi-lock',
   semaphore: 'Redisson semaphore',
   'expirable-semaphore': 'Redisson permit-expirable semaphore',
   latch: 'Redisson count-down latch',
@@ -76,6 +77,8 @@ function header(view: LockView, ttl: (ms: number) => number, paint: Paint): stri
 
 function holderLines(view: LockView, paint: Paint): string[] {
   if (view.kind === 'token') return [row('held by', paint.holder(printable(view.value ?? ''))), ...tokenFactLines(view), ...tokenExtras(view)];
+  if (view.kind === 'multi-lock' && view.holders.length === 0) return [row('holder', 'free (every lease lapsed)')];
+  if (view.kind === 'multi-lock') return view.holders.map((h) => row('holder', `${paint.holder(describeHolder(h))}, ${h.count === 1 ? '1 value' : `${h.count} values`}`));
   const holders = view.kind === 'rw' ? view.holders.filter((h) => h.write) : view.holders;
   const label = view.kind === 'rw' ? 'writer' : 'holder';
   if (holders.length === 0) return view.kind === 'rw' ? [] : [row(label, 'free')];
@@ -150,6 +153,15 @@ function readerLines(readers: readonly ReaderView[], ttl: (ms: number) => number
   return [row('readers', lines[0]!), ...lines.slice(1).map(cont), ...more];
 }
 
+/** A group multi-lock's values: the stored hash, who holds it, re-entries, its own lease left. */
+function multiLockLines(values: readonly MultiLockValueView[], ttl: (ms: number) => number, max: number, width: number | undefined): string[] {
+  const { shown, more } = clipped(values, max);
+  const lease = (ms: number | null): string => (ms === null ? 'none' : ttl(ms) > 0 ? formatDuration(ttl(ms)) : `lapsed ${formatDuration(-ttl(ms))} ago`);
+  const rows = [['value (hashed)', 'holder', 'holds', 'lease left'], ...shown.map((v) => [printable(v.value), describeHolder(parseOwner(v.owner)), String(v.count), lease(v.leaseLeftMs)])];
+  const lines = formatColumns(rows, tableLayout(width, 1));
+  return [row('values', lines[0]!), ...lines.slice(1).map(cont), ...more];
+}
+
 function permitLines(view: LockView, ttl: (ms: number) => number, max: number): string[] {
   const lines: string[] = [];
   if (view.available !== undefined) lines.push(row('permits', `${view.available} available${view.permits ? `, ${view.permits.length} taken` : ''}`));
@@ -164,7 +176,7 @@ function permitLines(view: LockView, ttl: (ms: number) => number, max: number): 
 
 /** Kinds with no per-holder identity to list (permits are listed instead). */
 const UNOWNED: ReadonlySet<LockView['kind']> = new Set(['semaphore', 'expirable-semaphore', 'latch', 'rs-semaphore', 'missing', 'not-a-lock']);
-const CHANNEL_KINDS: ReadonlySet<LockView['kind']> = new Set(['reentrant', 'fenced', 'fair', 'rw', 'semaphore', 'expirable-semaphore', 'latch']);
+const CHANNEL_KINDS: ReadonlySet<LockView['kind']> = new Set(['reentrant', 'fenced', 'multi-lock', 'fair', 'rw', 'semaphore', 'expirable-semaphore', 'latch']);
 
 /** The text block for one key: a header line, then indented rows. */
 export function formatLockView(view: LockView, opts: TextOptions = {}): string[] {
@@ -175,6 +187,7 @@ export function formatLockView(view: LockView, opts: TextOptions = {}): string[]
   const lines = [header(view, ttl, paint)];
   if (!UNOWNED.has(view.kind)) lines.push(...holderLines(view, paint));
   if (view.kind === 'fenced') lines.push(row('fencing', view.token === undefined ? 'no token handed out yet' : `last token ${view.token}`));
+  if (view.multiLockValues) lines.push(...multiLockLines(view.multiLockValues, ttl, max, opts.width));
   if (view.queue) lines.push(...queueLines(view.queue, ttl, max, opts.width));
   if (view.readers) lines.push(...readerLines(view.readers, ttl, max, opts.width));
   if (view.count !== undefined) lines.push(row('count', String(view.count)));

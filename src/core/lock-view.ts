@@ -10,6 +10,8 @@ export type InspectKind =
   /** Redisson RReadWriteLock hash (field `mode`). */
   | 'rw'
   | 'fenced'
+  /** Redisson `getMultiLock(group, values)` (3.38+): one hash per group, a field per value locked. */
+  | 'multi-lock'
   /** Redisson RSemaphore: integer string of available permits. */
   | 'semaphore'
   /** Redisson RPermitExpirableSemaphore: integer string + `{name}:timeout` zset of permit ids. */
@@ -26,7 +28,7 @@ export type InspectKind =
   | 'missing';
 
 export const INSPECT_KINDS: readonly InspectKind[] = [
-  'reentrant', 'fair', 'rw', 'fenced', 'semaphore', 'expirable-semaphore', 'latch', 'token', 'rs-semaphore', 'not-a-lock', 'missing',
+  'reentrant', 'fair', 'rw', 'fenced', 'multi-lock', 'semaphore', 'expirable-semaphore', 'latch', 'token', 'rs-semaphore', 'not-a-lock', 'missing',
 ];
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -95,6 +97,18 @@ export interface TokenFacts {
   readonly id?: string | undefined;
 }
 
+/** One value of a Redisson group multi-lock. */
+export interface MultiLockValueView {
+  /** The value as Redisson stores it: a 22-character base64 hash of its encoded form. */
+  readonly value: string;
+  /** `<uuid>:<thread>` of the holder. */
+  readonly owner: string;
+  /** The owner's re-entries on this value. */
+  readonly count: number;
+  /** Its own expire_time relative to the snapshot (<= 0: lapsed, free to the next locker); null when absent. */
+  readonly leaseLeftMs: number | null;
+}
+
 export interface PermitView {
   /** Permit id, hex-encoded (raw 16-byte members since Redisson 3.17). */
   readonly id: string;
@@ -137,6 +151,8 @@ export interface LockView {
   readonly mode?: 'read' | 'write' | undefined;
   readonly readers?: readonly ReaderView[] | undefined;
   readonly orphanTimeoutKeys?: readonly TimeoutKeyView[] | undefined;
+  /** Group multi-locks: every value held, sorted by its stored hash. */
+  readonly multiLockValues?: readonly MultiLockValueView[] | undefined;
   /** Fenced locks: the fencing counter (last token handed out). */
   readonly token?: number | undefined;
   /** Token locks: the stored value and the library whose format it matches. */

@@ -55,6 +55,7 @@ const SEEN_AS: Record<InspectKind, string> = {
   fenced: 'a fenced lock',
   fair: 'a fair lock',
   rw: 'a read-write lock',
+  'multi-lock': 'a Redisson group multi-lock',
   token: 'a token lock',
   semaphore: 'a semaphore',
   'expirable-semaphore': 'an expirable semaphore',

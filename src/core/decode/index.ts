@@ -4,6 +4,7 @@ import { INSPECT_KINDS, type InspectKind, type LockView, type LockWarning } from
 import { COMPANION_TYPE, companionOf, describeCompanion } from './companions.js';
 import type { KindDecoder, KindFields } from './fields.js';
 import { decodeHashLock } from './hash.js';
+import { decodeMultiLock } from './multi-lock.js';
 import type { RawSnapshot } from './raw.js';
 import { fits, recognize } from './recognize.js';
 import { decodeRw } from './rw.js';
@@ -26,7 +27,7 @@ export function parseInspectKind(text: string): InspectKind {
 }
 
 /** Kinds whose key must have a TTL: without one, a dead holder keeps it locked forever. */
-const EXPIRING: ReadonlySet<InspectKind> = new Set(['reentrant', 'fair', 'rw', 'fenced', 'token', 'rs-semaphore']);
+const EXPIRING: ReadonlySet<InspectKind> = new Set(['reentrant', 'fair', 'rw', 'fenced', 'multi-lock', 'token', 'rs-semaphore']);
 
 function notALock(raw: RawSnapshot, warnings: LockWarning[]): KindFields {
   const companion = companionOf(raw.key);
@@ -52,6 +53,7 @@ const DECODERS: Record<InspectKind, KindDecoder> = {
   fenced: (raw, w) => decodeHashLock('fenced', raw, w),
   fair: (raw, w) => decodeHashLock('fair', raw, w),
   rw: decodeRw,
+  'multi-lock': decodeMultiLock,
   token: decodeToken,
   semaphore: decodeSemaphore,
   latch: decodeLatch,

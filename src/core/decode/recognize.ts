@@ -2,6 +2,7 @@ import type { InspectKind } from '../lock-view.js';
 import { COMPANION_TYPE, companionOf } from './companions.js';
 import { hashField, isHolderEntry } from './holders.js';
 import { LOCK_LIKE } from './lock-like.js';
+import { isMultiLockBody } from './multi-lock.js';
 import type { RawSnapshot } from './raw.js';
 import { tokenLibrary, WITHOUT_DEFAULT_EXPIRY, type TokenLibrary } from './token-library.js';
 
@@ -56,6 +57,7 @@ function holdersOnly(body: readonly string[]): boolean {
 function recognizeHash(raw: RawSnapshot): Recognition {
   const mode = hashField(raw.body, 'mode');
   if (mode !== undefined) return { kind: (mode === 'read' || mode === 'write') && holdersOnly(raw.body) ? 'rw' : 'not-a-lock' };
+  if (isMultiLockBody(raw.body)) return { kind: 'multi-lock' };
   if (raw.body.length === 0 || !holdersOnly(raw.body)) return { kind: 'not-a-lock' };
   if (hasFairCompanions(raw)) return { kind: 'fair' };
   if (raw.counter !== undefined) return { kind: 'fenced' };
@@ -124,6 +126,8 @@ export function fits(kind: InspectKind, raw: RawSnapshot): boolean {
       return (isHash && !rwHash) || (raw.type === 'none' && hasFairCompanions(raw));
     case 'rw':
       return rwHash;
+    case 'multi-lock':
+      return isHash && isMultiLockBody(raw.body);
     case 'semaphore':
     case 'latch':
       return integer;
