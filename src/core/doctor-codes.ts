@@ -28,6 +28,11 @@ export const DOCTOR_CODES: readonly DoctorCode[] = [
     meaning: "a read-hold key whose lock is gone, or a companion key whose lock's name holds other data",
     scenario: 'orphan-rwlock-timeout',
   },
+  {
+    code: 'leaked-fencing-counter',
+    severity: 'warning',
+    meaning: 'fenced-lock token counters with no lock beside them: how many, their memory, a clean-up for retired names',
+  },
   { code: 'huge-hold-count', severity: 'warning', meaning: 'more than 100 re-entrant holds: lock() without unlock()', scenario: 'reentrancy-count-mismatch' },
   {
     code: 'app-data-on-lock-name',

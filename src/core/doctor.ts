@@ -155,7 +155,8 @@ export interface CompanionFact {
 /**
  * Companions whose lock is gone (read-hold timeout keys of a deleted hash, permit deadlines of a
  * deleted semaphore) or does not know them (a read-hold key of a holder the hash does not name).
- * A fencing counter outliving its lock is by design (tokens must keep increasing), and a fair
+ * A fencing counter outliving its lock is by design (tokens must keep increasing): doctor-fencing.ts
+ * counts those whose lock is gone, without calling one an orphan to delete. A fair
  * queue without a lock still decodes as a free fair lock, whose queue the checks above judge.
  */
 export function companionFindings(facts: readonly CompanionFact[], targetOf: (node: string) => FixTarget): Finding[] {

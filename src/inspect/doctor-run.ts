@@ -8,6 +8,8 @@ import { scanLocks, type FoundCompanion, type FoundLock, type ScanProgress } fro
 import { scanSources, unreadReason, type ScanSource, type UnreadNode } from './scan.js';
 import { inspectKeys, type InspectKey } from './snapshot.js';
 import { companionOf } from '../core/decode/companions.js';
+import { leakedCounterFinding } from '../core/doctor-fencing.js';
+import { leakedCounters } from './fencing-leaks.js';
 import { sleep } from '../core/sleep.js';
 import type { Connection } from '../redis/connection.js';
 
@@ -135,6 +137,10 @@ export async function runDoctor(conn: Connection, req: DoctorRequest): Promise<D
     findings.push(...viewFindings(fact.lock, fact.node, targetOf(fact.node), req));
   }
   findings.push(...companionFindings(facts, targetOf));
+  for (const leak of await leakedCounters(conn, facts, (key) => binary.get(key))) {
+    const finding = leakedCounterFinding(leak, targetOf(leak.node));
+    if (finding) findings.push(finding);
+  }
 
   for (const source of scanSources(conn).filter((s) => !isUnread(s.label))) {
     const info = await replication(source).catch((err: unknown) => {
