@@ -1,5 +1,5 @@
 import { formatDuration } from './duration.js';
-import { describeCompanion, type Companion } from './decode/companions.js';
+import { describeCompanion, type Companion, type CompanionRole } from './decode/companions.js';
 import { printable } from './decode/escape.js';
 import { companionWord, fixFor, inspectFix, removeWaitersFix } from './doctor-fixes.js';
 import { keyWord, redisCli, type FixTarget } from './doctor-fix.js';
@@ -168,7 +168,8 @@ export function companionFindings(facts: readonly CompanionFact[], targetOf: (no
       LOCK_KINDS.has(lock.kind) &&
       (companion.role !== 'read-hold-timeout' ||
         [...(lock.readers ?? []).flatMap((r) => r.timeoutKeys), ...(lock.orphanTimeoutKeys ?? [])].some((k) => k.key === key));
-    if (known) continue;
+    // A rate limiter's keys belong to its config hash, which is no lock: known while it exists.
+    if (known || (LIMITER_ROLES.has(companion.role) && lock.type === 'hash')) continue;
     const state = lock.kind === 'missing' ? 'is gone' : lock.kind === 'not-a-lock' ? `holds a ${lock.type}, not a lock` : 'does not count it';
     findings.push({
       severity: 'warning',
@@ -181,6 +182,8 @@ export function companionFindings(facts: readonly CompanionFact[], targetOf: (no
   }
   return findings;
 }
+
+const LIMITER_ROLES: ReadonlySet<CompanionRole> = new Set(['rate-limiter-value', 'rate-limiter-permits']);
 
 /** Errors first, then warnings, by key: the order doctor prints in. */
 export function sortFindings(findings: readonly Finding[]): Finding[] {

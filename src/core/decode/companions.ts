@@ -4,8 +4,15 @@
 import { lockKeyOfSignal } from './python-redis-lock.js';
 
 export type CompanionRole =
-  | 'fair-queue' | 'fair-deadlines' | 'fencing-counter' | 'unlock-latch' | 'read-hold-timeout' | 'permit-timeouts'
-  | 'wake-list';
+  | 'fair-queue'
+  | 'fair-deadlines'
+  | 'fencing-counter'
+  | 'unlock-latch'
+  | 'read-hold-timeout'
+  | 'permit-timeouts'
+  | 'wake-list'
+  | 'rate-limiter-value'
+  | 'rate-limiter-permits';
 
 export interface Companion {
   readonly role: CompanionRole;
@@ -21,6 +28,8 @@ const ROLE_TEXT: Record<CompanionRole, string> = {
   'read-hold-timeout': 'one read hold of read-write lock',
   'permit-timeouts': 'the permit deadlines of expirable semaphore',
   'wake-list': "the wake-up list (its waiters' BLPOP) of python-redis-lock",
+  'rate-limiter-value': "the permits left (one client's, when it ends in a client id) of rate limiter",
+  'rate-limiter-permits': "the permits handed out (one client's, when it ends in a client id) of rate limiter",
 };
 
 /** The Redis type each companion has: a key of another type with such a name is not one. */
@@ -32,6 +41,8 @@ export const COMPANION_TYPE: Record<CompanionRole, string> = {
   'read-hold-timeout': 'string',
   'permit-timeouts': 'zset',
   'wake-list': 'list',
+  'rate-limiter-value': 'string',
+  'rate-limiter-permits': 'zset',
 };
 
 const PREFIXED: readonly [string, CompanionRole][] = [
@@ -61,6 +72,9 @@ export function companionOf(key: string): Companion | undefined {
   if (hold) return { role: 'read-hold-timeout', lock: unbrace(hold[1]!) };
   const permits = /^(\{[^{}]*\}|.*\{.*):timeout$/.exec(key);
   if (permits) return { role: 'permit-timeouts', lock: unbrace(permits[1]!) };
+  // RRateLimiter: `{name}:value` / `{name}:permits`, PER_CLIENT ones with `:<client uuid>` after.
+  const limiter = /^(\{[^{}]*\}|.*\{.*):(value|permits)(:[0-9a-fA-F-]{36})?$/.exec(key);
+  if (limiter) return { role: limiter[2] === 'value' ? 'rate-limiter-value' : 'rate-limiter-permits', lock: unbrace(limiter[1]!) };
   return undefined;
 }
 
