@@ -61,6 +61,17 @@ export const lockView = z
       )
       .optional(),
     orphanTimeoutKeys: z.array(timeoutKey).optional(),
+    multiLockValues: z
+      .array(
+        z.strictObject({
+          value: z.string().describe("Redisson's stored 22-character hash of the value"),
+          owner: z.string(),
+          count: z.number(),
+          leaseLeftMs: z.number().nullable().describe('<= 0: lapsed, free to the next locker; null when absent'),
+        }),
+      )
+      .optional()
+      .describe('Redisson group multi-lock: every value held'),
     token: z.number().optional(),
     value: z.string().optional(),
     library: z.enum(TOKEN_LIBRARIES).optional(),
