@@ -43,10 +43,7 @@ describe('bsm/redislock in inspect, ls and doctor', () => {
     const table = await cli(['ls']);
     expect(table.stdout).toMatch(/^jobs:lock:a, jobs:lock:b, jobs:lock:c +token +q83vEjRW… \(bsm-redislock\) /m);
     expect(table.stdout.split('\n').filter(Boolean)).toHaveLength(3); // header, the multi lock, orders
-    const lines = (await cli(['ls', '--json'])).stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as LockView);
+    const lines = JSON.parse((await cli(['ls', '--json'])).stdout) as LockView[];
     expect(lines.map((v) => [v.key, v.keys ?? null, v.library]).sort()).toEqual([
       ['jobs:lock:a', ['jobs:lock:a', 'jobs:lock:b', 'jobs:lock:c'], 'bsm-redislock'],
       ['orders', null, 'bsm-redislock'],

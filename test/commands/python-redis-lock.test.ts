@@ -42,10 +42,7 @@ describe('python-redis-lock in inspect, ls and doctor', () => {
     await fx.raw.lpush('lock-signal:nightly', '1');
     await fx.raw.pexpire('lock-signal:nightly', 60_000);
     const ls = await cli(['ls', '--json']);
-    const listed = ls.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as LockView);
+    const listed = JSON.parse(ls.stdout) as LockView[];
     expect(listed.map((v) => [v.key, v.kind, v.library]).sort()).toEqual([
       ['lock:nightly', 'token', 'python-redis-lock'],
       ['lock:report', 'token', 'python-redis-lock'],

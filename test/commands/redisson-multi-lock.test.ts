@@ -62,7 +62,7 @@ describe("Redisson's group multi-lock in the commands", () => {
     await writeGroup();
     const ls = await cli(['ls', '--json']);
     expect(ls.code).toBe(0);
-    const views = ls.stdout.trim().split('\n').map((line) => JSON.parse(line) as LockView);
+    const views = JSON.parse(ls.stdout) as LockView[];
     expect(views.map((v) => [v.key, v.kind, v.warnings.filter((w) => w.severity !== 'info')])).toEqual([[GROUP, 'multi-lock', []]]);
     const doctor = await cli(['doctor']);
     expect(doctor.code).toBe(0);

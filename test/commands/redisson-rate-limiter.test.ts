@@ -39,7 +39,7 @@ describe("Redisson's rate limiter keys in the commands", () => {
     await writeLimiters();
     const ls = await cli(['ls', '--json']);
     expect(ls.code).toBe(0);
-    expect(ls.stdout.trim().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as LockView).key)).toEqual([]);
+    expect((JSON.parse(ls.stdout) as LockView[]).map((v) => v.key)).toEqual([]);
     const doctor = await cli(['doctor']);
     expect(doctor.code).toBe(0);
     expect(doctor.stdout).toBe('');

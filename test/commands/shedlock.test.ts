@@ -52,7 +52,7 @@ describe('ShedLock locks in the commands', () => {
     await fx.raw.set('job-lock:default:report', V5, 'PX', 5_000);
     const ls = await cli(['ls', '--json']);
     expect(ls.code).toBe(0);
-    const views = ls.stdout.trim().split('\n').map((line) => JSON.parse(line) as LockView);
+    const views = JSON.parse(ls.stdout) as LockView[];
     expect(views.map((v) => [v.library, v.warnings.filter((w) => w.severity !== 'info')])).toEqual([
       ['shedlock', []],
       ['shedlock', []],

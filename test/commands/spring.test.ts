@@ -52,7 +52,7 @@ describe('Spring RedisLockRegistry locks in the commands', () => {
     await fx.raw.set('orders:invoice-8', CLIENT_ID, 'PX', 5_000);
     const ls = await cli(['ls', '--json']);
     expect(ls.code).toBe(0);
-    const views = ls.stdout.trim().split('\n').map((line) => JSON.parse(line) as LockView);
+    const views = JSON.parse(ls.stdout) as LockView[];
     const rows = views.map((v) => [v.key, v.library, v.warnings.filter((w) => w.severity !== 'info')]);
     expect(rows.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
       ['orders:invoice-7', 'spring', []],
