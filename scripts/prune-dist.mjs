@@ -16,6 +16,8 @@ const src = join(root, 'src');
 function hasSource(file) {
   const rel = relative(dist, file);
   if (rel.split(sep)[0] === 'vendor') return true;
+  // Written by the build from the command tree (the launcher answers a Tab from it), afresh each time.
+  if (rel === 'completion-tree.json') return true;
   if (rel.endsWith('.lua') || rel.endsWith('.json')) return existsSync(join(src, rel));
   const base = rel.replace(/\.(js|js\.map|d\.ts|d\.ts\.map)$/, '');
   if (base === rel) return false;

@@ -74,7 +74,9 @@ const unverified = (): string[] => ['-u', tls.url, '--insecure', '--cert', tls.c
  */
 function traceWhileLocking(flags: readonly string[], traceArgs: readonly string[], key: string): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn('node', [BIN, 'trace', '--for', '2s', '--json', ...traceArgs, ...flags], { env: { ...process.env, XDG_STATE_HOME: dir } });
+    // 6 s: the acquiring CLI starts only once the trace follows, and a loaded machine can take
+    // seconds to start node (2 s missed it once beside a CPU hog per core).
+    const child = spawn('node', [BIN, 'trace', '--for', '6s', '--json', ...traceArgs, ...flags], { env: { ...process.env, XDG_STATE_HOME: dir } });
     let stdout = '';
     let stderr = '';
     let locked = false;
@@ -124,7 +126,7 @@ describe.each([
   it.each([
     ['MONITOR', ['--source', 'monitor']],
     ['keyspace', ['--source', 'keyspace', '--enable-notifications']],
-  ])('trace --for 2s with the %s source sees a lock taken during it', async (_name, source) => {
+  ])('trace --for 6s with the %s source sees a lock taken during it', async (_name, source) => {
     const lock = key(`trace-${source[1]}`);
     const r = await traceWhileLocking(flags(), source, lock);
     expect(r.code, r.stderr).toBe(0);
