@@ -6,6 +6,7 @@
 // closure in a naming helper that the peers, loaded from node_modules, never pay.
 //   npm run bench            (BENCH_SECONDS=3 per measurement, BENCH_CONTENDERS=16, BENCH_SLICE_MS=250,
 //                             BENCH_ONLY=a,b)
+import { parseEndpointUrl } from '../src/core/endpoint.js';
 import { Redis } from 'ioredis';
 import RedlockModule from 'redlock';
 import { Redisson } from 'node-redisson';
@@ -55,8 +56,8 @@ function ourKind(kind: LockKind, servers: RedisServer[]): Subject {
   return {
     name: kind,
     loop: async (key) => {
-      const nodes = kind === 'redlock' ? servers.map((s) => ({ url: s.url })) : undefined;
-      const env: OpenLockEnv = await openLockEnv({ url: servers[0]!.url }, { mode: 'long-lived', pubsub: 'plain', nodes });
+      const nodes = kind === 'redlock' ? servers.map((s) => parseEndpointUrl(s.url)) : undefined;
+      const env: OpenLockEnv = await openLockEnv(parseEndpointUrl(servers[0]!.url), { mode: 'long-lived', pubsub: 'plain', nodes });
       for (const conn of env.nodes.length > 0 ? env.nodes : [env.conn]) countRoundTrips(conn.client as Redis);
       const protocol = protocolFor(kind);
       const req = { key, owner: newOwner(protocol), leaseMs: LEASE_MS };

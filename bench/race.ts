@@ -3,6 +3,7 @@
 // p99 wait, Jain's fairness); then the harness check, 1,000 clients on one key for 10 s, with
 // the harness's own CPU share and event-loop delay.
 //   npm run bench     (BENCH_RACE_SECONDS=10, BENCH_RACE_CLIENTS=16, BENCH_RACE_ONLY=a,b)
+import { parseEndpointUrl } from '../src/core/endpoint.js';
 import { Redis } from 'ioredis';
 import RedlockModule, { type Lock } from 'redlock';
 import { Redisson } from 'node-redisson';
@@ -76,7 +77,7 @@ function input(server: RedisServer, change: Partial<RaceInput>): RaceInput {
     waitMs: WAIT_MS,
     release: 'safe',
     renew: false,
-    target: { type: 'url', url: server.url },
+    target: { type: 'url', endpoint: parseEndpointUrl(server.url) },
     ...change,
   };
 }

@@ -9,6 +9,7 @@
 // The load runs in its own process (ioredis, token locks: SET NX PX, then a compare-and-delete
 // EVALSHA), so it does not share an event loop with the trace.
 //   npm run bench     (BENCH_TRACE_SECONDS=30, BENCH_TRACE_RATE=20000; docs/performance.md's ten-minute run used 600)
+import { parseEndpointUrl } from '../src/core/endpoint.js';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { percentiles } from '../src/core/race/stats.js';
@@ -86,7 +87,7 @@ async function attach(server: RedisServer, session: TraceSession, count = { deco
     session.push(events);
     for (const e of events) if (e.kind !== 'attempt') count.decoded++;
   };
-  const trace = new TraceSource({ spec: { url: server.url }, wants: () => true, onStatus: () => undefined, onEvents, source, enableNotifications: true });
+  const trace = new TraceSource({ spec: parseEndpointUrl(server.url), wants: () => true, onStatus: () => undefined, onEvents, source, enableNotifications: true });
   await trace.start();
   return trace;
 }

@@ -14,7 +14,8 @@ import { waitStatusLine } from './wait-status.js';
 import { describeRefusal, formatVotes, withAllVotes } from './lock-output.js';
 import { addConnectionOptions, addLockOptions, targetSpec, type LockFlags } from './options.js';
 import { lockSetup, lockTarget, openEnvFor } from './lock-setup.js';
-import { replayArgs, stripPassword } from './connection-flags.js';
+import { replayArgs } from './connection-flags.js';
+import { endpointUrl, parseEndpointList } from '../core/endpoint.js';
 import type { JsonOf } from '../core/contracts/index.js';
 import type { acquireJson } from '../core/contracts/locks.js';
 
@@ -23,7 +24,8 @@ import type { acquireJson } from '../core/contracts/locks.js';
  * nodes and the connection options, password-free, so the hint works when pasted.
  */
 export function sameLockCommand(command: string, kind: LockKind, key: string, flags: LockFlags, self: Command): string {
-  const nodes = kind === 'redlock' && flags.nodes !== undefined ? flags.nodes.split(',').map((n) => stripPassword(n.trim())).join(',') : undefined;
+  const typedNodes = kind === 'redlock' && flags.nodes !== undefined ? parseEndpointList(flags.nodes) : undefined;
+  const nodes = typedNodes?.map((n) => endpointUrl(n, 'drop')).join(',');
   const words = [
     'redlock-cli', command, key,
     ...(kind === 'reentrant' ? [] : ['--kind', kind]),

@@ -2,7 +2,7 @@ import { acrossNodes, formatAcrossNodes, type AcrossNodes } from '../core/across
 import { ExitCode } from '../core/exit-codes.js';
 import { readAcrossNodes } from '../inspect/across-nodes.js';
 import { collectLocks } from '../inspect/scan-locks.js';
-import { openLockEnv, parseNodeUrls } from '../locks/env.js';
+import { checkRedlockNodes, openLockEnv } from '../locks/env.js';
 import { quorumOf } from '../locks/redlock-nodes.js';
 import type { Connection } from '../redis/connection.js';
 import type { TargetSpec } from '../redis/target.js';
@@ -20,8 +20,8 @@ export async function keysAcrossNodes(nodes: readonly Connection[], keys: readon
 }
 
 /** Opens the nodes (a minority may be down), runs `fn`, closes them. */
-async function withNodes<T>(nodesFlag: string, spec: TargetSpec, fn: (nodes: readonly Connection[]) => Promise<T>): Promise<T> {
-  const env = await openLockEnv(spec, { mode: 'one-shot', name: 'redlock-cli:nodes', pubsub: 'plain', nodes: parseNodeUrls(nodesFlag) });
+async function withNodes<T>(nodeSpecs: readonly TargetSpec[], spec: TargetSpec, fn: (nodes: readonly Connection[]) => Promise<T>): Promise<T> {
+  const env = await openLockEnv(spec, { mode: 'one-shot', name: 'redlock-cli:nodes', pubsub: 'plain', nodes: checkRedlockNodes(nodeSpecs) });
   try {
     return await fn(env.nodes);
   } finally {
@@ -38,8 +38,8 @@ function printAll(ctx: RunContext, all: readonly AcrossNodes[], json: boolean): 
 }
 
 /** `inspect k... --nodes`: exit 4 when some key has no copy on any node. */
-export function inspectAcrossNodes(ctx: RunContext, nodesFlag: string, spec: TargetSpec, keys: readonly string[], json: boolean): Promise<number> {
-  return withNodes(nodesFlag, spec, async (nodes) => {
+export function inspectAcrossNodes(ctx: RunContext, nodeSpecs: readonly TargetSpec[], spec: TargetSpec, keys: readonly string[], json: boolean): Promise<number> {
+  return withNodes(nodeSpecs, spec, async (nodes) => {
     const all = await keysAcrossNodes(nodes, keys);
     printAll(ctx, all, json);
     return all.some((a) => a.held === 0) ? ExitCode.notFound : ExitCode.ok;
@@ -47,8 +47,8 @@ export function inspectAcrossNodes(ctx: RunContext, nodesFlag: string, spec: Tar
 }
 
 /** `ls [pattern] --nodes`: every lock key found on any node, then each read across all of them. */
-export function lsAcrossNodes(ctx: RunContext, nodesFlag: string, spec: TargetSpec, pattern: string, json: boolean): Promise<number> {
-  return withNodes(nodesFlag, spec, async (nodes) => {
+export function lsAcrossNodes(ctx: RunContext, nodeSpecs: readonly TargetSpec[], spec: TargetSpec, pattern: string, json: boolean): Promise<number> {
+  return withNodes(nodeSpecs, spec, async (nodes) => {
     const found = await Promise.all(nodes.filter((n) => !n.offline).map((n) => collectLocks(n, { pattern })));
     const keys = [...new Set(found.flatMap((f) => f.views.map((v) => v.key)))].sort();
     if (keys.length === 0) note(ctx, `no locks match ${pattern} on any node`);

@@ -1,3 +1,4 @@
+import type { Endpoint } from '../core/endpoint.js';
 import type { CommandOutcome } from '../core/outcomes.js';
 import type { RedissonOwner } from '../core/owner.js';
 import type { ConnectionProvider } from '../redis/connection.js';
@@ -8,6 +9,12 @@ export interface OutputStream {
   write(text: string): unknown;
   readonly isTTY?: boolean | undefined;
   readonly columns?: number | undefined;
+}
+
+/** The host's target: its endpoint and, for a Redlock sandbox, the nodes lock commands use. */
+export interface HostTarget {
+  readonly endpoint: Endpoint;
+  readonly redlockNodes?: readonly Endpoint[] | undefined;
 }
 
 export interface RunContext {
@@ -32,10 +39,10 @@ export interface RunContext {
    */
   readonly emit?: ((outcome: CommandOutcome) => void) | undefined;
   /**
-   * Connection options the host put on the command line itself (the REPL adds its target's):
-   * hints such as "release it with: ..." leave them out, since the host adds them again.
+   * Where commands connect when their line names no connection of its own (the REPL's current
+   * target): an endpoint, resolved by the host, never words added to the command line.
    */
-  readonly hostOptions?: readonly string[] | undefined;
+  readonly target?: HostTarget | undefined;
   /** The host shows `hold`'s events itself, from `emit` (the REPL): hold prints only its command's output. */
   readonly hostShowsHoldEvents?: boolean | undefined;
 }

@@ -11,7 +11,7 @@ import { act, note, print, printJson, tableWidth, type CommandContext } from './
 import { wrapLine } from '../core/text-layout.js';
 import { paintFor } from './colour.js';
 import { addWatchOptions, runInspectWatch, wantsWatch, WATCH_HELP, type WatchFlags } from './inspect/watch.js';
-import { addConnectionOptions, addNodesOption, checkKeyName, targetSpec, type ConnectionFlags } from './options.js';
+import { addConnectionOptions, addNodesOption, checkKeyName, redlockNodesOf, targetSpec, type ConnectionFlags } from './options.js';
 import { prose } from './help-text.js';
 import { reportUnreadKeys, unreadJson } from './cluster-partial.js';
 import type { Connection } from '../redis/connection.js';
@@ -103,10 +103,11 @@ export function registerInspect(program: Command, ctx: CommandContext): Command 
   cmd.action(
     act(ctx, async (keys: string[], flags: InspectFlags) => {
       keys.forEach(checkKeyName);
-      if (flags.nodes !== undefined) {
+      const nodes = redlockNodesOf(flags);
+      if (nodes !== undefined) {
         // Loaded only with --nodes: a one-shot inspect of one server needs none of the Redlock reads.
         const { inspectAcrossNodes } = await import('./across-nodes.js');
-        return inspectAcrossNodes(ctx, flags.nodes, targetSpec(flags, ctx), keys, flags.json === true);
+        return inspectAcrossNodes(ctx, nodes, targetSpec(flags, ctx), keys, flags.json === true);
       }
       const kind = flags.kind !== undefined ? parseInspectKind(flags.kind) : undefined;
       if (wantsWatch(flags)) {

@@ -1,12 +1,12 @@
 import { UsageError } from '../core/errors.js';
 import type { RedissonOwner } from '../core/owner.js';
-import { openLockEnv, parseNodeUrls, type OpenLockEnv } from '../locks/env.js';
+import { checkRedlockNodes, openLockEnv, type OpenLockEnv } from '../locks/env.js';
 import { identityOwner, newOwner, parseOwner } from '../locks/owners.js';
 import { protocolFor } from '../locks/registry.js';
 import type { LockKind, LockSetup, PubSubMode } from '../locks/types.js';
 import type { ConnectionProvider, ConnectMode } from '../redis/connection.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';
-import { checkKeyName, durationFlag, kindFlag, type LockFlags } from './options.js';
+import { checkKeyName, durationFlag, kindFlag, redlockNodesOf, type LockFlags } from './options.js';
 
 // What every lock command (acquire, hold, release, renew, force-unlock) reads from its flags
 // before it touches a lock: the lock's setup, its connections, and the name it is remembered by.
@@ -42,7 +42,7 @@ export function openEnvFor(
   if (kind !== 'redlock' && flags.nodes !== undefined) {
     throw new UsageError(`--nodes is for --kind redlock (independent primaries), not --kind ${kind}: use --url for one server`);
   }
-  const nodes = kind === 'redlock' ? parseNodeUrls(flags.nodes) : undefined;
+  const nodes = kind === 'redlock' ? checkRedlockNodes(redlockNodesOf(flags)) : undefined;
   const pubsub = (flags.pubsub ?? 'auto') as 'auto' | PubSubMode;
   return openLockEnv(spec, { mode, name: 'redlock-cli', pubsub, nodes, connections });
 }
@@ -50,5 +50,5 @@ export function openEnvFor(
 /** The password-free name under which a lock is remembered: the target, or the Redlock node set. */
 export function lockTarget(kind: LockKind, spec: TargetSpec, flags: LockFlags): string {
   if (kind !== 'redlock') return describeTarget(spec);
-  return `redlock ${parseNodeUrls(flags.nodes).map(describeTarget).join(',')}`;
+  return `redlock ${checkRedlockNodes(redlockNodesOf(flags)).map(describeTarget).join(',')}`;
 }

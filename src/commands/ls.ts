@@ -16,7 +16,7 @@ import { addNodesOption, lsAcrossNodes } from './across-nodes.js';
 import { reportPartial, unreadCollector } from './cluster-partial.js';
 import { scanProgress } from './ls-progress.js';
 import { LS_WATCH_INTERVAL_MS, runLsWatch } from './ls/watch.js';
-import { addConnectionOptions, targetSpec, type ConnectionFlags } from './options.js';
+import { addConnectionOptions, redlockNodesOf, targetSpec, type ConnectionFlags } from './options.js';
 import { safeJson } from '../core/terminal-text.js';
 import { prose } from './help-text.js';
 import { paintFor } from './colour.js';
@@ -101,7 +101,8 @@ export function registerLs(program: Command, ctx: CommandContext): void {
         signal: ctx.signal,
       };
       const spec = targetSpec(flags, ctx);
-      if (flags.nodes !== undefined) return lsAcrossNodes(ctx, flags.nodes, spec, pattern, flags.json === true);
+      const nodes = redlockNodesOf(flags);
+      if (nodes !== undefined) return lsAcrossNodes(ctx, nodes, spec, pattern, flags.json === true);
       if (flags.watch) return runLsWatch(ctx, { spec, scan, json: flags.json === true, interval: flags.interval });
       if (flags.interval !== undefined) throw new UsageError('--interval goes with --watch');
       const conn = await connect(spec, { mode: 'one-shot', name: 'redlock-cli:ls' });

@@ -2,9 +2,8 @@ import { Option, type Command } from 'commander';
 import { parseDuration, type DurationBounds } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import { LOCK_KINDS, parseKind, type LockKind } from '../locks/types.js';
-import { DEFAULT_REPLY_TIMEOUT_MS, DEFAULT_URL, parseHostList, parseSentinelUrl, type TargetSpec } from '../redis/target.js';
-import type { TlsFiles } from '../redis/tls.js';
-import { declareConnectionOptions, type ConnectionFlags } from './connection-flags.js';
+import type { TargetSpec } from '../redis/target.js';
+import { declareConnectionOptions, resolvedConnection, type ConnectionFlags } from './connection-flags.js';
 import { REDIS_SERVER_ENV } from '../core/redis-server-env.js';
 import type { RunContext } from './context.js';
 
@@ -24,30 +23,14 @@ export function addConnectionOptions(cmd: Command, opts: { readonly sandbox?: bo
   );
 }
 
-/** The spec the resolved flags describe (connection-flags.ts has already applied targets and redis-cli flags). */
-export function targetSpec(flags: ConnectionFlags, ctx: RunContext): TargetSpec {
-  if (flags.sentinel && flags.cluster) throw new UsageError('use either --sentinel or --cluster, not both');
-  const given = flags.url ?? (ctx.env.REDIS_URL?.trim() ? ctx.env.REDIS_URL : undefined) ?? DEFAULT_URL;
-  const fromSentinelUrl = parseSentinelUrl(given);
-  if (fromSentinelUrl) return { ...fromSentinelUrl, tls: tlsFiles(flags, fromSentinelUrl.url) };
-  if (flags.masterName && !flags.sentinel) throw new UsageError('--master-name goes with --sentinel <host:port,...>');
-  return {
-    url: given,
-    sentinels: flags.sentinel ? parseHostList(flags.sentinel, '--sentinel') : undefined,
-    masterName: flags.masterName,
-    clusterNodes: flags.cluster ? parseHostList(flags.cluster, '--cluster') : undefined,
-    replyTimeoutMs: durationFlag(flags.timeout, '--timeout') ?? DEFAULT_REPLY_TIMEOUT_MS,
-    tls: tlsFiles(flags, given),
-  };
+/** The endpoint this command's line resolved to (flags, environment, target, sandbox or the REPL's target). */
+export function targetSpec(flags: ConnectionFlags, _ctx?: RunContext): TargetSpec {
+  return resolvedConnection(flags).endpoint;
 }
 
-/** --cacert/--cert/--key/--insecure, which only mean something over TLS. */
-function tlsFiles(flags: ConnectionFlags, url: string): TlsFiles | undefined {
-  const files: TlsFiles = { ca: flags.cacert, cert: flags.cert, key: flags.key, insecure: flags.insecure };
-  if (Object.values(files).every((v) => v === undefined)) return undefined;
-  if (!/^rediss:/i.test(url)) throw new UsageError('--cacert, --cert, --key and --insecure go with TLS: add --tls or use rediss://');
-  if ((files.cert === undefined) !== (files.key === undefined)) throw new UsageError('--cert and --key go together');
-  return files;
+/** Redlock's independent primaries for this line (--nodes, or a Redlock sandbox's), undefined when there are none. */
+export function redlockNodesOf(flags: ConnectionFlags): readonly TargetSpec[] | undefined {
+  return resolvedConnection(flags).nodes;
 }
 
 export interface LockFlags extends ConnectionFlags {
@@ -79,6 +62,8 @@ export function durationFlag(value: string | undefined, flag: string, bounds?: D
 }
 
 export function kindFlag(flags: { kind: string }): LockKind {
+  // A Redlock sandbox (or the REPL attached to one): --kind left at its default locks on all its nodes.
+  if (resolvedConnection(flags).redlockByDefault) return 'redlock';
   return parseKind(flags.kind);
 }
 

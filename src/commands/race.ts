@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { parseEndpointList, parseEndpointUrl } from '../core/endpoint.js';
 import { UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { optionalCount, parseCount } from '../core/count.js';
@@ -85,8 +86,8 @@ function target(flags: RaceFlags): RaceTarget {
   if (flags.nodes !== undefined && flags.url === undefined) throw new UsageError('--nodes goes with --url (a sandbox knows its own nodes)');
   if (flags.nodes !== undefined && flags.kind !== 'redlock') throw new UsageError(`--nodes is for --kind redlock (independent primaries), not --kind ${flags.kind}`);
   if (flags.url !== undefined) {
-    const nodes = flags.nodes?.split(',').map((s) => s.trim()).filter((s) => s !== '').map((u) => (u.includes('://') ? u : `redis://${u}`));
-    return { type: 'url', url: flags.url, nodes };
+    const nodes = flags.nodes !== undefined ? parseEndpointList(flags.nodes) : undefined;
+    return { type: 'url', endpoint: parseEndpointUrl(flags.url), nodes };
   }
   if (flags.sandbox === undefined) return { type: 'fresh', redisServer: flags.redisServer };
   return { type: 'sandbox', name: flags.sandbox === true ? undefined : flags.sandbox };

@@ -1,21 +1,12 @@
-import type { Command } from 'commander';
 import { NotFoundError, UsageError } from '../core/errors.js';
-import { maskUrl, targetPasswordEnv, withPassword, type StoredTarget } from '../core/targets.js';
+import type { Endpoint } from '../core/endpoint.js';
+import { maskUrl, storedEndpoint, targetPasswordEnv, type StoredTarget } from '../core/targets.js';
 import { loadTargets, targetsFile } from '../state/targets.js';
 import type { RunContext } from './context.js';
 import { promptPassword, rawTerminal } from './password-prompt.js';
 
-// `--target <name>` (or the current target) on every command that connects: before the action
-// runs, the saved target is written into the command's own --url / --sentinel / --master-name /
-// --cluster values, so targetSpec() and everything after it see an ordinary connection.
-
-const CONNECTION_FLAGS = ['url', 'sentinel', 'masterName', 'cluster'] as const;
-const FLAG_NAMES: Record<(typeof CONNECTION_FLAGS)[number], string> = {
-  url: '--url',
-  sentinel: '--sentinel',
-  masterName: '--master-name',
-  cluster: '--cluster',
-};
+// `--target <name>` (or the current target) on every command that connects: the saved target
+// becomes the endpoint the resolver starts from, its password found here.
 
 /** A saved target by name, or exit 4 naming the ones there are. */
 export function findTarget(ctx: RunContext, name: string): StoredTarget {
@@ -30,13 +21,15 @@ export function findTarget(ctx: RunContext, name: string): StoredTarget {
   );
 }
 
-/** The URL to connect with: env var, saved password, REDISCLI_AUTH or the terminal, in that order. */
-export async function targetUrl(ctx: RunContext, name: string, target: StoredTarget): Promise<string> {
+/** The target's endpoint with its password: env var, saved password, REDISCLI_AUTH or the terminal, in that order. */
+export async function targetEndpoint(ctx: RunContext, name: string): Promise<Endpoint> {
+  const target = findTarget(ctx, name);
+  const ep = storedEndpoint(target);
   const envName = targetPasswordEnv(name);
   const fromEnv = ctx.env[envName];
-  if (fromEnv) return withPassword(target.url, fromEnv);
-  if (target.auth !== 'ask') return target.url;
-  if (ctx.env.REDISCLI_AUTH) return withPassword(target.url, ctx.env.REDISCLI_AUTH);
+  if (fromEnv) return { ...ep, password: fromEnv, passwordFrom: 'env' };
+  if (target.auth !== 'ask') return { ...ep, ...(ep.password !== undefined ? { passwordFrom: 'target' as const } : {}) };
+  if (ctx.env.REDISCLI_AUTH) return { ...ep, password: ctx.env.REDISCLI_AUTH, passwordFrom: 'env' };
   const terminal = rawTerminal(ctx);
   if (!terminal) {
     throw new UsageError(
@@ -46,18 +39,5 @@ export async function targetUrl(ctx: RunContext, name: string, target: StoredTar
   }
   const password = await promptPassword(ctx, terminal, `Password for target "${name}" (${maskUrl(target.url)}): `);
   if (password === '') throw new UsageError(`no password typed for target "${name}"`);
-  return withPassword(target.url, password);
-}
-
-/** Resolves a saved target (from `--target` or `target use`) into the command's connection values. */
-export async function applyTargetOption(cmd: Command, ctx: RunContext, name: string): Promise<void> {
-  const given = CONNECTION_FLAGS.filter((flag) => cmd.getOptionValueSource(flag) === 'cli');
-  if (given.length > 0) {
-    throw new UsageError(`--target ${name} already says where to connect: drop ${given.map((f) => FLAG_NAMES[f]).join(' and ')}`);
-  }
-  const target = findTarget(ctx, name);
-  cmd.setOptionValueWithSource('url', await targetUrl(ctx, name, target), 'config');
-  if (target.sentinel) cmd.setOptionValueWithSource('sentinel', target.sentinel, 'config');
-  if (target.masterName) cmd.setOptionValueWithSource('masterName', target.masterName, 'config');
-  if (target.cluster) cmd.setOptionValueWithSource('cluster', target.cluster, 'config');
+  return { ...ep, password, passwordFrom: 'prompt' };
 }

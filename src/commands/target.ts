@@ -6,11 +6,12 @@ import {
   describeAuth,
   describeTopology,
   maskUrl,
-  splitPassword,
+  storedTarget,
   targetPasswordEnv,
   type StoredTarget,
 } from '../core/targets.js';
-import { formatHostPort, parseHostList, parseRedisUrl } from '../redis/target.js';
+import { declareConnectionOptions } from './connection-flags.js';
+import { targetSpec, type ConnectionFlags } from './options.js';
 import { loadCurrentTarget, loadTargets, saveCurrentTarget, saveTargets, targetsFile } from '../state/targets.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { findTarget } from './target-use.js';
@@ -37,31 +38,9 @@ and REDIS_URL is unset or empty; \`target list\` marks it with *, the REPL's pro
 
 Exit codes here: 2 a bad name, URL or host list, or an existing name without --force; 4 no such target.`;
 
-interface AddFlags {
-  readonly sentinel?: string;
-  readonly masterName?: string;
-  readonly cluster?: string;
+interface AddFlags extends ConnectionFlags {
   readonly savePassword?: boolean;
   readonly force?: boolean;
-}
-
-const hostList = (text: string, flag: string): string => parseHostList(text, flag).map(formatHostPort).join(',');
-
-/** Checks an add the way targetSpec checks the flags, so a saved target always connects the same way. */
-function buildTarget(url: string, flags: AddFlags): { target: StoredTarget; dropped: boolean } {
-  parseRedisUrl(url);
-  if (flags.sentinel && flags.cluster) throw new UsageError('use either --sentinel or --cluster, not both');
-  if (flags.masterName && !flags.sentinel) throw new UsageError('--master-name goes with --sentinel <host:port,...>');
-  if (flags.sentinel && !flags.masterName) throw new UsageError('--sentinel needs --master-name <name> (the master the sentinels monitor)');
-  const split = splitPassword(url);
-  const hasPassword = split.password !== undefined;
-  const target: StoredTarget = {
-    url: flags.savePassword ? url : split.url,
-    ...(flags.sentinel ? { sentinel: hostList(flags.sentinel, '--sentinel'), masterName: flags.masterName } : {}),
-    ...(flags.cluster ? { cluster: hostList(flags.cluster, '--cluster') } : {}),
-    auth: !hasPassword ? 'none' : flags.savePassword ? 'saved' : 'ask',
-  };
-  return { target, dropped: hasPassword && !flags.savePassword };
 }
 
 /** The JSON shape of list and show: never the password, only where it comes from. */
@@ -80,20 +59,22 @@ function targetJson(name: string, t: StoredTarget, current: string | undefined):
 }
 
 function registerAdd(target: Command, ctx: CommandContext): void {
-  target
+  const add = target
     .command('add')
     .summary('save a named connection: URL plus optional Sentinel or Cluster seeds')
     .argument('<name>', 'what you will pass to --target')
-    .argument('<url>', 'redis://[user[:password]@]host:port[/db] or rediss://... (for Sentinel/Cluster: credentials, TLS, db)')
-    .option('--sentinel <host:port,...>', 'connect through these sentinels (needs --master-name)')
-    .option('--master-name <name>', 'the master monitored by Sentinel')
-    .option('--cluster <host:port,...>', 'a Redis Cluster reached through these seed nodes')
-    .option('--save-password', 'keep the password from the URL in the file (plain text, mode 0600)')
-    .option('-f, --force', 'replace a target of the same name')
-    .action(
-      act(ctx, async (name: string, url: string, flags: AddFlags) => {
+    .argument('[url]', 'redis://[user[:password]@]host:port[/db], rediss://... or redis-sentinel://...#master (or the connection options)')
+    .option('--save-password', 'keep the password (from the URL, -a or --askpass) in the file (plain text, mode 0600)')
+    .option('-f, --force', 'replace a target of the same name');
+  // The connection options every command takes, resolved the same way (the URL argument is --url).
+  declareConnectionOptions(add, { sandbox: false, saving: true, urlArgument: 1 });
+  add.action(
+      act(ctx, async (name: string, _url: string | undefined, flags: AddFlags) => {
         checkTargetName(name);
-        const { target: stored, dropped } = buildTarget(url, flags);
+        const endpoint = targetSpec(flags);
+        if (endpoint.sentinels && !endpoint.masterName) throw new UsageError('--sentinel needs --master-name <name> (the master the sentinels monitor)');
+        const stored = storedTarget(endpoint, flags.savePassword === true);
+        const dropped = endpoint.password !== undefined && !flags.savePassword;
         const targets = loadTargets(ctx.env);
         if (targets[name] && !flags.force) throw new UsageError(`target "${name}" exists: pass --force to replace it`);
         saveTargets(ctx.env, { ...targets, [name]: stored });

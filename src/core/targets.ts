@@ -3,6 +3,7 @@
 // the password is obtained at use. No file or terminal I/O here: see state/targets.ts and
 // commands/target-use.ts.
 
+import { endpointUrl, formatHostPort, parseEndpointUrl, parseHostList, type Endpoint, type TlsFiles } from './endpoint.js';
 import { UsageError } from './errors.js';
 
 /** `saved`: the URL holds it (stored in plain text on request); `ask`: env var or prompt at use; `none`. */
@@ -15,6 +16,8 @@ export interface StoredTarget {
   readonly sentinel?: string | undefined;
   readonly masterName?: string | undefined;
   readonly cluster?: string | undefined;
+  /** --cacert/--cert/--key/--insecure given to `target add`. */
+  readonly tls?: TlsFiles | undefined;
   readonly auth: TargetAuth;
 }
 
@@ -33,37 +36,32 @@ export function targetPasswordEnv(name: string): string {
   return `REDLOCK_PASSWORD_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }
 
-function parse(url: string): URL {
-  try {
-    return new URL(url);
-  } catch {
-    throw new UsageError('invalid Redis URL: expected redis://[user:password@]host:port[/db] or rediss://...');
-  }
+/** A saved target as the endpoint it names (its password, if saved, from its URL; TLS files as saved). */
+export function storedEndpoint(target: StoredTarget): Endpoint {
+  const ep = parseEndpointUrl(target.url);
+  return {
+    ...ep,
+    ...(target.sentinel ? { sentinels: parseHostList(target.sentinel, '--sentinel'), masterName: target.masterName } : {}),
+    ...(target.cluster ? { clusterNodes: parseHostList(target.cluster, '--cluster') } : {}),
+    ...(target.tls ? { tlsFiles: target.tls } : {}),
+  };
 }
 
-/** Splits a URL into its password-free form and the password it carried (decoded), if any. */
-export function splitPassword(url: string): { readonly url: string; readonly password?: string | undefined } {
-  const parsed = parse(url);
-  if (parsed.password === '') return { url: parsed.href };
-  const password = decodeURIComponent(parsed.password);
-  parsed.password = '';
-  return { url: parsed.href, password };
+/** What `target add` saves for an endpoint: its URL (the password only when asked), its seeds, its TLS files. */
+export function storedTarget(ep: Endpoint, savePassword: boolean): StoredTarget {
+  const hasPassword = ep.password !== undefined;
+  const url = endpointUrl({ ...ep, sentinels: undefined }, savePassword ? 'keep' : 'drop');
+  return {
+    url,
+    ...(ep.sentinels ? { sentinel: ep.sentinels.map(formatHostPort).join(','), masterName: ep.masterName } : {}),
+    ...(ep.clusterNodes ? { cluster: ep.clusterNodes.map(formatHostPort).join(',') } : {}),
+    ...(ep.tlsFiles ? { tls: ep.tlsFiles } : {}),
+    auth: !hasPassword ? 'none' : savePassword ? 'saved' : 'ask',
+  };
 }
 
-/** The URL with this password in it (encoded, so `@`, `:` and `%` in passwords survive). */
-export function withPassword(url: string, password: string): string {
-  const parsed = parse(url);
-  parsed.password = encodeURIComponent(password);
-  return parsed.href;
-}
-
-/** The URL for display: a password, if present, becomes `***`. */
-export function maskUrl(url: string): string {
-  const parsed = parse(url);
-  if (parsed.password === '') return parsed.href;
-  parsed.password = '***';
-  return parsed.href;
-}
+/** A URL for display: a password, if present, becomes `***`. */
+export const maskUrl = (url: string): string => endpointUrl(parseEndpointUrl(url), 'mask');
 
 /** One line on where a target's password comes from, for `target list` / `show`. */
 export function describeAuth(name: string, auth: TargetAuth): string {

@@ -1,17 +1,18 @@
-// redis-cli's connection flags (-h -p -a --user -n --tls) applied on top of a URL: the URL
-// (from -u, a saved target, REDIS_URL or the default) says where, each flag replaces one part.
-// Pure: commands/connection-flags.ts gathers the flags, the environment and the prompt.
+// redis-cli's connection flags (-h -p -a --user -n --tls) applied on top of an endpoint: the
+// endpoint (from -u, a saved target, REDIS_URL, the REPL's target or the default) says where,
+// each flag replaces one part. Pure: commands/resolve-endpoint.ts gathers the flags, the
+// environment and the prompt.
 
+import type { Endpoint, PasswordSource } from './endpoint.js';
 import { UsageError } from './errors.js';
-import { withPassword } from './targets.js';
 
 export interface UrlOverrides {
   readonly host?: string | undefined;
   readonly port?: number | undefined;
   readonly user?: string | undefined;
-  readonly password?: string | undefined;
+  readonly password?: { readonly value: string; readonly from: PasswordSource } | undefined;
   readonly db?: number | undefined;
-  /** --tls: rediss:// whatever the URL said. */
+  /** --tls: TLS whatever the URL said. */
   readonly tls?: boolean | undefined;
 }
 
@@ -28,30 +29,18 @@ export function parseDb(text: string): number {
   return Number(text);
 }
 
-/** The URL with each given part replaced; parts not given stay as the URL had them. */
-export function overrideUrl(url: string, o: UrlOverrides): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError('invalid Redis URL: expected redis://[user:password@]host:port[/db] or rediss://...');
+/** The endpoint with each given part replaced; parts not given stay as they were. */
+export function overrideEndpoint(ep: Endpoint, o: UrlOverrides): Endpoint {
+  if (o.host !== undefined && (o.host === '' || /[\s/@?#]/.test(o.host))) {
+    throw new UsageError(`invalid host "${o.host}": expected a name or address, e.g. -h 10.0.0.5`);
   }
-  if (o.tls) parsed.protocol = 'rediss:';
-  if (o.host !== undefined) {
-    if (o.host === '' || /[\s/@?#]/.test(o.host)) throw new UsageError(`invalid host "${o.host}": expected a name or address, e.g. -h 10.0.0.5`);
-    parsed.hostname = o.host.includes(':') && !o.host.startsWith('[') ? `[${o.host}]` : o.host;
-  }
-  if (o.port !== undefined) parsed.port = String(o.port);
-  if (o.user !== undefined) parsed.username = encodeURIComponent(o.user);
-  if (o.db !== undefined) parsed.pathname = `/${o.db}`;
-  return o.password !== undefined ? withPassword(parsed.href, o.password) : parsed.href;
-}
-
-/** Whether the URL carries a password already (then REDISCLI_AUTH is not needed). */
-export function urlHasPassword(url: string): boolean {
-  try {
-    return new URL(url).password !== '';
-  } catch {
-    return false;
-  }
+  return {
+    ...ep,
+    ...(o.tls ? { tls: true } : {}),
+    ...(o.host !== undefined ? { host: o.host.replace(/^\[(.*)\]$/, '$1') } : {}),
+    ...(o.port !== undefined ? { port: o.port } : {}),
+    ...(o.user !== undefined ? { username: o.user } : {}),
+    ...(o.db !== undefined ? { db: o.db } : {}),
+    ...(o.password !== undefined ? { password: o.password.value, passwordFrom: o.password.from } : {}),
+  };
 }

@@ -1,5 +1,5 @@
 import type { LockView, ReplicaView } from '../core/lock-view.js';
-import { overrideUrl } from '../core/url-overrides.js';
+import { atNode } from '../core/endpoint.js';
 import { connect, type Connection } from '../redis/connection.js';
 import type { InspectKey } from './keys.js';
 
@@ -12,9 +12,8 @@ const REPLICA_TIMEOUT_MS = 1000;
 /** PTTL of each key on one replica (-2: not there); throws when the replica cannot be reached. */
 async function pttlOn(conn: Connection, address: string, keys: readonly InspectKey[]): Promise<number[]> {
   const at = address.lastIndexOf(':');
-  const url = overrideUrl(conn.spec.url, { host: address.slice(0, at), port: Number(address.slice(at + 1)) });
   const replica = await connect(
-    { url, tls: conn.spec.tls },
+    atNode(conn.spec, { host: address.slice(0, at), port: Number(address.slice(at + 1)) }),
     { mode: 'one-shot', name: 'redlock-cli:inspect-replica', connectTimeoutMs: REPLICA_TIMEOUT_MS, followCluster: false },
   );
   try {

@@ -90,10 +90,9 @@ async function openRedlockEnv(
   return { conn, nodes, pubsub: opts.pubsub === 'auto' ? 'plain' : opts.pubsub, now: Date.now, close };
 }
 
-/** `--nodes url,url,...` for Redlock: at least 3 independent primaries make a majority meaningful. */
-export function parseNodeUrls(text: string | undefined): TargetSpec[] {
-  if (!text) throw new UsageError('--kind redlock needs --nodes redis://host:port,redis://host:port,... (3 or more)');
-  const urls = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (urls.length < 2) throw new UsageError('--nodes needs at least 2 Redis URLs (3 or more for a real Redlock majority)');
-  return urls.map((url) => ({ url: url.includes('://') ? url : `redis://${url}` }));
+/** Redlock's `--nodes`: at least 3 independent primaries make a majority meaningful. */
+export function checkRedlockNodes(nodes: readonly TargetSpec[] | undefined): readonly TargetSpec[] {
+  if (!nodes) throw new UsageError('--kind redlock needs --nodes redis://host:port,redis://host:port,... (3 or more)');
+  if (nodes.length < 2) throw new UsageError('--nodes needs at least 2 Redis URLs (3 or more for a real Redlock majority)');
+  return nodes;
 }

@@ -12,15 +12,15 @@ import { formatHostPort } from '../redis/target.js';
 /** Every name one node goes by: its server's run_id once it answered, and the addresses its host resolves to. */
 async function identitiesOf(node: Connection): Promise<{ key: string; says: string }[]> {
   const runId = await serverRunId(node);
-  const addresses = await lookup(node.url.host, { all: true }).then(
+  const addresses = await lookup(node.spec.host, { all: true }).then(
     (found) => found.map((a) => a.address),
-    () => [node.url.host],
+    () => [node.spec.host],
   );
   return [
     ...(runId ? [{ key: `run_id ${runId}`, says: `one redis-server, run_id ${runId.slice(0, 12)}` }] : []),
     // Before the server answers (or when INFO is not allowed), its address is all there is to go by.
     ...addresses.map((address) => {
-      const at = formatHostPort({ host: address, port: node.url.port });
+      const at = formatHostPort({ host: address, port: node.spec.port });
       return { key: `address ${at}`, says: `both ${at}` };
     }),
   ];

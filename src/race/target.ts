@@ -5,7 +5,7 @@ import { UsageError } from '../core/errors.js';
 import { openLockEnv } from '../locks/env.js';
 import { lockKindOf } from '../locks/family.js';
 import type { ChaosVerb, RacePlan } from '../core/race/plan.js';
-import { describeTarget, type TargetSpec } from '../redis/target.js';
+import { DEFAULT_URL, describeTarget, parseEndpointUrl, type TargetSpec } from '../redis/target.js';
 import { loadSandbox, startSandbox, type SandboxHandle, type TopologyName } from '../sandbox/index.js';
 
 export interface RaceTargetHandle {
@@ -45,10 +45,10 @@ let started = 0;
 export async function openTarget(plan: RacePlan, opts: TargetOptions): Promise<RaceTargetHandle> {
   const t = plan.target;
   if (t.type === 'url') {
-    const nodes = plan.kind === 'redlock' ? t.nodes?.map((url) => ({ url })) : undefined;
+    const nodes = plan.kind === 'redlock' ? t.nodes : undefined;
     // Never the URL itself: it may carry a password.
-    const label = nodes ? `Redlock nodes ${nodes.map(describeTarget).join(', ')}` : describeTarget({ url: t.url });
-    return { label, spec: { url: t.url }, nodes, nodeNames: [], chaosNode: '', close: async () => {} };
+    const label = nodes ? `Redlock nodes ${nodes.map(describeTarget).join(', ')}` : describeTarget(t.endpoint);
+    return { label, spec: t.endpoint, nodes, nodeNames: [], chaosNode: '', close: async () => {} };
   }
   if (t.type === 'sandbox') {
     const sandbox = await loadSandbox(t.name, { env: opts.env, howToName: '--sandbox <name>' });
@@ -87,19 +87,19 @@ function checkSandbox(sandbox: SandboxHandle, plan: RacePlan): void {
 function fromSandbox(sandbox: SandboxHandle, plan: RacePlan, label: string, close: () => Promise<void>): RaceTargetHandle {
   const urls = sandbox.urls;
   const names = Object.keys(urls.nodes);
-  const first = Object.values(urls.nodes)[0] ?? '';
+  const first = parseEndpointUrl(Object.values(urls.nodes)[0] ?? DEFAULT_URL);
   const multi = sandbox.topology === 'redlock' || sandbox.topology === 'cluster';
   const common = { label, sandbox, nodeNames: names, chaosNode: multi ? (names[0] ?? 'n1') : 'primary', close };
-  if (plan.kind === 'redlock') return { ...common, spec: { url: first }, nodes: Object.values(urls.nodes).map((url) => ({ url })) };
+  if (plan.kind === 'redlock') return { ...common, spec: first, nodes: Object.values(urls.nodes).map((url) => parseEndpointUrl(url)) };
   if (urls.sentinel) {
     const sentinels = urls.sentinel.hosts.map((h) => ({ host: '127.0.0.1', port: Number(h.split(':')[1]) }));
-    return { ...common, spec: { url: first, sentinels, masterName: urls.sentinel.masterName } };
+    return { ...common, spec: { ...first, sentinels, masterName: urls.sentinel.masterName } };
   }
   if (urls.cluster) {
     const clusterNodes = urls.cluster.seeds.map((h) => ({ host: '127.0.0.1', port: Number(h.split(':')[1]) }));
-    return { ...common, spec: { url: first, clusterNodes } };
+    return { ...common, spec: { ...first, clusterNodes } };
   }
-  return { ...common, spec: { url: urls.primary ?? first } };
+  return { ...common, spec: urls.primary !== undefined ? parseEndpointUrl(urls.primary) : first };
 }
 
 /**

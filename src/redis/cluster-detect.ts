@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ParsedUrl, TargetSpec } from './target.js';
+import type { Endpoint } from '../core/endpoint.js';
 
 // A URL that names one node of a Redis Cluster is a Cluster (as `redis-cli -c` follows the
 // redirects): without this, every key outside that node's slots fails with a raw MOVED and SCAN
@@ -16,8 +16,8 @@ export async function isClusterNode(client: Redis): Promise<boolean> {
 }
 
 /** The spec that reaches the whole Cluster through the one node a URL named (credentials and TLS kept). */
-export function clusterSeedSpec(spec: TargetSpec, url: ParsedUrl): TargetSpec {
-  return { ...spec, clusterNodes: [{ host: url.host, port: url.port }] };
+export function clusterSeedSpec(spec: Endpoint): Endpoint {
+  return { ...spec, clusterNodes: [{ host: spec.host, port: spec.port }] };
 }
 
 /** A Cluster primary as the slot map knows it, whether or not it answers. */

@@ -7,8 +7,8 @@ import { clusterSeedSpec, isClusterNode } from './cluster-detect.js';
 import { noSlotsError, toCliError } from './errors.js';
 import { describeReplyError, nameReplyErrors } from './reply-errors.js';
 import { unknownMasterError } from './sentinel-masters.js';
-import { DEFAULT_REPLY_TIMEOUT_MS, describeTarget, parseRedisUrl, type HostPort, type ParsedUrl, type TargetSpec } from './target.js';
-import { tlsOptions, type TlsFiles } from './tls.js';
+import { atNode, DEFAULT_REPLY_TIMEOUT_MS, describeEndpoint, type Endpoint, type HostPort } from '../core/endpoint.js';
+import { tlsOptions } from './tls.js';
 
 export type RedisClient = Redis | Cluster;
 export type Topology = 'standalone' | 'sentinel' | 'cluster';
@@ -33,8 +33,8 @@ export interface Connection {
   readonly topology: Topology;
   /** host:port (or the Sentinel / Cluster seeds) without credentials. */
   readonly label: string;
-  readonly url: ParsedUrl;
-  readonly spec: TargetSpec;
+  /** The endpoint it was built from (a Cluster node's URL: the node it followed to). */
+  readonly spec: Endpoint;
   /** How long each reply may take (--timeout); undefined: unbounded (long-lived, no --timeout). */
   readonly replyTimeoutMs: number | undefined;
   /** A second connection to the same target with the same credentials (e.g. for SUBSCRIBE). */
@@ -55,13 +55,13 @@ export interface Connection {
  * Closing a pooled connection is a no-op; the pool closes them when the REPL ends.
  */
 export interface ConnectionProvider {
-  open(spec: TargetSpec, opts: ConnectOptions): Promise<Connection>;
+  open(spec: Endpoint, opts: ConnectOptions): Promise<Connection>;
 }
 
 const ONE_SHOT_TIMEOUT_MS = 3000;
 
 /** The reply timeout a connection uses: the spec's (--timeout), else the default for one-shot commands. */
-export function replyTimeoutOf(spec: TargetSpec, mode: ConnectMode): number | undefined {
+export function replyTimeoutOf(spec: Endpoint, mode: ConnectMode): number | undefined {
   return spec.replyTimeoutMs ?? (mode === 'one-shot' ? DEFAULT_REPLY_TIMEOUT_MS : undefined);
 }
 
@@ -70,22 +70,13 @@ export function replyTimeoutOf(spec: TargetSpec, mode: ConnectMode): number | un
 // the error was printed, and a paused server never sends the FIN it waits for.
 const DISCONNECT_TIMEOUT_MS = 100;
 
-/** What reaching one server takes besides its address: credentials, database and TLS. */
-interface Link {
-  readonly tls?: boolean | undefined;
-  readonly tlsFiles?: TlsFiles | undefined;
-  readonly username?: string | undefined;
-  readonly password?: string | undefined;
-  readonly db?: number | undefined;
-}
-
-/** The ioredis options for a Link: the same TLS files and verification for every kind of connection. */
-function linkOptions(host: string, link: Link): RedisOptions {
+/** The ioredis options for the endpoint's credentials, database and TLS: the same for every kind of connection. */
+function linkOptions(ep: Endpoint): RedisOptions {
   return {
-    username: link.username,
-    password: link.password,
-    db: link.db ?? 0,
-    ...(link.tls ? { tls: tlsOptions(host, link.tlsFiles) } : {}),
+    username: ep.username,
+    password: ep.password,
+    db: ep.db,
+    ...(ep.tls ? { tls: tlsOptions(ep.host, ep.tlsFiles) } : {}),
   };
 }
 
@@ -105,15 +96,15 @@ function behaviourOptions(mode: ConnectMode, name: string, connectTimeoutMs: num
   };
 }
 
-function baseOptions(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): RedisOptions {
+function baseOptions(spec: Endpoint, opts: ConnectOptions): RedisOptions {
   return {
     ...behaviourOptions(opts.mode, opts.name ?? 'redlock-cli', opts.connectTimeoutMs, replyTimeoutOf(spec, opts.mode)),
-    ...linkOptions(url.host, { ...url, tlsFiles: spec.tls }),
+    ...linkOptions(spec),
   };
 }
 
 /** How long one sentinel may take to name the master before the next one is asked. */
-function sentinelReplyTimeoutMs(spec: TargetSpec, opts: ConnectOptions): number {
+function sentinelReplyTimeoutMs(spec: Endpoint, opts: ConnectOptions): number {
   return replyTimeoutOf(spec, opts.mode) ?? opts.connectTimeoutMs ?? ONE_SHOT_TIMEOUT_MS;
 }
 
@@ -122,16 +113,16 @@ function sentinelReplyTimeoutMs(spec: TargetSpec, opts: ConnectOptions): number 
  * with the server, plus one for each sentinel that may be asked first and not answer (the sentinels
  * ioredis learns about from the first that answers are asked only after every given one failed).
  */
-function connectDeadlineMs(spec: TargetSpec, opts: ConnectOptions): number | undefined {
+function connectDeadlineMs(spec: Endpoint, opts: ConnectOptions): number | undefined {
   const replyTimeoutMs = replyTimeoutOf(spec, opts.mode);
   if (replyTimeoutMs === undefined || !spec.sentinels) return replyTimeoutMs;
   return replyTimeoutMs + spec.sentinels.length * sentinelReplyTimeoutMs(spec, opts);
 }
 
-function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { client: RedisClient; topology: Topology } {
-  const base = baseOptions(spec, url, opts);
+function buildClient(spec: Endpoint, opts: ConnectOptions): { client: RedisClient; topology: Topology } {
+  const base = baseOptions(spec, opts);
   if (spec.clusterNodes) {
-    if (url.db !== 0) throw new UsageError('Redis Cluster has only database 0: remove the /db from --url');
+    if (spec.db !== 0) throw new UsageError('Redis Cluster has only database 0: remove the /db from --url');
     const clusterOptions: ClusterOptions = {
       lazyConnect: true,
       redisOptions: { ...base, lazyConnect: false, db: 0 },
@@ -160,7 +151,7 @@ function buildClient(spec: TargetSpec, url: ParsedUrl, opts: ConnectOptions): { 
       topology: 'sentinel',
     };
   }
-  return { client: new Redis({ ...base, host: url.host, port: url.port }), topology: 'standalone' };
+  return { client: new Redis({ ...base, host: spec.host, port: spec.port }), topology: 'standalone' };
 }
 
 /**
@@ -184,11 +175,11 @@ async function selectDatabase(client: Redis, db: number, label: string): Promise
  * Connects and waits until the target answers; failures become exit-code-3 CliErrors. A plain URL
  * that turns out to name a Cluster node is reconnected as that Cluster.
  */
-export async function connect(spec: TargetSpec, opts: ConnectOptions): Promise<Connection> {
+export async function connect(spec: Endpoint, opts: ConnectOptions): Promise<Connection> {
   const first = await connectAsGiven(spec, opts);
   if (first.topology !== 'standalone' || opts.followCluster === false || !(await isClusterNode(first.client as Redis))) return first;
   await first.close();
-  return connectAsGiven(clusterSeedSpec(spec, first.url), opts);
+  return connectAsGiven(clusterSeedSpec(spec), opts);
 }
 
 /** Any primary answering is a Cluster reached: one that is down is for ls and doctor to report (exit 9), not a failed connect. */
@@ -202,10 +193,9 @@ async function pingCluster(cluster: Cluster, label: string): Promise<void> {
 // What ioredis says both when no sentinel answered and when none knows the master's name.
 const SENTINELS_FAILED = /All sentinels are unreachable/i;
 
-async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<Connection> {
-  const url = parseRedisUrl(spec.url);
-  const label = describeTarget(spec);
-  const { client, topology } = buildClient(spec, url, opts);
+async function connectAsGiven(spec: Endpoint, opts: ConnectOptions): Promise<Connection> {
+  const label = describeEndpoint(spec);
+  const { client, topology } = buildClient(spec, opts);
   let lastError: unknown;
   // Without a listener ioredis prints "Unhandled error event" for every failed attempt.
   client.on('error', (err: unknown) => {
@@ -221,7 +211,7 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
       throw describeReplyError(new Error('Command timed out'), label, replyTimeoutMs);
     });
     if (topology === 'cluster') await pingCluster(client as Cluster, label);
-    else if (url.db !== 0) await selectDatabase(client as Redis, url.db, label);
+    else if (spec.db !== 0) await selectDatabase(client as Redis, spec.db, label);
   } catch (err) {
     client.disconnect();
     const cause = err instanceof CliError ? err : (lastError ?? err);
@@ -237,7 +227,6 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
     client,
     topology,
     label,
-    url,
     spec,
     replyTimeoutMs,
     duplicate: (name) => connect(spec, { ...opts, ...(name ? { name } : {}) }),
@@ -256,14 +245,12 @@ async function connectAsGiven(spec: TargetSpec, opts: ConnectOptions): Promise<C
 }
 
 /** A stand-in for a node that did not answer at start-up: it never connects and carries the error. */
-export function offlineConnection(spec: TargetSpec, error: CliError): Connection {
-  const url = parseRedisUrl(spec.url);
-  const client = new Redis({ host: url.host, port: url.port, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
+export function offlineConnection(spec: Endpoint, error: CliError): Connection {
+  const client = new Redis({ host: spec.host, port: spec.port, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
   return {
     client,
     topology: 'standalone',
-    label: describeTarget(spec),
-    url,
+    label: describeEndpoint(spec),
     spec,
     replyTimeoutMs: undefined,
     offline: error,
@@ -279,36 +266,26 @@ export function offlineConnection(spec: TargetSpec, error: CliError): Connection
 // connect()'s clients do: a node reached another way would drop --cacert or --timeout.
 
 /** One node of a target (a Cluster primary, Sentinel's master, a sentinel) and how to reach it. */
-export interface NodeEndpoint extends HostPort, Link {
+export interface NodeEndpoint extends Endpoint {
   /** CLIENT SETNAME, so operators can tell our connections apart in CLIENT LIST. */
   readonly name: string;
   readonly connectTimeoutMs?: number | undefined;
-  /** --timeout; undefined: the caller's default. */
-  readonly replyTimeoutMs?: number | undefined;
 }
 
 /**
  * `node` reached as `spec` says. A sentinel (`credentials: false`) gets the TLS settings and
  * timeouts but not the master's user, password and database, which it does not know.
  */
-export function nodeEndpoint(spec: TargetSpec, node: HostPort, name: string, { credentials = true } = {}): NodeEndpoint {
-  const url = parseRedisUrl(spec.url);
-  return {
-    host: node.host,
-    port: node.port,
-    tls: url.tls,
-    tlsFiles: spec.tls,
-    ...(credentials ? { username: url.username, password: url.password, db: url.db } : {}),
-    name,
-    replyTimeoutMs: spec.replyTimeoutMs,
-  };
+export function nodeEndpoint(spec: Endpoint, node: HostPort, name: string, { credentials = true } = {}): NodeEndpoint {
+  const one = atNode(spec, node);
+  return { ...one, ...(credentials ? {} : { username: undefined, password: undefined, passwordFrom: undefined, db: 0 }), name };
 }
 
 /** An ioredis client for one node; --timeout, when given, wins over the caller's `defaults`. */
 export function nodeClient(ep: NodeEndpoint, mode: ConnectMode, defaults: { connectTimeoutMs?: number | undefined; replyTimeoutMs?: number | undefined } = {}): Redis {
   const client = new Redis({
     ...behaviourOptions(mode, ep.name, ep.connectTimeoutMs ?? defaults.connectTimeoutMs, ep.replyTimeoutMs ?? defaults.replyTimeoutMs),
-    ...linkOptions(ep.host, ep),
+    ...linkOptions(ep),
     host: ep.host,
     port: ep.port,
   });

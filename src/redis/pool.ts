@@ -1,6 +1,6 @@
 import { connect, type Connection, type ConnectionProvider, type ConnectOptions } from './connection.js';
 import { closeConnection } from './close.js';
-import type { TargetSpec } from './target.js';
+import { endpointKey } from '../core/endpoint.js';
 
 /** A ConnectionProvider that keeps one long-lived connection per target until closeAll(). */
 export interface ConnectionPool extends ConnectionProvider {
@@ -9,9 +9,6 @@ export interface ConnectionPool extends ConnectionProvider {
   closeAll(): Promise<void>;
 }
 
-// Credentials are part of the key: a target reached with another user is another connection.
-const keyOf = (spec: TargetSpec): string =>
-  JSON.stringify([spec.url, spec.sentinels ?? null, spec.masterName ?? null, spec.clusterNodes ?? null, spec.tls ?? null, spec.replyTimeoutMs ?? null]);
 
 /**
  * One REPL client's connections: the first command to a target connects (long-lived: it
@@ -26,7 +23,8 @@ export function createConnectionPool(name: string, base: Partial<ConnectOptions>
       return open.size;
     },
     async open(spec) {
-      const key = keyOf(spec);
+      // Credentials are part of the key: a target reached with another user is another connection.
+      const key = endpointKey(spec);
       const existing = open.get(key);
       if (existing) {
         const { real, shared } = await existing;

@@ -1,17 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import type { TlsFiles } from '../core/endpoint.js';
 import { UsageError } from '../core/errors.js';
 
-/** redis-cli's TLS flags: files by path (read when connecting) and --insecure. */
-export interface TlsFiles {
-  /** --cacert: trust this CA (instead of the system's list, as redis-cli does). */
-  readonly ca?: string | undefined;
-  /** --cert / --key: a client certificate, for servers with tls-auth-clients yes. */
-  readonly cert?: string | undefined;
-  readonly key?: string | undefined;
-  /** --insecure: skip verifying the server certificate, as redis-cli does. */
-  readonly insecure?: boolean | undefined;
-}
+export type { TlsFiles } from '../core/endpoint.js';
 
 function readPem(path: string, flag: string): Buffer {
   try {

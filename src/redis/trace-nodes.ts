@@ -3,7 +3,7 @@ import { CONDITIONAL_DELETES, conditionTokens, type ServerCommands } from '../co
 import { connect, nodeClient, nodeEndpoint, replyTimeoutOf } from './connection.js';
 import { toCliError } from './errors.js';
 import type { MonitorEndpoint } from './monitor.js';
-import { formatHostPort, parseRedisUrl, type HostPort, type TargetSpec } from './target.js';
+import { formatHostPort, type HostPort, type TargetSpec } from './target.js';
 
 // What `trace` needs to know about a target besides the command stream itself, all read-only:
 // which primaries to follow (every Cluster primary; Sentinel's current master), the names of the
@@ -29,7 +29,7 @@ export async function tracePlan(spec: TargetSpec): Promise<TracePlan> {
   // connect() also finds out when a plain URL names a Cluster node: then the whole Cluster is traced.
   const conn = await connect(spec, { mode: 'one-shot', name: NAME });
   try {
-    if (conn.topology !== 'cluster') return { topology: 'standalone', primaries: [endpoint(spec, parseRedisUrl(spec.url))] };
+    if (conn.topology !== 'cluster') return { topology: 'standalone', primaries: [endpoint(spec, spec)] };
     const cluster = conn.client as Extract<typeof conn.client, { nodes: unknown }>;
     const nodes = cluster.nodes('master').map((c) => ({ host: String(c.options.host), port: Number(c.options.port) }));
     return { topology: 'cluster', primaries: nodes.map((n) => endpoint(spec, n)) };

@@ -1,5 +1,6 @@
 import { loadSandbox } from '../sandbox/index.js';
 import type { ReplHost } from './host.js';
+import { describeEndpoint as describeTarget } from '../core/endpoint.js';
 
 /**
  * Attaches a sandbox by name (the only one up without a name) and says where commands go now;
@@ -10,6 +11,6 @@ export async function attachSandbox(session: ReplHost, name: string | undefined,
   session.attach(handle);
   const { target } = session.state.target;
   session.print(
-    `attached sandbox "${handle.name}" (${handle.topology}): commands go to ${target.args.join(' ')}; its nodes are on the panel`,
+    `attached sandbox "${handle.name}" (${handle.topology}): commands go to ${describeTarget(target.spec)}; its nodes are on the panel`,
   );
 }

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from '../core/poller.js';
 import { act, type CommandContext } from '../commands/context.js';
-import { addConnectionOptions, durationFlag, targetSpec, type ConnectionFlags } from '../commands/options.js';
+import { resolvedConnection } from '../commands/connection-flags.js';
+import { addConnectionOptions, durationFlag, type ConnectionFlags } from '../commands/options.js';
 import { prose } from '../commands/help-text.js';
 
 interface ReplFlags extends ConnectionFlags {
@@ -43,9 +44,8 @@ export function registerRepl(program: Command, ctx: CommandContext): void {
       const clients = flags.clients?.split(',').map((c) => c.trim()).filter((c) => c !== '');
       if (clients && clients.length === 0) throw new UsageError('--clients needs at least one name, e.g. --clients A,B');
       const intervalMs = Math.max(MIN_INTERVAL_MS, durationFlag(flags.interval, '--interval') ?? DEFAULT_INTERVAL_MS);
-      const spec = targetSpec(flags, ctx);
       const [{ startRepl }, { flagsTarget }] = await Promise.all([import('./start.js'), import('./target.js')]);
-      return startRepl(ctx, { target: flagsTarget(spec, flags), clients, intervalMs, sandbox: flags.sandbox });
+      return startRepl(ctx, { target: flagsTarget(resolvedConnection(flags)), clients, intervalMs, sandbox: flags.sandbox });
     }),
   );
 }

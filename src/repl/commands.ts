@@ -12,6 +12,7 @@ import type { HoldJob, JobState, Running } from '../core/repl/state.js';
 import type { ReplClient } from './clients.js';
 import type { ParsedLine } from './command-tree.js';
 import { lineStream, type OutputTone } from './output.js';
+import { hostTarget, type ReplTarget } from './target.js';
 
 /** What the runner needs of the session. */
 export interface RunnerHost {
@@ -64,8 +65,8 @@ function shown(
 
 /** How the REPL runs one command line: its connection options, and whether it shows hold's events itself. */
 export interface RunOptions {
-  /** The connection options the REPL added to argv (its target's). */
-  readonly hostOptions?: readonly string[] | undefined;
+  /** Where the command connects unless its line says otherwise (the REPL's target). */
+  readonly target?: ReplTarget | undefined;
   readonly showsHoldEvents?: boolean | undefined;
 }
 
@@ -95,7 +96,7 @@ export class CommandRunner {
       connections: client.pool,
       identity: client.identity,
       emit: onOutcome,
-      hostOptions: opts.hostOptions,
+      target: opts.target ? hostTarget(opts.target) : undefined,
       hostShowsHoldEvents: opts.showsHoldEvents,
     };
     return { ctx, flush: () => (stdout.flush(), stderr.flush()) };

@@ -10,7 +10,6 @@ import type { ReplClient } from './clients.js';
 import { hasOption, parseLine, type ParsedLine } from './command-tree.js';
 import { commandPathOf } from './help.js';
 import type { ReplHost } from './host.js';
-import { targeted } from './target.js';
 
 /** Runs one typed line; errors are thrown for the session to print. */
 export async function execute(session: ReplHost, line: string): Promise<void> {
@@ -69,12 +68,12 @@ async function runCli(
       return;
     }
   }
-  const full = targeted(session.tree, argv, session.state.target.target);
+  const target = session.state.target.target;
   if (background) {
-    session.startJob(client, full.argv, line, undefined, { hostOptions: full.hostOptions });
+    session.startJob(client, argv, line, undefined, { target });
     return;
   }
-  const run = await session.runForeground(client, full.argv, line, parsed, { hostOptions: full.hostOptions });
+  const run = await session.runForeground(client, argv, line, parsed, { target });
   // A sandbox started here is attached: commands go to it, its nodes join the panel.
   const up = run.outcomes.find((o) => o.type === 'sandbox-up');
   if (up) await attachSandbox(session, up.name);
@@ -92,14 +91,7 @@ function startHold(session: ReplHost, client: ReplClient, argv: string[], parsed
   const existing = holdJobOf(session, client.name, key);
   if (existing) throw new UsageError(`${client.name} already holds "${key}" in %${existing.id}: release ${key} first`);
   const rawJson = parsed.flags.has('--json');
-  const full = targeted(session.tree, argv, session.state.target.target);
-  session.startJob(
-    client,
-    full.argv,
-    line,
-    { key, rawJson },
-    { hostOptions: full.hostOptions, showsHoldEvents: !rawJson },
-  );
+  session.startJob(client, argv, line, { key, rawJson }, { target: session.state.target.target, showsHoldEvents: !rawJson });
 }
 
 function holdJobOf(session: ReplHost, client: string, key: string | undefined) {

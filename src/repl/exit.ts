@@ -8,7 +8,6 @@ import { parseLine } from './command-tree.js';
 import type { HeldLock } from '../core/repl/screen-parts.js';
 import { heldElsewhere, locksHere } from '../core/repl/selectors.js';
 import type { ReplHost } from './host.js';
-import { withTarget } from './target.js';
 
 const yes = (answer: string): boolean => /^y(es)?$/i.test(answer);
 
@@ -48,8 +47,8 @@ async function releaseAll(session: ReplHost, held: readonly HeldLock[]): Promise
   await Promise.all([...jobs].map((id) => session.stopJob(id)));
   for (const lock of held.filter((l) => l.jobId === undefined)) {
     const target = (lock.target !== undefined ? session.state.knownTargets[lock.target] : undefined) ?? session.state.target.target;
-    const argv = withTarget(session.tree, ['release', lock.key, '--kind', lock.kind, '--all-holds'], target);
-    await session.runForeground(session.client(lock.client), argv, `as ${lock.client} release ${lock.key}`, parseLine(session.tree, argv));
+    const argv = ['release', lock.key, '--kind', lock.kind, '--all-holds'];
+    await session.runForeground(session.client(lock.client), argv, `as ${lock.client} release ${lock.key}`, parseLine(session.tree, argv), { target });
   }
 }
 

@@ -10,7 +10,7 @@ import { parseDuration } from '../core/duration.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { safeLine } from '../core/terminal-text.js';
 import { DEFAULT_INTERVAL_MS, MIN_INTERVAL_MS } from '../core/poller.js';
-import { DEFAULT_URL, describeTarget, parseRedisUrl } from '../redis/target.js';
+import { DEFAULT_URL, describeEndpoint, parseEndpointUrl } from '../core/endpoint.js';
 import { targetsFile } from '../state/paths.js';
 import { bootController } from './boot.js';
 import { historyFile, loadHistory } from './history.js';
@@ -45,7 +45,7 @@ export function fastReplPlan(args: readonly string[], env: Readonly<Record<strin
       else if (flag === '--interval') intervalMs = Math.max(MIN_INTERVAL_MS, parseDuration(value, '--interval'));
       else return undefined;
     }
-    parseRedisUrl(url);
+    parseEndpointUrl(url);
   } catch {
     return undefined;
   }
@@ -85,7 +85,7 @@ export async function runFastRepl(plan: FastPlan, ctx: RunContext): Promise<numb
   const boot = bootController({
     client: clients[0]!,
     clients,
-    target: describeTarget({ url: plan.url }),
+    target: describeEndpoint(parseEndpointUrl(plan.url)),
     intervalMs: plan.intervalMs,
     history: loadHistory(historyFile(ctx.env)),
   });

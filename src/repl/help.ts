@@ -1,4 +1,5 @@
 import { lookupCommand } from '../core/completion.js';
+import { describeEndpoint } from '../core/endpoint.js';
 import { UsageError } from '../core/errors.js';
 import type { ReplHost } from './host.js';
 
@@ -24,7 +25,7 @@ export function replHelp(session: ReplHost, builtins: readonly BuiltinDoc[]): st
     'REPL commands:',
     ...builtins.map((b) => `  ${b.usage.padEnd(width)}  ${b.summary}`),
     '',
-    `CLI commands, as outside (they get the target's connection options, ${session.state.target.target.args.join(' ')}, unless given their own):`,
+    `CLI commands, as outside (they connect to the target, ${describeEndpoint(session.state.target.target.spec)}, unless given their own connection options):`,
     ...commands.map((c) => `  ${c.name.padEnd(cmdWidth)}  ${c.description}`),
     '',
     'Holding: `hold <key>` runs in the background here, so the prompt stays yours; the panel shows the',

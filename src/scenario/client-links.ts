@@ -1,3 +1,4 @@
+import { loopbackEndpoint } from '../core/endpoint.js';
 import { UnreachableError } from '../core/errors.js';
 import { connect, offlineConnection, type Connection } from '../redis/connection.js';
 import { SCRIPTS } from '../redis/scripts.js';
@@ -48,8 +49,8 @@ export async function openLinks(
       let spec = w.spec;
       let proxy: FaultProxy | undefined;
       if (opts.clientProxies) {
-        proxy = await startProxy({ port: Number(new URL(w.spec.url).port) });
-        spec = { url: `redis://127.0.0.1:${proxy.port}` };
+        proxy = await startProxy({ port: w.spec.port });
+        spec = loopbackEndpoint(proxy.port);
       }
       const raw = await connect(spec, { mode: 'long-lived', name: `redlock-cli:scenario:${def.name}` }).catch(
         async (err: unknown) => {

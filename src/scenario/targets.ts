@@ -1,4 +1,5 @@
 import { UsageError } from '../core/errors.js';
+import { loopbackEndpoint } from '../core/endpoint.js';
 import type { TargetSpec } from '../redis/target.js';
 import type { SandboxHandle } from '../sandbox/handle.js';
 import type { NodeRecord } from '../sandbox/types.js';
@@ -9,7 +10,6 @@ import type { NodeRecord } from '../sandbox/types.js';
 
 export const redisNodes = (sandbox: SandboxHandle): NodeRecord[] => sandbox.nodes.filter((n) => n.role !== 'sentinel');
 
-const url = (port: number): string => `redis://127.0.0.1:${port}`;
 const clientPort = (n: NodeRecord): number => n.proxy?.port ?? n.port;
 
 /** One client-side target per lock env: a single spec, or one per Redlock node (by name). */
@@ -19,7 +19,7 @@ export type ClientTargets =
 
 function sentinelSpec(sandbox: SandboxHandle): TargetSpec {
   const sentinels = sandbox.nodes.filter((n) => n.role === 'sentinel').map((n) => ({ host: '127.0.0.1', port: n.port }));
-  return { url: 'redis://127.0.0.1', sentinels, masterName: sandbox.urls.sentinel?.masterName ?? 'mymaster' };
+  return { ...loopbackEndpoint(6379), sentinels, masterName: sandbox.urls.sentinel?.masterName ?? 'mymaster' };
 }
 
 /**
@@ -32,17 +32,17 @@ export async function clientTargets(sandbox: SandboxHandle): Promise<ClientTarge
     case 'single':
     case 'replicated': {
       const node = await sandbox.node('primary');
-      return { kind: 'single', spec: { url: url(clientPort(node)) }, node };
+      return { kind: 'single', spec: loopbackEndpoint(clientPort(node)), node };
     }
     case 'sentinel':
       return { kind: 'single', spec: sentinelSpec(sandbox) };
     case 'cluster':
       return {
         kind: 'single',
-        spec: { url: url(clientPort(redisNodes(sandbox)[0]!)), clusterNodes: redisNodes(sandbox).map((n) => ({ host: '127.0.0.1', port: clientPort(n) })) },
+        spec: { ...loopbackEndpoint(clientPort(redisNodes(sandbox)[0]!)), clusterNodes: redisNodes(sandbox).map((n) => ({ host: '127.0.0.1', port: clientPort(n) })) },
       };
     case 'redlock':
-      return { kind: 'nodes', nodes: redisNodes(sandbox).map((node) => ({ node, spec: { url: url(clientPort(node)) } })) };
+      return { kind: 'nodes', nodes: redisNodes(sandbox).map((node) => ({ node, spec: loopbackEndpoint(clientPort(node)) })) };
   }
 }
 
@@ -57,18 +57,18 @@ export interface ReadTarget {
 export function readTargets(sandbox: SandboxHandle): ReadTarget[] {
   switch (sandbox.topology) {
     case 'redlock':
-      return redisNodes(sandbox).map((n) => ({ node: n.name, resolve: async () => ({ url: url(n.port) }) }));
+      return redisNodes(sandbox).map((n) => ({ node: n.name, resolve: async () => loopbackEndpoint(n.port) }));
     case 'sentinel': {
       const spec = sentinelSpec(sandbox);
       return [{ resolve: async () => spec }];
     }
     case 'cluster': {
       const nodes = redisNodes(sandbox).map((n) => ({ host: '127.0.0.1', port: n.port }));
-      return [{ node: 'cluster', resolve: async () => ({ url: url(nodes[0]!.port), clusterNodes: nodes }) }];
+      return [{ node: 'cluster', resolve: async () => ({ ...loopbackEndpoint(nodes[0]!.port), clusterNodes: nodes }) }];
     }
     case 'single':
     case 'replicated':
-      return [{ resolve: async () => ({ url: url((await sandbox.node('primary')).port) }) }];
+      return [{ resolve: async () => loopbackEndpoint((await sandbox.node('primary')).port) }];
   }
 }
 

@@ -4,6 +4,7 @@
 // which no lateness figure shows. After a wait the next step cannot run before its event, and it
 // is still measured against its plan (the runner's awaitEvent, timing.ts).
 
+import { loopbackEndpoint } from '../core/endpoint.js';
 import { formatDuration } from '../core/duration.js';
 import type { SandboxHandle } from '../sandbox/handle.js';
 import type { ClientRuntime } from './client.js';
@@ -88,7 +89,7 @@ async function readersFor(node: string | undefined, ctx: WaitContext): Promise<{
   const named = ctx.readers.filter((r) => r.node === node);
   if (named.length > 0) return { readers: named, owned: [] };
   const port = (await ctx.sandbox.node(node)).port;
-  const own = new LockReader({ node, resolve: async () => ({ url: `redis://127.0.0.1:${port}` }) }, ctx.sandbox, 'redlock-cli:scenario-wait');
+  const own = new LockReader({ node, resolve: async () => loopbackEndpoint(port) }, ctx.sandbox, 'redlock-cli:scenario-wait');
   return { readers: [own], owned: [own] };
 }
 

@@ -26,6 +26,9 @@ function buildSchema() {
     sentinel: z.string().optional(),
     masterName: z.string().optional(),
     cluster: z.string().optional(),
+    tls: z
+      .strictObject({ ca: z.string().optional(), cert: z.string().optional(), key: z.string().optional(), insecure: z.boolean().optional() })
+      .optional(),
     auth: z.enum(['saved', 'ask', 'none']),
   });
   return z.strictObject({

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
@@ -205,7 +206,7 @@ let lockEnv: OpenLockEnv | undefined;
 
 /** A fair lock held by OTHER with OWNER queued behind it. */
 async function fairWithWaiter(s: Servers): Promise<void> {
-  lockEnv ??= await openLockEnv({ url: s.url }, { mode: 'long-lived', pubsub: 'plain' });
+  lockEnv ??= await openLockEnv(parseEndpointUrl(s.url), { mode: 'long-lived', pubsub: 'plain' });
   await fairLock().tryAcquire(lockEnv, { key: 'f', owner: OTHER, leaseMs: 60_000 });
   await fairLock().queuedAttempt(lockEnv, { key: 'f', owner: OWNER, leaseMs: 60_000 }, 120_000);
 }

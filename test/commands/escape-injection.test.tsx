@@ -3,6 +3,7 @@
 // through every text and live output: one-shot commands (text and --json), the hold live view,
 // inspect --watch and the REPL panel (ink, through ink-testing-library). No raw control byte may
 // come out; each must be shown escaped.
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import type { Redis } from 'ioredis';
 import { render } from 'ink-testing-library';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -95,7 +96,7 @@ describe('live views (ink) fed from the real server', () => {
   afterEach(() => unmount?.());
 
   async function views(keys: string[]) {
-    const conn = await connect({ url: server.url }, { mode: 'one-shot' });
+    const conn = await connect(parseEndpointUrl(server.url), { mode: 'one-shot' });
     try {
       return await inspectKeys(conn, keys);
     } finally {

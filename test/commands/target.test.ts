@@ -2,11 +2,9 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { Command } from 'commander';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { applyTargetOption } from '../../src/commands/target-use.js';
-import { addConnectionOptions } from '../../src/commands/options.js';
+import { resolveConnection } from '../../src/commands/resolve-endpoint.js';
 import { run } from '../../src/main.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
@@ -99,6 +97,22 @@ describe('target add / list / show / remove', () => {
       expect(result.code, bad.join(' ')).toBe(2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
     }
+  });
+
+  it('takes the connection options every command takes: -h/-p/-a/--user/-n/--tls, TLS files, a Sentinel URL', async () => {
+    const saved = () => JSON.parse(readFileSync(file(), 'utf8')).targets as Record<string, unknown>;
+    expect((await cli(['target', 'add', 'tls', '-h', '10.0.0.5', '-p', '6380', '--user', 'app', '-n', '2', '--tls', '--cacert', '/ca.pem'])).code).toBe(0);
+    expect(saved().tls).toEqual({ url: 'rediss://app@10.0.0.5:6380/2', tls: { ca: '/ca.pem' }, auth: 'none' });
+    expect((await cli(['target', 'add', 'pw', bareUrl(), '-a', PASSWORD])).code).toBe(0);
+    expect(saved().pw).toMatchObject({ url: bareUrl(), auth: 'ask' });
+    const sentinel = await cli(['target', 'add', 'sen', 'rediss-sentinel://app@127.0.0.1:26379,127.0.0.1:26380/1#main', '--cacert', '/ca.pem']);
+    expect(sentinel.code).toBe(0);
+    expect(saved().sen).toEqual({ url: 'rediss://app@127.0.0.1:26379/1', sentinel: '127.0.0.1:26379,127.0.0.1:26380', masterName: 'main', tls: { ca: '/ca.pem' }, auth: 'none' });
+    // A saved TLS target is used with its files: --insecure is not needed again, --cacert travels with it.
+    const show = await cli(['target', 'show', 'sen', '--json']);
+    expect(JSON.parse(show.stdout)).toMatchObject({ topology: 'sentinel', masterName: 'main' });
+    expect(await cli(['target', 'add', 'none'])).toMatchObject({ code: 2, stderr: expect.stringContaining('where does the target connect?') });
+    expect(await cli(['target', 'add', 'x', 'redis://h:1', '--cacert', '/ca.pem'])).toMatchObject({ code: 2, stderr: expect.stringContaining('go with TLS') });
   });
 
   it('refuses to replace a name without --force; show and remove exit 4 for an unknown one', async () => {
@@ -198,17 +212,16 @@ describe('--target on a command', () => {
     expect(await cli(['acquire', 'k', '--target', 'nope'])).toMatchObject({ code: 4, stderr: expect.stringContaining('no target "nope"') });
   });
 
-  it('fills --sentinel, --master-name and --cluster of the command from the saved target', async () => {
+  it('resolves to the saved Sentinel or Cluster endpoint, with its credentials', async () => {
     await cli(['target', 'add', 's', 'redis://app@h:1', '--sentinel', 'a:1,b:2', '--master-name', 'main']);
     await cli(['target', 'add', 'c', 'redis://h:1', '--cluster', 'n1:7000']);
     const resolve = async (name: string) => {
-      const cmd = addConnectionOptions(new Command('x'));
-      cmd.parseOptions(['--target', name]);
-      await applyTargetOption(cmd, { stdout: { write: () => true }, stderr: { write: () => true }, env }, name);
-      return cmd.opts();
+      const quiet = { write: () => true };
+      const input = { flags: { target: name }, typed: (n: string) => n === 'target', sandboxConnects: true, takesNodes: false, locks: false };
+      return (await resolveConnection(input, { stdout: quiet, stderr: quiet, env })).endpoint;
     };
-    expect(await resolve('s')).toMatchObject({ url: 'redis://app@h:1', sentinel: 'a:1,b:2', masterName: 'main' });
-    expect(await resolve('c')).toMatchObject({ url: 'redis://h:1', cluster: 'n1:7000' });
-    expect((await resolve('c')).sentinel).toBeUndefined();
+    expect(await resolve('s')).toMatchObject({ host: 'h', port: 1, username: 'app', sentinels: [{ host: 'a', port: 1 }, { host: 'b', port: 2 }], masterName: 'main' });
+    expect(await resolve('c')).toMatchObject({ host: 'h', port: 1, clusterNodes: [{ host: 'n1', port: 7000 }] });
+    expect((await resolve('c')).sentinels).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,22 +134,14 @@ describe('target use: a current target', () => {
     expect((await runCli(['target', 'list'], env)).stdout).not.toMatch(/^\*/m);
   });
 
-  it('the REPL keeps credentials and TLS files for Sentinel and Cluster, and takes the Sentinel URL a sandbox prints', () => {
-    const sentinel = { url: 'redis://app:pw@127.0.0.1:1/2', sentinels: [{ host: '127.0.0.1', port: 26379 }], masterName: 'm' };
-    expect(flagsTarget(sentinel, { sentinel: '127.0.0.1:26379', masterName: 'm' }).args).toEqual([
-      '--sentinel', '127.0.0.1:26379', '--master-name', 'm', '--url', 'redis://app:pw@127.0.0.1:1/2',
-    ]);
-    const cluster = { url: 'rediss://app:pw@127.0.0.1:1', clusterNodes: [{ host: '127.0.0.1', port: 7000 }], tls: { ca: '/ca.pem' } };
-    expect(flagsTarget(cluster, { cluster: '127.0.0.1:7000' }).args).toEqual([
-      '--cluster', '127.0.0.1:7000', '--user', 'app', '--pass', 'pw', '--tls', '--cacert', '/ca.pem',
-    ]);
+  it('the REPL takes the Sentinel URL a sandbox prints', () => {
     const printed = urlTarget('redis-sentinel://127.0.0.1:26379,127.0.0.1:26380#mymaster');
     expect(printed.spec).toMatchObject({ masterName: 'mymaster', sentinels: [{ port: 26379 }, { port: 26380 }] });
     expect(printed.label).toBe('sentinel 127.0.0.1:26379,127.0.0.1:26380 master mymaster');
   });
 
   it('the REPL names a saved target in its prompt', () => {
-    expect(flagsTarget({ url: 'redis://127.0.0.1:7000' }, { target: 'cur' }).label).toBe('target:cur');
-    expect(flagsTarget({ url: 'redis://127.0.0.1:7000' }, {}).label).toBe('127.0.0.1:7000');
+    expect(flagsTarget({ endpoint: parseEndpointUrl('redis://127.0.0.1:7000'), targetName: 'cur' }).label).toBe('target:cur');
+    expect(flagsTarget({ endpoint: parseEndpointUrl('redis://127.0.0.1:7000') }).label).toBe('127.0.0.1:7000');
   });
 });

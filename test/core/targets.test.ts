@@ -1,25 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { checkTargetName, maskUrl, splitPassword, targetPasswordEnv, withPassword } from '../../src/core/targets.js';
-import { parseRedisUrl } from '../../src/redis/target.js';
+import { endpointUrl, parseEndpointUrl, parseHostList } from '../../src/core/endpoint.js';
+import { checkTargetName, maskUrl, storedEndpoint, storedTarget, targetPasswordEnv } from '../../src/core/targets.js';
 
 describe('target URLs', () => {
   it.each([
     ['redis://app:secret@10.0.0.5:6380/2', 'redis://app@10.0.0.5:6380/2', 'secret'],
-    ['rediss://:s3cret@redis.example.com', 'rediss://redis.example.com', 's3cret'],
+    ['rediss://:s3cret@redis.example.com:6379', 'rediss://redis.example.com:6379', 's3cret'],
     ['redis://app:p%40ss%3Aw%25rd@h:1', 'redis://app@h:1', 'p@ss:w%rd'],
     ['redis://h:1', 'redis://h:1', undefined],
-  ])('splitPassword(%s) keeps the user and drops the password', (url, bare, password) => {
-    expect(splitPassword(url)).toEqual(password === undefined ? { url: bare } : { url: bare, password });
+    // Saved in one written form: the port always, no /0.
+  ])('a target saved from %s keeps the user and drops the password', (url, bare, password) => {
+    const saved = storedTarget(parseEndpointUrl(url), false);
+    expect(saved).toEqual({ url: bare, auth: password === undefined ? 'none' : 'ask' });
+    expect(storedTarget(parseEndpointUrl(url), true).url).toBe(url);
   });
 
-  it.each(['secret', 'p@ss:w%rd/?#', 'späce and é', '%41'])('withPassword round-trips %j through parseRedisUrl', (password) => {
-    const url = withPassword('redis://app@127.0.0.1:6380/1', password);
-    expect(parseRedisUrl(url)).toMatchObject({ username: 'app', password, host: '127.0.0.1', port: 6380, db: 1 });
+  it.each(['secret', 'p@ss:w%rd/?#', 'späce and é', '%41'])('a saved password %j round-trips through the URL parser', (password) => {
+    const url = endpointUrl({ ...parseEndpointUrl('redis://app@127.0.0.1:6380/1'), password }, 'keep');
+    expect(parseEndpointUrl(url)).toMatchObject({ username: 'app', password, host: '127.0.0.1', port: 6380, db: 1 });
+  });
+
+  it('a Sentinel target with TLS files is saved and read back as the same endpoint', () => {
+    const ep = {
+      ...parseEndpointUrl('rediss://app@127.0.0.1:1/2'),
+      sentinels: parseHostList('127.0.0.1:26379,[::1]:26380', '--sentinel'),
+      masterName: 'm',
+      tlsFiles: { ca: '/ca.pem' },
+    };
+    const saved = storedTarget(ep, false);
+    expect(saved).toEqual({ url: 'rediss://app@127.0.0.1:1/2', sentinel: '127.0.0.1:26379,[::1]:26380', masterName: 'm', tls: { ca: '/ca.pem' }, auth: 'none' });
+    expect(storedEndpoint(saved)).toEqual(ep);
   });
 
   it('maskUrl hides any password and leaves a password-free URL as it is', () => {
-    expect(maskUrl('rediss://app:secret@h:6380/0')).toBe('rediss://app:***@h:6380/0');
-    expect(maskUrl('redis://:secret@h')).toBe('redis://:***@h');
+    expect(maskUrl('rediss://app:secret@h:6380/0')).toBe('rediss://app:***@h:6380');
+    expect(maskUrl('redis://:secret@h')).toBe('redis://:***@h:6379');
     expect(maskUrl('redis://app@h:1')).toBe('redis://app@h:1');
   });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { overrideUrl, parseDb, parsePort } from '../../src/core/url-overrides.js';
-import { parseRedisUrl, parseSentinelUrl } from '../../src/redis/target.js';
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
+import { overrideEndpoint, parseDb, parsePort } from '../../src/core/url-overrides.js';
+
+const overrideUrl = (url: string, o: Parameters<typeof overrideEndpoint>[1]) => overrideEndpoint(parseEndpointUrl(url), o);
 
 // redis-cli's flags on top of a URL, and the redis-sentinel:// form: the pure parts.
 
@@ -10,10 +12,10 @@ describe('overrideUrl', () => {
     ['redis://h:1/2', { db: 5 }, { host: 'h', port: 1, db: 5 }],
     ['redis://h:1', { tls: true }, { tls: true }],
     ['redis://h:1', { host: '::1' }, { host: '::1', port: 1 }],
-    ['redis://app@h:1', { password: 'p@ss:w%rd' }, { username: 'app', password: 'p@ss:w%rd' }],
-    ['redis://:old@h:1', { user: 'ops', password: 'new' }, { username: 'ops', password: 'new' }],
+    ['redis://app@h:1', { password: { value: 'p@ss:w%rd', from: 'flag' } }, { username: 'app', password: 'p@ss:w%rd', passwordFrom: 'flag' }],
+    ['redis://:old@h:1', { user: 'ops', password: { value: 'new', from: 'prompt' } }, { username: 'ops', password: 'new' }],
   ] as const)('%s with %o', (url, overrides, expected) => {
-    expect(parseRedisUrl(overrideUrl(url, overrides))).toMatchObject(expected);
+    expect(overrideUrl(url, overrides)).toMatchObject(expected);
   });
 
   it('rejects a host, port or db that is not one', () => {
@@ -24,18 +26,21 @@ describe('overrideUrl', () => {
   });
 });
 
-describe('parseSentinelUrl', () => {
+describe('Sentinel URLs', () => {
   it('sentinels, master name, and the master credentials and db', () => {
-    expect(parseSentinelUrl('redis-sentinel://app:s%40cret@127.0.0.1:26379,[::1]:26380/3#mymaster')).toEqual({
-      url: 'redis://app:s%40cret@127.0.0.1:26379/3',
+    expect(parseEndpointUrl('redis-sentinel://app:s%40cret@127.0.0.1:26379,[::1]:26380/3#mymaster')).toMatchObject({
+      username: 'app',
+      password: 's@cret',
+      db: 3,
+      tls: false,
       sentinels: [{ host: '127.0.0.1', port: 26379 }, { host: '::1', port: 26380 }],
       masterName: 'mymaster',
     });
-    expect(parseSentinelUrl('rediss-sentinel://h:1#m')?.url).toBe('rediss://h:1');
-    expect(parseSentinelUrl('redis://h:1')).toBeUndefined();
+    expect(parseEndpointUrl('rediss-sentinel://h:1#m').tls).toBe(true);
+    expect(parseEndpointUrl('redis://h:1').sentinels).toBeUndefined();
   });
 
   it('a Sentinel URL without a master name is a usage error naming the form', () => {
-    expect(() => parseSentinelUrl('redis-sentinel://h:1,h:2')).toThrow(/redis-sentinel:\/\/.*#master-name/);
+    expect(() => parseEndpointUrl('redis-sentinel://h:1,h:2')).toThrow(/redis-sentinel:\/\/.*#master-name/);
   });
 });

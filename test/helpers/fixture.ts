@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { openLockEnv, type OpenLockEnv } from '../../src/locks/env.js';
@@ -126,7 +127,7 @@ export function useClusterLockEnv(): ClusterFixture {
     const nodes = fx.cluster.nodes.map((n) => ({ host: '127.0.0.1', port: n.port }));
     fx.seeds = nodes.map((n) => `${n.host}:${n.port}`).join(',');
     fx.env = await openLockEnv(
-      { url: `redis://127.0.0.1:${nodes[0]!.port}`, clusterNodes: nodes },
+      { ...parseEndpointUrl(`redis://127.0.0.1:${nodes[0]!.port}`), clusterNodes: nodes },
       { mode: 'one-shot', pubsub: 'auto' },
     );
   }, 30_000);

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { Redis } from 'ioredis';
 import { openLockEnv, type OpenLockEnv } from '../../src/locks/env.js';
 import type { PubSubMode } from '../../src/locks/types.js';
@@ -5,7 +6,7 @@ import type { RedisServer } from './redis-server.js';
 
 /** A lock environment on a test server (long-lived mode, like hold and the REPL). */
 export function testEnv(server: Pick<RedisServer, 'url'>, pubsub: PubSubMode = 'plain'): Promise<OpenLockEnv> {
-  return openLockEnv({ url: server.url }, { mode: 'long-lived', name: 'redlock-cli:test', pubsub });
+  return openLockEnv(parseEndpointUrl(server.url), { mode: 'long-lived', name: 'redlock-cli:test', pubsub });
 }
 
 /** A plain ioredis client for asserting raw state (never used by the code under test). */

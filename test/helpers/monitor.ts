@@ -1,3 +1,4 @@
+import { loopbackEndpoint } from '../../src/core/endpoint.js';
 import { type MonitorLine, parseMonitorLine } from '../../src/core/trace/monitor-line.js';
 import { openMonitor } from '../../src/redis/monitor.js';
 import type { RedisServer } from './redis-server.js';
@@ -21,6 +22,6 @@ export async function watchCommands(server: Pick<RedisServer, 'port'>): Promise<
       if (parsed) seen.push(parsed);
     }
   };
-  const connection = await openMonitor({ host: '127.0.0.1', port: server.port, name: 'redlock-cli-test:monitor' }, { onLines });
+  const connection = await openMonitor({ ...loopbackEndpoint(server.port), name: 'redlock-cli-test:monitor' }, { onLines });
   return { seen, close: () => connection.close() };
 }

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { createServer, Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { fairQueueKey, fairTimeoutKey } from '../../src/core/names.js';
@@ -118,7 +119,7 @@ describe('round trips', () => {
     // 250 ms each way: one round trip is 500 ms, two would be 1000, so a busy machine's timer
     // lateness cannot blur them.
     const relay = await slowRelay(fx.server.port, 250);
-    const conn = await connect({ url: `redis://127.0.0.1:${relay.port}` }, { mode: 'one-shot' });
+    const conn = await connect(parseEndpointUrl(`redis://127.0.0.1:${relay.port}`), { mode: 'one-shot' });
     try {
       const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
       await inspectKeys(conn, keys); // the first call also loads the script (EVAL, in the same pipeline)

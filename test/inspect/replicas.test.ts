@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectKeys } from '../../src/inspect/snapshot.js';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   replica = await startRedis({ args: ['--replicaof', '127.0.0.1', String(primary.port)] });
   raw = rawClient(replica);
   await until('the replica link', async () => ((await raw.info('replication')).includes('master_link_status:up') ? true : undefined));
-  conn = await connect({ url: primary.url }, { mode: 'long-lived' });
+  conn = await connect(parseEndpointUrl(primary.url), { mode: 'long-lived' });
 });
 afterAll(async () => {
   raw?.disconnect();
@@ -61,7 +62,7 @@ describe('replicas', () => {
   });
 
   it('inspect also runs on the replica itself (the script is read-only), without a replicas list', async () => {
-    const onReplica = await connect({ url: replica.url }, { mode: 'one-shot' });
+    const onReplica = await connect(parseEndpointUrl(replica.url), { mode: 'one-shot' });
     try {
       const v = await until('the lock to reach the replica', async () => {
         const [view] = await inspectKeys(onReplica, ['orders']);

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyFate } from '../../src/inspect/scan-filter.js';
@@ -14,7 +15,7 @@ import { owner } from '../helpers/lock-env.js';
 const fx = useLockServer();
 let conn: Connection;
 beforeAll(async () => {
-  conn = await connect({ url: fx.server.url }, { mode: 'one-shot' });
+  conn = await connect(parseEndpointUrl(fx.server.url), { mode: 'one-shot' });
 });
 afterAll(async () => {
   await conn?.close();

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import type { Redis } from 'ioredis';
 import Redlock, { Lock, type Settings as RedlockSettings } from 'redlock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -23,8 +24,8 @@ beforeAll(async () => {
   servers = await Promise.all([startRedis(), startRedis(), startRedis()]);
   raws = servers.map((s) => rawClient(s));
   const [first] = servers;
-  single = await openLockEnv({ url: first!.url }, { mode: 'one-shot', pubsub: 'plain' });
-  multi = await openLockEnv({ url: first!.url }, { mode: 'one-shot', pubsub: 'plain', nodes: servers.map((s) => ({ url: s.url })) });
+  single = await openLockEnv(parseEndpointUrl(first!.url), { mode: 'one-shot', pubsub: 'plain' });
+  multi = await openLockEnv(parseEndpointUrl(first!.url), { mode: 'one-shot', pubsub: 'plain', nodes: servers.map((s) => parseEndpointUrl(s.url)) });
   // Its own clients: node-redlock must not share connections with the code under test.
   theirs = new Redlock([rawClient(first!)], { retryCount: 0 });
   theirs3 = new Redlock(servers.map((s) => rawClient(s)), { retryCount: 0 });

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openLockEnv, type OpenLockEnv } from '../../src/locks/env.js';
@@ -20,7 +21,7 @@ async function startNodes(): Promise<RedisServer[]> {
 }
 function nodesEnv(servers: readonly RedisServer[], mode: ConnectMode = 'long-lived'): Promise<OpenLockEnv> {
   const [first] = servers;
-  return openLockEnv({ url: first!.url }, { mode, pubsub: 'plain', nodes: servers.map((s) => ({ url: s.url })) });
+  return openLockEnv(parseEndpointUrl(first!.url), { mode, pubsub: 'plain', nodes: servers.map((s) => parseEndpointUrl(s.url)) });
 }
 /** A raw client per node for asserting state; quiet once its server is stopped on purpose. */
 function rawFor(server: RedisServer, i: number): Redis {

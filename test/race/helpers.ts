@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { checkRacePlan, type RaceInput, type RacePlan } from '../../src/core/race/plan.js';
 import type { HistoryEvent, OpEvent } from '../../src/core/scenario/history.js';
@@ -18,7 +19,7 @@ export function plan(url: string, change: Partial<RaceInput>): RacePlan {
     waitMs: 1000,
     release: 'safe',
     renew: true,
-    target: { type: 'url', url },
+    target: { type: 'url', endpoint: parseEndpointUrl(url) },
     ...change,
   });
 }

@@ -3,6 +3,7 @@
 // any failed start stops every worker started (by pid) and is one CliError line (exit 1). The
 // failure is a real failed spawn (a node that does not exist), on the third worker of four,
 // through the pool's spawnWorker seam; the other workers are real forks connecting to Redis.
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { type ChildProcess, fork } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/core/exit-codes.js';
@@ -42,7 +43,7 @@ function spawner(failing: number, how: 'error' | 'throw'): SpawnWorker {
 function pool(spawnWorker: SpawnWorker): ProcPool {
   const emit = () => undefined;
   return new ProcPool({
-    config: { session: { kind: 'token', target: { url: server.url }, leaseMs: 1000, release: 'safe', renew: true }, holdMs: 10, holdDist: 'fixed', waitMs: 500 },
+    config: { session: { kind: 'token', target: parseEndpointUrl(server.url), leaseMs: 1000, release: 'safe', renew: true }, holdMs: 10, holdDist: 'fixed', waitMs: 500 },
     emit,
     resource: () => 0,
     rec: new Recorder(() => 0, emit),

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeConnection } from '../../src/redis/close.js';
 import { connect, type Connection } from '../../src/redis/connection.js';
@@ -15,7 +16,7 @@ afterAll(async () => {
 });
 
 const clientNames = async (): Promise<string> => {
-  const probe = await connect({ url: server.url }, { mode: 'one-shot', name: 'probe' });
+  const probe = await connect(parseEndpointUrl(server.url), { mode: 'one-shot', name: 'probe' });
   try {
     return (await probe.client.client('LIST')) as string;
   } finally {
@@ -29,7 +30,7 @@ const ended = (conn: Connection): Promise<void> =>
 
 describe('closeConnection', () => {
   it('says QUIT to a server that answers: the server sees the client go', async () => {
-    const conn = await connect({ url: server.url }, { mode: 'long-lived', name: 'close-polite' });
+    const conn = await connect(parseEndpointUrl(server.url), { mode: 'long-lived', name: 'close-polite' });
     expect(await clientNames()).toContain('name=close-polite');
     await closeConnection(conn);
     await ended(conn);
@@ -37,7 +38,7 @@ describe('closeConnection', () => {
   });
 
   it('drops the socket of a server that does not answer, without waiting for it', async () => {
-    const conn = await connect({ url: server.url }, { mode: 'long-lived', name: 'close-hung' });
+    const conn = await connect(parseEndpointUrl(server.url), { mode: 'long-lived', name: 'close-hung' });
     process.kill(server.pid, 'SIGSTOP');
     let woke = false;
     const wake = (): void => {

@@ -5,8 +5,6 @@ import { buildProgram } from '../../src/cli/program.js';
 import { ALL_COMMANDS } from '../../src/repl/entry.js';
 import { BUILTINS } from '../../src/repl/builtins.js';
 import { commandTree } from '../../src/repl/command-tree.js';
-import { sandboxTarget, urlTarget, withTarget } from '../../src/repl/target.js';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
 
 const quiet = { write: () => true };
 const tree = commandTree(await buildProgram({ stdout: quiet, stderr: quiet, env: {}, exitCode: 0 }, ALL_COMMANDS));
@@ -61,34 +59,5 @@ describe('completion over the real command tree', () => {
     expect(commonPrefix(['orders', 'orders:eu'])).toBe('orders');
     expect(commonPrefix(['fair', 'fenced'])).toBe('f');
     expect(commonPrefix([])).toBe('');
-  });
-});
-
-describe('withTarget', () => {
-  const target = urlTarget('redis://127.0.0.1:7001');
-
-  it('adds the connection options right after the command path, before any -- command', () => {
-    expect(withTarget(tree, ['acquire', 'k'], target)).toEqual(['acquire', '--url', 'redis://127.0.0.1:7001', 'k']);
-    expect(withTarget(tree, ['hold', 'k', '--', 'sh', '-c', 'x'], target)).toEqual(['hold', '--url', 'redis://127.0.0.1:7001', 'k', '--', 'sh', '-c', 'x']);
-  });
-
-  it('leaves commands alone that take no connection options or have their own', () => {
-    expect(withTarget(tree, ['sandbox', 'status'], target)).toEqual(['sandbox', 'status']);
-    expect(withTarget(tree, ['inspect', 'k', '-u', 'redis://h:1'], target)).toEqual(['inspect', 'k', '-u', 'redis://h:1']);
-    expect(withTarget(tree, ['ls', '--cluster', 'h:1'], target)).toEqual(['ls', '--cluster', 'h:1']);
-  });
-
-  it('a Redlock sandbox makes lock commands Redlock unless another kind is asked for', () => {
-    const handle = {
-      name: 'default',
-      topology: 'redlock',
-      urls: { nodes: { n1: 'redis://127.0.0.1:1', n2: 'redis://127.0.0.1:2', n3: 'redis://127.0.0.1:3' }, cliArgs: [] },
-    } as unknown as SandboxHandle;
-    const redlock = sandboxTarget(handle);
-    const nodes = 'redis://127.0.0.1:1,redis://127.0.0.1:2,redis://127.0.0.1:3';
-    expect(redlock.label).toBe('sandbox:redlock');
-    expect(withTarget(tree, ['acquire', 'k'], redlock)).toEqual(['acquire', '--url', 'redis://127.0.0.1:1', '--kind', 'redlock', '--nodes', nodes, 'k']);
-    expect(withTarget(tree, ['acquire', 'k', '-k', 'fair'], redlock)).toEqual(['acquire', '--url', 'redis://127.0.0.1:1', 'k', '-k', 'fair']);
-    expect(withTarget(tree, ['inspect', 'k'], redlock)).toEqual(['inspect', '--url', 'redis://127.0.0.1:1', 'k']);
   });
 });

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashLock } from '../../src/locks/hash-lock.js';
 import { openLockEnv, type OpenLockEnv } from '../../src/locks/env.js';
@@ -20,8 +21,7 @@ afterEach(async () => {
 async function lockClient(fx: SandboxFixture): Promise<OpenLockEnv> {
   const { sentinel } = fx.sandbox.urls;
   const env = await openLockEnv(
-    {
-      url: 'redis://127.0.0.1',
+    { ...parseEndpointUrl('redis://127.0.0.1'),
       sentinels: sentinel!.hosts.map((h) => ({ host: '127.0.0.1', port: Number(h.split(':')[1]) })),
       masterName: sentinel!.masterName,
     },

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import calculateSlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,7 +36,7 @@ describe('trace across a Cluster failover', () => {
     app.on('error', () => undefined);
     const first = tagIn(0, 5000); // served by n1, then n4
     const second = tagIn(5500, 10_000); // served by n2, then n5
-    const trace = await startTrace({ url: `redis://${at(n1!.port)}` });
+    const trace = await startTrace(parseEndpointUrl(`redis://${at(n1!.port)}`));
 
     await app.set(`{${first}}:before`, 'tokA', 'PX', 60_000, 'NX');
     await eventually(async () => acquiredOn(trace.events, `{${first}}:before`) === at(n1!.port), 10_000);

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/sandbox.js';
@@ -20,7 +21,7 @@ afterAll(async () => {
 
 describe('trace on a Cluster', () => {
   it('follows every primary, also when given one node\'s URL: locks in every slot range are decoded, each with its node', async () => {
-    const trace = await startTrace({ url: `redis://127.0.0.1:${cluster.nodes[1]!.port}` });
+    const trace = await startTrace(parseEndpointUrl(`redis://127.0.0.1:${cluster.nodes[1]!.port}`));
     expect(trace.status).toEqual([]);
     // Keys spread over the three slot ranges (slots of a..z cover all three nodes).
     const keys = 'abcdefghijklmnopqrstuvwxyz'.split('').map((c) => `lock:${c}`);
@@ -40,7 +41,7 @@ describe('trace on a Cluster', () => {
     const config = () => Promise.all(nodes.map(async (n) => ((await n.config('GET', 'notify-keyspace-events')) as string[])[1]));
     try {
       const before = await config();
-      const trace = await startTrace({ url: `redis://127.0.0.1:${cluster.nodes[0]!.port}` }, { source: 'keyspace', enableNotifications: true });
+      const trace = await startTrace(parseEndpointUrl(`redis://127.0.0.1:${cluster.nodes[0]!.port}`), { source: 'keyspace', enableNotifications: true });
       const keys = 'abcdefghijklmnopqrstuvwxyz'.split('').map((c) => `ks:${c}`);
       for (const key of keys) await client.set(key, `tok-${key}`, 'PX', 5000, 'NX');
       await eventually(async () => trace.events.filter((e) => e.kind === 'acquired').length >= keys.length, 10_000);

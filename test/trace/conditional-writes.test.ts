@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../src/core/trace/events.js';
@@ -42,7 +43,7 @@ afterAll(async () => {
 describe('trace: conditional writes on a real server (MONITOR)', () => {
   it('Valkey 8.1: IFEQ by the holder renews, a failed IFEQ writes nothing, an IFEQ takeover is a silent-reacquire; DELIFEQ/DELEX are errors', async () => {
     const { server, client } = valkey;
-    const trace = await startTrace({ url: server.url });
+    const trace = await startTrace(parseEndpointUrl(server.url));
     expect(await client.set('lock', 'holder', 'PX', 60_000, 'NX')).toBe('OK');
     expect(await reply(client.call('SET', 'lock', 'holder', 'IFEQ', 'holder', 'PX', '60000'))).toBe('OK');
     expect(await reply(client.call('SET', 'lock', 'intruder', 'IFEQ', 'wrong-value', 'PX', '60000'))).toBe(null);
@@ -67,7 +68,7 @@ describe('trace: conditional writes on a real server (MONITOR)', () => {
 
   it('Redis 7.0: SET ... IFEQ is a syntax error the server lists in MONITOR, not a write', async () => {
     const { server, client } = redis70;
-    const trace = await startTrace({ url: server.url });
+    const trace = await startTrace(parseEndpointUrl(server.url));
     expect(await client.set('lock', 'holder', 'PX', 60_000, 'NX')).toBe('OK');
     expect(await reply(client.call('SET', 'lock', 'intruder', 'IFEQ', 'holder', 'PX', '60000'))).toMatch(/^error: ERR syntax error/);
     expect(await client.get('lock')).toBe('holder');

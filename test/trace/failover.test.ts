@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLockEnv, type OpenLockEnv } from '../../src/locks/env.js';
 import { hashLock } from '../../src/locks/hash-lock.js';
@@ -24,7 +25,7 @@ describe.each(['monitor', 'keyspace'] as const)('trace across a Sentinel failove
 
   it('a lock acquired on the old primary and absent on the promoted one: lost-in-failover; a replicated one is not', async () => {
     const { sentinel } = fx.sandbox.urls;
-    const spec: TargetSpec = { url: 'redis://127.0.0.1', sentinels: sentinel!.hosts.map((h) => ({ host: '127.0.0.1', port: Number(h.split(':')[1]) })), masterName: sentinel!.masterName };
+    const spec: TargetSpec = { ...parseEndpointUrl('redis://127.0.0.1'), sentinels: sentinel!.hosts.map((h) => ({ host: '127.0.0.1', port: Number(h.split(':')[1]) })), masterName: sentinel!.masterName };
     const client = async () => {
       const env = await openLockEnv(spec, { mode: 'long-lived', name: 'redlock-cli:test', pubsub: 'plain' });
       envs.push(env);

@@ -1,3 +1,5 @@
+import { loopbackEndpoint } from '../../src/core/endpoint.js';
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +29,7 @@ describe('trace fences (real server)', () => {
     // A second MONITOR of our own (ioredis's monitor() can take a monitor line for its ready
     // check's INFO reply on a busy machine: "Command queue state error").
     const seen: string[] = [];
-    const watcher = await openMonitor({ host: '127.0.0.1', port: fx.server.port, name: 'fence-test-watcher' }, { onLines: (lines) => void seen.push(...lines) });
+    const watcher = await openMonitor({ ...loopbackEndpoint(fx.server.port), name: 'fence-test-watcher' }, { onLines: (lines) => void seen.push(...lines) });
     const record = join(dir, 'released.ndjson');
     const cli = spawnCli(['trace', '--json', '--record', record], tempStateEnv({ REDIS_URL: fx.server.url }));
     try {
@@ -65,7 +67,7 @@ describe('trace fences (real server)', () => {
     const abort = new AbortController();
     let expired: { event: TraceEvent; completeUntil: number | undefined } | undefined;
     const done = runTrace({
-      spec: { url: fx.server.url },
+      spec: parseEndpointUrl(fx.server.url),
       wants: (lock) => lock === 'abandoned',
       signal: abort.signal,
       onStart: (_what, _session, s) => ((source = s), ready()),

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,7 +53,7 @@ describe('trace --from', () => {
     const cli = spawn('redis-cli', ['-p', String(fx.server.port), 'monitor'], { stdio: ['ignore', 'pipe', 'ignore'] });
     cli.stdout.pipe(log);
     await eventually(async () => readFileSync(logFile, 'utf8').startsWith('OK'), 5000);
-    const trace = await startTrace({ url: fx.server.url }, { record: recordFile });
+    const trace = await startTrace(parseEndpointUrl(fx.server.url), { record: recordFile });
     await traffic();
     await trace.stop(fx.raw);
     await eventually(async () => readFileSync(logFile, 'utf8').includes('trace-marker-'), 5000);
@@ -83,7 +84,7 @@ describe('trace --from', () => {
   it('trace sends nothing that writes: another MONITOR sees only reads from its connections', async () => {
     const watcher = await watchCommands(fx.server);
     const { seen } = watcher;
-    const trace = await startTrace({ url: fx.server.url });
+    const trace = await startTrace(parseEndpointUrl(fx.server.url));
     await traffic();
     await trace.stop(fx.raw);
     await fx.raw.ping();

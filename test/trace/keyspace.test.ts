@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,7 +60,7 @@ describe('trace --source keyspace', () => {
     const watch = await watchTrace(enabled);
     const setsBefore = await configSets(rawEnabled);
     const recording = join(mkdtempSync(join(tmpdir(), 'redlock-keyspace-')), 'trace.ndjson');
-    const trace = await startTrace({ url: enabled.url }, { source: 'keyspace', record: recording });
+    const trace = await startTrace(parseEndpointUrl(enabled.url), { source: 'keyspace', record: recording });
     const env = tempStateEnv({ REDIS_URL: enabled.url });
     const cli = async (...args: string[]) => {
       const r = await runCli(args, env);
@@ -143,7 +144,7 @@ describe('trace --source keyspace', () => {
       const status: string[] = [];
       let started!: () => void;
       const ready = new Promise<void>((r) => (started = r));
-      const done = runTrace({ spec: { url: frozen.url }, wants: () => true, signal: abort.signal, source: 'keyspace', enableNotifications: true, onStatus: (s) => status.push(s), onStart: () => started() });
+      const done = runTrace({ spec: parseEndpointUrl(frozen.url), wants: () => true, signal: abort.signal, source: 'keyspace', enableNotifications: true, onStatus: (s) => status.push(s), onStart: () => started() });
       await Promise.race([ready, done]);
       await raw.set('job', 'tok', 'PX', 60_000, 'NX');
       process.kill(frozen.pid, 'SIGSTOP');
@@ -163,7 +164,7 @@ describe('trace --source keyspace', () => {
   it('a backlog at its limit: keys are no longer read back, the events say the owner is unknown, and the trace says why', async () => {
     const events: TraceEvent[] = [];
     const status: string[] = [];
-    const source = new TraceSource({ spec: { url: enabled.url }, wants: (k) => k === 'backlog', onEvents: (e) => events.push(...e), onStatus: (s) => status.push(s), source: 'keyspace', keyspaceBacklog: 0 });
+    const source = new TraceSource({ spec: parseEndpointUrl(enabled.url), wants: (k) => k === 'backlog', onEvents: (e) => events.push(...e), onStatus: (s) => status.push(s), source: 'keyspace', keyspaceBacklog: 0 });
     try {
       await source.start();
       await rawEnabled.hincrby('backlog', '6f1c2a3b-0000-4000-8000-000000000001:1', 1);

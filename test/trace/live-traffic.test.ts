@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { Redisson } from 'node-redisson';
 import { TimeUnit } from 'node-redisson/dist/utils/TimeUnit.js';
 import Redlock, { type Lock } from 'redlock';
@@ -87,7 +88,7 @@ async function nodeRedisson(rounds: number, reported: Reported): Promise<number>
 
 describe('trace on real traffic', () => {
   it('every acquisition, renewal and release of ours, node-redlock and node-redisson, with the right owner; no finding', async () => {
-    const trace = await startTrace({ url: fx.server.url });
+    const trace = await startTrace(parseEndpointUrl(fx.server.url));
     const reported = { ours: new Map(), nr: new Map(), nrs: new Map() } as Record<string, Reported>;
     const ops = (await Promise.all([ours(4, 1200, reported.ours!), nodeRedlock(500, reported.nr!), nodeRedisson(2000, reported.nrs!)])).reduce((a, b) => a + b, 0);
     await trace.stop(fx.raw);

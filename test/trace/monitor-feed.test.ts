@@ -1,3 +1,4 @@
+import { loopbackEndpoint } from '../../src/core/endpoint.js';
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../src/core/trace/events.js';
 import { TraceSession } from '../../src/core/trace/session.js';
@@ -53,7 +54,7 @@ async function feedOnStandIn(lagMs = 0) {
       open: async (_ep, h) => ((handlers = h), connection),
     },
   });
-  await feed.attach({ host: '127.0.0.1', port: 6100, name: 'redlock-cli:trace' });
+  await feed.attach({ ...loopbackEndpoint(6100), name: 'redlock-cli:trace' });
   return {
     feed,
     events,

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import type { Redis } from 'ioredis';
 import Redlock, { Lock } from 'redlock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -62,7 +63,7 @@ async function traced<T>(
   if (preloaded) await warmUp();
   const [loads, evals] = [await calls(fx.raw, 'script|load'), await calls(fx.raw, 'eval')];
   const trace = await startTrace(
-    { url: fx.server.url },
+    parseEndpointUrl(fx.server.url),
     { wants: (lock) => lock === 'job' || lock.startsWith('trace-marker') },
   );
   const result = await scenario(trace.events);

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import type { Redis } from 'ioredis';
 import { Mutex, Semaphore } from 'redis-semaphore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ afterAll(() => {
 
 describe('trace decodes redis-semaphore', () => {
   it('every Mutex and Semaphore acquisition and release, with the identifier as owner; no finding', async () => {
-    const trace = await startTrace({ url: fx.server.url });
+    const trace = await startTrace(parseEndpointUrl(fx.server.url));
     const reported = new Map<string, number>();
     const count = (key: string) => reported.set(key, (reported.get(key) ?? 0) + 1);
     for (let i = 0; i < 100; i++) {

@@ -1,4 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import type { Finding } from '../../src/core/trace/checker.js';
 import type { TraceEvent } from '../../src/core/trace/events.js';
 import { useRedisServer } from '../helpers/fixture.js';
@@ -29,7 +30,7 @@ const together = (events: readonly TraceEvent[], kind: TraceEvent['kind'], owner
 
 describeWithPeer("Redisson's batched watchdog under a live trace", () => {
   it("splits each batch per lock, and the findings' windows run to the frozen holder's refused unlock", async () => {
-    const trace = await startTrace({ url: fx.server.url }, { wants: (lock) => LOCKS.includes(lock) || lock.startsWith('trace-marker') });
+    const trace = await startTrace(parseEndpointUrl(fx.server.url), { wants: (lock) => LOCKS.includes(lock) || lock.startsWith('trace-marker') });
     const watch = await watchCommands(fx.server);
     const port = fx.server.port;
     // A 3 s lease renewed every second: a late renewal on a loaded machine is not an expiry.

@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { afterAll, expect, it } from 'vitest';
 import { useRedisServer } from '../helpers/fixture.js';
 import { describeWithPeer, startPeer, stopAllPeers, type PeerKind } from '../helpers/redisson-peer.js';
@@ -15,7 +16,7 @@ afterAll(async () => {
 
 describeWithPeer('trace decodes the real Redisson (Java) client', () => {
   it('every acquisition and release it reports, with its owner; renewals of its watchdog; no finding', async () => {
-    const trace = await startTrace({ url: fx.server.url });
+    const trace = await startTrace(parseEndpointUrl(fx.server.url));
     const hold = (kind: PeerKind, name: string, ms: number, watchdogMs = 30_000) => ({ kind, peer: startPeer(fx.server.port, ['hold', kind, name, String(ms), '--wait', '30000'], { watchdogMs }) });
     // Two waves of JVMs, so a loaded machine does not starve a watchdog into losing its lock.
     const first = [hold('lock', 'j-lock', 4000, 3000), hold('fair', 'j-fair', 300), hold('fair', 'j-fair', 300), hold('read', 'j-rw', 800)];

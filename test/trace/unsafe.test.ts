@@ -1,3 +1,4 @@
+import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +52,7 @@ async function holder(key: string): Promise<{ child: ChildProcess; owner: string
 
 describe('trace catches unsafe traffic', () => {
   it('a holder paused past its lease while another takes the lock: expired-while-held and overlap, both named, at the server times', async () => {
-    const trace = await startTrace({ url: server.url });
+    const trace = await startTrace(parseEndpointUrl(server.url));
     const a = await holder('job');
     // Paused just after a renewal came back, 300 ms before the next: none is in flight. (Paused
     // with one in flight, its reply and its lease's deadline are both due on waking, and the
@@ -89,7 +90,7 @@ describe('trace catches unsafe traffic', () => {
   }, 120_000);
 
   it('a plain DEL of a held lock: foreign-delete naming the holder and the client that deleted it', async () => {
-    const trace = await startTrace({ url: server.url });
+    const trace = await startTrace(parseEndpointUrl(server.url));
     const owner = 'cccccccc-0000-4000-8000-000000000003:1';
     await hashLock('reentrant').tryAcquire(env, { key: 'orders', owner, leaseMs: 10_000 });
     const deleter = rawClient(server);

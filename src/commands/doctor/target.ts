@@ -1,6 +1,8 @@
 import type { FixTarget } from '../../core/doctor-fix.js';
 import type { Connection } from '../../redis/connection.js';
 import { formatHostPort } from '../../redis/target.js';
+import { endpointUrl } from '../../core/endpoint.js';
+import { resolvedConnection } from '../connection-flags.js';
 import type { ConnectionFlags } from '../options.js';
 
 // Where doctor's printed fix commands connect: the node that holds the key, with the same
@@ -9,23 +11,23 @@ import type { ConnectionFlags } from '../options.js';
 /** The address a Sentinel-resolved connection actually reached (the URL names the sentinels' master set, not it). */
 function connectedAddress(conn: Connection): { host: string; port: number } {
   const stream = (conn.client as unknown as { stream?: { remoteAddress?: string; remotePort?: number } }).stream;
-  return stream?.remoteAddress && stream.remotePort ? { host: stream.remoteAddress, port: stream.remotePort } : conn.url;
+  return stream?.remoteAddress && stream.remotePort ? { host: stream.remoteAddress, port: stream.remotePort } : conn.spec;
 }
 
 /** The flags that point redlock-cli at the same target, minus credentials. */
 function redlockFlags(conn: Connection, flags: ConnectionFlags): string[] {
-  if (flags.target) return ['--target', flags.target]; // its password comes from the env or a prompt again
-  if (flags.cluster) return ['--cluster', flags.cluster];
-  if (flags.sentinel) return ['--sentinel', flags.sentinel, '--master-name', flags.masterName ?? ''];
-  if (!flags.url) return []; // REDIS_URL or the default: the same environment finds it again
-  const { url } = conn;
-  const user = url.username ? `${encodeURIComponent(url.username)}@` : '';
-  return ['--url', `${url.tls ? 'rediss' : 'redis'}://${user}${formatHostPort(url)}${url.db !== 0 ? `/${url.db}` : ''}`];
+  const resolved = resolvedConnection(flags);
+  if (resolved.targetName !== undefined) return ['--target', resolved.targetName]; // its password comes from the env or a prompt again
+  const ep = conn.spec;
+  if (ep.clusterNodes) return ['--cluster', ep.clusterNodes.map(formatHostPort).join(',')];
+  if (ep.sentinels) return ['--sentinel', ep.sentinels.map(formatHostPort).join(','), '--master-name', ep.masterName ?? ''];
+  if (!resolved.named) return []; // REDIS_URL or the default: the same environment finds it again
+  return ['--url', endpointUrl(ep, 'drop')];
 }
 
 /** Builds, per node label, the connection part of printed commands. */
 export function fixTargetFor(conn: Connection, flags: ConnectionFlags) {
-  const { url } = conn;
+  const url = conn.spec;
   const redlockCli = redlockFlags(conn, flags);
   const fixed = conn.topology === 'cluster' ? undefined : connectedAddress(conn);
   const auth = [...(url.username ? ['--user', url.username] : []), ...(url.password ? ['--askpass'] : [])];

@@ -3,7 +3,7 @@
 
 import { formatDuration } from '../../core/duration.js';
 import { describePlan, type RaceTarget } from '../../core/race/plan.js';
-import { maskUrl } from '../../core/targets.js';
+import { describeEndpoint, endpointUrl } from '../../core/endpoint.js';
 import { formatWait, sparkline } from '../../core/race/stats.js';
 import { violationKinds } from '../../core/scenario/verdict.js';
 import type { RaceResult } from '../../race/run.js';
@@ -88,8 +88,9 @@ function verdictLine(r: RaceResult): string {
 }
 
 /** Every figure, each key's verdict and its history, as one JSON value. */
-function maskedTarget(t: RaceTarget): RaceTarget {
-  return t.type === 'url' ? { ...t, url: maskUrl(t.url), ...(t.nodes ? { nodes: t.nodes.map(maskUrl) } : {}) } : t;
+function maskedTarget(t: RaceTarget): unknown {
+  if (t.type !== 'url') return t;
+  return { type: t.type, url: endpointUrl(t.endpoint, 'mask'), where: describeEndpoint(t.endpoint), ...(t.nodes ? { nodes: t.nodes.map((n) => endpointUrl(n, 'mask')) } : {}) };
 }
 
 export function raceJson(r: RaceResult): unknown {

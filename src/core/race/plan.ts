@@ -2,6 +2,7 @@
 // nothing and exits 2. Pure: the command parses strings into this, the runner only reads it.
 
 import { unknownChoiceMessage } from '../foreign-names.js';
+import type { Endpoint } from '../endpoint.js';
 import { UsageError } from '../errors.js';
 
 export const HOLD_DISTS = ['fixed', 'uniform', 'exp'] as const;
@@ -24,7 +25,8 @@ export type RaceTarget =
   /** A sandbox started for this race; `redisServer` is the binary its nodes run (--redis-server). */
   | { readonly type: 'fresh'; readonly redisServer?: string | undefined }
   | { readonly type: 'sandbox'; readonly name?: string | undefined }
-  | { readonly type: 'url'; readonly url: string; readonly nodes?: readonly string[] | undefined };
+  /** The user's own server, Sentinel or Cluster (the connection flags), or Redlock's --nodes. */
+  | { readonly type: 'url'; readonly endpoint: Endpoint; readonly nodes?: readonly Endpoint[] | undefined };
 
 export interface RacePlan {
   readonly keys: readonly string[];
