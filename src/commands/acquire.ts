@@ -12,10 +12,10 @@ import { act, note, print, printJson, type CommandContext } from './context.js';
 import { paintFor } from './colour.js';
 import { waitStatusLine } from './wait-status.js';
 import { describeRefusal, formatVotes, withAllVotes } from './lock-output.js';
-import { addConnectionOptions, addLockOptions, targetSpec, type LockFlags } from './options.js';
+import { addConnectionOptions, addLockOptions, redlockNodesOf, targetSpec, type LockFlags } from './options.js';
 import { lockSetup, lockTarget, openEnvFor } from './lock-setup.js';
 import { replayArgs } from './connection-flags.js';
-import { endpointUrl, parseEndpointList } from '../core/endpoint.js';
+import { endpointUrl } from '../core/endpoint.js';
 import type { JsonOf } from '../core/contracts/index.js';
 import type { acquireJson } from '../core/contracts/locks.js';
 
@@ -24,8 +24,8 @@ import type { acquireJson } from '../core/contracts/locks.js';
  * nodes and the connection options, password-free, so the hint works when pasted.
  */
 export function sameLockCommand(command: string, kind: LockKind, key: string, flags: LockFlags, self: Command): string {
-  const typedNodes = kind === 'redlock' && flags.nodes !== undefined ? parseEndpointList(flags.nodes) : undefined;
-  const nodes = typedNodes?.map((n) => endpointUrl(n, 'drop')).join(',');
+  // The nodes this line locked on (typed, a Redlock sandbox's or the REPL's), so the hint names them too.
+  const nodes = kind === 'redlock' ? redlockNodesOf(flags)?.map((n) => endpointUrl(n, 'drop')).join(',') : undefined;
   const words = [
     'redlock-cli', command, key,
     ...(kind === 'reentrant' ? [] : ['--kind', kind]),

@@ -99,7 +99,9 @@ export interface DeclareOptions {
 /** Declares the connection options on a command that talks to Redis; `sandbox: false` when it handles --sandbox itself. */
 export function declareConnectionOptions(cmd: Command, opts: DeclareOptions = {}): Command {
   const withSandbox = opts.sandbox !== false;
-  for (const option of connectionOptions()) if (withSandbox || option.attributeName() !== SANDBOX) cmd.addOption(option);
+  // A command that saves a connection describes one; it does not pick a saved one (--target).
+  const left = new Set([...(withSandbox ? [] : [SANDBOX]), ...(opts.saving ? ['target'] : [])]);
+  for (const option of connectionOptions()) if (!left.has(option.attributeName())) cmd.addOption(option);
   connecting.add(cmd);
   if (withSandbox) sandboxAsConnection.add(cmd);
   if (opts.saving) saving.set(cmd, opts.urlArgument);
