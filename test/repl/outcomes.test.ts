@@ -62,7 +62,8 @@ describe('the REPL follows typed outcomes', () => {
     const held = session.getSnapshot().held.find((h) => h.key === 'renewing')!;
     expect(held).toMatchObject({ client: 'A', via: 'hold', jobId: 1, mode: 'watchdog', leaseMs: 3000 });
     const hold = argvs.find((a) => a[0] === 'hold')!;
-    expect(hold).toEqual(['hold', '--url', server.url, 'renewing', '--watchdog', '3s']);
+    // The REPL hands hold its endpoint (RunContext.target), not connection words spliced into argv.
+    expect(hold).toEqual(['hold', 'renewing', '--watchdog', '3s']);
     expect(hold).not.toContain('--json');
     // The events are said in words, once each, renewals not at all, and no NDJSON reaches the screen.
     expect(lines().filter((l) => l.startsWith('[%1 A] acquired "renewing" (reentrant)'))).toHaveLength(1);

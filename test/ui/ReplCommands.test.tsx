@@ -164,7 +164,7 @@ describe('sandboxes', () => {
     const [node] = await nodesOf(OUTSIDE);
     const r = await mount(env);
     r.enter(`attach ${OUTSIDE}`);
-    await r.shows(`attached sandbox "${OUTSIDE}" (single): commands go to --url redis://127.0.0.1:${node!.port}`);
+    await r.shows(`attached sandbox "${OUTSIDE}" (single): commands go to 127.0.0.1:${node!.port}; its nodes are on the panel`);
     await r.until((f) => new RegExp(`^A@sandbox:${OUTSIDE}>`, 'm').test(f), 'the prompt naming the sandbox');
     await r.until(() => r.panel().includes(`sandbox ${OUTSIDE}`) && /n1 +primary +running/.test(r.panel()), 'its node on the panel');
     r.enter('acquire in-sandbox --lease 20s');
