@@ -5,7 +5,12 @@ import { history, violation } from './shapes.js';
 const target = z.union([
   z.strictObject({ type: z.literal('fresh'), redisServer: z.string().optional() }),
   z.strictObject({ type: z.literal('sandbox'), name: z.string().optional() }),
-  z.strictObject({ type: z.literal('url'), url: z.string().describe('password masked'), nodes: z.array(z.string()).optional() }),
+  z.strictObject({
+    type: z.literal('url'),
+    url: z.string().describe('password masked'),
+    where: z.string().describe('host:port, or the Sentinel/Cluster seeds, as messages name it'),
+    nodes: z.array(z.string()).optional(),
+  }),
 ]);
 
 const plan = z.strictObject({
