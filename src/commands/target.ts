@@ -63,7 +63,7 @@ function registerAdd(target: Command, ctx: CommandContext): void {
     .command('add')
     .summary('save a named connection: URL plus optional Sentinel or Cluster seeds')
     .argument('<name>', 'what you will pass to --target')
-    .argument('[url]', 'redis://[user[:password]@]host:port[/db], rediss://... or redis-sentinel://...#master (or the connection options)')
+    .argument('[url]', "the server's URL (redis://, rediss://, redis-sentinel://...#master) or the connection options")
     .option('--save-password', 'keep the password (from the URL, -a or --askpass) in the file (plain text, mode 0600)')
     .option('-f, --force', 'replace a target of the same name');
   // The connection options every command takes, resolved the same way (the URL argument is --url).
