@@ -16,8 +16,9 @@ import { tempStateEnv } from '../helpers/run-cli.js';
 
 const fx = useLockServer();
 // Modules every command line loads with the program: the connection options all commands share,
+// the resolver that turns them into one endpoint before any command runs (its preAction hook),
 // and help-text, which holds each command's help prose until help is shown.
-const PROGRAM_COMMAND_MODULES = 'connection-flags|help-text|context';
+const PROGRAM_COMMAND_MODULES = 'connection-flags|resolve-endpoint|help-text|context';
 // Loaded only to show help or a usage error (src/cli/program.ts runs such a line again with them).
 const HELP_MODULES = /^commands\/(help|help-examples|completion-tree|colour)\.js$|^core\/text-layout\.js$/;
 const dir = mkdtempSync(join(tmpdir(), 'redlock-lazy-'));
