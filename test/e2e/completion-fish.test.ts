@@ -111,7 +111,7 @@ describe('fish completion', () => {
     const [ls, inspect, show, rm] = await Promise.all([complete('ls --target '), values('inspect k --target st'), values('target show '), values('target rm p')]);
     expect(ls).toEqual([
       { value: 'prod', description: 'rediss://app@10.0.0.5:6380 standalone' },
-      { value: 'staging', description: 'redis://10.0.0.9 standalone' },
+      { value: 'staging', description: 'redis://10.0.0.9:6379 standalone' },
     ]);
     expect(inspect).toEqual(['staging']);
     expect(show).toEqual(['prod', 'staging']);

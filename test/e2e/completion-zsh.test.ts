@@ -182,7 +182,7 @@ describe('zsh completion', () => {
   it('completes saved target names, described by their URLs (no password: none was saved)', async () => {
     const [ls, inspect, rm] = await Promise.all([tab('ls --target '), tab('inspect k --target st'), tab('target rm p')]);
     expect(ls.matches).toEqual(['prod', 'staging']);
-    expect(ls.shown).toEqual(['prod  -- rediss://app@10.0.0.5:6380 standalone', 'staging  -- redis://10.0.0.9 standalone']);
+    expect(ls.shown).toEqual(['prod  -- rediss://app@10.0.0.5:6380 standalone', 'staging  -- redis://10.0.0.9:6379 standalone']);
     expect(inspect.line).toBe('redlock-cli inspect k --target staging ');
     expect(rm.line).toBe('redlock-cli target rm prod ');
   });
