@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -213,32 +214,49 @@ describe('Redis connections', () => {
     tls: /^(connect|TLSSocket)$/,
   };
 
-  /** Every `new X(` or `X(` in a file where X is an ioredis client or a net/tls socket builder, aliases included. */
+  /** Node's built-ins: their default export is the module itself (`import net from 'node:net'`), as a namespace import is. */
+  const MODULE_AS_DEFAULT = new Set(['net', 'tls']);
+
+  /**
+   * Every `new X(` or `X(` in a file where X is an ioredis client or a net/tls socket builder, aliases included;
+   * and every `import()` of those modules, whose builders could then be called under any name.
+   */
   function clientsBuiltIn(file: string): string[] {
     const source = parse(file);
     const builders = new Set<string>();
     const namespaces = new Map<string, RegExp>();
     for (const statement of source.statements) {
       if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
-      const exported = BUILDERS[statement.moduleSpecifier.text.replace(/^node:/, '')];
+      const module = statement.moduleSpecifier.text.replace(/^node:/, '');
+      const exported = BUILDERS[module];
       const clause = statement.importClause;
       if (!exported || !clause || clause.isTypeOnly) continue;
-      if (clause.name && exported.test('default')) builders.add(clause.name.text);
+      if (clause.name && MODULE_AS_DEFAULT.has(module)) namespaces.set(clause.name.text, exported);
+      else if (clause.name && exported.test('default')) builders.add(clause.name.text);
       const bindings = clause.namedBindings;
       if (bindings && ts.isNamespaceImport(bindings)) namespaces.set(bindings.name.text, exported);
       if (bindings && ts.isNamedImports(bindings)) {
-        for (const el of bindings.elements) if (!el.isTypeOnly && exported.test((el.propertyName ?? el.name).text)) builders.add(el.name.text);
+        for (const el of bindings.elements)
+          if (!el.isTypeOnly && exported.test((el.propertyName ?? el.name).text)) builders.add(el.name.text);
       }
     }
     const isBuilder = (callee: ts.Expression): boolean =>
       ts.isIdentifier(callee)
         ? builders.has(callee.text)
-        : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && (namespaces.get(callee.expression.text)?.test(callee.name.text) ?? false);
+        : ts.isPropertyAccessExpression(callee) &&
+          ts.isIdentifier(callee.expression) &&
+          (namespaces.get(callee.expression.text)?.test(callee.name.text) ?? false);
     const found: string[] = [];
+    const isBuilderModule = (node: ts.CallExpression): boolean =>
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] !== undefined &&
+      ts.isStringLiteralLike(node.arguments[0]) &&
+      BUILDERS[node.arguments[0].text.replace(/^node:/, '')] !== undefined;
     const visit = (node: ts.Node): void => {
       if ((ts.isNewExpression(node) || ts.isCallExpression(node)) && isBuilder(node.expression)) {
         found.push(`${file}: ${ts.isNewExpression(node) ? 'new ' : ''}${node.expression.getText(source)}(`);
       }
+      if (ts.isCallExpression(node) && isBuilderModule(node)) found.push(`${file}: ${node.getText(source)}`);
       ts.forEachChild(node, visit);
     };
     visit(source);
@@ -247,6 +265,38 @@ describe('Redis connections', () => {
 
   it('are built only by src/redis/connection.ts (and the sandbox plumbing that is no Redis client)', () => {
     expect(files.filter((f) => ALLOWED[f] === undefined).flatMap(clientsBuiltIn)).toEqual([]);
+  });
+
+  it('finds a client built in any form: named, aliased, namespace, default and dynamic imports (the check itself)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'layers-'));
+    const file = join(dir, 'escape.ts');
+    writeFileSync(
+      file,
+      [
+        "import Redis, { Cluster as C } from 'ioredis';",
+        "import * as io from 'ioredis';",
+        "import net from 'node:net';",
+        "import { connect as tlsConnect } from 'node:tls';",
+        'new Redis(); new C([]); new io.Redis();',
+        'net.createConnection(1); tlsConnect(1); new net.Socket();',
+        "export const late = async () => new (await import('ioredis')).Redis();",
+        "export const socket = async () => (await import('node:net')).connect(1);",
+      ].join('\n'),
+    );
+    try {
+      expect(clientsBuiltIn(file).map((site) => site.slice(file.length + 2))).toEqual([
+        'new Redis(',
+        'new C(',
+        'new io.Redis(',
+        'net.createConnection(',
+        'tlsConnect(',
+        'new net.Socket(',
+        "import('ioredis')",
+        "import('node:net')",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('finds the clients each allowed file builds (the check itself, and no stale entry)', () => {
