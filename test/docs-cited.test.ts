@@ -2,9 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// Comments in src/ cite notes by path (`docs/redisson-protocol.md §2.3`): each cited file must be
-// in the repo, each cited section must be a heading in it, and no comment may cite a note by a bare
-// name that only exists outside the repo.
+// Comments and help texts in src/ cite docs by path (`docs/redisson-protocol.md §2.3`,
+// `docs/json/who.schema.json`, `docs/guide/trace.md`): each cited file must be in the repo, each
+// cited section must be a heading in it, and no comment may cite a note by a bare name that only
+// exists outside the repo.
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -18,7 +19,7 @@ describe('notes cited by the source', () => {
   it('are files in docs/, with the sections cited', () => {
     const missing: string[] = [];
     for (const { file, text } of sources) {
-      for (const m of text.matchAll(/docs\/([\w-]+\.md)((?:,? ?§[\d.]+)*)/g)) {
+      for (const m of text.matchAll(/docs\/((?:[\w-]+\/)*[\w.-]+\.(?:md|json))((?:,? ?§[\d.]+)*)/g)) {
         const doc = join('docs', m[1]!);
         if (!existsSync(doc)) {
           missing.push(`${file}: ${doc}`);

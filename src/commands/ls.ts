@@ -85,7 +85,7 @@ export function registerLs(program: Command, ctx: CommandContext): void {
     .option('-k, --kind <kinds>', 'only these kinds, comma-separated (e.g. fair,rw; not-a-lock lists application data)')
     .option('--limit <n>', 'stop after n locks')
     .option('--scan-count <n>', `SCAN COUNT hint: keys per round trip (default ${DEFAULT_SCAN_COUNT})`)
-    .option('--json', 'one JSON array of LockViews, one per line (docs/json/ls.schema.json)')
+    .option('--json', 'one JSON array of LockViews, one per line (docs/json/inspect.schema.json)')
     .option('--watch', 'live, top-like view that re-scans every --interval (needs a terminal)')
     .option('--interval <duration>', `time between scans with --watch (default ${LS_WATCH_INTERVAL_MS / 1000}s)`)
     .addHelpText('after', prose(ctx, HELP));
