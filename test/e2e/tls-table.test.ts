@@ -17,7 +17,7 @@ const run = promisify(execFile);
 
 let dir: string;
 let servers: RedisServer[] = [];
-const tls = { url: '', ca: '', cert: '', key: '', otherCa: '', wrongNameUrl: '', expiredUrl: '' };
+const tls = { url: '', ca: '', cert: '', key: '', otherKey: '', otherCa: '', wrongNameUrl: '', expiredUrl: '' };
 
 /** A redis-server listening on TLS only: started with a plain port for the helper's PING, which is then closed. */
 async function tlsOnlyServer(cert: { cert: string; key: string }, ca: string, authClients: boolean): Promise<string> {
@@ -40,7 +40,9 @@ beforeAll(async () => {
   const client = ca.issue('client', 'DNS:redlock-cli-client');
   Object.assign(tls, { ca: ca.ca, cert: client.cert, key: client.key, otherCa: privateCa(dir, 'other-ca').ca });
   tls.url = await tlsOnlyServer(server, ca.ca, true);
-  tls.wrongNameUrl = await tlsOnlyServer(ca.issue('other-name', 'DNS:other.example'), ca.ca, false);
+  const otherName = ca.issue('other-name', 'DNS:other.example');
+  tls.otherKey = otherName.key;
+  tls.wrongNameUrl = await tlsOnlyServer(otherName, ca.ca, false);
   tls.expiredUrl = await tlsOnlyServer(ca.issue('expired', 'IP:127.0.0.1', -1), ca.ca, false);
 }, 120_000);
 afterAll(async () => {
@@ -144,6 +146,10 @@ describe('a certificate that does not verify: one line naming what is wrong', ()
     ['no client certificate where the server requires one', () => ['-u', tls.url, '--cacert', tls.ca], 3, /Redis at 127\.0\.0\.1:\d+ requires a client certificate: pass --cert|lost the connection to Redis at 127\.0\.0\.1:\d+/],
     ['an expired server certificate', () => ['-u', tls.expiredUrl, '--cacert', tls.ca], 3, /TLS handshake with 127\.0\.0\.1:\d+ failed: .*expired/i],
     ['a --cacert file that does not exist', () => ['-u', tls.url, '--cacert', join(dir, 'missing.pem')], 2, /cannot read --cacert .*missing\.pem: ENOENT/],
+    // Files that are there but wrong: named before any connection, not OpenSSL's "PEM routines::no start line" (exit 1).
+    ['a --cert file that is a key, not a certificate', () => ['-u', tls.url, '--cacert', tls.ca, '--cert', tls.key, '--key', tls.key], 2, /^redlock-cli: --cert \S+ is not a certificate \(a PEM file is expected\)$/m],
+    ['a --cacert file that is not a certificate', () => ['-u', tls.url, '--cacert', tls.key], 2, /^redlock-cli: --cacert \S+ is not a certificate/m],
+    ['a --key that is not the key of --cert', () => ['-u', tls.url, '--cacert', tls.ca, '--cert', tls.cert, '--key', tls.otherKey], 2, /^redlock-cli: --key \S+ is not the private key of --cert \S+$/m],
   ];
 
   it.each(rows)('%s: acquire and trace say so and exit as documented', async (_name, flags, code, message) => {
