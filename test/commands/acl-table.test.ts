@@ -30,6 +30,8 @@ const CASES: Record<string, Case> = {
   ls: { argv: ['ls'] },
   doctor: { argv: ['doctor'] },
   'inspect --watch --json': { argv: ['inspect', 'orders', '--watch', '--json', '--interval', '100ms', '--count', '3'] },
+  // Without +monitor it resolves from the owner directory and the libraries' labels, saying so (not a refusal).
+  who: { argv: ['who', '--sample', '1s'] },
   'trace (MONITOR)': { argv: ['trace', '--for', '1s'], refuses: { users: ['oncall', 'pubsub'], rule: '+monitor', instead: '--source keyspace' } },
   'trace --source keyspace': {
     argv: ['trace', '--source', 'keyspace', '--for', '1s'],
