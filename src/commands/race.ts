@@ -11,6 +11,7 @@ import { checkKeyName, durationFlag, redisServerOption } from './options.js';
 import { raceJson, raceSummary } from './race/output.js';
 import { widthOf } from '../core/text-layout.js';
 import { prose } from './help-text.js';
+import { addHtmlOption, checkReportPath, writeReport } from './report-file.js';
 
 interface RaceFlags {
   readonly kind: string;
@@ -31,6 +32,7 @@ interface RaceFlags {
   readonly sandbox?: string | true;
   readonly redisServer?: string;
   readonly json?: boolean;
+  readonly html?: string;
 }
 
 const HELP = `
@@ -67,7 +69,8 @@ summary is still printed).
 Examples:
   redlock-cli race orders --kind fair --clients 32 --duration 20s --lease 200ms --hold 20ms --chaos pause
   redlock-cli race orders --kind token --clients 1000 --duration 10s --procs 4
-  redlock-cli race orders --release naive-del --no-renew --lease 50ms --hold 80ms --json`;
+  redlock-cli race orders --release naive-del --no-renew --lease 50ms --hold 80ms --json
+  redlock-cli race orders --chaos pause --duration 5s --html race.html`;
 
 /** --procs N starts N worker processes, as many as this machine can run; left out, every client runs in this one. */
 function workers(value: string | undefined): number {
@@ -116,7 +119,7 @@ export function racePlanFromFlags(keys: readonly string[], flags: RaceFlags): Ra
 }
 
 export function registerRace(program: Command, ctx: CommandContext): void {
-  program
+  const cmd = program
     .command('race')
     .summary('many clients contend for a lock under load and faults: throughput, waits, fairness, and a safety verdict')
     .argument('<key...>', 'lock names; clients are dealt over them round-robin')
@@ -137,11 +140,13 @@ export function registerRace(program: Command, ctx: CommandContext): void {
     .option('--nodes <url,url,...>', '--kind redlock with --url: the independent primaries')
     .option('--sandbox [name]', 'race on a sandbox that is already up (default: the only one; see `sandbox up`)')
     .addOption(redisServerOption())
-    .option('--json', 'print every figure and the recorded history as JSON instead of the summary')
+    .option('--json', 'print every figure and the recorded history as JSON instead of the summary');
+  addHtmlOption(cmd)
     .addHelpText('after', prose(ctx, HELP))
     .action(
       act(ctx, async (keys: string[], flags: RaceFlags) => {
         const plan = racePlanFromFlags(keys, flags);
+        if (flags.html !== undefined) await checkReportPath(flags.html);
         const json = flags.json === true;
         const live = ctx.stdout.isTTY === true && !json;
         let view: { close(): Promise<void> } | undefined;
@@ -156,6 +161,7 @@ export function registerRace(program: Command, ctx: CommandContext): void {
           view = undefined;
           if (json) printJson(ctx, raceJson(result));
           else for (const line of raceSummary(result, widthOf(ctx.stdout))) print(ctx, line);
+          if (flags.html !== undefined) await writeReport(ctx, flags.html, (await import('./race/report.js')).raceReport(result));
           if (result.judgement.outcome === 'unsafe') return ExitCode.verdictMismatch;
           if (result.interrupted) return ExitCode.interrupted;
           return result.judgement.outcome === 'inconclusive' ? ExitCode.inconclusive : ExitCode.ok;

@@ -9,6 +9,7 @@ import { formatColumns, reflow, widthOf, wrapLine, wrapText } from '../core/text
 import { runScenarioCommand, type RunFlags } from './scenario/run.js';
 import { prose } from './help-text.js';
 import { redisServerOption } from './options.js';
+import { addHtmlOption } from './report-file.js';
 
 const HELP = `
 Each scenario replays a known lock race on real redis-server processes (a sandbox started for
@@ -35,7 +36,8 @@ Examples:
   redlock-cli scenario run expired-lease-misdeletion
   redlock-cli scenario run master-failover-lock-loss --variant fixed --speed 0.5
   redlock-cli scenario run --all
-  redlock-cli scenario run --all --dir ./my-races --json`;
+  redlock-cli scenario run --all --dir ./my-races --json
+  redlock-cli scenario run gc-pause-no-fencing --html pause.html`;
 
 function inherit(parent: Command, cmd: Command): Command {
   return cmd.exitOverride().configureOutput(parent.configureOutput());
@@ -115,6 +117,7 @@ function registerRun(scenario: Command, ctx: CommandContext): void {
     .option('--json', 'print the history and verdict of every variant as JSON instead of the timeline (--all: an array, one entry per scenario; one that could not run has its error)')
     .option('--keep-sandbox', 'leave the sandbox running afterwards, to look at it (sandbox down removes it)')
     .addOption(redisServerOption());
+  addHtmlOption(cmd);
   inherit(scenario, cmd).action(act(ctx, async (nameOrPath: string | undefined, flags: RunFlags) => {
     if (flags.all && nameOrPath !== undefined) throw new UsageError('give a scenario or --all, not both');
     if (!flags.all && nameOrPath === undefined) throw new UsageError('name a scenario to run (redlock-cli scenario list shows them), or use --all');

@@ -8,6 +8,7 @@ import type { TraceEvent } from '../core/trace/events.js';
 import { eventLine, findingLine } from '../core/trace/format.js';
 import { globMatcher } from '../core/trace/pattern.js';
 import { eventJson } from '../core/trace/recording.js';
+import { REPORT_EVENTS } from '../core/report/model.js';
 import { replayChartLines } from '../core/trace/replay-chart.js';
 import type { TraceSession } from '../core/trace/session.js';
 import { summaryLines } from '../core/trace/summary-text.js';
@@ -18,6 +19,7 @@ import { WriterCollector } from '../core/who/writers.js';
 import { describeTarget } from '../redis/target.js';
 import { rememberWriters } from '../state/owner-directory.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
+import { addHtmlOption, checkReportPath, writeReport } from './report-file.js';
 import { addConnectionOptions, durationFlag, targetSpec, type ConnectionFlags } from './options.js';
 
 interface TraceFlags extends ConnectionFlags {
@@ -27,6 +29,7 @@ interface TraceFlags extends ConnectionFlags {
   readonly from?: string;
   readonly source: 'monitor' | 'keyspace';
   readonly enableNotifications?: boolean;
+  readonly html?: string;
 }
 
 const HELP = `
@@ -86,7 +89,8 @@ Examples:
   redlock-cli trace --sentinel 10.0.0.5:26379 --master-name main --record incident.ndjson
   redlock-cli trace --source keyspace --enable-notifications --for 5m
   redlock-cli trace --from incident.ndjson
-  redis-cli monitor > monitor.log; redlock-cli trace --from monitor.log`;
+  redis-cli monitor > monitor.log; redlock-cli trace --from monitor.log
+  redlock-cli trace --from incident.ndjson --html incident.html`;
 
 export function registerTrace(program: Command, ctx: CommandContext): Command {
   const cmd = program
@@ -101,14 +105,16 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
     .option('--enable-notifications', 'with --source keyspace: turn on the notify-keyspace-events flags it needs, put them back at the end')
     .addHelpText('after', prose(ctx, HELP));
   addConnectionOptions(cmd, { pubsub: false }); // read-only: never notifies
+  addHtmlOption(cmd);
   cmd.action(
     act(ctx, async (pattern: string | undefined, flags: TraceFlags) => {
       const wants = globMatcher(pattern);
+      if (flags.html !== undefined) await checkReportPath(flags.html);
       if (flags.enableNotifications && flags.source !== 'keyspace') throw new UsageError('--enable-notifications goes with --source keyspace');
       if (flags.from !== undefined) {
         if (flags.record !== undefined || flags.for !== undefined) throw new UsageError('--from reads a saved trace: it takes no --record or --for');
         if (flags.source !== 'monitor') throw new UsageError('--from reads a saved trace: it takes no --source');
-        return replay(ctx, flags.from, wants, flags.json === true);
+        return replay(ctx, flags.from, wants, flags.json === true, flags.html);
       }
       return live(ctx, flags, wants);
     }),
@@ -139,6 +145,7 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
   let view: { close(): Promise<void> } | undefined;
   // While the live view draws, status lines (reconnecting, failover) go into it, not across it.
   let status: string | undefined;
+  const kept = flags.html !== undefined ? new ReportEvents() : undefined;
   try {
     const result = await runTrace({
       spec,
@@ -156,12 +163,14 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
       },
       onEvents: (events, found) => {
         writers.observe(events);
+        kept?.add(events);
         if (!tty) printStream(ctx, events, found, json);
       },
     });
     await view?.close();
     view = undefined;
     printEnd(ctx, result.session, json, result.stats);
+    if (flags.html !== undefined) await writeTraceReport(ctx, flags.html, `trace ${describeTarget(spec)}${result.interrupted ? ' (ended by Ctrl-C)' : ''}`, result.session, kept!);
     return result.session.unsafe ? ExitCode.verdictMismatch : ExitCode.ok;
   } finally {
     await view?.close();
@@ -169,17 +178,44 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
   }
 }
 
-async function replay(ctx: CommandContext, file: string, wants: (lock: string) => boolean, json: boolean): Promise<number> {
+async function replay(ctx: CommandContext, file: string, wants: (lock: string) => boolean, json: boolean, html: string | undefined): Promise<number> {
   const { replayFile } = await import('../trace/replay.js');
   // Written as decoded, a few hundred lines a write: the file is never held, nor its output.
   const out = new LineBuffer(ctx);
-  const session = await replayFile({ file, wants, onEvents: (events, found) => out.add(streamLines(events, json ? found : [], json)) }).finally(() => out.flush());
+  const kept = html !== undefined ? new ReportEvents() : undefined;
+  const onEvents = (events: readonly TraceEvent[], found: readonly Finding[]) => {
+    kept?.add(events);
+    out.add(streamLines(events, json ? found : [], json));
+  };
+  const session = await replayFile({ file, wants, onEvents }).finally(() => out.flush());
   if (!json) {
     print(ctx, '');
     for (const line of replayChartLines(session, chartWidth(ctx))) print(ctx, line);
   }
   printEnd(ctx, session, json);
+  if (html !== undefined) await writeTraceReport(ctx, html, `trace --from ${file}`, session, kept!);
   return session.unsafe ? ExitCode.verdictMismatch : ExitCode.ok;
+}
+
+/** The events a page shows: the most recent REPORT_EVENTS, so a day-long trace keeps bounded memory. */
+class ReportEvents {
+  private kept: TraceEvent[] = [];
+  constructor(private readonly limit = REPORT_EVENTS) {}
+
+  add(events: readonly TraceEvent[]): void {
+    for (const e of events) this.kept.push(e);
+    if (this.kept.length > this.limit * 1.5) this.kept = this.kept.slice(-this.limit);
+  }
+
+  all(): TraceEvent[] {
+    return this.kept.slice(-this.limit);
+  }
+}
+
+async function writeTraceReport(ctx: CommandContext, file: string, subtitle: string, session: TraceSession, kept: ReportEvents): Promise<void> {
+  const { traceReport } = await import('../core/report/from-trace.js');
+  const report = traceReport({ subtitle, events: kept.all(), seen: session.events, findings: session.findings, locks: session.locks(), blind: session.blind });
+  await writeReport(ctx, file, report);
 }
 
 /** Output lines gathered into one write per batch (a write per line costs more than the decoding). */

@@ -28,45 +28,53 @@ export function counterNote(counter: number, increments: number): string {
 
 /** Lines of the summary table (label, then its figures), wrapped to `width` under the figures. */
 export function raceSummary(r: RaceResult, width = FALLBACK_WIDTH): string[] {
-  const s = r.stats;
   const row = (label: string, text: string): string[] => wrapText(text, width, { head: `  ${label.padEnd(14)} ` });
-  const acquisitions = `${s.acquisitions} (${s.ratePerSec.toFixed(1)}/s)`;
-  // The sparkline is one word: as wide as the line leaves room for, at most 60 columns.
-  const spark = sparkline(s.series, Math.max(10, Math.min(60, width - 17 - acquisitions.length - 2)));
-  const busiest = s.shares[0];
-  const quietest = s.shares.at(-1);
   const lines = [
-    ...wrapText(`race ${r.plan.keys.join(', ')} against ${r.target}${r.interrupted ? ' (interrupted)' : ''}`, width, { indent: '  ' }),
+    ...wrapText(raceTitle(r), width, { indent: '  ' }),
     ...wrapText(describePlan(r.plan).join(' · '), width, { head: '  ', indent: '    ' }),
     '',
-    ...row('duration', formatDuration(r.elapsedMs)),
-    ...row('acquisitions', `${acquisitions}  ${spark}`),
-    ...row('wait', `p50 ${ms(s.waits.p50)} · p95 ${ms(s.waits.p95)} · p99 ${ms(s.waits.p99)} · max ${ms(s.waits.max)}`),
-    ...row('timeouts', `${s.timeouts} waits of ${formatDuration(r.plan.waitMs)} ran out · ${s.errors} errors`),
-    ...row(
-      'fairness',
-      `${s.fairness.toFixed(2)} (Jain's index, 1 = even)${busiest && quietest ? ` · busiest ${busiest.client} ${pct(busiest.share)} · quietest ${quietest.client} ${pct(quietest.share)}` : ''}`,
-    ),
-    ...row(
-      'lost locks',
-      `${s.lostLocks} · releases refused (not owner) ${s.notOwner}` +
-        `${r.plan.release === 'naive-del' ? ` · naive DELs of another client's lock ${s.foreignDeletes}` : ''}` +
-        `${s.crashed > 0 ? ` · clients crashed ${s.crashed}` : ''}`,
-    ),
-    ...r.keys.flatMap((k) =>
-      row(
-        r.keys.length > 1 ? `counter ${k.key}` : 'counter',
-        `${k.counter} after ${k.increments} increments ${counterNote(k.counter, k.increments)}` +
-          ` · ${k.acquisitions} acquisitions${k.rejectedWrites > 0 ? ` · ${k.rejectedWrites} stale writes fenced off` : ''}`,
-      ),
-    ),
-    ...row('faults', s.faults.length === 0 ? 'none' : `${s.faults.length}: ${s.faults.slice(0, 3).join('; ')}${s.faults.length > 3 ? '; ...' : ''}`),
-    ...row('harness', harnessLine(r)),
-    ...row('verdict', verdictLine(r)),
+    ...raceFigures(r, (acquisitions) => Math.max(10, Math.min(60, width - 17 - acquisitions.length - 2))).flatMap(([label, text]) => row(label, text)),
   ];
   for (const v of r.violations.slice(0, SHOWN_VIOLATIONS)) lines.push(...row('', `${v.kind}${r.keys.length > 1 ? ` on ${v.key}` : ''}: ${v.message}`));
   if (r.violations.length > SHOWN_VIOLATIONS) lines.push(...row('', `... ${r.violations.length - SHOWN_VIOLATIONS} more (--json lists them all)`));
   return lines;
+}
+
+/** `race orders against a single sandbox (interrupted)`. */
+export function raceTitle(r: RaceResult): string {
+  return `race ${r.plan.keys.join(', ')} against ${r.target}${r.interrupted ? ' (interrupted)' : ''}`;
+}
+
+/** The summary's figures, label and text; `sparkWidth` says how wide the acquisitions' sparkline may be. */
+export function raceFigures(r: RaceResult, sparkWidth: (acquisitions: string) => number): [string, string][] {
+  const s = r.stats;
+  const acquisitions = `${s.acquisitions} (${s.ratePerSec.toFixed(1)}/s)`;
+  const busiest = s.shares[0];
+  const quietest = s.shares.at(-1);
+  return [
+    ['duration', formatDuration(r.elapsedMs)],
+    ['acquisitions', `${acquisitions}  ${sparkline(s.series, sparkWidth(acquisitions))}`],
+    ['wait', `p50 ${ms(s.waits.p50)} · p95 ${ms(s.waits.p95)} · p99 ${ms(s.waits.p99)} · max ${ms(s.waits.max)}`],
+    ['timeouts', `${s.timeouts} waits of ${formatDuration(r.plan.waitMs)} ran out · ${s.errors} errors`],
+    [
+      'fairness',
+      `${s.fairness.toFixed(2)} (Jain's index, 1 = even)${busiest && quietest ? ` · busiest ${busiest.client} ${pct(busiest.share)} · quietest ${quietest.client} ${pct(quietest.share)}` : ''}`,
+    ],
+    [
+      'lost locks',
+      `${s.lostLocks} · releases refused (not owner) ${s.notOwner}` +
+        `${r.plan.release === 'naive-del' ? ` · naive DELs of another client's lock ${s.foreignDeletes}` : ''}` +
+        `${s.crashed > 0 ? ` · clients crashed ${s.crashed}` : ''}`,
+    ],
+    ...r.keys.map((k): [string, string] => [
+      r.keys.length > 1 ? `counter ${k.key}` : 'counter',
+      `${k.counter} after ${k.increments} increments ${counterNote(k.counter, k.increments)}` +
+        ` · ${k.acquisitions} acquisitions${k.rejectedWrites > 0 ? ` · ${k.rejectedWrites} stale writes fenced off` : ''}`,
+    ]),
+    ['faults', s.faults.length === 0 ? 'none' : `${s.faults.length}: ${s.faults.slice(0, 3).join('; ')}${s.faults.length > 3 ? '; ...' : ''}`],
+    ['harness', harnessLine(r)],
+    ['verdict', verdictLine(r)],
+  ];
 }
 
 function harnessLine(r: RaceResult): string {

@@ -12,6 +12,7 @@ import { DEFAULT_ATTEMPTS, laneNodes, plannedMs, runScenario, type RunScenarioOp
 import { findRedisServer } from '../../sandbox/binary.js';
 import type { SandboxHandle } from '../../sandbox/handle.js';
 import { note, print, printJson, type CommandContext } from '../context.js';
+import { checkReportPath, writeReport } from '../report-file.js';
 import { safeLine } from '../../core/terminal-text.js';
 import { sandboxCommand } from '../../core/sandbox-hint.js';
 
@@ -25,6 +26,8 @@ export interface RunFlags {
   readonly dir?: string;
   /** The server binary every scenario's sandbox runs (default $REDLOCK_REDIS_SERVER, then PATH). */
   readonly redisServer?: string;
+  /** Write the run (one scenario) as an HTML page here. */
+  readonly html?: string;
 }
 
 // Slower than a tenth or faster than 10x either takes minutes or leaves leases of a few ms.
@@ -151,6 +154,7 @@ async function runOne(ctx: CommandContext, scenario: Scenario, flags: RunFlags, 
     else ctx.stdout.write(safeLine(scenarioRunText(run, Math.max(60, Math.min(ctx.stdout.columns ?? 80, 120)))));
   }
   if (flags.keepSandbox) keptNote(ctx, sandbox);
+  if (flags.html !== undefined) await writeReport(ctx, flags.html, (await import('../../core/report/from-history.js')).scenarioReport(run));
   return outcomesExitCode(run.variants.map((v) => v.outcome));
 }
 
@@ -204,6 +208,8 @@ async function runAll(ctx: CommandContext, flags: RunFlags, speed: number): Prom
 export async function runScenarioCommand(ctx: CommandContext, nameOrPath: string | undefined, flags: RunFlags): Promise<number> {
   const speed = parseSpeed(flags.speed);
   if (flags.dir !== undefined && !flags.all) throw new UsageError('--dir names the directory --all runs; to run one file, give its path: redlock-cli scenario run ./my-race.yaml');
+  if (flags.html !== undefined && flags.all) throw new UsageError('--html writes the page of one scenario run; it does not go with --all');
+  if (flags.html !== undefined) await checkReportPath(flags.html);
   if (flags.all) return runAll(ctx, flags, speed);
   return runOne(ctx, await resolveScenario(nameOrPath!), flags, speed);
 }

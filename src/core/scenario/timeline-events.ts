@@ -20,14 +20,16 @@ export interface EventLine {
  * so the list shows when the wait began.
  */
 export function eventLines(history: History): EventLine[] {
-  const out: EventLine[] = [];
+  return shownEvents(history).map(eventLine);
+}
+
+/** The events worth a line or a glyph, in history order (eventLines' rule). */
+export function shownEvents(history: History): HistoryEvent[] {
   const events = history.events;
-  events.forEach((e, i) => {
+  return events.filter((e, i) => {
     const next = events[i + 1];
-    if ((e.kind === 'op' || e.kind === 'fault') && e.phase === 'invoke' && next?.kind === e.kind && next.id === e.id && next.phase !== 'invoke') return;
-    out.push(eventLine(e));
+    return !((e.kind === 'op' || e.kind === 'fault') && e.phase === 'invoke' && next?.kind === e.kind && next.id === e.id && next.phase !== 'invoke');
   });
-  return out;
 }
 
 /** One event as a line. */

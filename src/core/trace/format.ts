@@ -65,8 +65,13 @@ export function eventDetails(e: TraceEvent): string {
 
 /** `12:00:01.234  orders  acquired  by 6f1c2a3b…:1 [worker-1 (127.0.0.1:5555)] lease 30.0 s` */
 export function eventLine(e: TraceEvent): string {
+  return `${traceTime(e.t)}  ${eventText(e)}`;
+}
+
+/** An event's line without its time: `orders  acquired  by 6f1c2a3b…:1 [worker-1] lease 30.0 s`. */
+export function eventText(e: TraceEvent): string {
   const node = e.node ? `  @${e.node}` : '';
-  return `${traceTime(e.t)}  ${printable(e.lock)}  ${VERB[e.kind]}  ${eventDetails(e)}${node}`.trimEnd();
+  return `${printable(e.lock)}  ${VERB[e.kind]}  ${eventDetails(e)}${node}`.trimEnd();
 }
 
 /** `! overlap orders 12:00:01.300-12:00:02.100: ...`; `overlap (updated)` when issued again with a longer window. */

@@ -11,10 +11,16 @@ import type { LockSummary } from './summary.js';
 
 const pair = (p: { p50: number; p99: number } | undefined) => (p ? `${formatDuration(p.p50)} / ${formatDuration(p.p99)}` : '-');
 
+/** The summary table's cells, a row per lock (names escaped). */
+export function summaryRows(locks: readonly LockSummary[]): { head: string[]; rows: string[][] } {
+  const head = ['lock', 'acquired', 'refused', 'expired', 'hold p50 / p99', 'wait p50 / p99', 'clients', 'findings'];
+  const rows = locks.map((l) => [printable(l.lock), String(l.acquisitions), String(l.refusals), String(l.expiries), pair(l.holdMs), pair(l.waitMs), String(l.clients), String(l.findings)]);
+  return { head, rows };
+}
+
 /** Rows cut to `maxLocks` (the busiest first), then the findings, then the periods the trace was blind. */
 export function summaryLines(locks: readonly LockSummary[], findings: readonly Finding[], width?: number, maxLocks = 20, blind: readonly BlindPeriod[] = []): string[] {
-  const head = ['lock', 'acquired', 'refused', 'expired', 'hold p50 / p99', 'wait p50 / p99', 'clients', 'findings'];
-  const rows = locks.slice(0, maxLocks).map((l) => [printable(l.lock), String(l.acquisitions), String(l.refusals), String(l.expiries), pair(l.holdMs), pair(l.waitMs), String(l.clients), String(l.findings)]);
+  const { head, rows } = summaryRows(locks.slice(0, maxLocks));
   // The lock name gives way first when a terminal is narrow (cut in the middle: both ends tell locks apart).
   const out = locks.length === 0 ? ['no lock operation seen'] : formatColumns([head, ...rows], { width, columns: [{ min: 12, cut: 'middle' }] });
   if (locks.length > maxLocks) out.push(`... ${locks.length - maxLocks} more locks (--json lists them all)`);

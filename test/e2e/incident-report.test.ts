@@ -1,0 +1,225 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { open, startChromium, type Browser, type Page } from '../helpers/chromium.js';
+import { useRedisServer } from '../helpers/fixture.js';
+import { rawClient } from '../helpers/lock-env.js';
+import { NO_WRONG_VERDICT, runCli, tempStateEnv } from '../helpers/run-cli.js';
+
+// The four `--html` pages (trace --from a recorded log, a live trace ended by Ctrl-C, a scenario
+// run on a sandbox, a race on a real server), each opened in a real headless Chromium: no console
+// error, no request but the file, lanes and findings in the DOM, a hover card on an event, links
+// to a finding and an event, keys that zoom, and a print layout without the controls. Redis names
+// that look like markup stay text. One browser for the whole file.
+//
+// REDLOCK_WRITE_SCREENS=1 also writes each screenshot to docs/screens/report-*.png (the guide's).
+
+const fx = useRedisServer();
+const env = tempStateEnv();
+const dir = mkdtempSync(join(tmpdir(), 'redlock-report-'));
+const HOSTILE = '</script><img src=x onerror=alert(1)>';
+const RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+const READY = "document.documentElement.dataset.ready === 'true'";
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await startChromium();
+}, 30_000);
+afterAll(async () => {
+  await browser?.stop();
+});
+
+/** A `redis-cli monitor` log: two named clients taking `orders` in turn, then a lease that runs out under its holder on a hostile key. */
+function monitorLog(): string {
+  const stamp = (ms: number) => `1764064800.${String(ms * 1000).padStart(6, '0')}`;
+  const quoted = RELEASE.replaceAll('"', '\\"');
+  const [a, b] = ['[0 127.0.0.1:5001]', '[0 127.0.0.1:5002]'];
+  const lines = ['OK', `${stamp(0)} ${a} "CLIENT" "SETNAME" "worker-a"`, `${stamp(1)} ${b} "CLIENT" "SETNAME" "<b>worker-b</b>"`];
+  for (let i = 0; i < 5; i++) {
+    const at = 10 + i * 20;
+    lines.push(`${stamp(at)} ${a} "SET" "orders" "a${i}" "NX" "PX" "5000"`, `${stamp(at + 5)} ${b} "SET" "orders" "b${i}" "NX" "PX" "5000"`);
+    lines.push(`${stamp(at + 10)} ${a} "EVAL" "${quoted}" "1" "orders" "a${i}"`, `${stamp(at + 10)} [0 lua] "get" "orders"`, `${stamp(at + 10)} [0 lua] "del" "orders"`);
+  }
+  lines.push(`${stamp(300)} ${a} "SET" "${HOSTILE}" "tokA" "NX" "PX" "150"`, `${stamp(600)} ${b} "SET" "${HOSTILE}" "tokB" "NX" "PX" "5000"`);
+  lines.push(`${stamp(650)} ${a} "EVAL" "${quoted}" "1" "${HOSTILE}" "tokA"`, `${stamp(650)} [0 lua] "get" "${HOSTILE}"`);
+  return `${lines.join('\n')}\n`;
+}
+
+interface Shown {
+  readonly lanes: string[];
+  readonly findings: number;
+  readonly bands: number;
+  readonly glyphs: number;
+  readonly images: number;
+}
+
+/** Opens a page and checks what every report must have; returns the page for more checks. */
+async function openReport(file: string, hash = ''): Promise<Page> {
+  const page = await browser.newPage(1280, 820);
+  await open(page, `file://${file}${hash}`, READY);
+  return page;
+}
+
+async function shown(page: Page): Promise<Shown> {
+  return page.evaluate<Shown>(`({
+    lanes: [...document.querySelectorAll('.timeline .lane:not(.axis) .lane-name')].map((e) => e.textContent),
+    findings: document.querySelectorAll('ol.findings li').length,
+    bands: document.querySelectorAll('rect.finding').length,
+    glyphs: document.querySelectorAll('rect[data-ev]').length,
+    images: document.images.length,
+  })`);
+}
+
+/** Moves the mouse to the middle of an element (an event's glyph); returns the hover card's text and the id of the glyph under the mouse. */
+async function hover(page: Page, element: string): Promise<{ id: string; card: string }> {
+  const at = await page.evaluate<{ x: number; y: number }>(`(() => { const r = ${element}.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`);
+  const id = await page.evaluate<string>(`document.elementFromPoint(${at.x}, ${at.y}).getAttribute('data-ev')`);
+  await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: at.x, y: at.y });
+  const card = await page.evaluate<string>(`(() => { const t = document.getElementById('tip'); return t.hidden ? '' : t.innerText; })()`);
+  return { id, card };
+}
+
+/** An expression for the glyph of the first event whose row says `text`. */
+const glyphOf = (text: string) =>
+  `document.querySelector('[data-ev="' + [...document.querySelectorAll('table.events tbody tr')].find((r) => r.cells[3].textContent.includes(${JSON.stringify(text)})).id.slice(6) + '"]')`;
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  const { data } = await page.send<{ data: string }>('Page.captureScreenshot', { format: 'png' });
+  const png = Buffer.from(data, 'base64');
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  writeFileSync(join(dir, `${name}.png`), png);
+  if (process.env.REDLOCK_WRITE_SCREENS === '1') {
+    mkdirSync('docs/screens', { recursive: true });
+    writeFileSync(join('docs/screens', `${name}.png`), png);
+  }
+}
+
+/** No console error, no exception, no request but the file itself. */
+function expectQuiet(page: Page, file: string): void {
+  expect(page.errors).toEqual([]);
+  expect(page.requests.map((u) => u.replace(/#.*$/, ''))).toEqual(page.requests.map(() => `file://${file}`));
+}
+
+describe('--html', () => {
+  it('trace --from: lanes, findings, hover card with server facts, links, zoom keys, print layout, and names that stay text', async () => {
+    const log = join(dir, 'monitor.log');
+    writeFileSync(log, monitorLog());
+    const file = join(dir, 'trace.html');
+    const r = await runCli(['trace', '--from', log, '--html', file], env);
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/report: wrote .*trace\.html \(\d+ KB\)/);
+    expect(readFileSync(file, 'utf8')).not.toContain(HOSTILE);
+
+    const page = await openReport(file);
+    const s = await shown(page);
+    expect(s.lanes).toEqual(expect.arrayContaining(['worker-a', '<b>worker-b</b>', 'orders', HOSTILE]));
+    expect(s.images).toBe(0);
+    expect(await page.evaluate<string[]>(`[...document.querySelectorAll('ol.findings li b')].map((b) => b.textContent)`)).toEqual(['expired-while-held', 'overlap']);
+    expect(s.bands).toBeGreaterThanOrEqual(2);
+
+    const card = await hover(page, glyphOf('acquired  by tokB'));
+    expect(card.card).toMatch(new RegExp(`^#${card.id}\\s`));
+    for (const label of ['server time', 'client', 'owner', 'TTL (lease)', 'hold count']) expect(card.card).toContain(label);
+    expect(card.card).toContain('2025-11-25 10:00:00.600');
+    expect(card.card).toContain('tokB');
+    await screenshot(page, 'report-trace-from');
+
+    const before = await page.evaluate<string>(`document.querySelector('.window').textContent`);
+    await page.send('Input.dispatchKeyEvent', { type: 'keyDown', key: '+', text: '+' });
+    await page.send('Input.dispatchKeyEvent', { type: 'keyUp', key: '+' });
+    await expect.poll(() => page.evaluate<string>(`document.querySelector('.window').textContent`), { timeout: 5000 }).not.toBe(before);
+
+    await page.send('Emulation.setEmulatedMedia', { media: 'print' });
+    expect(await page.evaluate<string>(`getComputedStyle(document.querySelector('.controls')).display`)).toBe('none');
+    expect(await page.evaluate<string>(`getComputedStyle(document.querySelector('.lane')).breakInside`)).toBe('avoid');
+    expectQuiet(page, file);
+    await page.close();
+
+    const linked = await openReport(file, '#finding-2');
+    expect(await linked.evaluate<boolean>(`document.getElementById('finding-2').classList.contains('hl-row')`)).toBe(true);
+    expect(await linked.evaluate<number>(`document.querySelectorAll('rect.finding.hl[data-f="2"]').length`)).toBeGreaterThan(0);
+    await linked.close();
+    const event = await openReport(file, '#event-3');
+    expect(await event.evaluate<boolean>(`document.getElementById('event-3').classList.contains('hl-row')`)).toBe(true);
+    expect(await event.evaluate<number>(`document.querySelectorAll('rect.ev.hl[data-ev="3"]').length`)).toBe(1);
+    expectQuiet(event, file);
+    await event.close();
+  }, 60_000);
+
+  it('a live trace ended by Ctrl-C still writes its page', async () => {
+    const file = join(dir, 'live.html');
+    const abort = new AbortController();
+    let output = '';
+    const running = runCli(['trace', '--url', fx.server.url, '--html', file], env, abort.signal, (t) => (output += t));
+    const until = Date.now() + 15_000;
+    while (!output.includes('trace: following') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const [a, b] = [rawClient(fx.server), rawClient(fx.server)];
+    try {
+      await a.client('SETNAME', 'live-a');
+      await b.client('SETNAME', 'live-b');
+      await a.set('jobs', 'tokA', 'PX', 150, 'NX');
+      await new Promise((r) => setTimeout(r, 300));
+      await b.set('jobs', 'tokB', 'PX', 5000, 'NX');
+      await a.eval(RELEASE, 1, 'jobs', 'tokA');
+      await b.eval(RELEASE, 1, 'jobs', 'tokB');
+      await a.set('live-marker', 'm', 'PX', 1000, 'NX');
+      while (!output.includes('live-marker') && Date.now() < until + 10_000) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+    abort.abort();
+    const r = await running;
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('report: wrote');
+
+    const page = await openReport(file);
+    const s = await shown(page);
+    expect(s.lanes).toEqual(expect.arrayContaining(['live-a', 'live-b', 'jobs']));
+    expect(s.findings).toBeGreaterThanOrEqual(1);
+    expect(await page.evaluate<string>(`document.querySelector('.sub').textContent`)).toContain('ended by Ctrl-C');
+    const card = await hover(page, glyphOf('jobs  acquired  by tokB'));
+    expect(card.card).toMatch(new RegExp(`^#${card.id}\\s`));
+    expect(card.card).toContain('live-b');
+    await screenshot(page, 'report-trace-live');
+    expectQuiet(page, file);
+    await page.close();
+  }, 60_000);
+
+  it('scenario run: a section per variant with its findings', async () => {
+    const file = join(dir, 'scenario.html');
+    const r = await runCli(['scenario', 'run', 'gc-pause-no-fencing', '--html', file], env);
+    expect(NO_WRONG_VERDICT).toContain(r.code);
+    const page = await openReport(file);
+    const s = await shown(page);
+    expect(await page.evaluate<string[]>(`[...document.querySelectorAll('section.report-section h2')].map((h) => h.textContent)`)).toEqual(['variant unsafe', 'variant fixed']);
+    expect(s.lanes).toEqual(expect.arrayContaining(['A', 'B', 'n1']));
+    // The unsafe variant's verdict (when the run kept to its timetable) is in its findings.
+    if (r.code === 0) expect(await page.evaluate<string>(`document.querySelector('[data-section="0"] ol.findings').textContent`)).toContain('stale-write');
+    const card = await hover(page, glyphOf('paused'));
+    expect(card.card).toMatch(new RegExp(`^#${card.id}\\s`));
+    expect(card.card).toContain('run time');
+    await screenshot(page, 'report-scenario');
+    expectQuiet(page, file);
+    await page.close();
+  }, 120_000);
+
+  it('race: lanes per client, the violations as findings, the figures as the summary', async () => {
+    const file = join(dir, 'race.html');
+    const argv = ['race', 'orders', '--url', fx.server.url, '--kind', 'token', '--clients', '3', '--duration', '1500ms', '--lease', '50ms', '--hold', '80ms', '--release', 'naive-del', '--no-renew', '--html', file];
+    const r = await runCli(argv, env);
+    expect([7, 8]).toContain(r.code);
+    const page = await openReport(file);
+    const s = await shown(page);
+    expect(s.lanes).toEqual(expect.arrayContaining(['c1', 'c2', 'c3']));
+    expect(s.findings).toBeGreaterThan(0);
+    expect(await page.evaluate<string>(`document.querySelector('.summary').textContent`)).toContain('verdict');
+    const card = await hover(page, glyphOf('acquire ok'));
+    expect(card.card).toMatch(new RegExp(`^#${card.id}\\s`));
+    expect(card.card).toContain('client');
+    await screenshot(page, 'report-race');
+    expectQuiet(page, file);
+    await page.close();
+  }, 60_000);
+});
