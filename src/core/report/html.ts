@@ -114,7 +114,7 @@ function sectionHtml(section: ReportSection, index: number, firstFinding: number
     '<span>wheel: zoom · shift+wheel or drag: pan · keys + − ← → 0</span></div>',
     `<div class="timeline" tabindex="0" aria-label="lanes of ${escapeHtml(section.title)}"></div>`,
     `<h3>Findings</h3>${list}`,
-    `<details${events <= 500 ? ' open' : ''}><summary>Events (${events})</summary>`,
+    `<details class="events"${events <= 500 ? ' open' : ''}><summary>Events (${events})</summary>`,
     '<table class="events"><thead><tr><th>#</th><th>time</th><th>lane</th><th>event</th></tr></thead><tbody></tbody></table></details>',
     '</section>',
   ].join('\n');

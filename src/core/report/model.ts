@@ -53,7 +53,7 @@ export function reportTime(section: Pick<ReportSection, 'originMs'>, t: number):
 }
 
 /**
- * Events a trace's page holds at most (the most recent): a page of 20,000 events is about 6 MB
+ * Events a trace's page holds at most (the most recent): a page of 20,000 trace events is about 5 MB
  * (docs/guide/incident-report.md), and a day-long trace must not grow memory or the file without bound.
  */
 export const REPORT_EVENTS = 20_000;

@@ -50,10 +50,12 @@ export const PAGE_SCRIPT = String.raw`(function () {
       render(v);
     });
   }
-  function band(v, g, a, b, cls, extra) {
+  function band(v, g, a, b, cls, extra, always) {
     if (b < v.from || a > v.to) return null;
     var x = Math.max(a, v.from);
     var x2 = Math.min(Math.max(b, a), v.to);
+    // Under a quarter of a pixel shows nothing and costs an element: a long history has thousands.
+    if (!always && ((x2 - x) / (v.to - v.from)) * v.px < 0.25) return null;
     var r = svg('rect', { x: pct(v, x), width: (((x2 - x) / (v.to - v.from)) * 100).toFixed(4) + '%', y: 2, height: 18, class: cls });
     for (var k in extra) r.setAttribute(k, extra[k]);
     g.appendChild(r);
@@ -79,6 +81,7 @@ export const PAGE_SCRIPT = String.raw`(function () {
   }
   function render(v) {
     var sec = v.sec;
+    v.px = v.axis.getBoundingClientRect().width || 1000;
     drawAxis(v);
     v.rows.forEach(function (row) {
       while (row.svg.firstChild) row.svg.removeChild(row.svg.firstChild);
@@ -100,15 +103,29 @@ export const PAGE_SCRIPT = String.raw`(function () {
       var id = sec.firstFinding + i;
       var lanes = f[4].length > 0 ? f[4] : sec.lanes.map(function (_l, li) { return li; });
       lanes.forEach(function (li) {
-        var r = band(v, v.rows[li].svg, f[0], f[1], 'finding' + (v.hl === 'finding-' + id ? ' hl' : ''), { 'data-f': id });
+        var r = band(v, v.rows[li].svg, f[0], f[1], 'finding' + (v.hl === 'finding-' + id ? ' hl' : ''), { 'data-f': id }, true);
         if (r && f[1] <= f[0]) r.setAttribute('width', 3);
       });
     });
+    // One glyph per pixel column and lane: a later event in the same column takes the glyph over
+    // (it would be drawn on top anyway), unless the glyph is the highlighted one. Zoom in to part them.
+    var last = sec.lanes.map(function () { return { col: -1, el: null }; });
     sec.ev.forEach(function (e, i) {
       if (e[0] < v.from || e[0] > v.to) return;
       var id = sec.firstEvent + i;
-      var cls = 'ev tone-' + e[2] + (v.hl === 'event-' + id ? ' hl' : '');
-      v.rows[e[1]].svg.appendChild(svg('rect', { x: pct(v, e[0]), y: 5, width: 5, height: 12, transform: 'translate(-2.5 0)', class: cls, 'data-ev': id }));
+      var hl = v.hl === 'event-' + id;
+      var cls = 'ev tone-' + e[2] + (hl ? ' hl' : '');
+      var col = Math.round(((e[0] - v.from) / (v.to - v.from)) * v.px);
+      var slot = last[e[1]];
+      if (slot.col === col && slot.el.getAttribute('class').indexOf(' hl') < 0) {
+        slot.el.setAttribute('class', cls);
+        slot.el.setAttribute('data-ev', id);
+        return;
+      }
+      if (slot.col === col && !hl) return;
+      slot.col = col;
+      slot.el = svg('rect', { x: pct(v, e[0]), y: 5, width: 5, height: 12, transform: 'translate(-2.5 0)', class: cls, 'data-ev': id });
+      v.rows[e[1]].svg.appendChild(slot.el);
     });
     v.zoomLabel.textContent = windowText(sec, v.from, v.to);
   }
@@ -186,6 +203,12 @@ export const PAGE_SCRIPT = String.raw`(function () {
     marked.forEach(function (e) { e.classList.remove('hl-row'); });
     marked = [];
     ids.forEach(function (id) {
+      if (id.indexOf('event-') === 0) {
+        var found = findEvent(+id.slice(6));
+        var details = found && found.view.root.querySelector('details.events');
+        if (details) details.open = true;
+        if (found) listEvents(found.view.sec, found.view.root);
+      }
       var row = document.getElementById(id);
       if (!row) return;
       row.classList.add('hl-row');
@@ -226,10 +249,30 @@ export const PAGE_SCRIPT = String.raw`(function () {
     mark([m[1] + '-' + id]);
     if (scroll) v.timeline.scrollIntoView({ block: 'center' });
   }
+  // The event list is built when first opened (a long history's is closed at first: 10,000 rows).
+  function listEvents(sec, root) {
+    var body = root.querySelector('table.events tbody');
+    if (body.childElementCount > 0) return;
+    var rows = document.createDocumentFragment();
+    sec.ev.forEach(function (e, i) {
+      var id = sec.firstEvent + i;
+      var tr = html('tr');
+      tr.id = 'event-' + id;
+      var link = html('a', null, String(id));
+      link.href = '#event-' + id;
+      tr.appendChild(html('td')).appendChild(link);
+      tr.appendChild(html('td', null, timeText(sec, e[0])));
+      tr.appendChild(html('td', null, sec.lanes[e[1]].n));
+      tr.appendChild(html('td', 'text', e[3]));
+      rows.appendChild(tr);
+    });
+    body.appendChild(rows);
+  }
   function setup(sec, s) {
     var root = document.querySelector('[data-section="' + s + '"]');
     var full = Math.max(sec.end, 1);
     var v = { sec: sec, full: full, minSpan: Math.max(full / 100000, 0.5), from: 0, to: full, rows: [], hl: null, pending: false };
+    v.root = root;
     v.timeline = root.querySelector('.timeline');
     v.zoomLabel = root.querySelector('.window');
     var axisRow = html('div', 'lane axis');
@@ -247,21 +290,10 @@ export const PAGE_SCRIPT = String.raw`(function () {
       v.timeline.appendChild(row);
       v.rows.push({ svg: g });
     });
-    var body = root.querySelector('table.events tbody');
-    var rows = document.createDocumentFragment();
-    sec.ev.forEach(function (e, i) {
-      var id = sec.firstEvent + i;
-      var tr = html('tr');
-      tr.id = 'event-' + id;
-      var link = html('a', null, String(id));
-      link.href = '#event-' + id;
-      tr.appendChild(html('td')).appendChild(link);
-      tr.appendChild(html('td', null, timeText(sec, e[0])));
-      tr.appendChild(html('td', null, sec.lanes[e[1]].n));
-      tr.appendChild(html('td', 'text', e[3]));
-      rows.appendChild(tr);
-    });
-    body.appendChild(rows);
+    var box = root.querySelector('details.events');
+    if (box.open) listEvents(sec, root);
+    else box.addEventListener('toggle', function () { listEvents(sec, root); });
+
     root.querySelectorAll('[data-act]').forEach(function (b) {
       b.addEventListener('click', function () { act(v, b.getAttribute('data-act')); });
     });
