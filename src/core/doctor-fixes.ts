@@ -31,6 +31,11 @@ const REMOVE_WAITERS =
   "for _, w in ipairs(ARGV) do redis.call('lrem', KEYS[1], 0, w); redis.call('zrem', KEYS[2], w) end return #ARGV";
 const DROP_UNQUEUED =
   "local q = {} for _, w in ipairs(redis.call('lrange', KEYS[1], 0, -1)) do q[w] = true end local n = 0 for _, m in ipairs(redis.call('zrange', KEYS[2], 0, -1)) do if not q[m] then n = n + redis.call('zrem', KEYS[2], m) end end return n";
+// A rate limiter state short of permits: permits left set to the rate less what its grants hold
+// (expired grants included: the next acquisition returns them), TTL kept. A grant's permits are
+// its member's last four bytes (docs/lock-formats.md).
+const RESTORE_RATE_PERMITS =
+  "local rate = tonumber(redis.call('hget', KEYS[1], 'rate')) local used = 0 for _, v in ipairs(redis.call('zrange', KEYS[3], 0, -1)) do used = used + struct.unpack('<I', v, #v - 3) end local left = math.max(rate - used, 0) redis.call('set', KEYS[2], left, 'KEEPTTL') return left";
 const RECLAIM_PERMITS =
   "local n = 0 for _, p in ipairs(ARGV) do n = n + redis.call('zrem', KEYS[2], p) end if n > 0 then redis.call('incrby', KEYS[1], n) end return n";
 
@@ -84,9 +89,25 @@ export function fixFor(code: string, view: LockView, target: FixTarget): string 
       const expired = (view.permits ?? []).filter((p) => p.expired).flatMap((p): Word[] => (/^[0-9a-f]{32}$/.test(p.id) ? [hexBytes(p.id), p.id] : [p.id]));
       return redisCli(target, 'EVAL', RECLAIM_PERMITS, '2', key, companionWord(target, view.key, (n) => suffixName(n, 'timeout')), ...expired);
     }
+    case 'rate-limiter-permits-lost':
+      return rateLimiterRestore(view, target);
+    case 'rate-limiter-keepalive-without-ttl':
+      return view.rateLimiter ? redisCli(target, 'PEXPIRE', key, String(view.rateLimiter.keepAliveMs)) : undefined;
     default:
       return undefined;
   }
+}
+
+/** One EVAL per state short of permits (RESTORE_RATE_PERMITS), joined: each is atomic on its own. */
+function rateLimiterRestore(view: LockView, target: FixTarget): string | undefined {
+  const r = view.rateLimiter;
+  if (!r) return undefined;
+  const states = r.states.filter((s) => s.stored !== null && s.stored + s.returnablePermits + s.grants.reduce((n, g) => n + g.permits, 0) < r.rate);
+  const fixes = states.map((s) => {
+    const part = (suffix: string) => companionWord(target, view.key, (n) => `${suffixName(n, suffix)}${s.client === null ? '' : `:${s.client}`}`);
+    return redisCli(target, 'EVAL', RESTORE_RATE_PERMITS, '3', keyWord(target, view.key), part('value'), part('permits'));
+  });
+  return fixes.length > 0 ? fixes.join(' && ') : undefined;
 }
 
 /** The fallback: a closer look at the key. */

@@ -5,6 +5,7 @@ import { formatDuration } from './duration.js';
 import type { HolderView, LockView, MultiLockValueView, QueueEntryView, ReaderView, ReplicaView, Severity } from './lock-view.js';
 import { formatColumns, type TableOptions } from './text-layout.js';
 import { PLAIN, type Paint } from './paint.js';
+import { rateLimiterLines } from './rate-limiter-text.js';
 
 export interface TextOptions {
   /** Time since the snapshot was taken (caller's clock): TTLs and deadlines count down by it. */
@@ -32,6 +33,7 @@ const KIND_TEXT: Record<LockView['kind'], string> = {
   rw: 'Redisson read-write lock',
   fenced: 'Redisson fenced lock',
   'multi-lock': 'Redisson group multi-lock',
+  'rate-limiter': 'Redisson rate limiter',
   semaphore: 'Redisson semaphore',
   'expirable-semaphore': 'Redisson permit-expirable semaphore',
   latch: 'Redisson count-down latch',
@@ -175,7 +177,7 @@ function permitLines(view: LockView, ttl: (ms: number) => number, max: number): 
 }
 
 /** Kinds with no per-holder identity to list (permits are listed instead). */
-const UNOWNED: ReadonlySet<LockView['kind']> = new Set(['semaphore', 'expirable-semaphore', 'latch', 'rs-semaphore', 'missing', 'not-a-lock']);
+const UNOWNED: ReadonlySet<LockView['kind']> = new Set(['rate-limiter', 'semaphore', 'expirable-semaphore', 'latch', 'rs-semaphore', 'missing', 'not-a-lock']);
 const CHANNEL_KINDS: ReadonlySet<LockView['kind']> = new Set(['reentrant', 'fenced', 'multi-lock', 'fair', 'rw', 'semaphore', 'expirable-semaphore', 'latch']);
 
 /** The text block for one key: a header line, then indented rows. */
@@ -188,6 +190,7 @@ export function formatLockView(view: LockView, opts: TextOptions = {}): string[]
   if (!UNOWNED.has(view.kind)) lines.push(...holderLines(view, paint));
   if (view.kind === 'fenced') lines.push(row('fencing', view.token === undefined ? 'no token handed out yet' : `last token ${view.token}`));
   if (view.multiLockValues) lines.push(...multiLockLines(view.multiLockValues, ttl, max, opts.width));
+  if (view.rateLimiter) lines.push(...rateLimiterLines(view.rateLimiter, max, elapsed).map((l) => (l.label === '' ? cont(l.text) : row(l.label, l.text))));
   if (view.queue) lines.push(...queueLines(view.queue, ttl, max, opts.width));
   if (view.readers) lines.push(...readerLines(view.readers, ttl, max, opts.width));
   if (view.count !== undefined) lines.push(row('count', String(view.count)));

@@ -12,6 +12,8 @@ export type InspectKind =
   | 'fenced'
   /** Redisson `getMultiLock(group, values)` (3.38+): one hash per group, a field per value locked. */
   | 'multi-lock'
+  /** Redisson RRateLimiter: its config hash, read with the permits left and handed out. Not a lock. */
+  | 'rate-limiter'
   /** Redisson RSemaphore: integer string of available permits. */
   | 'semaphore'
   /** Redisson RPermitExpirableSemaphore: integer string + `{name}:timeout` zset of permit ids. */
@@ -28,7 +30,7 @@ export type InspectKind =
   | 'missing';
 
 export const INSPECT_KINDS: readonly InspectKind[] = [
-  'reentrant', 'fair', 'rw', 'fenced', 'multi-lock', 'semaphore', 'expirable-semaphore', 'latch', 'token', 'rs-semaphore', 'not-a-lock', 'missing',
+  'reentrant', 'fair', 'rw', 'fenced', 'multi-lock', 'rate-limiter', 'semaphore', 'expirable-semaphore', 'latch', 'token', 'rs-semaphore', 'not-a-lock', 'missing',
 ];
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -109,6 +111,43 @@ export interface MultiLockValueView {
   readonly leaseLeftMs: number | null;
 }
 
+/** Permits one RRateLimiter grant took, within the current interval. */
+export interface RateGrantView {
+  readonly permits: number;
+  /** Since the grant, at the snapshot. */
+  readonly agoMs: number;
+  /** Until its permits count as free again (the grant's time plus the interval). */
+  readonly returnsInMs: number;
+}
+
+/** One RRateLimiter state: the shared one (OVERALL) or one client's (PER_CLIENT). */
+export interface RateLimiterStateView {
+  /** The Redisson client id of a PER_CLIENT state; null for the shared one. */
+  readonly client: string | null;
+  /** The `:value` key: permits left as last written; null before the first acquisition. */
+  readonly stored: number | null;
+  /** What a tryAcquire would find now: grants past the interval come back first. */
+  readonly availableNow: number;
+  /** Grants inside the current interval, oldest first (at most the snapshot's cap). */
+  readonly grants: readonly RateGrantView[];
+  /** Permits of grants past the interval, still in the zset until the next acquisition returns them. */
+  readonly returnablePermits: number;
+  /** Members of the `:permits` zset, expired ones included. */
+  readonly grantCount: number;
+  readonly valueTtlMs: number;
+  readonly permitsTtlMs: number;
+}
+
+/** Redisson RRateLimiter: its settings and each state (docs/lock-formats.md). */
+export interface RateLimiterView {
+  readonly rate: number;
+  readonly intervalMs: number;
+  readonly type: 'overall' | 'per-client';
+  /** 0: none; otherwise each acquisition sets this TTL on the config and the state keys. */
+  readonly keepAliveMs: number;
+  readonly states: readonly RateLimiterStateView[];
+}
+
 export interface PermitView {
   /** Permit id, hex-encoded (raw 16-byte members since Redisson 3.17). */
   readonly id: string;
@@ -153,6 +192,8 @@ export interface LockView {
   readonly orphanTimeoutKeys?: readonly TimeoutKeyView[] | undefined;
   /** Group multi-locks: every value held, sorted by its stored hash. */
   readonly multiLockValues?: readonly MultiLockValueView[] | undefined;
+  /** Redisson rate limiters: rate, interval, type and the permits of each state. */
+  readonly rateLimiter?: RateLimiterView | undefined;
   /** Fenced locks: the fencing counter (last token handed out). */
   readonly token?: number | undefined;
   /** Token locks: the stored value and the library whose format it matches. */

@@ -16,6 +16,8 @@ export interface ScriptTarget {
   readonly keys: readonly InspectKey[];
   readonly channels: readonly InspectKey[];
   readonly companionsRead: boolean;
+  /** Client ids of a PER_CLIENT rate limiter whose states the script reads (ARGV[9..]). */
+  readonly limiterClients: readonly string[];
 }
 
 /**
@@ -23,12 +25,12 @@ export interface ScriptTarget {
  * through latin1 (one char per byte), so the derived names keep the exact bytes. `companions`
  * false reads the key alone (a Cluster slot that is moving serves no script over several keys).
  */
-export function scriptTarget(key: InspectKey, cluster: boolean, companions = true): ScriptTarget {
+export function scriptTarget(key: InspectKey, cluster: boolean, companions = true, limiterClients: readonly string[] = []): ScriptTarget {
   const binary = typeof key !== 'string';
   const name = binary ? key.toString('latin1') : key;
   const encode = (s: string): InspectKey => (binary ? Buffer.from(s, 'latin1') : s);
   const shown = binary ? bytesToText(key) : { text: key };
-  let keys: InspectKey[] = [key, ...[fairQueueKey(name), fairTimeoutKey(name), fencedTokenKey(name), suffixName(name, 'timeout'), braced(name)].map(encode)];
+  let keys: InspectKey[] = [key, ...[fairQueueKey(name), fairTimeoutKey(name), fencedTokenKey(name), suffixName(name, 'timeout'), braced(name), suffixName(name, 'value'), suffixName(name, 'permits')].map(encode)];
   // A shebang script refuses KEYS from several slots; a name whose braces do not form a hash
   // tag (`{}abc`) puts its companions elsewhere, so on a Cluster those are left unread.
   const slot = cluster ? calculateSlot(key) : 0;
@@ -40,5 +42,6 @@ export function scriptTarget(key: InspectKey, cluster: boolean, companions = tru
     keys,
     channels: [lockChannel(name), rwChannel(name), semaphoreChannel(name), latchChannel(name)].map(encode),
     companionsRead,
+    limiterClients: companionsRead ? limiterClients : [],
   };
 }

@@ -49,7 +49,9 @@ const pairs = (v: unknown): string[] => (v !== null && typeof v === 'object' ? O
 
 /** One key read step by step; every call through `b` joins the other keys' calls of the same step. */
 export async function plainRead(b: CommandBatch, client: RedisClient, t: ScriptTarget, opts: PlainReadOptions): Promise<PlainRead> {
-  const [key, queueKey, deadlinesKey, counterKey, permitsKey, readPrefix] = t.keys as [BatchArg, BatchArg, BatchArg, BatchArg, BatchArg, BatchArg];
+  const [key, queueKey, deadlinesKey, counterKey, permitsKey, readPrefix, limiterValueKey, limiterGrantsKey] = t.keys as BatchArg[] as [
+    BatchArg, BatchArg, BatchArg, BatchArg, BatchArg, BatchArg, BatchArg, BatchArg,
+  ];
   const { cap } = opts;
   const companions = t.companionsRead;
   const [type, expireAt, companionTypes] = (await Promise.all([
@@ -71,15 +73,20 @@ export async function plainRead(b: CommandBatch, client: RedisClient, t: ScriptT
     companions && (type === 'string' || type === 'none') && permitsType === 'zset' ? readPermits(b, permitsKey, cap) : [0, -2],
   ]);
   const readers = companions && complete && type === 'hash' && hasField(body, 'mode') ? await readHolds(b, readPrefix, body, cap, opts.orphanProbe) : [];
+  const limiter =
+    companions && type === 'hash' && hasField(body, 'rate') && hasField(body, 'interval')
+      ? await Promise.all(['', ...t.limiterClients].map((id) => readLimiterState(b, id, limiterValueKey, limiterGrantsKey, cap)))
+      : [];
   const [subscribers, time, pttl] = await Promise.all([
     countSubscribers(b, client, t, type, body, queue.slice(1) as string[], opts.cluster),
     optional(client, 'time', () => b.call('time'), clientTime()),
     b.call('pttl', key),
   ]);
-  const reply = [type, pttl, time, size, body, queue, deadlines, counter, readers, permits, subscribers];
+  const reply = [type, pttl, time, size, body, queue, deadlines, counter, readers, permits, subscribers, limiter];
   // TTLs as the absolute expiry, reader holds by which exist: what a change of the key changes.
   const holds = readers.map((row) => row.filter((_, i) => i < 2 || i % 2 === 0));
-  const fingerprint = JSON.stringify([type, expireAt, size, body, queue, deadlines, counter, holds, permits.slice(0, 1), permits.slice(2)]);
+  const states = limiter.map((row) => [row[0], row[1], row[3], ...row.slice(5)]);
+  const fingerprint = JSON.stringify([type, expireAt, size, body, queue, deadlines, counter, holds, permits.slice(0, 1), permits.slice(2), states]);
   return { reply, fingerprint };
 }
 
@@ -94,6 +101,21 @@ async function readPermits(b: CommandBatch, permitsKey: BatchArg, cap: number): 
   // Redisson >= 3.17 stores permit ids as raw bytes: hex, as the script gives them.
   const pairs = strings(entries).flatMap((v, i) => (i % 2 === 0 ? [Buffer.from(v, 'latin1').toString('hex')] : [v]));
   return [count, ttl, ...pairs];
+}
+
+/**
+ * One rate limiter state as the script's row: client, value ('' absent), its PTTL, grant count,
+ * the zset's PTTL, then hex member, score, ... Members are raw bytes: read as Buffers.
+ */
+async function readLimiterState(b: CommandBatch, client: string, valueBase: BatchArg, grantsBase: BatchArg, cap: number): Promise<unknown[]> {
+  const valueKey = client === '' ? valueBase : suffixed(valueBase, `:${client}`);
+  const grantsKey = client === '' ? grantsBase : suffixed(grantsBase, `:${client}`);
+  const [valueType, valueTtl, grantsType] = (await Promise.all([b.call('type', valueKey), b.call('pttl', valueKey), b.call('type', grantsKey)])) as [string, number, string];
+  const value = valueType === 'string' ? ((await b.call('get', valueKey)) as string) : '';
+  if (grantsType !== 'zset') return [client, value, valueTtl, 0, -2];
+  const [count, ttl, entries] = await Promise.all([b.call('zcard', grantsKey), b.call('pttl', grantsKey), b.call('zrangeBuffer', grantsKey, 0, cap - 1, 'WITHSCORES')]);
+  const grants = (Array.isArray(entries) ? (entries as Buffer[]) : []).map((v, i) => (i % 2 === 0 ? v.toString('hex') : v.toString()));
+  return [client, value, valueTtl, count, ttl, ...grants];
 }
 
 /** Read-hold timeout keys of every holder named in a rw hash (the script's readers rows). */

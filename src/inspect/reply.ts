@@ -1,4 +1,4 @@
-import type { RawSnapshot, RawTimeoutProbe } from '../core/decode/index.js';
+import type { RawLimiterState, RawSnapshot, RawTimeoutProbe } from '../core/decode/index.js';
 
 // inspect-snapshot.lua's reply, checked element by element before it reaches core/: a script
 // change that breaks the contract fails here, loudly, instead of decoding into a wrong view.
@@ -42,7 +42,7 @@ export interface ReplyContext {
 export function parseSnapshotReply(reply: unknown, ctx: ReplyContext): RawSnapshot {
   const r = reader(ctx.key);
   const top = r.list(reply, 'the reply');
-  if (top.length !== 11) throw new SnapshotReplyError(ctx.key, `${top.length} elements instead of 11`);
+  if (top.length !== 12) throw new SnapshotReplyError(ctx.key, `${top.length} elements instead of 12`);
   const time = r.strings(r.list(top[2], 'TIME'), 'TIME');
   const queue = r.list(top[5], 'queue');
   const deadlines = r.list(top[6], 'deadlines');
@@ -53,6 +53,18 @@ export function parseSnapshotReply(reply: unknown, ctx: ReplyContext): RawSnapsh
   const readers: RawTimeoutProbe[] = r.list(top[8], 'readers').map((row) => {
     const cells = r.list(row, 'reader probe');
     return { holder: r.str(cells[0], 'reader name'), count: r.int(cells[1], 'reader count'), keys: r.ints(cells.slice(2), 'timeout key') };
+  });
+  const limiter: RawLimiterState[] = r.list(top[11], 'limiter').map((row) => {
+    const cells = r.list(row, 'limiter state');
+    const value = r.str(cells[1], 'limiter value');
+    return {
+      client: r.str(cells[0], 'limiter client'),
+      value: value === '' ? undefined : value,
+      valueTtl: r.int(cells[2], 'limiter value TTL'),
+      grantCount: r.int(cells[3], 'limiter grant count'),
+      grantsTtl: r.int(cells[4], 'limiter grants TTL'),
+      grants: r.strings(cells.slice(5), 'limiter grant'),
+    };
   });
   return {
     key: ctx.key,
@@ -76,5 +88,6 @@ export function parseSnapshotReply(reply: unknown, ctx: ReplyContext): RawSnapsh
     permits: r.strings(permits.slice(2), 'permit'),
     channels: { lock: subscribers[0]!, rw: subscribers[1]!, semaphore: subscribers[2]!, latch: subscribers[3]! },
     waiterSubscribers: subscribers.slice(4),
+    limiter,
   };
 }

@@ -48,6 +48,7 @@ function stringSnapshot(key: string, probe: KeyProbe, nowMs: number): RawSnapsho
     permits: [],
     channels: NO_CHANNELS,
     waiterSubscribers: [],
+    limiter: [],
   };
 }
 

@@ -12,6 +12,7 @@ import { parseReplicas } from './replication.js';
 import { parseSnapshotReply } from './reply.js';
 import { unreadReason, type UnreadNode } from './scan.js';
 import { clusterPrimaries } from '../redis/cluster-detect.js';
+import { limiterClients, needsLimiterClients, type LimiterClients } from './limiter-clients.js';
 
 export type { InspectKey } from './keys.js';
 
@@ -72,6 +73,7 @@ const snapshotArgs = (t: ScriptTarget, cap: number, cluster: boolean): ScriptArg
   t.companionsRead ? '1' : '0',
   ...(t.channels as string[]),
   cluster ? '1' : '0',
+  ...t.limiterClients,
 ];
 
 /**
@@ -92,8 +94,8 @@ function redirection(err: Error | null): 'moved' | 'moving' | undefined {
  * the key is read alone and its companions stay unread (as for a name whose companions hash
  * elsewhere).
  */
-async function snapshotRedirected(conn: Connection, key: InspectKey, cap: number, how: 'moved' | 'moving'): Promise<{ raw: unknown; t: ScriptTarget }> {
-  const t = scriptTarget(key, true, how === 'moved');
+async function snapshotRedirected(conn: Connection, key: InspectKey, clients: readonly string[], cap: number, how: 'moved' | 'moving'): Promise<{ raw: unknown; t: ScriptTarget }> {
+  const t = scriptTarget(key, true, how === 'moved', clients);
   try {
     return { raw: await runScript(conn.client, 'inspectSnapshot', t.keys as string[], snapshotArgs(t, cap, true)), t };
   } catch (err) {
@@ -102,27 +104,27 @@ async function snapshotRedirected(conn: Connection, key: InspectKey, cap: number
 }
 
 /** One node's snapshots: by the script, or by plain reads once the server refused it (remembered per connection). */
-async function snapshotBatch(conn: Connection, label: string, keys: readonly InspectKey[], cap: number): Promise<Batch> {
+async function snapshotBatch(conn: Connection, label: string, keys: readonly InspectKey[], cap: number, clients: readonly LimiterClients[]): Promise<Batch> {
   if (!scriptRefused.has(conn.client)) {
     try {
-      return await scriptBatch(conn, label, keys, cap);
+      return await scriptBatch(conn, label, keys, cap, clients);
     } catch (err) {
       if (!isScriptRefusal(err)) throw err;
       scriptRefused.add(conn.client);
     }
   }
-  return plainBatch(conn, label, keys, cap);
+  return plainBatch(conn, label, keys, cap, clients);
 }
 
 /**
  * The script's reads as plain commands, which cannot be atomic: every key is read twice and
  * a key whose two reads differ is read once more; one that still differs is marked so.
  */
-async function plainBatch(conn: Connection, label: string, keys: readonly InspectKey[], cap: number): Promise<Batch> {
+async function plainBatch(conn: Connection, label: string, keys: readonly InspectKey[], cap: number, clients: readonly LimiterClients[]): Promise<Batch> {
   const client = conn.client;
   const cluster = conn.topology === 'cluster';
   const batch = new CommandBatch(client);
-  const targets = keys.map((key) => scriptTarget(key, cluster));
+  const targets = keys.map((key, i) => scriptTarget(key, cluster, true, clients[i]));
   const options = { cap, orphanProbe: ORPHAN_PROBE, cluster };
   const readAll = (only: readonly number[]) => Promise.all(only.map((i) => plainRead(batch, client, targets[i]!, options)));
   const all = targets.map((_, i) => i);
@@ -142,12 +144,12 @@ async function plainBatch(conn: Connection, label: string, keys: readonly Inspec
 }
 
 /** One round trip to one node: a snapshot per key, then INFO replication for that node. */
-async function scriptBatch(conn: Connection, label: string, keys: readonly InspectKey[], cap: number): Promise<Batch> {
+async function scriptBatch(conn: Connection, label: string, keys: readonly InspectKey[], cap: number, clients: readonly LimiterClients[]): Promise<Batch> {
   const client = conn.client;
   prepareScripts(client);
   const pipeline = client.pipeline();
   const cluster = conn.topology === 'cluster';
-  const targets = keys.map((key) => scriptTarget(key, cluster));
+  const targets = keys.map((key, i) => scriptTarget(key, cluster, true, clients[i]));
   for (const t of targets) {
     pipelineScript(pipeline as unknown as Record<string, unknown>, 'inspectSnapshot', t.keys as string[], snapshotArgs(t, cap, cluster));
   }
@@ -167,7 +169,7 @@ async function scriptBatch(conn: Connection, label: string, keys: readonly Inspe
   const raws = await Promise.all(
     targets.map(async (first, i) => {
       const how = cluster ? redirection(results[i]![0]) : undefined;
-      const { raw, t } = how ? await snapshotRedirected(conn, keys[i]!, cap, how) : { raw: reply(i), t: first };
+      const { raw, t } = how ? await snapshotRedirected(conn, keys[i]!, clients[i] ?? [], cap, how) : { raw: reply(i), t: first };
       const slotMoving = how === 'moving';
       return parseSnapshotReply(raw, { key: t.display, keyHex: t.keyHex, cap, companionsRead: t.companionsRead, slotMoving });
     }),
@@ -198,11 +200,31 @@ export async function snapshotEach(
   keys: readonly InspectKey[],
   opts: { readonly cap?: number | undefined; readonly partial?: boolean } = {},
 ): Promise<(KeySnapshot | UnreadKey)[]> {
+  const cap = opts.cap ?? DEFAULT_CAP;
+  const out = await snapshotOnce(conn, keys, [], cap, opts.partial === true);
+  // A PER_CLIENT rate limiter's client ids are known only from SCAN: its states are read again with them.
+  const perClient = out.flatMap((read, i) => (read !== undefined && !isUnread(read) && needsLimiterClients(read.raw) ? [i] : []));
+  if (perClient.length === 0) return out;
+  const clients = await limiterClients(conn, perClient.map((i) => keys[i]!));
+  const again = await snapshotOnce(conn, perClient.map((i) => keys[i]!), clients, cap, opts.partial === true);
+  perClient.forEach((i, j) => (out[i] = again[j]!));
+  return out;
+}
+
+/** One pass of snapshotEach: a pipeline per node, the limiter clients given per key. */
+async function snapshotOnce(
+  conn: Connection,
+  keys: readonly InspectKey[],
+  clients: readonly LimiterClients[],
+  cap: number,
+  partial: boolean,
+): Promise<(KeySnapshot | UnreadKey)[]> {
   const out = new Array<KeySnapshot | UnreadKey>(keys.length);
   if (keys.length === 0) return out;
-  const cap = opts.cap ?? DEFAULT_CAP;
   const groups = byNode(conn, keys);
-  const batches = await Promise.allSettled(groups.map((g) => snapshotBatch(conn, g.label, g.indexes.map((i) => keys[i]!), cap)));
+  const batches = await Promise.allSettled(
+    groups.map((g) => snapshotBatch(conn, g.label, g.indexes.map((i) => keys[i]!), cap, g.indexes.map((i) => clients[i] ?? []))),
+  );
   batches.forEach((batch, b) => {
     const { label, slots, indexes } = groups[b]!;
     if (batch.status === 'fulfilled') {
@@ -210,7 +232,7 @@ export async function snapshotEach(
       indexes.forEach((keyIndex, j) => (out[keyIndex] = { raw: raws[j]!, replicas, consistency: consistency?.[j] }));
       return;
     }
-    const reason = opts.partial && slots !== undefined ? unreadReason(batch.reason, label) : undefined;
+    const reason = partial && slots !== undefined ? unreadReason(batch.reason, label) : undefined;
     if (reason === undefined || slots === undefined) throw batch.reason;
     for (const i of indexes) {
       const { display, keyHex } = scriptTarget(keys[i]!, true);

@@ -56,6 +56,7 @@ const SEEN_AS: Record<InspectKind, string> = {
   fair: 'a fair lock',
   rw: 'a read-write lock',
   'multi-lock': 'a Redisson group multi-lock',
+  'rate-limiter': 'a Redisson rate limiter',
   token: 'a token lock',
   semaphore: 'a semaphore',
   'expirable-semaphore': 'an expirable semaphore',

@@ -32,7 +32,7 @@ export const SCRIPTS = {
   rwWriteAcquire: { file: 'rw-write-acquire.lua', keys: 1 },
   rwWriteRelease: { file: 'rw-write-release.lua', keys: 2 },
   rwForceUnlock: { file: 'rw-force-unlock.lua', keys: 2 },
-  inspectSnapshot: { file: 'inspect-snapshot.lua', keys: 6 },
+  inspectSnapshot: { file: 'inspect-snapshot.lua', keys: 8 },
   pyrlRelease: { file: 'pyrl-release.lua', keys: 2 },
   pyrlForceUnlock: { file: 'pyrl-force-unlock.lua', keys: 2 },
   bsmObtain: { file: 'bsm-obtain.lua', keys: 1 },

@@ -52,6 +52,12 @@ export function holderCell(v: LockView): string {
       return `${v.available ?? '?'} free, ${v.permits?.length ?? 0} taken`;
     case 'latch':
       return `count ${v.count ?? '?'}`;
+    case 'rate-limiter': {
+      const r = v.rateLimiter;
+      if (!r) return '-';
+      if (r.type === 'per-client') return `${r.states.length} client(s), ${r.rate} per client`;
+      return `${r.states[0]?.availableNow ?? r.rate}/${r.rate} left`;
+    }
     case 'not-a-lock':
       return `${v.type}${v.size !== undefined ? ` (${v.size})` : ''}`;
     default:

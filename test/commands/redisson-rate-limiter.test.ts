@@ -35,11 +35,11 @@ async function writeLimiters(): Promise<void> {
 }
 
 describe("Redisson's rate limiter keys in the commands", () => {
-  it('ls lists none of them as a lock or semaphore, and doctor finds nothing', async () => {
+  it('ls lists each limiter once, as a rate limiter, none of its keys as a semaphore; doctor finds nothing', async () => {
     await writeLimiters();
     const ls = await cli(['ls', '--json']);
     expect(ls.code).toBe(0);
-    expect((JSON.parse(ls.stdout) as LockView[]).map((v) => v.key)).toEqual([]);
+    expect((JSON.parse(ls.stdout) as LockView[]).map((v) => [v.key, v.kind]).sort()).toEqual([['api-limit', 'rate-limiter'], ['per-client', 'rate-limiter']]);
     const doctor = await cli(['doctor']);
     expect(doctor.code).toBe(0);
     expect(doctor.stdout).toBe('');
@@ -50,6 +50,28 @@ describe("Redisson's rate limiter keys in the commands", () => {
     const [view] = JSON.parse((await cli(['inspect', `{per-client}:value:${CLIENT}`, '--json'])).stdout) as LockView[];
     expect(view).toMatchObject({ kind: 'not-a-lock' });
     expect(view!.warnings).toContainEqual(expect.objectContaining({ code: 'companion-key', message: expect.stringContaining('rate limiter "per-client"') }));
+  });
+
+  it('inspect of the config reads the fixture byte-exact: grants decoded from their packed members', async () => {
+    await writeLimiters();
+    const [overall, perClient] = JSON.parse((await cli(['inspect', 'api-limit', 'per-client', '--json'])).stdout) as LockView[];
+    expect(overall!.rateLimiter!.states).toMatchObject([{ client: null, stored: 7, availableNow: 7, grants: [{ permits: 2 }, { permits: 1 }] }]);
+    expect(perClient!.rateLimiter!.states).toMatchObject([{ client: CLIENT, stored: 4, grants: [{ permits: 1 }] }]);
+  });
+
+  it('doctor: a keepAliveTime limiter whose TTL was removed is flagged; over-rate grants are a warning', async () => {
+    await writeLimiters();
+    await fx.raw.hset('api-limit', 'keepAliveTime', '60000', 'interval', '3600000'); // no grant lapses mid-test
+    await fx.raw.zadd('{api-limit}:permits', String(Date.now()), grant(4, 9));
+    const doctor = await cli(['doctor', '--json']);
+    const found = (JSON.parse(doctor.stdout) as { code: string; key: string; fix: string }[]).map((f) => [f.code, f.key, f.fix]);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ['rate-limiter-keepalive-without-ttl', 'api-limit', expect.stringContaining('PEXPIRE api-limit 60000')],
+        ['rate-limiter-over-rate', 'api-limit', expect.stringContaining('inspect api-limit')],
+      ]),
+    );
+    expect(found).toHaveLength(2);
   });
 
   it('doctor flags limiter keys whose config hash is gone, as other left-over companions', async () => {

@@ -27,6 +27,7 @@ export function raw(over: Partial<RawSnapshot> = {}): RawSnapshot {
     permits: [],
     channels: { lock: 0, rw: 0, semaphore: 0, latch: 0 },
     waiterSubscribers: [],
+    limiter: [],
     ...over,
   };
 }

@@ -184,6 +184,11 @@ export function startPeer(port: number, args: readonly string[], options: PeerOp
 }
 
 const MULTI_HOLD = join(REPO_ROOT, 'test/helpers/RedissonMultiHold.java');
+/** A Java source file run by Java's source launcher on the peer's classpath: `bash -c SOURCE_LAUNCHER bash <peer dir> <file> args...`. */
+const SOURCE_LAUNCHER =
+  'peer=$1; shift; . "$peer/classpath.sh" && check_debian_jars && exec java -Xss512k -XX:+UseSerialGC ' +
+  '-Dorg.slf4j.simpleLogger.defaultLogLevel=error -Dorg.slf4j.simpleLogger.logFile=System.err ' +
+  '-cp "$peer/redisson-3.52.0-subset.jar:$DEB_JARS:$J/slf4j-simple.jar" "$@"';
 
 /**
  * One Redisson client holding every lock in `names` (watchdog mode) until stopped, so its
@@ -192,13 +197,39 @@ const MULTI_HOLD = join(REPO_ROOT, 'test/helpers/RedissonMultiHold.java');
  * and, on stop(), one `released` per name (`ok:false` where the server refused the unlock).
  */
 export function startMultiHolder(port: number, names: readonly string[], watchdogMs: number): RedissonPeer {
-  const script =
-    'peer=$1; shift; . "$peer/classpath.sh" && check_debian_jars && exec java -Xss512k -XX:+UseSerialGC ' +
-    '-Dorg.slf4j.simpleLogger.defaultLogLevel=error -Dorg.slf4j.simpleLogger.logFile=System.err ' +
-    '-cp "$peer/redisson-3.52.0-subset.jar:$DEB_JARS:$J/slf4j-simple.jar" "$@"';
   // bash execs java, so the child's pid is the JVM's.
   const args = [MULTI_HOLD, String(port), String(watchdogMs), ...names];
-  return watchJvm('bash', ['-c', script, 'bash', dirname(PEER_PATH), ...args], args);
+  return watchJvm('bash', ['-c', SOURCE_LAUNCHER, 'bash', dirname(PEER_PATH), ...args], args);
+}
+
+const RATE_LIMIT = join(REPO_ROOT, 'test/helpers/RedissonRateLimit.java');
+
+/** What RedissonRateLimit.java prints: the rate set, each tryAcquire, and every client's id at the end. */
+export interface RateLimitEvent {
+  readonly event: 'rate-set' | 'acquired' | 'failed' | 'done';
+  readonly key: string;
+  readonly client?: string;
+  readonly permits?: number;
+  readonly clients?: readonly string[];
+}
+
+/**
+ * Real Redisson clients on one RRateLimiter (RedissonRateLimit.java): the first sets the rate
+ * (setRate), then each step `client:permits` is one tryAcquire by that client (each its own
+ * Redisson client, so its own client id). Runs to its end, bounded by `timeoutMs`.
+ */
+export async function runRateLimiter(
+  port: number,
+  limiter: { readonly name: string; readonly type: 'OVERALL' | 'PER_CLIENT'; readonly rate: number; readonly intervalMs: number; readonly keepAliveMs?: number },
+  steps: readonly string[],
+  timeoutMs = 45_000,
+): Promise<{ readonly code: number | null; readonly events: readonly RateLimitEvent[]; readonly output: string }> {
+  const args = [RATE_LIMIT, String(port), limiter.name, limiter.type, String(limiter.rate), String(limiter.intervalMs), String(limiter.keepAliveMs ?? 0), ...steps];
+  const jvm = watchJvm('bash', ['-c', SOURCE_LAUNCHER, 'bash', dirname(PEER_PATH), ...args], args);
+  const timer = setTimeout(() => void jvm.stop(), timeoutMs);
+  const code = await jvm.exited;
+  clearTimeout(timer);
+  return { code, events: jvm.events as unknown as RateLimitEvent[], output: jvm.output() };
 }
 
 /** Follows a JVM that prints the peer's JSON lines; `args` name it in failure messages. */

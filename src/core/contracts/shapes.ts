@@ -72,6 +72,27 @@ export const lockView = z
       )
       .optional()
       .describe('Redisson group multi-lock: every value held'),
+    rateLimiter: z
+      .strictObject({
+        rate: z.number(),
+        intervalMs: ms('the rate interval'),
+        type: z.enum(['overall', 'per-client']),
+        keepAliveMs: ms('0: none; otherwise each acquisition sets this TTL on its keys'),
+        states: z.array(
+          z.strictObject({
+            client: z.string().nullable().describe('the Redisson client id of a PER_CLIENT state; null for the shared one'),
+            stored: z.number().nullable().describe('the :value key; null before the first acquisition'),
+            availableNow: z.number().describe('what a tryAcquire would find now'),
+            grants: z.array(z.strictObject({ permits: z.number(), agoMs: z.number(), returnsInMs: z.number() })).describe('grants inside the current interval, oldest first'),
+            returnablePermits: z.number().describe('permits of grants past the interval, returned at the next acquisition'),
+            grantCount: z.number(),
+            valueTtlMs: z.number(),
+            permitsTtlMs: z.number(),
+          }),
+        ),
+      })
+      .optional()
+      .describe('Redisson RRateLimiter: its settings and each state'),
     token: z.number().optional(),
     value: z.string().optional(),
     library: z.enum(TOKEN_LIBRARIES).optional(),

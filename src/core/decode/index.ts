@@ -5,6 +5,7 @@ import { COMPANION_TYPE, companionOf, describeCompanion } from './companions.js'
 import type { KindDecoder, KindFields } from './fields.js';
 import { decodeHashLock } from './hash.js';
 import { decodeMultiLock } from './multi-lock.js';
+import { decodeRateLimiter } from './rate-limiter.js';
 import type { RawSnapshot } from './raw.js';
 import { fits, recognize } from './recognize.js';
 import { decodeRw } from './rw.js';
@@ -13,7 +14,7 @@ import { decodeExpirableSemaphore, decodeLatch, decodeSemaphore, decodeToken } f
 import { finishWarnings, warn } from './warnings.js';
 import { decodeRsSemaphore } from './zset.js';
 
-export type { RawSnapshot, RawTimeoutProbe } from './raw.js';
+export type { RawLimiterState, RawSnapshot, RawTimeoutProbe } from './raw.js';
 
 /** Our lock kinds (acquire --kind) and the inspect kind each is stored as. */
 const LOCK_KIND_ALIASES: Readonly<Record<string, InspectKind>> = { read: 'rw', write: 'rw', spin: 'reentrant', redlock: 'token' };
@@ -54,6 +55,7 @@ const DECODERS: Record<InspectKind, KindDecoder> = {
   fair: (raw, w) => decodeHashLock('fair', raw, w),
   rw: decodeRw,
   'multi-lock': decodeMultiLock,
+  'rate-limiter': decodeRateLimiter,
   token: decodeToken,
   semaphore: decodeSemaphore,
   latch: decodeLatch,

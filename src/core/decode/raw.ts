@@ -12,6 +12,19 @@ export interface RawTimeoutProbe {
   readonly keys: readonly number[];
 }
 
+/** One RRateLimiter state: the shared `{name}:value` / `{name}:permits` pair, or one client's. */
+export interface RawLimiterState {
+  /** '' for the shared pair; else the Redisson client id the pair's names end in. */
+  readonly client: string;
+  /** The `:value` key's integer text; undefined when it does not exist. */
+  readonly value: string | undefined;
+  readonly valueTtl: number;
+  /** ZCARD of the `:permits` zset (0 when absent), its PTTL, and hexMember, epoch-ms score, ... */
+  readonly grantCount: number;
+  readonly grantsTtl: number;
+  readonly grants: readonly string[];
+}
+
 export interface RawSnapshot {
   /** The key as people see it (see displayKey for binary names). */
   readonly key: string;
@@ -48,4 +61,6 @@ export interface RawSnapshot {
   readonly channels: { readonly lock: number; readonly rw: number; readonly semaphore: number; readonly latch: number };
   /** Subscribers of each listed queue entry's own channel, in queue order. */
   readonly waiterSubscribers: readonly number[];
+  /** RRateLimiter config hash: its shared state, then each client's asked for (empty for any other key). */
+  readonly limiter: readonly RawLimiterState[];
 }

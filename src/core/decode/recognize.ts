@@ -3,11 +3,13 @@ import { COMPANION_TYPE, companionOf } from './companions.js';
 import { hashField, isHolderEntry } from './holders.js';
 import { LOCK_LIKE } from './lock-like.js';
 import { isMultiLockBody } from './multi-lock.js';
+import { isRateLimiterBody } from './rate-limiter.js';
 import type { RawSnapshot } from './raw.js';
 import { tokenLibrary, WITHOUT_DEFAULT_EXPIRY, type TokenLibrary } from './token-library.js';
 
 // What the data says a key is (docs/redisson-protocol.md §4, docs/lock-formats.md). Strings are the hard
 // case, decided in this order:
+//   (hashes: a `mode` field is rw; group multi-lock fields; rate, interval, type: rate-limiter)
 //   integer + `{name}:timeout` zset                        expirable-semaphore
 //   integer, latch channel has subscribers, semaphore not  latch
 //   integer, semaphore channel has subscribers             semaphore
@@ -58,6 +60,7 @@ function recognizeHash(raw: RawSnapshot): Recognition {
   const mode = hashField(raw.body, 'mode');
   if (mode !== undefined) return { kind: (mode === 'read' || mode === 'write') && holdersOnly(raw.body) ? 'rw' : 'not-a-lock' };
   if (isMultiLockBody(raw.body)) return { kind: 'multi-lock' };
+  if (isRateLimiterBody(raw.body)) return { kind: 'rate-limiter' };
   if (raw.body.length === 0 || !holdersOnly(raw.body)) return { kind: 'not-a-lock' };
   if (hasFairCompanions(raw)) return { kind: 'fair' };
   if (raw.counter !== undefined) return { kind: 'fenced' };
@@ -128,6 +131,8 @@ export function fits(kind: InspectKind, raw: RawSnapshot): boolean {
       return rwHash;
     case 'multi-lock':
       return isHash && isMultiLockBody(raw.body);
+    case 'rate-limiter':
+      return isHash && isRateLimiterBody(raw.body);
     case 'semaphore':
     case 'latch':
       return integer;

@@ -8,12 +8,15 @@
 -- KEYS[5] expirable-semaphore permits `{name}:timeout`   KEYS[6] `{name}`, the prefix of read-hold
 -- keys `{name}:<holder>:rwlock_timeout:<n>`: those are built here from the reader fields, as
 -- Redisson does, so they keep the hash tag; KEYS[6] itself is never read.
+-- KEYS[7] rate limiter permits left `{name}:value`   KEYS[8] its grants `{name}:permits`; a
+-- PER_CLIENT limiter's pairs are these names with `:<client id>` after, built here from ARGV[9..]
 -- ARGV[1] cap: most entries read from one hash, list or zset (a larger hash gives a sample)
 -- ARGV[2] read-hold indexes probed past each reader's count, to find orphan timeout keys
 -- ARGV[3] '1' read KEYS[2..6]; '0' they are in another Cluster slot (then copies of KEYS[1])
 -- ARGV[4] lock channel   ARGV[5] rw channel   ARGV[6] semaphore channel   ARGV[7] latch channel
 -- ARGV[8] '1' count SSUBSCRIBE subscribers too (Cluster), '0' not
--- Returns {type, pttl, {sec, usec}, size, body, queue, deadlines, counter, readers, permits, subscribers}
+-- ARGV[9..] client ids of a PER_CLIENT rate limiter whose pairs to read (found by SCAN beforehand)
+-- Returns {type, pttl, {sec, usec}, size, body, queue, deadlines, counter, readers, permits, subscribers, limiter}
 --   size        HLEN / STRLEN / LLEN / ZCARD / SCARD / XLEN of the key, 0 when missing
 --   body        hash {field, value, ...}: all of it, or for a hash of more than 64 fields that
 --               does not look like a lock (or has more than cap) an HSCAN sample plus `mode`;
@@ -28,6 +31,9 @@
 --               Redisson >= 3.17 stores raw bytes ({0, -2} when absent)
 --   subscribers subscriber counts of ARGV[4..7] (0 where the key's type has no such channel),
 --               then of each listed queue entry's own channel `<lock channel>:<entry>`
+--   limiter     a hash with `rate` and `interval` fields: per state {client ('' shared, then each
+--               ARGV[9..]), value ('' when absent), value pttl, grant zcard, zset pttl, hexMember,
+--               score, ... (first cap)}; {} for any other key
 local cap = tonumber(ARGV[1])
 local key = KEYS[1]
 local companions = ARGV[3] == '1'
@@ -123,6 +129,23 @@ if companions and (t == 'string' or t == 'none') and type_of(KEYS[5]) == 'zset' 
   end
 end
 
+-- RRateLimiter: the shared state, then each client's asked for; members are raw bytes, so hex.
+local limiter = {}
+local function limiter_state(client, value_key, grants_key)
+  local row = { client, '', redis.call('pttl', value_key), 0, -2 }
+  if type_of(value_key) == 'string' then row[2] = redis.call('get', value_key) end
+  if type_of(grants_key) == 'zset' then
+    row[4], row[5] = redis.call('zcard', grants_key), redis.call('pttl', grants_key)
+    local entries = redis.call('zrange', grants_key, 0, cap - 1, 'WITHSCORES')
+    for i = 1, #entries, 2 do row[#row + 1] = hex(entries[i]); row[#row + 1] = entries[i + 1] end
+  end
+  limiter[#limiter + 1] = row
+end
+if companions and t == 'hash' and redis.call('hexists', key, 'rate') == 1 and redis.call('hexists', key, 'interval') == 1 then
+  limiter_state('', KEYS[7], KEYS[8])
+  for i = 9, #ARGV do limiter_state(ARGV[i], KEYS[7] .. ':' .. ARGV[i], KEYS[8] .. ':' .. ARGV[i]) end
+end
+
 -- Waiting clients, only on the channels this type of key can have (a token lock has none):
 -- Redisson subscribes with SUBSCRIBE, or SSUBSCRIBE on a Redis 7 Cluster (ARGV[8] = '1').
 -- Channels go in chunks: Lua's unpack() cannot spread thousands of arguments at once.
@@ -138,4 +161,4 @@ for from = 1, #channels, 500 do
   for j = 1, #chunk do subscribers[slots[from + j - 1]] = plain[2 * j] + (sharded and sharded[2 * j] or 0) end
 end
 
-return { t, redis.call('pttl', key), redis.call('time'), size, body, queue, deadlines, counter, readers, permits, subscribers }
+return { t, redis.call('pttl', key), redis.call('time'), size, body, queue, deadlines, counter, readers, permits, subscribers, limiter }
