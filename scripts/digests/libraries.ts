@@ -36,9 +36,9 @@ export const LIBRARY_SOURCES: readonly LibrarySource[] = [
     repo: 'redisson/redisson',
     language: 'java',
     // Lock, fair, read-write, fenced and spin locks, the watchdog (RedissonBaseLock, then renewal/),
-    // semaphores and the count-down latch.
+    // semaphores, the count-down latch and the rate limiter.
     files:
-      /^redisson\/src\/main\/java\/org\/redisson\/(?:Redisson(?:Lock|BaseLock|FairLock|ReadLock|WriteLock|FencedLock|SpinLock|Semaphore|PermitExpirableSemaphore|CountDownLatch)|renewal\/\w+)\.java$/,
+      /^redisson\/src\/main\/java\/org\/redisson\/(?:Redisson(?:Lock|BaseLock|FairLock|ReadLock|WriteLock|FencedLock|SpinLock|Semaphore|PermitExpirableSemaphore|CountDownLatch|RateLimiter)|renewal\/\w+)\.java$/,
     tags: /^redisson-[34]\.\d+\.\d+$/,
   }),
   source({

@@ -93,6 +93,8 @@ export class TraceChecker {
   /** Reads one event; returns the findings it completed, and those it lengthened (`update: true`). */
   push(e: TraceEvent): Finding[] {
     const found: Finding[] = (this.found = []);
+    // A rate limiter's permits are taken, never held: nothing to overlap, lose or leave behind.
+    if (e.library === 'rate-limiter') return found;
     const add = (f: NewFinding) => void this.issue(e.lock, f, undefined);
     const facts = this.factsOf(e.lock);
     const owner = e.owner ?? '?';

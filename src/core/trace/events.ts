@@ -4,7 +4,7 @@
 // recording and every view read only these, so a recording replays exactly like a live run.
 
 /** The library whose protocol an operation followed (a hash lock is Redisson's layout, whoever wrote it). */
-export const TRACE_LIBRARIES = ['redisson', 'token', 'semaphore'] as const;
+export const TRACE_LIBRARIES = ['redisson', 'token', 'semaphore', 'rate-limiter'] as const;
 export type TraceLibrary = (typeof TRACE_LIBRARIES)[number];
 
 export const TRACE_EVENT_KINDS = [
@@ -25,6 +25,8 @@ export const TRACE_EVENT_KINDS = [
   'failover',
   'lost-in-failover',
   'raw',
+  /** A rate limiter's settings written (Redisson's setRate / trySetRate): `detail` says them. */
+  'configured',
   'blind',
   'unblind',
 ] as const;
@@ -58,7 +60,7 @@ export interface TraceEvent {
   readonly library?: TraceLibrary;
   /** acquired / renewed: the lease set from `t` (absent: no TTL on the key). */
   readonly leaseMs?: number;
-  /** acquired: re-entry count after it; released: holds left (0 = the lock is free of this owner). */
+  /** acquired: re-entry count after it; released: holds left (0 = the lock is free of this owner); a rate limiter's: permits. */
   readonly count?: number;
   /** A shared hold: a reader, or a semaphore permit. */
   readonly shared?: boolean;

@@ -45,6 +45,7 @@ const VERB: Readonly<Record<TraceEvent['kind'], string>> = {
   failover: 'FAILOVER',
   'lost-in-failover': 'LOST IN FAILOVER',
   raw: 'raw',
+  configured: 'configured',
   blind: 'BLIND',
   unblind: 'seeing again',
 };

@@ -9,11 +9,17 @@ import { queueCommand } from './fair-queue.js';
 import { keyInfo, REDISSON_OWNER } from './keys.js';
 import type { LockState } from './lock-model.js';
 import { resolvePermits } from './permit-effects.js';
+import { applyRateLimiter, rateLimiterOf } from './rate-limiter-effects.js';
 import { libraryOf, newFacts, recordFact, type Facts } from './script-facts.js';
 import { resolveSet } from './token-set.js';
 
 /** Decodes one script run into events (through `ctx.emit`) and updates the model. */
 export function applyScript(ctx: EffectContext, run: ScriptRun): void {
+  const limiter = rateLimiterOf(run);
+  if (limiter !== undefined) {
+    if (ctx.wants(limiter)) applyRateLimiter(ctx, run, limiter);
+    return;
+  }
   const facts = new Map<string, Facts>();
   const factsOf = (key: string): Facts => {
     let f = facts.get(key);

@@ -18,6 +18,9 @@ export function scriptIntent(body: string): ScriptIntent {
     s.includes(`call('${name}'`) || (name === 'get' && s.includes("call('mget'")) || (name === 'set' && s.includes("call('msetnx'"));
   // UNLINK deletes as DEL does (Spring's RedisLockRegistry unlocks with it).
   const deletes = calls('del') || calls('unlink');
+  // Redisson's rate limiter reads its `rate` and `interval`: only its tryAcquire takes (DECRBY);
+  // setRate, release and availablePermits write settings or counts, none of them a lock's intent.
+  if (s.includes("'rate'") && s.includes("'interval'")) return calls('decrby') ? 'acquire' : 'unknown';
   // Releases decrement a hold (Redisson) or compare-and-delete a token.
   if (/'hincrby'[^)]*-\s*1\s*\)/.test(s)) return 'release';
   if (deletes && calls('get') && !calls('set') && !calls('pexpire') && !calls('exists')) return 'release';
