@@ -75,4 +75,27 @@ describe("Redisson's group multi-lock in the commands", () => {
     const doctor = await cli(['doctor', '--json']);
     expect(doctor.stdout).toContain('"code":"no-ttl"');
   });
+
+  it("force-unlock deletes the group and wakes its waiters with RLock's unlock message on the group's channel", async () => {
+    await writeGroup();
+    // RedissonFasterMultiLock's waiters subscribe to prefixName('redisson_lock__channel', group) and wake on '0'.
+    const waiter = fx.raw.duplicate();
+    const heard: [string, string][] = [];
+    waiter.on('message', (channel: string, message: string) => heard.push([channel, message]));
+    await waiter.subscribe(`redisson_lock__channel:{${GROUP}}`);
+    try {
+      const forced = await cli(['force-unlock', GROUP, '--yes']);
+      expect([forced.code, forced.stderr]).toEqual([0, '']);
+      expect(forced.stdout).toContain(`force-unlocked "${GROUP}" (reentrant)`);
+      expect(await fx.raw.exists(GROUP)).toBe(0);
+      await fx.raw.ping(); // the message reached the waiter's connection before this reply reached ours
+      for (let i = 0; i < 50 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(heard).toEqual([[`redisson_lock__channel:{${GROUP}}`, '0']]);
+      // Taking or releasing a group is still refused: we speak no multi-lock protocol.
+      const release = await cli(['release', GROUP, '--owner', OWNER]);
+      expect(release.code).not.toBe(0);
+    } finally {
+      waiter.disconnect();
+    }
+  });
 });
