@@ -80,7 +80,7 @@ export function hostHint(message: string): string {
 
 const SANDBOX = 'sandbox';
 const OPTION_NAMES = connectionOptions().map((o) => o.attributeName());
-/** Commands that take a connection through this module (the rest: race, target add, keep their own meaning). */
+/** Commands that take a connection through this module (the rest do not connect to Redis). */
 const connecting = new WeakSet<Command>();
 /** Of those, the ones whose --sandbox is a connection; the REPL attaches a sandbox itself. */
 const sandboxAsConnection = new WeakSet<Command>();
@@ -88,7 +88,7 @@ const sandboxAsConnection = new WeakSet<Command>();
 const saving = new WeakMap<Command, number | undefined>();
 
 export interface DeclareOptions {
-  /** false: the command handles --sandbox itself (the REPL, race). */
+  /** false: the command handles --sandbox itself (the REPL). */
   readonly sandbox?: boolean;
   /** The connection is saved, not opened (`target add`): no REDISCLI_AUTH, no current or host target. */
   readonly saving?: boolean;
@@ -187,7 +187,8 @@ export function replayArgs(cmd: Command): readonly string[] {
 }
 
 function replay(flags: ConnectionFlags, typed: (name: string) => boolean, connection: ResolvedConnection): string[] {
-  if (connection.sandbox !== undefined) return ['--sandbox', connection.sandbox];
+  // A sandbox the host attached (the REPL's) it supplies again, like any host target.
+  if (typed('sandbox') && connection.sandbox !== undefined) return ['--sandbox', connection.sandbox];
   if (typed('target')) return ['--target', flags.target!];
   const ep = connection.endpoint;
   const where = ['url', 'host', 'port', 'user', 'db', 'tls', 'sentinel', 'cluster'].some(typed);

@@ -15,6 +15,8 @@ export interface OutputStream {
 export interface HostTarget {
   readonly endpoint: Endpoint;
   readonly redlockNodes?: readonly Endpoint[] | undefined;
+  /** The attached sandbox's name, when the target is one (race needs no confirmation there). */
+  readonly sandbox?: string | undefined;
 }
 
 export interface RunContext {

@@ -23,6 +23,8 @@ export interface ResolvedConnection {
   readonly sandbox?: string | undefined;
   /** Something besides REDIS_URL or the default named it: a flag, a target, a sandbox or the host. */
   readonly named: boolean;
+  /** Nothing named a server: not the line, the host, a saved target nor REDIS_URL (race then starts a sandbox of its own). */
+  readonly defaulted: boolean;
 }
 
 /** What the resolver needs to know about the command besides its values. */
@@ -73,6 +75,7 @@ export async function resolveConnection(input: ResolveInput, ctx: RunContext): P
     targetName: start.targetName,
     sandbox: start.sandbox,
     named: start.named || overridden || resolved.passwordFrom === 'env',
+    defaulted: start.defaulted === true && !overridden,
   };
 }
 
@@ -82,6 +85,8 @@ interface StartingPoint {
   readonly targetName?: string | undefined;
   readonly sandbox?: string | undefined;
   readonly named: boolean;
+  /** The default URL, for want of anything else. */
+  readonly defaulted?: boolean | undefined;
 }
 
 /** Where the line goes before redis-cli's flags change a part: its sandbox, target, URL, the host's target, REDIS_URL, the current target or the default. */
@@ -97,11 +102,14 @@ async function startingPoint(input: ResolveInput, ctx: RunContext): Promise<Star
   if (flags.url !== undefined) return { endpoint: parseEndpointUrl(flags.url), named: true };
   const envUrl = nonEmpty(ctx.env.REDIS_URL);
   const saysWhere = WHERE.some((n) => typed(n));
-  if (!saysWhere && ctx.target) return { endpoint: ctx.target.endpoint, nodes: input.locks ? ctx.target.redlockNodes : undefined, named: true };
+  if (!saysWhere && ctx.target) {
+    const { endpoint, redlockNodes, sandbox } = ctx.target;
+    return { endpoint, nodes: input.locks ? redlockNodes : undefined, sandbox, named: true };
+  }
   if (saysWhere || envUrl !== undefined) return { endpoint: parseEndpointUrl(envUrl ?? DEFAULT_URL), named: saysWhere };
   const { loadCurrentTarget } = await import('../state/targets.js');
   const current = loadCurrentTarget(ctx.env);
-  if (current === undefined) return { endpoint: parseEndpointUrl(DEFAULT_URL), named: false };
+  if (current === undefined) return { endpoint: parseEndpointUrl(DEFAULT_URL), named: false, defaulted: true };
   return { endpoint: await (await import('./target-use.js')).targetEndpoint(ctx, current), targetName: current, named: true };
 }
 

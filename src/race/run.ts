@@ -21,7 +21,7 @@ import { Recorder } from './recorder.js';
 import { RaceResources } from './resources.js';
 import { serverCpuSeconds } from './server-cpu.js';
 import { protocolSessions, type SessionConfig, type SessionFactory } from './session.js';
-import { openTarget, RACE_REDLOCK_NODES, refuseNonLockKeys, type RaceTargetHandle } from './target.js';
+import { openTarget, RACE_REDLOCK_NODES, refuseKeysInUse, type RaceTargetHandle } from './target.js';
 
 export interface KeyResult {
   readonly key: string;
@@ -84,7 +84,7 @@ export async function runRace(plan: RacePlan, hooks: RaceHooks): Promise<RaceRes
   checkOpenFiles(plan);
   const target = await openTarget(plan, { env: hooks.env, signal: hooks.signal, onProgress: hooks.onProgress });
   try {
-    await refuseNonLockKeys(plan, target);
+    await refuseKeysInUse(plan, target);
     return await raceOn(plan, target, hooks);
   } finally {
     await target.close();

@@ -1,9 +1,13 @@
 // Where a race's clients connect: a sandbox started for this race (the topology its kind and
-// chaos need, stopped afterwards), a sandbox already running (--sandbox), or a plain URL.
+// chaos need, stopped afterwards), a sandbox already running (--sandbox), or the user's own
+// server, Sentinel or Cluster (whatever the connection options resolved to).
 
 import { UsageError } from '../core/errors.js';
 import { openLockEnv } from '../locks/env.js';
+import { escapeControls } from '../core/decode/escape.js';
+import { keysRaceWrites } from '../core/race/keys.js';
 import { lockKindOf } from '../locks/family.js';
+import type { LockEnv } from '../locks/types.js';
 import type { ChaosVerb, RacePlan } from '../core/race/plan.js';
 import { DEFAULT_URL, describeTarget, parseEndpointUrl, type TargetSpec } from '../redis/target.js';
 import { loadSandbox, startSandbox, type SandboxHandle, type TopologyName } from '../sandbox/index.js';
@@ -103,16 +107,35 @@ function fromSandbox(sandbox: SandboxHandle, plan: RacePlan, label: string, clos
 }
 
 /**
- * Refuses, before any client starts, a race on keys that hold something other than a lock of
- * the race's kind (application data, another lock family), as `acquire` would: a race whose
- * every acquisition fails on such a key proves nothing. A fresh sandbox is empty: nothing to read.
+ * Refuses, before any client starts, a race on keys it must not write. On a sandbox: keys that
+ * hold something other than a lock of the race's kind (application data, another lock family),
+ * as `acquire` would: a race whose every acquisition fails on such a key proves nothing. On any
+ * other server: every key that exists at all, lock or not, since it may be someone's. A fresh
+ * sandbox is empty: nothing to read.
  */
-export async function refuseNonLockKeys(plan: RacePlan, target: RaceTargetHandle): Promise<void> {
+export async function refuseKeysInUse(plan: RacePlan, target: RaceTargetHandle): Promise<void> {
   if (plan.target.type === 'fresh') return;
   const env = await openLockEnv(target.spec, { mode: 'one-shot', name: 'redlock-cli:race-check', pubsub: 'plain', nodes: target.nodes });
   try {
-    for (const key of plan.keys) await lockKindOf(env, key, { kind: plan.kind });
+    if (plan.target.type === 'url') await refuseExistingKeys(env, plan);
+    else for (const key of plan.keys) await lockKindOf(env, key, { kind: plan.kind });
   } finally {
     await env.close();
+  }
+}
+
+/** One line naming the first key of the race that exists on the target (on any reachable Redlock node); read-only. */
+async function refuseExistingKeys(env: LockEnv, plan: RacePlan): Promise<void> {
+  const conns = env.nodes.length > 0 ? env.nodes.filter((n) => !n.offline) : [env.conn];
+  for (const name of plan.keys) {
+    for (const key of keysRaceWrites(plan.kind, name)) {
+      for (const conn of conns) {
+        if ((await conn.client.exists(key)) === 0) continue;
+        const type = await conn.client.type(key);
+        throw new UsageError(
+          `"${escapeControls(key)}" already exists on ${conn.label} (a ${type}): on a server that is not a redlock-cli sandbox, race only takes keys that do not exist, and nothing was changed; race on other names, e.g. with a prefix: race:${escapeControls(name)}`,
+        );
+      }
+    }
   }
 }

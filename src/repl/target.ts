@@ -58,4 +58,4 @@ export function flagsTarget(connection: { readonly endpoint: Endpoint; readonly 
 }
 
 /** The host target commands get through their RunContext: the endpoint itself, never words on their line. */
-export const hostTarget = (target: ReplTarget): HostTarget => ({ endpoint: target.spec, redlockNodes: target.redlockNodes });
+export const hostTarget = (target: ReplTarget): HostTarget => ({ endpoint: target.spec, redlockNodes: target.redlockNodes, sandbox: target.sandbox });

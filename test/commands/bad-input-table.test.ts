@@ -93,12 +93,13 @@ export const ROWS: Row[] = [
   { name: 'redlock --nodes with the same URL twice', args: (s) => ['acquire', 'pay', '--kind', 'redlock', '--nodes', nodes(s, s.url, s.url)], code: 2, says: /names one server twice/ },
   { name: 'redlock --nodes with localhost next to 127.0.0.1', args: (s) => ['acquire', 'pay', '--kind', 'redlock', '--nodes', nodes(s, `localhost:${s.port}`, `127.0.0.1:${s.port}`)], code: 2, says: /names one server twice/ },
   { name: 'redlock --nodes with two databases of one server', args: (s) => ['acquire', 'pay', '--kind', 'redlock', '--nodes', nodes(s, `${s.url}/1`, `${s.url}/2`)], code: 2, says: /names one server twice/ },
-  { name: 'race redlock --nodes with a duplicate', args: (s) => ['race', 'pay', '--kind', 'redlock', '--url', s.url, '--nodes', nodes(s, s.url, s.url), '--duration', '1s'], code: 2, says: /names one server twice/ },
+  { name: 'race redlock --nodes with a duplicate', args: (s) => ['race', 'pay', '--kind', 'redlock', '--url', s.url, '--nodes', nodes(s, s.url, s.url), '--duration', '1s', '--yes'], code: 2, says: /names one server twice/ },
 
   // Item 8: race refuses application data up front.
-  { name: 'race on a string of application data', args: (s) => ['race', 's1', '--kind', 'token', '--url', s.url, '--duration', '1s'], code: 2, says: /holds a string that is not a lock/, arrange: (p) => p.set('s1', 'val') },
-  { name: 'race on an application hash', args: (s) => ['race', 'user:1', '--url', s.url, '--duration', '1s'], code: 2, says: /holds a hash that is not a lock/, arrange: (p) => appHash(p) },
-  { name: 'race --kind fair on a read-write lock', args: (s) => ['race', 'rw', '--kind', 'fair', '--url', s.url, '--duration', '1s'], code: 2, says: /is a read-write lock/, arrange: (p) => rwLock(p) },
+  { name: 'race on a string of application data', args: (s) => ['race', 's1', '--kind', 'token', '--url', s.url, '--duration', '1s', '--yes'], code: 2, says: /"s1" already exists on 127\.0\.0\.1:\d+ \(a string\)/, arrange: (p) => p.set('s1', 'val') },
+  { name: 'race on an application hash', args: (s) => ['race', 'user:1', '--url', s.url, '--duration', '1s', '--yes'], code: 2, says: /"user:1" already exists on 127\.0\.0\.1:\d+ \(a hash\)/, arrange: (p) => appHash(p) },
+  { name: 'race --kind fair on a read-write lock', args: (s) => ['race', 'rw', '--kind', 'fair', '--url', s.url, '--duration', '1s', '--yes'], code: 2, says: /"rw" already exists/, arrange: (p) => rwLock(p) },
+  { name: 'race on a server of your own without --yes', args: (s) => ['race', 'k', '--url', s.url, '--duration', '1s'], code: 2, says: /which is not a redlock-cli sandbox: pass --yes to race there/ },
 
   // What the docs promise (the locks guide, safety rails, exit codes).
   { name: 'acquire of a list', args: () => ['acquire', 'jobs'], code: 2, says: /holds a list that is not a lock/, arrange: (p) => p.rpush('jobs', 'a', 'b') },

@@ -20,8 +20,8 @@ afterAll(async () => {
 
 describe('the password in --url never reaches any output', () => {
   const runs: readonly (readonly string[])[] = [
-    ['race', 'pw-race', '--clients', '2', '--duration', '300ms', '--json'],
-    ['race', 'pw-race', '--clients', '2', '--duration', '300ms'],
+    ['race', 'pw-race-json', '--clients', '2', '--duration', '300ms', '--json', '--yes'],
+    ['race', 'pw-race', '--clients', '2', '--duration', '300ms', '--yes'],
     ['acquire', 'pw-lock', '--lease', '5s', '--json'],
     ['acquire', 'pw-lock', '--lease', '5s'],
     ['inspect', 'pw-lock', '--json'],

@@ -205,19 +205,13 @@ describe('7. Redlock counts each server once', () => {
 });
 
 describe('8. race', () => {
-  it('on a key holding application data is refused up front like acquire', async () => {
+  // On a sandbox a race on a held lock is refused by nothing: test/race/targets.test.ts shows it inconclusive.
+  it('on a key holding application data is refused up front, --yes or not: on your own server it exists', async () => {
     await raw().set('s1', 'val');
     await unchanged(async () =>
-      refused(await cli('race', 's1', '--kind', 'token', '--url', servers[0]!.url, '--clients', '2', '--duration', '1s'), /holds a string that is not a lock/),
+      refused(await cli('race', 's1', '--kind', 'token', '--url', servers[0]!.url, '--clients', '2', '--duration', '1s', '--yes'), /"s1" already exists on 127\.0\.0\.1:\d+ \(a string\)/),
     );
   });
-
-  it('a run in which nobody acquires is INCONCLUSIVE (exit 8), never SAFE', async () => {
-    await raw().hset('held', B, '1'); // held by B with no TTL: nobody can take it
-    const r = await cli('race', 'held', '--url', servers[0]!.url, '--clients', '2', '--duration', '800ms', '--wait', '200ms', '--json');
-    expect(r.code).toBe(8);
-    expect(JSON.parse(r.stdout)).toMatchObject({ safe: false, acquisitions: 0 });
-  }, 30_000);
 });
 
 describe('validation', () => {

@@ -124,7 +124,7 @@ describe('reading commands', () => {
 
 describe('race, sandbox, scenario, target', () => {
   it('race on a given server', async () => {
-    const race = await offline('race', 'r', '-u', `redis://127.0.0.1:${fx.server.port}`, '--clients', '2', '--duration', '500ms', '--json');
+    const race = await offline('race', 'r', '-u', `redis://127.0.0.1:${fx.server.port}`, '--clients', '2', '--duration', '500ms', '--json', '--yes');
     expect([0, 8]).toContain(race.code); // 8: the busy machine made it inconclusive, still the same shape
     checkOutput('race', race.stdout);
   }, SPAWNS_BOUND);

@@ -40,9 +40,12 @@ describe('race refuses bad input with exit 2 before starting', () => {
     [['--hold-dist', 'normal'], 'unknown --hold-dist "normal"'],
     [['--clients', '2', '--procs', '3'], '--procs 3 is more than --clients 2'],
     [['--chaos', 'flood'], 'unknown --chaos verb "flood"'],
-    [['--url', URL, '--chaos', 'pause'], '--chaos pause needs a sandbox'],
-    [['--url', URL, '--chaos', 'failover'], '--chaos failover needs a sandbox'],
-    [['--url', URL, '--sandbox', 'x'], 'use either --url or --sandbox'],
+    [['--url', URL], 'race writes locks at 127.0.0.1:1, which is not a redlock-cli sandbox: pass --yes to race there'],
+    [['--url', URL, '--chaos', 'partition', '--yes'], '--chaos partition faults a server, and a race never faults one that is not a redlock-cli sandbox'],
+    [['--url', URL, '--chaos', 'failover', '--yes'], '--chaos failover faults a server'],
+    [['-p', '1', '--chaos', 'clock', '--yes'], '--chaos clock faults a server'],
+    [['--url', URL, '--sandbox', 'x'], '--sandbox already says where to connect: drop --url'],
+    [['--url', URL, '--redis-server', '/bin/true'], '--redis-server picks the binary of the sandbox a race starts'],
     [['--kind', 'redlock', '--chaos', 'failover'], 'Redlock nodes are independent primaries'],
   ])('%j', async (args, message) => {
     const started = Date.now();
@@ -71,7 +74,7 @@ describe('race checks the open-files limit first', () => {
 
   it('too many clients for ulimit -n: one line naming the fix, exit 2', async () => {
     const run = promisify(execFile);
-    const script = `ulimit -n 256; exec node ${BIN} race orders --clients 500 --url ${URL}`;
+    const script = `ulimit -n 256; exec node ${BIN} race orders --clients 500 --url ${URL} --yes`;
     const err = await run('bash', ['-c', script], { env: { ...process.env, ...env } }).then(
       () => undefined,
       (e: { code: number; stderr: string; stdout: string }) => e,

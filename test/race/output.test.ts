@@ -36,7 +36,7 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 
 describe('race output', () => {
   it('a safe race prints the summary table and exits 0, without ink', async () => {
-    const r = await cli('race', 'orders', 'invoices', '--url', server.url, '--kind', 'fenced', '--clients', '4', '--duration', '1500ms', '--lease', '2s', '--hold', '2ms');
+    const r = await cli('race', 'orders', 'invoices', '--url', server.url, '--kind', 'fenced', '--clients', '4', '--duration', '1500ms', '--lease', '2s', '--hold', '2ms', '--yes');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     // Piped, the summary wraps at 80 columns between words, continuation lines indented under the figures.
@@ -58,7 +58,7 @@ describe('race output', () => {
   });
 
   it('--json: every figure, the harness, and each key with its history, without ink', async () => {
-    const r = await cli('race', 'orders', '--url', server.url, '--kind', 'token', '--clients', '3', '--duration', '1s', '--lease', '2s', '--hold', '2ms', '--procs', '1', '--json');
+    const r = await cli('race', 'orders', '--url', server.url, '--kind', 'token', '--clients', '3', '--duration', '1s', '--lease', '2s', '--hold', '2ms', '--procs', '1', '--json', '--yes');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown> & { keys: { history: { clients: string[]; events: { kind: string }[] }; counter: number; acquisitions: number }[] };

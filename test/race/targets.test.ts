@@ -1,6 +1,8 @@
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { owner } from '../helpers/lock-env.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { env, ops, plan, race } from './helpers.js';
@@ -37,11 +39,24 @@ describe('race targets', () => {
     expect(r.stderr.trim()).toBe('redlock-cli: --chaos latency goes through the fault proxy: start the sandbox with sandbox up --proxy');
   });
 
+  it('a run in which nobody acquires is INCONCLUSIVE (exit 8), never SAFE', async () => {
+    const node = new Redis(sandbox.urls.primary!, { maxRetriesPerRequest: 0 });
+    try {
+      await node.hset('held', owner(2), '1'); // held with no TTL: nobody can take it
+      const r = await runCli(['race', 'held', '--sandbox', 'race-target', '--clients', '2', '--duration', '800ms', '--wait', '200ms', '--json'], env);
+      expect(r.code).toBe(8);
+      expect(JSON.parse(r.stdout)).toMatchObject({ safe: false, acquisitions: 0 });
+    } finally {
+      await node.del('held');
+      node.disconnect();
+    }
+  }, 30_000);
+
   it('Ctrl-C ends the race early: the summary is still printed, exit 130', async () => {
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 700);
     const started = Date.now();
-    const r = await runCli(['race', 'orders', '--url', server.url, '--clients', '4', '--duration', '30s', '--lease', '2s', '--hold', '5ms'], env, abort.signal);
+    const r = await runCli(['race', 'orders', '--url', server.url, '--clients', '4', '--duration', '30s', '--lease', '2s', '--hold', '5ms', '--yes'], env, abort.signal);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(r.code).toBe(130);
     expect(r.stdout).toMatch(/^race orders against 127\.0\.0\.1:\d+ \(interrupted\)$/m);

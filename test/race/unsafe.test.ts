@@ -45,7 +45,7 @@ describe('race, unsafe knobs', () => {
   });
 
   it('through the CLI: exit 7, the summary says UNSAFE and --json carries the history', async () => {
-    const args = ['race', 'orders', '--url', server.url, '--kind', 'token', '--clients', '4', '--duration', '1500ms', '--lease', '30ms', '--hold', '60ms', '--no-renew'];
+    const args = ['race', 'orders', '--url', server.url, '--kind', 'token', '--clients', '4', '--duration', '1500ms', '--lease', '30ms', '--hold', '60ms', '--no-renew', '--yes'];
     const text = await runCli(args, env);
     expect(text.code).toBe(7);
     expect(text.stdout).toMatch(/verdict\s+UNSAFE: \d+ violations? \(.*mutual-exclusion \d+/);

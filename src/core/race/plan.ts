@@ -12,6 +12,9 @@ export type HoldDist = (typeof HOLD_DISTS)[number];
 export const CHAOS_VERBS = ['pause', 'kill-holder', 'failover', 'latency', 'clock', 'partition'] as const;
 export type ChaosVerb = (typeof CHAOS_VERBS)[number];
 
+/** Faults on the race's own clients (its processes, its sockets): the only ones a server not a sandbox ever gets. */
+export const CLIENT_VERBS: readonly ChaosVerb[] = ['pause', 'kill-holder'];
+
 /** `safe`: the protocol's owner-checked release; `naive-del`: a plain DEL, whoever holds the lock. */
 export const RELEASE_MODES = ['safe', 'naive-del'] as const;
 export type ReleaseMode = (typeof RELEASE_MODES)[number];
@@ -25,7 +28,10 @@ export type RaceTarget =
   /** A sandbox started for this race; `redisServer` is the binary its nodes run (--redis-server). */
   | { readonly type: 'fresh'; readonly redisServer?: string | undefined }
   | { readonly type: 'sandbox'; readonly name?: string | undefined }
-  /** The user's own server, Sentinel or Cluster (the connection flags), or Redlock's --nodes. */
+  /**
+   * The user's own server, Sentinel or Cluster (the connection flags, a saved target, REDIS_URL), or
+   * Redlock's --nodes: only keys that do not exist there are raced on, and no server fault is sent.
+   */
   | { readonly type: 'url'; readonly endpoint: Endpoint; readonly nodes?: readonly Endpoint[] | undefined };
 
 export interface RacePlan {
@@ -91,13 +97,15 @@ export function checkRacePlan(input: RaceInput): RacePlan {
   if (chaos !== undefined) {
     if (chaosEveryMs >= input.durationMs) throw new UsageError('--chaos-every must be shorter than --duration, or no fault ever fires');
     if (chaosForMs >= chaosEveryMs) throw new UsageError('--chaos-for must be shorter than --chaos-every');
-    if (input.target.type === 'url') {
-      throw new UsageError(`--chaos ${chaos} needs a sandbox: against --url a race only runs clients (drop --url to start one, or use --sandbox <name>)`);
+    if (input.target.type === 'url' && !CLIENT_VERBS.includes(chaos)) {
+      throw new UsageError(
+        `--chaos ${chaos} faults a server, and a race never faults one that is not a redlock-cli sandbox: use --sandbox <name> (or no connection options for a sandbox of its own), or --chaos ${CLIENT_VERBS.join(' or ')}, which act on the race's own clients`,
+      );
     }
     if (chaos === 'failover' && kind === 'redlock') throw new UsageError('--chaos failover needs a replica to promote, and Redlock nodes are independent primaries');
   }
   if (input.target.type === 'url' && kind === 'redlock' && (input.target.nodes?.length ?? 0) < 2) {
-    throw new UsageError('--kind redlock with --url needs --nodes redis://host:port,redis://host:port,... (3 or more)');
+    throw new UsageError('--kind redlock outside a sandbox needs --nodes redis://host:port,redis://host:port,... (3 or more independent primaries)');
   }
   return { ...input, kind, holdDist, release, chaos, chaosEveryMs, chaosForMs };
 }
