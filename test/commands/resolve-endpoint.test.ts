@@ -40,6 +40,19 @@ describe('resolveConnection', () => {
     expect(await resolve({}, ctx, { locks: false })).toMatchObject({ redlockByDefault: false, nodes: undefined });
   });
 
+  it('defaulted only when nothing named a server: race then starts a sandbox of its own', async () => {
+    expect((await resolve({}, ctxOf(env))).defaulted).toBe(true);
+    expect((await resolve({ port: '7000' }, ctxOf(env))).defaulted).toBe(false);
+    expect((await resolve({}, ctxOf({ ...env, REDIS_URL: 'redis://h:1' }))).defaulted).toBe(false);
+    expect((await resolve({}, ctxOf(env, { target: host }))).defaulted).toBe(false);
+  });
+
+  it("the REPL's attached sandbox is the line's sandbox (race asks nothing there)", async () => {
+    const sandbox = { endpoint: parseEndpointUrl('redis://127.0.0.1:7001'), sandbox: 'demo' };
+    expect(await resolve({}, ctxOf(env, { target: sandbox }))).toMatchObject({ sandbox: 'demo', defaulted: false });
+    expect((await resolve({ url: 'redis://h:1' }, ctxOf(env, { target: sandbox }))).sandbox).toBeUndefined();
+  });
+
   it('REDIS_URL, REDISCLI_AUTH and -a: the password source is kept, the typed one wins', async () => {
     const fromEnv = await resolve({}, ctxOf({ ...env, REDIS_URL: 'redis://h:1', REDISCLI_AUTH: 'envpw' }));
     expect(fromEnv.endpoint).toMatchObject({ host: 'h', password: 'envpw', passwordFrom: 'env' });

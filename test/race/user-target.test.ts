@@ -1,6 +1,8 @@
+import { PassThrough } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fencedTokenKey } from '../../src/core/names.js';
+import { run } from '../../src/main.js';
 import { rawClient } from '../helpers/lock-env.js';
 import { dumpAll, dumpAndExpiryAll } from '../helpers/read-only.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -73,6 +75,26 @@ describe('race on a server of your own', () => {
     refused(await race('rt:asked', '-p', port(), ...short), new RegExp(`race writes locks at 127\\.0\\.0\\.1:${port()}, which is not a redlock-cli sandbox: pass --yes`));
     expect(await dumpAll(raw())).toEqual(before);
   });
+
+  it.each([
+    ['n', [2], /race cancelled: nothing was started and nothing changed/],
+    ['y', NO_WRONG_VERDICT, /verdict\s+(SAFE|INCONCLUSIVE)/],
+  ])('on a terminal it asks first: answered %s', async (answer, codes, says) => {
+    const before = await dumpAll(raw());
+    const stdin = Object.assign(new PassThrough(), { isTTY: true });
+    let out = '';
+    let err = '';
+    const exit = run(['race', `rt:asked-${answer}`, '-p', port(), ...short], {
+      stdout: { write: (t: string) => (out += t), isTTY: false },
+      stderr: { write: (t: string) => ((err += t), /Race there\? \[y\/N\] $/.test(err) && stdin.write(`${answer}\n`)), isTTY: false },
+      stdin,
+      env,
+    });
+    expect(codes, err).toContain(await exit);
+    expect(err).toMatch(new RegExp(`^race writes locks on rt:asked-${answer} at 127\\.0\\.0\\.1:${port()}, which is not a redlock-cli sandbox`));
+    expect(out + err).toMatch(says);
+    if (answer === 'n') expect(await dumpAll(raw())).toEqual(before);
+  }, 30_000);
 
   it('REDIS_URL names a server of your own too: it is asked about, not replaced by a sandbox', async () => {
     const r = await runCli(['race', 'rt:env', ...short], { ...env, REDIS_URL: servers[0]!.url });
