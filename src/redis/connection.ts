@@ -147,6 +147,9 @@ function buildClient(spec: Endpoint, opts: ConnectOptions): { client: RedisClien
         sentinelCommandTimeout: sentinelReplyTimeoutMs(spec, opts),
         sentinelRetryStrategy: opts.mode === 'one-shot' ? () => null : (times: number) => Math.min(200 * times, 2000),
         sentinelMaxConnections: 3,
+        // Over TLS the sentinels and the master they name are both reached with the endpoint's
+        // files; each socket verifies its own host (the endpoint's host is only a placeholder).
+        ...(spec.tls ? { tls: tlsOptions(undefined, spec.tlsFiles), sentinelTLS: tlsOptions(undefined, spec.tlsFiles), enableTLSForSentinelMode: true } : {}),
       }),
       topology: 'sentinel',
     };

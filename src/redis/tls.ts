@@ -17,6 +17,7 @@ function readPem(path: string, flag: string): Buffer {
 }
 
 /**
+/**
  * Parses a file given as a certificate or a key before any connection uses it: a wrong file is bad
  * input naming the file, where OpenSSL would later say only "PEM routines::no start line" (exit 1)
  * or, for a key that does not match its certificate, fail the handshake as if the server were untrusted.
@@ -44,10 +45,14 @@ function checkedFiles(files: TlsFiles): { ca?: Buffer; cert?: Buffer; key?: Buff
   return { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
 }
 
-/** ioredis `tls` options: SNI only for host names (Node warns when the server name is an IP), then the files. */
-export function tlsOptions(host: string, files: TlsFiles = {}): Record<string, unknown> {
+/**
+ * ioredis `tls` options: SNI only for host names (Node warns when the server name is an IP), then
+ * the files. `host` undefined: no server name fixed here, so each socket checks the host it
+ * connects to (Sentinel mode, where one set of options reaches every sentinel and the master).
+ */
+export function tlsOptions(host: string | undefined, files: TlsFiles = {}): Record<string, unknown> {
   return {
-    ...(isIP(host) === 0 ? { servername: host } : {}),
+    ...(host !== undefined && isIP(host) === 0 ? { servername: host } : {}),
     ...checkedFiles(files),
     ...(files.insecure ? { rejectUnauthorized: false } : {}),
   };

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt } from '../helpers/build.js';
-import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { freePort, startRedis } from '../helpers/redis-server.js';
 import { privateCa } from '../helpers/tls-cert.js';
+import { startTlsSentinel } from '../helpers/topologies.js';
 
 // Every command over rediss:// to a TLS-only server that verifies clients (tls-auth-clients yes),
 // with a private CA: each connection the CLI opens (trace's MONITOR and keyspace ones included)
@@ -16,8 +17,8 @@ import { privateCa } from '../helpers/tls-cert.js';
 const run = promisify(execFile);
 
 let dir: string;
-let servers: RedisServer[] = [];
-const tls = { url: '', ca: '', cert: '', key: '', otherKey: '', otherCa: '', wrongNameUrl: '', expiredUrl: '' };
+let servers: { stop(): Promise<void> }[] = [];
+const tls = { url: '', ca: '', cert: '', key: '', otherKey: '', otherCa: '', wrongNameUrl: '', expiredUrl: '', sentinelUrl: '' };
 
 /** A redis-server listening on TLS only: started with a plain port for the helper's PING, which is then closed. */
 async function tlsOnlyServer(cert: { cert: string; key: string }, ca: string, authClients: boolean): Promise<string> {
@@ -44,6 +45,10 @@ beforeAll(async () => {
   tls.otherKey = otherName.key;
   tls.wrongNameUrl = await tlsOnlyServer(otherName, ca.ca, false);
   tls.expiredUrl = await tlsOnlyServer(ca.issue('expired', 'IP:127.0.0.1', -1), ca.ca, false);
+  // The first server as a Sentinel's master: the sentinel too listens on TLS only and verifies clients.
+  const sentinel = await startTlsSentinel(Number(new URL(tls.url).port), { ...server, ca: ca.ca });
+  servers.push(sentinel);
+  tls.sentinelUrl = `rediss-sentinel://127.0.0.1:${sentinel.port}#mymaster`;
 }, 120_000);
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
@@ -140,6 +145,43 @@ describe.each([
     ['MONITOR', ['--source', 'monitor']],
     ['keyspace', ['--source', 'keyspace', '--enable-notifications']],
   ])('trace --for 6s with the %s source sees a lock taken during it', async (_name, source) => {
+    const lock = key(`trace-${source[1]}`);
+    const r = await traceWhileLocking(flags(), source, lock);
+    expect(r.code, r.stderr).toBe(0);
+    const events = lines(r.stdout).map((l) => JSON.parse(l) as { type: string; lock?: string; kind?: string });
+    expect(events.some((e) => e.type === 'event' && e.lock === lock && e.kind === 'acquired')).toBe(true);
+  });
+});
+
+describe('a Sentinel behind TLS: sentinel and master on TLS ports only, both verifying clients', () => {
+  const flags = (): string[] => ['-u', tls.sentinelUrl, '--cacert', tls.ca, '--cert', tls.cert, '--key', tls.key];
+  const key = (name: string): string => `tls-table:sentinel:${name}`;
+
+  it.each([
+    ['acquire', (): string[] => ['acquire', key('a')]],
+    ['inspect', (): string[] => ['inspect', key('a')]],
+    ['ls', (): string[] => ['ls']],
+    ['release', (): string[] => ['release', key('a')]],
+  ])('%s exits 0', async (_name, args) => {
+    const r = await cli([...flags(), ...args()]);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('--insecure (no --cacert) reaches the sentinel and the master as well', async () => {
+    const r = await cli(['-u', tls.sentinelUrl, '--insecure', '--cert', tls.cert, '--key', tls.key, 'acquire', key('i')]);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('race --yes races on the master the sentinel names', async () => {
+    const r = await cli([...flags(), 'race', key('race'), '--clients', '3', '--duration', '1s', '--lease', '2s', '--hold', '2ms', '--yes', '--json']);
+    expect([0, 8], r.stderr).toContain(r.code);
+    expect(JSON.parse(r.stdout)).toMatchObject({ target: expect.stringMatching(/^sentinel 127\.0\.0\.1:\d+ master mymaster$/), violations: [] });
+  });
+
+  it.each([
+    ['MONITOR', ['--source', 'monitor']],
+    ['keyspace', ['--source', 'keyspace', '--enable-notifications']],
+  ])('trace --for 6s with the %s source follows the master and sees a lock taken during it', async (_name, source) => {
     const lock = key(`trace-${source[1]}`);
     const r = await traceWhileLocking(flags(), source, lock);
     expect(r.code, r.stderr).toBe(0);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import calculateSlot from 'cluster-key-slot';
@@ -126,5 +126,63 @@ export async function startSentinel(options: SentinelOptions = {}): Promise<Sent
   } catch (err) {
     await stop();
     throw err;
+  }
+}
+
+/** The certificate files a TLS-only sentinel serves with, presents to the master, and trusts. */
+export interface SentinelTlsFiles {
+  readonly cert: string;
+  readonly key: string;
+  readonly ca: string;
+}
+
+/**
+ * One sentinel on a TLS port only (no plain port), watching a TLS-only primary over TLS
+ * (`tls-replication yes`; its certificate is its client certificate too), with clients verified
+ * (`tls-auth-clients yes`). Resolves once it names the primary; stop() kills it by pid.
+ */
+export async function startTlsSentinel(primaryTlsPort: number, tls: SentinelTlsFiles): Promise<{ readonly port: number; readonly pid: number; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'redlock-tls-sentinel-'));
+  const port = await freePort();
+  const conf = join(dir, 'sentinel.conf');
+  writeFileSync(
+    conf,
+    [
+      'port 0',
+      `tls-port ${port}`,
+      `tls-cert-file ${tls.cert}`,
+      `tls-key-file ${tls.key}`,
+      `tls-ca-cert-file ${tls.ca}`,
+      'tls-auth-clients yes',
+      'tls-replication yes',
+      'bind 127.0.0.1',
+      `dir ${dir}`,
+      `sentinel monitor mymaster 127.0.0.1 ${primaryTlsPort} 1`,
+      'sentinel down-after-milliseconds mymaster 1000',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 50, tls: { ca: readFileSync(tls.ca), cert: readFileSync(tls.cert), key: readFileSync(tls.key) } });
+  probe.on('error', () => undefined);
+  try {
+    await until(`the TLS sentinel on ${port} to know the master`, async () => {
+      const addr = (await probe.call('SENTINEL', 'get-master-addr-by-name', 'mymaster')) as string[] | null;
+      return addr?.[1] === String(primaryTlsPort);
+    });
+    return { port, pid: child.pid!, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  } finally {
+    probe.disconnect();
   }
 }
