@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/core/errors.js';
+import { parseEndpointUrl } from '../../../src/core/endpoint.js';
+import { keysRaceWrites } from '../../../src/core/race/keys.js';
 import { checkRacePlan, describePlan, type RaceInput } from '../../../src/core/race/plan.js';
 
 const base: RaceInput = {
@@ -16,6 +18,9 @@ const base: RaceInput = {
   renew: true,
   target: { type: 'fresh' },
 };
+
+/** The user's own server: anything but a sandbox. */
+const own = { type: 'url', endpoint: parseEndpointUrl('redis://127.0.0.1:1') } as const;
 
 const refusal = (change: Partial<RaceInput>): string => {
   try {
@@ -51,11 +56,28 @@ describe('checkRacePlan', () => {
     [{ chaos: 'pause', chaosEveryMs: 10_000 }, '--chaos-every must be shorter than --duration'],
     [{ chaos: 'pause', chaosEveryMs: 1000, chaosForMs: 1000 }, '--chaos-for must be shorter than --chaos-every'],
     [{ chaos: 'failover', kind: 'redlock' }, 'Redlock nodes are independent primaries'],
-    [{ chaos: 'pause', target: { type: 'url', url: 'redis://127.0.0.1:1' } as const }, '--chaos pause needs a sandbox'],
-    [{ kind: 'redlock', target: { type: 'url', url: 'redis://127.0.0.1:1' } as const }, 'needs --nodes'],
+    [{ chaos: 'failover', target: own }, '--chaos failover faults a server, and a race never faults one that is not a redlock-cli sandbox'],
+    [{ chaos: 'latency', target: own }, '--chaos latency faults a server'],
+    [{ chaos: 'clock', target: own }, '--chaos clock faults a server'],
+    [{ chaos: 'partition', target: own }, '--chaos partition faults a server'],
+    [{ kind: 'redlock', target: own }, 'needs --nodes'],
     [{ keys: [] }, 'at least one key'],
   ] as [Partial<RaceInput>, string][])('refuses %j', (change, message) => {
     expect(refusal(change)).toContain(message);
+  });
+
+  it("on a server of your own, only the faults that act on the race's own clients", () => {
+    expect(checkRacePlan({ ...base, chaos: 'pause', target: own }).chaos).toBe('pause');
+    expect(checkRacePlan({ ...base, chaos: 'kill-holder', target: own }).chaos).toBe('kill-holder');
+  });
+
+  it.each([
+    ['reentrant', ['orders']],
+    ['token', ['orders']],
+    ['fenced', ['orders', 'redisson_lock_token:{orders}']],
+    ['fair', ['orders', 'redisson_lock_queue:{orders}', 'redisson_lock_timeout:{orders}']],
+  ] as const)('a %s race writes %j', (kind, keys) => {
+    expect(keysRaceWrites(kind, 'orders')).toEqual(keys);
   });
 
   it('keeps chaos short of the next fault when the lease is long', () => {
