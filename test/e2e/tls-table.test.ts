@@ -114,7 +114,8 @@ describe.each([
   const key = (name: string): string => `tls-table:${tag}:${name}`;
 
   it.each([
-    ['acquire', (): string[] => ['acquire', key('a')]],
+    // A lease that outlasts the rows up to release on a loaded machine.
+    ['acquire', (): string[] => ['acquire', key('a'), '--lease', '5m']],
     ['renew', (): string[] => ['renew', key('a')]],
     ['inspect', (): string[] => ['inspect', key('a')]],
     ['inspect --watch --json --count 2', (): string[] => ['inspect', key('a'), '--watch', '--json', '--count', '2', '--interval', '200ms']],
