@@ -6,7 +6,10 @@ import { safeJson, safeLine } from '../core/terminal-text.js';
 
 /** Streams and environment a command runs with: the real process, a test, or the REPL. */
 export interface OutputStream {
+  /** false: the text was queued in memory (a pipe the reader empties slower), wait for `drain`. */
   write(text: string): unknown;
+  /** A stream's `drain` event; absent where writes never queue (a test's capture). */
+  once?(event: 'drain', listener: () => void): unknown;
   readonly isTTY?: boolean | undefined;
   readonly columns?: number | undefined;
 }

@@ -180,14 +180,14 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
 
 async function replay(ctx: CommandContext, file: string, wants: (lock: string) => boolean, json: boolean, html: string | undefined): Promise<number> {
   const { replayFile } = await import('../trace/replay.js');
-  // Written as decoded, a few hundred lines a write: the file is never held, nor its output.
-  const out = new LineBuffer(ctx);
+  const { ReplayOutput } = await import('./trace/replay-output.js');
+  const out = new ReplayOutput(ctx, json);
   const kept = html !== undefined ? new ReportEvents() : undefined;
   const onEvents = (events: readonly TraceEvent[], found: readonly Finding[]) => {
     kept?.add(events);
-    out.add(streamLines(events, json ? found : [], json));
+    out.add(events, json ? found : []);
   };
-  const session = await replayFile({ file, wants, onEvents }).finally(() => out.flush());
+  const session = await replayFile({ file, wants, onEvents, drained: () => out.drained() }).finally(() => out.flush());
   if (!json) {
     print(ctx, '');
     for (const line of replayChartLines(session, chartWidth(ctx))) print(ctx, line);
@@ -216,23 +216,6 @@ async function writeTraceReport(ctx: CommandContext, file: string, subtitle: str
   const { traceReport } = await import('../core/report/from-trace.js');
   const report = traceReport({ subtitle, events: kept.all(), seen: session.events, findings: session.findings, locks: session.locks(), blind: session.blind });
   await writeReport(ctx, file, report);
-}
-
-/** Output lines gathered into one write per batch (a write per line costs more than the decoding). */
-class LineBuffer {
-  private lines: string[] = [];
-  constructor(private readonly ctx: CommandContext) {}
-
-  add(lines: readonly string[]): void {
-    for (const line of lines) this.lines.push(line);
-    if (this.lines.length >= 512) this.flush();
-  }
-
-  flush(): void {
-    if (this.lines.length === 0) return;
-    this.ctx.stdout.write(`${this.lines.join('\n')}\n`);
-    this.lines = [];
-  }
 }
 
 const chartWidth = (ctx: CommandContext) => Math.max(60, Math.min(ctx.stdout.columns ?? 80, 160));

@@ -14,19 +14,23 @@ export interface ReplayOptions {
   readonly wants: (lock: string) => boolean;
   /** Called with each line's events (those of wanted locks, and node events) and the findings they completed. */
   readonly onEvents: (events: readonly TraceEvent[], found: readonly Finding[]) => void;
+  /** Asked after each chunk: a promise to wait for before the next (the output is behind). */
+  readonly drained?: () => Promise<void> | undefined;
 }
 
 /** Reads the whole file through a session; resolves with it at the end of the file. */
 export async function replayFile(opts: ReplayOptions): Promise<TraceSession> {
   const session = new TraceSession();
   const reader = new HistoryReader({ wants: opts.wants, file: opts.file });
+  const shown = (e: TraceEvent) => isNodeEvent(e) || opts.wants(e.lock);
   const take = (events: readonly TraceEvent[]) => {
     if (events.length === 0) return;
-    const shown = events.filter((e) => isNodeEvent(e) || opts.wants(e.lock));
-    opts.onEvents(shown, session.push(shown));
+    // Nearly always every event is shown: the list is copied only when one is not.
+    const kept = events.every(shown) ? events : events.filter(shown);
+    opts.onEvents(kept, session.push(kept));
   };
   let index = 0;
-  await eachLine(opts.file, (line) => take(reader.line(line, index++)));
+  await eachLine(opts.file, (line) => take(reader.line(line, index++)), opts.drained);
   take(reader.end());
   return session;
 }
@@ -37,7 +41,7 @@ export async function replayFile(opts: ReplayOptions): Promise<TraceSession> {
  * its own: text cut from a whole chunk's string would keep that chunk in memory for as long as any
  * piece of it (a client's address, a lock's name) is remembered.
  */
-async function eachLine(file: string, fn: (line: string) => void): Promise<void> {
+async function eachLine(file: string, fn: (line: string) => void, drained?: () => Promise<void> | undefined): Promise<void> {
   const stream = createReadStream(file, { highWaterMark: 1 << 20 });
   const line = (bytes: Buffer, from: number, to: number) => fn(bytes.toString('utf8', from, to > from && bytes[to - 1] === CR ? to - 1 : to));
   let rest: Buffer | undefined;
@@ -50,6 +54,7 @@ async function eachLine(file: string, fn: (line: string) => void): Promise<void>
         from = at + 1;
       }
       rest = from < bytes.length ? bytes.subarray(from) : undefined;
+      await drained?.();
     }
   } catch (err) {
     const e = err as NodeJS.ErrnoException;

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/main.js';
 import { writeMonitorLog } from '../helpers/monitor-log.js';
 
 // `trace --from` streams: its memory is bounded by the locks and owners alive at once, not by the
@@ -59,4 +60,34 @@ describe('trace --from memory', () => {
     expect(four.mib - one.mib).toBeLessThan(GROWTH_BOUND_MIB);
     expect(four.cpuS / one.cpuS).toBeLessThan(CPU_RATIO_BOUND);
   }, 300_000);
+
+  it('--json into a pipe that is full waits for it to drain before it reads on', async () => {
+    const file = join(dir, 'drain.log');
+    await writeMonitorLog(file, 'released', 6 * 2 ** 20);
+    // A stdout that queues every write (as a pipe whose reader is behind) and drains a tick later.
+    let writes = 0;
+    let sinceDrain = 0;
+    let mostSinceDrain = 0;
+    let drainListener: (() => void) | undefined;
+    const stdout = {
+      isTTY: false,
+      write: () => {
+        writes++;
+        mostSinceDrain = Math.max(mostSinceDrain, ++sinceDrain);
+        setImmediate(() => {
+          const listener = drainListener;
+          drainListener = undefined;
+          if (listener) (sinceDrain = 0), listener();
+        });
+        return false;
+      },
+      once: (_event: 'drain', listener: () => void) => void (drainListener = listener),
+    };
+    const code = await run(['trace', '--from', file, '--json'], { stdout, stderr: { write: () => true }, env: { HOME: dir, XDG_STATE_HOME: dir } });
+    expect(code).toBe(0);
+    // A 1 MiB chunk of the file is about 1 MiB of output, some 20 writes; then the reader waits.
+    // Without waiting, every write of the 6 MiB log came before the first drain.
+    expect(writes).toBeGreaterThan(90);
+    expect(mostSinceDrain).toBeLessThan(40);
+  }, 120_000);
 });

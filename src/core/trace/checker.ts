@@ -84,17 +84,21 @@ const FIRST_ACT_WORDS: Record<HolderAct, string> = { renew: 'it tried to renew',
 
 type NewFinding = Omit<Finding, 'unsafe' | 'lock'>;
 
+/** Shared and never written to: what push() returns for an event that completed nothing. */
+const NO_FINDINGS: Finding[] = [];
+
 export class TraceChecker {
   private readonly locks = new Map<string, LockFacts>();
   /** Every finding so far, each with its latest window (an update replaces its earlier issue in place). */
   readonly findings: Finding[] = [];
-  private found: Finding[] = [];
+  /** The findings of the event being read: most events complete none, and get no new array for it. */
+  private found: Finding[] = NO_FINDINGS;
 
   /** Reads one event; returns the findings it completed, and those it lengthened (`update: true`). */
-  push(e: TraceEvent): Finding[] {
-    const found: Finding[] = (this.found = []);
+  push(e: TraceEvent): readonly Finding[] {
+    this.found = NO_FINDINGS;
     // A rate limiter's permits are taken, never held: nothing to overlap, lose or leave behind.
-    if (e.library === 'rate-limiter') return found;
+    if (e.library === 'rate-limiter') return NO_FINDINGS;
     const add = (f: NewFinding) => void this.issue(e.lock, f, undefined);
     const facts = this.factsOf(e.lock);
     const owner = e.owner ?? '?';
@@ -150,7 +154,7 @@ export class TraceChecker {
         break;
     }
     facts.lost.prune(e.t);
-    return found;
+    return this.found;
   }
 
   /**
@@ -161,14 +165,19 @@ export class TraceChecker {
     const finding: Finding = { ...f, lock, unsafe: UNSAFE_KINDS.has(f.kind) };
     if (slot === undefined) {
       this.findings.push(finding);
-      this.found.push(finding);
+      this.issued(finding);
       return this.findings.length - 1;
     }
     if (finding.to > (this.findings[slot]?.to ?? Number.NEGATIVE_INFINITY)) {
       this.findings[slot] = finding;
-      this.found.push({ ...finding, update: true });
+      this.issued({ ...finding, update: true });
     }
     return slot;
+  }
+
+  private issued(finding: Finding): void {
+    if (this.found === NO_FINDINGS) this.found = [];
+    this.found.push(finding);
   }
 
   private factsOf(lock: string): LockFacts {

@@ -42,6 +42,13 @@ interface PendingRun extends Omit<ScriptRun, 't' | 'lua'> {
   readonly unknownSha?: string;
 }
 
+/** A script body seen in the stream: what it means to do, and how a raw event shows it. */
+interface LearntBody {
+  readonly intent: ScriptIntent;
+  /** Its first characters, white space folded: `if redis.call("get", K…`. */
+  readonly shown: string;
+}
+
 /** Shared and never written to: what push() returns for a line that completed nothing. */
 const NONE: TraceEvent[] = [];
 
@@ -60,7 +67,7 @@ export class TraceDecoder {
   private readonly clients = new Map<string, TraceClient>();
   private readonly intents = new Map<string, ScriptIntent>();
   /** Bodies already learnt: a client that sends EVAL every time (no EVALSHA) is not hashed and classified every time. */
-  private readonly bodies = new Map<string, ScriptIntent>();
+  private readonly bodies = new Map<string, LearntBody>();
   /** Digests already reported as unknown scripts. */
   private readonly unknownShas = new Set<string>();
   private pending: PendingRun | undefined;
@@ -154,16 +161,14 @@ export class TraceDecoder {
     const key = `${e.lock}\u0000${e.owner ?? ''}`;
     if (this.attempted.has(key)) return;
     this.attempted.add(key);
-    this.out.push({
-      kind: 'attempt',
-      t: e.t ?? this.current.t,
-      lock: e.lock,
-      ...(e.owner !== undefined ? { owner: e.owner } : {}),
-      client: e.client ?? this.current.client,
-      ...(e.library ? { library: e.library } : {}),
-      ...(e.shared ? { shared: true } : {}),
-      ...(this.opts.node ? { node: this.opts.node } : {}),
-    });
+    // Built field by field in the order the event is written (no object spread: this runs per acquisition).
+    const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = { kind: 'attempt', t: e.t ?? this.current.t, lock: e.lock };
+    if (e.owner !== undefined) event.owner = e.owner;
+    event.client = e.client ?? this.current.client;
+    if (e.library) event.library = e.library;
+    if (e.shared) event.shared = true;
+    if (this.opts.node) event.node = this.opts.node;
+    this.out.push(event);
   }
 
   private advance(t: number): void {
@@ -210,26 +215,27 @@ export class TraceDecoder {
     return true;
   }
 
-  private learn(body: string): ScriptIntent {
+  private learn(body: string): LearntBody {
     const seen = this.bodies.get(body);
     if (seen !== undefined) return seen;
-    const intent = scriptIntent(body);
-    this.intents.set(sha1(body), intent);
+    const learnt = { intent: scriptIntent(body), shown: `${body.slice(0, 24).replace(/\s+/g, ' ')}…` };
+    this.intents.set(sha1(body), learnt.intent);
     if (this.bodies.size >= MAX_BODIES) this.bodies.clear();
-    this.bodies.set(body, intent);
-    return intent;
+    this.bodies.set(body, learnt);
+    return learnt;
   }
 
   private startRun(line: MonitorLine, cmd: string, client: TraceClient): void {
     const [, script, numkeys] = line.args;
     if (script === undefined) return;
     const sha = cmd === 'evalsha' ? script.toLowerCase() : undefined;
-    const known = cmd === 'eval' ? this.learn(script) : sha !== undefined ? (this.intents.get(sha) ?? knownDigest(sha)?.intent) : 'unknown';
+    const body = cmd === 'eval' ? this.learn(script) : undefined;
+    const known = body ? body.intent : sha !== undefined ? (this.intents.get(sha) ?? knownDigest(sha)?.intent) : 'unknown';
     const intent = known ?? 'unknown';
     const n = Math.max(0, Number(numkeys) || 0);
     const keys = line.args.slice(3, 3 + n);
     const argv = line.args.slice(3 + n);
-    const shown = cmd === 'eval' ? ['EVAL', `${script.slice(0, 24).replace(/\s+/g, ' ')}…`] : [cmd.toUpperCase(), script];
+    const shown = body ? ['EVAL', body.shown] : [cmd.toUpperCase(), script];
     this.pending = { line, client, intent, keys, argv, command: [...shown, ...line.args.slice(2)], lua: [], ...(known === undefined && sha !== undefined ? { unknownSha: sha } : {}) };
     const lock = keys[0];
     const owner = argv.find((a) => REDISSON_OWNER.test(a));

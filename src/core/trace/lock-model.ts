@@ -120,8 +120,9 @@ export class LockModel {
     s.holders.clear();
     s.expiresAt = undefined;
     s.mode = undefined;
-    s.queue.length = 0;
-    s.deadlines.clear();
+    // Only a fair lock has a queue: the others (nearly every release) skip clearing empty ones.
+    if (s.queue.length > 0) s.queue.length = 0;
+    if (s.deadlines.size > 0) s.deadlines.clear();
   }
 
   all(): IterableIterator<LockState> {

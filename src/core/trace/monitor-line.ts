@@ -70,27 +70,56 @@ function numberAt(line: string, from: number, to: number): number {
 function parseArgs(line: string, start: number): string[] | undefined {
   const args: string[] = [];
   const end = line.length;
+  // Most arguments hold no escape: each is cut out between two quotes found by indexOf, and only
+  // one that holds the line's next backslash is scanned character by character.
+  let backslash = line.indexOf('\\', start);
   let i = start;
   while (i < end) {
-    if (line.charCodeAt(i) === SPACE) {
+    const c = line.charCodeAt(i);
+    if (c === SPACE) {
       i++;
       continue;
     }
-    if (line.charCodeAt(i) !== QUOTE) return undefined;
-    // One pass finds the closing quote (escaped ones skipped) and whether anything is escaped.
-    let close = i + 1;
-    let escaped = false;
-    for (; close < end; close++) {
-      const c = line.charCodeAt(close);
-      if (c === BACKSLASH) (escaped = true), close++;
-      else if (c === QUOTE) break;
+    if (c !== QUOTE) return undefined;
+    let close = line.indexOf('"', i + 1);
+    if (close < 0) return undefined;
+    if (backslash < 0 || backslash > close) {
+      args.push(line.slice(i + 1, close));
+      i = close + 1;
+      continue;
+    }
+    // The closing quote is the first one after the backslash that is not escaped.
+    for (close = backslash; close < end; close++) {
+      const ch = line.charCodeAt(close);
+      if (ch === BACKSLASH) close++;
+      else if (ch === QUOTE) break;
     }
     if (close >= end) return undefined;
-    const body = line.slice(i + 1, close);
-    args.push(escaped ? unescapeArgument(body, SIMPLE_ESCAPES) : body);
+    args.push(unescapeRepeated(line.slice(i + 1, close)));
     i = close + 1;
+    backslash = line.indexOf('\\', i);
   }
   return args;
+}
+
+/** Long escaped arguments (script bodies, sent again with every EVAL) unescaped before; bounded. */
+const unescaped = new Map<string, string>();
+const REPEATED_LENGTH = 32;
+const MAX_REPEATED = 256;
+
+/**
+ * An escaped argument unescaped; a long one that was seen before is looked up, so the decoder gets
+ * the very same string again (its hash already known to the maps it is looked up in).
+ */
+function unescapeRepeated(body: string): string {
+  if (body.length < REPEATED_LENGTH) return unescapeArgument(body, SIMPLE_ESCAPES);
+  let text = unescaped.get(body);
+  if (text === undefined) {
+    text = unescapeArgument(body, SIMPLE_ESCAPES);
+    if (unescaped.size >= MAX_REPEATED) unescaped.clear();
+    unescaped.set(body, text);
+  }
+  return text;
 }
 
 /**

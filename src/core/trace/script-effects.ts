@@ -21,22 +21,12 @@ export function applyScript(ctx: EffectContext, run: ScriptRun): void {
     return;
   }
   const facts = new Map<string, Facts>();
-  const factsOf = (key: string): Facts => {
-    let f = facts.get(key);
-    if (!f) facts.set(key, (f = newFacts()));
-    return f;
-  };
   for (const line of run.lua) {
-    for (const [cmd, args] of perKey(line.args)) {
-      const key = args[1]!;
-      const info = keyInfo(key);
-      if (info.role === 'queue' || info.role === 'timeouts') {
-        if (ctx.wants(info.lock)) queueCommand(ctx, run, info.lock, info.role, cmd, args);
-        continue;
-      }
-      if (info.role !== 'lock') continue;
-      recordFact(factsOf(key), cmd, args);
-    }
+    const cmd = line.args[0]!.toLowerCase();
+    if (line.args[1] === undefined) continue;
+    // Runs for every command of every script: only a command of several keys is split first.
+    if (MULTI_KEY.has(cmd)) for (const [single, args] of perKey(cmd, line.args)) recordCommand(ctx, run, facts, single, args);
+    else recordCommand(ctx, run, facts, cmd, line.args);
   }
   const argOwner = run.argv.find((a) => REDISSON_OWNER.test(a));
   for (const [key, f] of facts) {
@@ -44,13 +34,27 @@ export function applyScript(ctx: EffectContext, run: ScriptRun): void {
   }
 }
 
+/** What one command a script ran (on one key) tells of that key: its lock's queue, or its facts. */
+function recordCommand(ctx: EffectContext, run: ScriptRun, facts: Map<string, Facts>, cmd: string, args: readonly string[]): void {
+  const key = args[1]!;
+  const info = keyInfo(key);
+  if (info.role === 'queue' || info.role === 'timeouts') {
+    if (ctx.wants(info.lock)) queueCommand(ctx, run, info.lock, info.role, cmd, args);
+    return;
+  }
+  if (info.role !== 'lock') return;
+  let f = facts.get(key);
+  if (!f) facts.set(key, (f = newFacts()));
+  recordFact(f, cmd, args);
+}
+
+const MULTI_KEY = new Set(['mset', 'msetnx', 'mget', 'del', 'unlink']);
+
 /**
  * A command as one command per key it touches: bsm/redislock's ObtainMulti locks several keys with
  * one MSETNX (then MSET to re-obtain), checks them with one MGET and releases them with one DEL.
  */
-function perKey(args: readonly string[]): [string, readonly string[]][] {
-  const cmd = args[0]!.toLowerCase();
-  if (args[1] === undefined) return [];
+function perKey(cmd: string, args: readonly string[]): [string, readonly string[]][] {
   if (cmd === 'mset' || cmd === 'msetnx') {
     const nx = cmd === 'msetnx' ? ['NX'] : [];
     const out: [string, readonly string[]][] = [];

@@ -7,6 +7,8 @@ import { BlindPeriods, type BlindPeriod } from './blind.js';
 import type { TraceEvent } from './events.js';
 import { TraceSummary, type LockSummary } from './summary.js';
 
+const NO_FINDINGS: readonly Finding[] = [];
+
 /** Recent events kept for the live lanes and the event pane. */
 export const RECENT_EVENTS = 2000;
 
@@ -18,11 +20,13 @@ export class TraceSession {
   events = 0;
 
   /** Folds events in; returns the findings they completed. */
-  push(events: readonly TraceEvent[]): Finding[] {
-    const found: Finding[] = [];
+  push(events: readonly TraceEvent[]): readonly Finding[] {
+    let found: readonly Finding[] = NO_FINDINGS;
     for (const e of events) {
       this.events++;
-      found.push(...this.checker.push(e));
+      const more = this.checker.push(e);
+      // Most events complete no finding: no new array for them.
+      if (more.length > 0) found = found.length === 0 ? more : [...found, ...more];
       this.summary.push(e);
       this.blindness.push(e);
       this.recentEvents.push(e);
