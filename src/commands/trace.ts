@@ -30,6 +30,9 @@ interface TraceFlags extends ConnectionFlags {
   readonly source: 'monitor' | 'keyspace';
   readonly enableNotifications?: boolean;
   readonly html?: string;
+  readonly scenario?: string;
+  readonly at?: string;
+  readonly finding?: string;
 }
 
 const HELP = `
@@ -80,8 +83,18 @@ node) and unblind (seen again).
 --record FILE writes the events as the same event lines; --from FILE reads that back, or a log
 saved with \`redis-cli monitor > FILE\`, and prints the lane chart, the events and the findings.
 
-Exit codes for trace: 0 nothing unsafe seen, 7 something unsafe was seen, 2 bad input, 3 Redis
-unreachable (or the user may not run MONITOR), 130 interrupted before anything was traced.
+--from FILE --scenario OUT.yaml writes a scenario that replays one unsafe finding instead (the
+first; --finding N the n-th, --at TIME the one at that moment): the owners become clients A, B,
+C, with their leases and renewals, the fault that explains the history (a pause of the holder,
+a lease that ran out before the release, a foreign delete, a failover, a clock step) is
+injected, and fixed variants (longer lease, watchdog, owner-checked release, compare-and-extend,
+WAIT for a replica, slew-only time: those that apply) run beside the unsafe one. Run it with
+\`redlock-cli scenario run OUT.yaml\`. Exit 4 when the recording has no unsafe finding there, or
+its fault cannot be inferred (the line says what was seen).
+
+Exit codes for trace: 0 nothing unsafe seen (--scenario: the file was written), 7 something
+unsafe was seen, 2 bad input, 3 Redis unreachable (or the user may not run MONITOR), 4 (--scenario)
+no unsafe finding to replay, or its fault not inferred, 130 interrupted before anything was traced.
 
 Examples:
   redlock-cli trace --url redis://10.0.0.5:6379 --for 10m
@@ -90,7 +103,8 @@ Examples:
   redlock-cli trace --source keyspace --enable-notifications --for 5m
   redlock-cli trace --from incident.ndjson
   redis-cli monitor > monitor.log; redlock-cli trace --from monitor.log
-  redlock-cli trace --from incident.ndjson --html incident.html`;
+  redlock-cli trace --from incident.ndjson --html incident.html
+  redlock-cli trace --from incident.ndjson --scenario incident.yaml --finding 2`;
 
 export function registerTrace(program: Command, ctx: CommandContext): Command {
   const cmd = program
@@ -101,6 +115,9 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
     .option('--json', 'NDJSON: every event and finding as it happens, the summary at the end')
     .option('--record <file>', 'also write the decoded events to this file (read it back with --from)')
     .option('--from <file>', 'diagnose a recording, or a saved `redis-cli monitor` log, instead of a live server')
+    .option('--scenario <file>', 'with --from: write a scenario that replays an unsafe finding, with its fixes (scenario run FILE)')
+    .option('--finding <n>', 'with --scenario: the n-th unsafe finding (default the first)')
+    .option('--at <time>', 'with --scenario: the unsafe finding at this moment (14:03:07.250 UTC, or an ISO date and time)')
     .addOption(new Option('--source <source>', 'what to follow: the command stream, or keyspace notifications').choices(['monitor', 'keyspace']).default('monitor'))
     .option('--enable-notifications', 'with --source keyspace: turn on the notify-keyspace-events flags it needs, put them back at the end')
     .addHelpText('after', prose(ctx, HELP));
@@ -111,9 +128,18 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
       const wants = globMatcher(pattern);
       if (flags.html !== undefined) await checkReportPath(flags.html);
       if (flags.enableNotifications && flags.source !== 'keyspace') throw new UsageError('--enable-notifications goes with --source keyspace');
+      if (flags.scenario === undefined && (flags.at !== undefined || flags.finding !== undefined)) throw new UsageError('--at and --finding pick the finding --scenario replays: add --scenario FILE');
+      if (flags.scenario !== undefined && flags.from === undefined) throw new UsageError('--scenario turns a recording into a scenario: add --from FILE');
       if (flags.from !== undefined) {
         if (flags.record !== undefined || flags.for !== undefined) throw new UsageError('--from reads a saved trace: it takes no --record or --for');
         if (flags.source !== 'monitor') throw new UsageError('--from reads a saved trace: it takes no --source');
+        if (flags.scenario !== undefined) {
+          if (flags.json) throw new UsageError('--scenario writes a file and prints one line: it takes no --json');
+          if (flags.html !== undefined) throw new UsageError('--scenario writes a scenario, --html a page: run them one at a time');
+          if (flags.at !== undefined && flags.finding !== undefined) throw new UsageError('--at and --finding both pick a finding: give one of them');
+          const { traceToScenario } = await import('./trace/to-scenario.js');
+          return traceToScenario(ctx, flags.from, wants, { scenario: flags.scenario, ...(flags.at !== undefined ? { at: flags.at } : {}), ...(flags.finding !== undefined ? { finding: flags.finding } : {}) });
+        }
         return replay(ctx, flags.from, wants, flags.json === true, flags.html);
       }
       return live(ctx, flags, wants);
