@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadText, startHogs } from './cpu-hogs.mjs';
+import { parseRepeatArgs } from './repeat-args.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'bin', 'redlock-cli.js');
@@ -29,34 +30,6 @@ const SCENARIO_LIMIT_MS = 20_000;
 const CATALOGUE_LIMIT_MS = 180_000;
 
 const USAGE = 'usage: node scripts/scenario-repeat.mjs [-n runs] [--hogs per-core] [--max-inconclusive percent] [scenario ...]';
-
-function parseArgs(argv) {
-  let runs = 10;
-  let hogs = 0;
-  let maxInconclusive = 100;
-  const names = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '-n' || arg === '--runs') {
-      runs = Number(argv[++i]);
-      if (!Number.isInteger(runs) || runs < 1 || runs > 100) fail(`-n takes a whole number of runs, 1 to 100\n${USAGE}`);
-    } else if (arg === '--hogs') {
-      hogs = Number(argv[++i]);
-      if (!(hogs >= 0 && hogs <= 8)) fail(`--hogs takes 0 to 8 CPU hogs per core\n${USAGE}`);
-    } else if (arg === '--max-inconclusive') {
-      maxInconclusive = Number(argv[++i]);
-      if (!(maxInconclusive >= 0 && maxInconclusive <= 100)) fail(`--max-inconclusive takes a percentage, 0 to 100\n${USAGE}`);
-    } else if (arg === '-h' || arg === '--help') {
-      console.log(USAGE);
-      process.exit(0);
-    } else if (arg.startsWith('-')) {
-      fail(`unknown option ${arg}\n${USAGE}`);
-    } else {
-      names.push(arg);
-    }
-  }
-  return { runs, hogs, maxInconclusive, names };
-}
 
 function fail(message) {
   console.error(message);
@@ -101,7 +74,8 @@ function table(rows) {
   return cells.map((r) => r.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
 }
 
-const { runs, hogs: hogsPerCore, maxInconclusive, names } = parseArgs(process.argv.slice(2));
+const MAX_INCONCLUSIVE = { key: 'maxInconclusive', initial: 100, valid: (v) => v >= 0 && v <= 100, says: '--max-inconclusive takes a percentage, 0 to 100' };
+const { runs, hogs: hogsPerCore, maxInconclusive, names } = parseRepeatArgs(process.argv.slice(2), USAGE, { '--max-inconclusive': MAX_INCONCLUSIVE });
 if (!existsSync(join(root, 'dist', 'main.js'))) fail('dist/main.js is missing: run npm run build first');
 
 const listed = await runCli(['scenario', 'list', '--json']);

@@ -17,29 +17,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { register } from 'tsx/esm/api';
 import { loadText, startHogs } from './cpu-hogs.mjs';
+import { parseRepeatArgs } from './repeat-args.mjs';
 
 const USAGE = 'usage: node scripts/scenario-replay-repeat.mjs [-n runs] [--hogs per-core] [scenario ...]';
-
-function parseArgs(argv) {
-  let runs = 10;
-  let hogs = 0;
-  const names = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '-n' || arg === '--runs') {
-      runs = Number(argv[++i]);
-      if (!Number.isInteger(runs) || runs < 1 || runs > 100) fail(`-n takes a whole number of runs, 1 to 100\n${USAGE}`);
-    } else if (arg === '--hogs') {
-      hogs = Number(argv[++i]);
-      if (!(hogs >= 0 && hogs <= 8)) fail(`--hogs takes 0 to 8 CPU hogs per core\n${USAGE}`);
-    } else if (arg === '-h' || arg === '--help') {
-      console.log(USAGE);
-      process.exit(0);
-    } else if (arg.startsWith('-')) fail(`unknown option ${arg}\n${USAGE}`);
-    else names.push(arg);
-  }
-  return { runs, hogs, names };
-}
 
 function fail(message) {
   console.error(message);
@@ -53,7 +33,7 @@ function table(rows) {
   return cells.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
 }
 
-const { runs, hogs: hogsPerCore, names } = parseArgs(process.argv.slice(2));
+const { runs, hogs: hogsPerCore, names } = parseRepeatArgs(process.argv.slice(2), USAGE);
 register();
 const { listScenarios } = await import('../src/scenario/load.ts');
 const check = await import('./replay/replay-check.ts');
