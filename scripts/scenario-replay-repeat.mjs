@@ -76,7 +76,7 @@ try {
           c[f.outcome === 'as-expected' ? 'safe' : f.outcome === 'inconclusive' ? 'late' : 'wrong']++;
           fixes.set(f.variant, c);
         }
-        console.error(`${scenario.name} ${i}/${runs}: unsafe ${r.unsafe.outcome}, trace found ${r.unsafe.kinds.join(', ') || 'nothing unsafe'}; ${r.fixed.map((f) => `${f.variant} ${f.outcome}`).join(', ')} (load average ${loadText()})`);
+        console.error(`${scenario.name} ${i}/${runs}: unsafe ${r.unsafe.outcome}${r.unsafe.outcome === 'as-expected' ? '' : ` (${r.unsafe.why})`}, trace found ${r.unsafe.kinds.join(', ') || 'nothing unsafe'}; ${r.fixed.map((f) => `${f.variant} ${f.outcome}`).join(', ')} (load average ${loadText()})`);
       }
     });
     const onTime = runs - counts.late;

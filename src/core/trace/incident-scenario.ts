@@ -15,12 +15,14 @@ const SHORTEST_LEASE_MS = 100;
 const LONGEST_REPLAY_LEASE_MS = 1000;
 
 const ms = (n: number) => `${Math.max(0, Math.round(n))}ms`;
+/** `1370ms` or `4s` (the two spellings this file writes) in ms. */
+const durationMs = (text: string) => (text.endsWith('ms') ? Number.parseFloat(text) : Number.parseFloat(text) * 1000);
 
 /** The scenario that replays `incident`; `source` names the recording in the narration. */
 export function incidentScenario(incident: Incident, source: string): ScenarioSpec {
   const t = new Timeline(incident);
   const plan = PLANS[planOf(incident)](t);
-  const waits = plan.steps.flatMap((s) => (typeof s.wait === 'string' ? [parseInt(s.wait, 10)] : []));
+  const waits = plan.steps.flatMap((s) => (typeof s.wait === 'string' ? [durationMs(s.wait)] : []));
   const f = incident.finding;
   return {
     title: `Replay of ${f.kind} on ${incident.lock} at ${traceTime(f.from)}`,
@@ -31,7 +33,8 @@ export function incidentScenario(incident: Incident, source: string): ScenarioSp
     sandbox: plan.sandbox ?? { topology: 'single' },
     lock: { kind: incident.family, key: incident.lock },
     clients: plan.clients,
-    starvation: ms(Math.max(2000, ...waits.map((w) => w + 500))),
+    // A client's longest wait is the fix working (it waits for the holder), not starvation: a second beyond it.
+    starvation: ms(Math.max(2000, ...waits.map((w) => w + 1000))),
     settle: '300ms',
     steps: plan.steps,
     variants: plan.variants,
