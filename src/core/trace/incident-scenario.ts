@@ -161,8 +161,9 @@ const PLANS: Record<PlanName, (t: Timeline) => Plan> = {
     const delAt = t.afterLoss(t.incident.actAt, 60);
     const bAt = Math.min(t.afterLoss(t.b?.acquiredAt, 20), delAt - 30);
     const cAt = Math.max(t.afterLoss(t.c?.acquiredAt, 0), delAt + 30);
-    const bEnd = Math.max(t.afterLoss(t.b?.endedAt, 0), cAt + 100);
-    const cEnd = Math.max(t.afterLoss(t.c?.endedAt, 0), bEnd + 100);
+    // B and C overlap by a margin a busy machine cannot close (a slow reply delays an enter, not a leave).
+    const bEnd = Math.max(t.afterLoss(t.b?.endedAt, 0), cAt + 250);
+    const cEnd = Math.max(t.afterLoss(t.c?.endedAt, 0), bEnd + 150);
     const steps: Step[] = [
       acquire(0, 'A', t.leaseOf(t.a), ['unsafe', 'owner-checked-release']),
       acquire(0, 'A', longerLease(t, delAt), 'longer-lease'),

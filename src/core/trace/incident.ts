@@ -108,7 +108,12 @@ function choose(unsafe: readonly Finding[], all: readonly Finding[], pick: Incid
 
 const fail = (problem: string): { ok: false; problem: string } => ({ ok: false, problem });
 const isAcquired = (e: TraceEvent) => e.kind === 'acquired' || e.kind === 'reader-join';
-const ENDS: ReadonlySet<string> = new Set(['released', 'reader-leave', 'expired', 'deleted', 'force-unlocked', 'lost-in-failover']);
+const ENDS: ReadonlySet<string> = new Set(['released', 'reader-leave', 'expired', 'deleted', 'force-unlocked', 'lost-in-failover', 'release-refused']);
+/**
+ * Where an owner's work under the lock ended: its last release, the end of its hold, or its refused
+ * release when its lock was taken from it meanwhile (it went on until then).
+ */
+const endsWork = (e: TraceEvent, owner: string | undefined): boolean => e.owner === owner && ENDS.has(e.kind) && (e.kind !== 'released' || e.count === 0);
 
 /** An owner's last acquisition at or before `t` (a new hold, not a re-entry or an overwrite). */
 function acquisitionBefore(events: readonly TraceEvent[], owner: string, t: number): TraceEvent | undefined {
@@ -172,7 +177,7 @@ function windowEnd(events: readonly TraceEvent[], others: readonly string[], act
   for (const o of others) {
     const from = firstAcquired(events, o, Number.NEGATIVE_INFINITY) ?? actAt;
     end = Math.max(end, from);
-    const ended = events.find((e) => e.owner === o && e.t >= from && ENDS.has(e.kind) && (e.kind !== 'released' || e.count === 0));
+    const ended = events.find((e) => e.t >= from && endsWork(e, o) && e.kind !== 'expired');
     if (ended) end = Math.max(end, ended.t);
   }
   return end;
@@ -190,7 +195,7 @@ export function actorOf(name: string, owner: string | undefined, window: readonl
   const acquired = own.find((e) => isAcquired(e) && !e.overwrite);
   const renewals = own.filter((e) => e.kind === 'renewed').map((e) => e.t);
   const gaps = renewals.map((t, i) => t - (i === 0 ? (acquired?.t ?? t) : renewals[i - 1]!)).filter((g) => g > 0).sort((a, b) => a - b);
-  const ended = own.find((e) => acquired !== undefined && e.t >= acquired.t && ENDS.has(e.kind) && (e.kind !== 'released' || e.count === 0));
+  const ended = own.find((e) => acquired !== undefined && e.t >= acquired.t && endsWork(e, owner) && e.kind !== 'expired');
   const seen: Pick<TraceEvent, 'owner' | 'client'> = own[0] ?? { ...(owner !== undefined ? { owner } : {}), ...(client ? { client } : {}) };
   return {
     name,

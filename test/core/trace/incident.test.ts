@@ -70,10 +70,13 @@ describe('inferIncident: the fault behind a finding', () => {
       tok('acquired', 350, tokens.B, { leaseMs: 2000 }),
       tok('deleted', 500, { client: tokens.A.client }, { holders: ['token-b'], command: ['DEL', 'orders'] }),
       tok('acquired', 550, tokens.C, { leaseMs: 1000 }),
+      tok('release-refused', 1000, tokens.B),
     ];
     const incident = infer(events);
     expect([incident.finding.kind, incident.fault, incident.act]).toEqual(['foreign-delete', 'expiry-before-release', 'delete']);
     expect(incident.actors.map((a) => [a.name, a.owner])).toEqual([['A', 'token-a'], ['B', 'token-b'], ['C', 'token-c']]);
+    // B worked on until its own (refused) release: it stays inside while C enters.
+    expect(incident.actors[1]!.endedAt).toBe(T0 + 1000);
     const s = written(incident);
     expect(s.variants.map((v) => v.name)).toEqual(['unsafe', 'owner-checked-release', 'longer-lease']);
     expect(s.steps.filter((x) => isClientStep(x) && x.do === 'release' && x.client === 'A').map((x) => isClientStep(x) && x.do === 'release' && x.mode)).toEqual(['naive-del', 'safe']);
