@@ -55,7 +55,8 @@ try {
   for (const scenario of chosen) {
     const rec = await check.recordAndConvert(scenario, dir, env);
     if (rec.replay === undefined) {
-      const said = `exit ${rec.cli.code}: ${rec.cli.stderr.trim().replace(/^redlock-cli: trace --scenario: /, '')}`;
+      const late = rec.recording.run.outcome === 'inconclusive' ? 'recorded run late (inconclusive 3 times); ' : '';
+      const said = `${late}exit ${rec.cli.code}: ${rec.cli.stderr.trim().replace(/^redlock-cli: trace --scenario: /, '')}`;
       rows.push([scenario.name, rec.kind ?? 'none', '-', '-', '-', '-', said]);
       console.error(`${scenario.name}: recording ${rec.recording.run.outcome}; ${said}`);
       if (rec.kind !== undefined) failed = true; // a finding the command could not turn into a scenario
