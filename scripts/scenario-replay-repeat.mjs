@@ -65,7 +65,7 @@ try {
     const failover = check.replaysFailover(rec.replay);
     const counts = { same: 0, wrong: 0, late: 0 };
     const fixes = new Map();
-    await check.onSandbox(rec.replay, async (sandbox) => {
+    await check.onSandbox(rec.replay, dir, async (sandbox) => {
       for (let i = 1; i <= runs; i++) {
         const r = await check.replayOnce(rec.replay, sandbox);
         const same = r.unsafe.outcome === 'as-expected' && check.sameFinding(rec.kind, r.unsafe.kinds, failover);

@@ -54,9 +54,12 @@ async function tracedAttempt(scenario: Scenario, variant: string, sandbox: Sandb
   }
 }
 
-/** Runs `fn` on a sandbox started for `scenario`, stopped after it whatever happens. */
-export async function onSandbox<T>(scenario: Scenario, fn: (sandbox: SandboxHandle) => Promise<T>): Promise<T> {
-  const sandbox = await startScenarioSandbox(scenario, {});
+/**
+ * Runs `fn` on a sandbox started for `scenario` under `dir` (a private folder: two checks at once,
+ * or a user's own sandbox of the same name, never collide), stopped after it whatever happens.
+ */
+export async function onSandbox<T>(scenario: Scenario, dir: string, fn: (sandbox: SandboxHandle) => Promise<T>): Promise<T> {
+  const sandbox = await startScenarioSandbox(scenario, { dir: join(dir, 'sandboxes') });
   try {
     return await fn(sandbox);
   } finally {
@@ -78,7 +81,7 @@ export interface Recorded {
 export async function recordAndConvert(scenario: Scenario, dir: string, env: Record<string, string | undefined>): Promise<Recorded> {
   const record = join(dir, `${scenario.name}.ndjson`);
   const out = join(dir, `${scenario.name}-replay.yaml`);
-  const recording = await onSandbox(scenario, (sandbox) => tracedVariant(scenario, 'unsafe', sandbox, record));
+  const recording = await onSandbox(scenario, dir, (sandbox) => tracedVariant(scenario, 'unsafe', sandbox, record));
   let stdout = '';
   let stderr = '';
   const code = await run(['trace', '--from', record, '--scenario', out], {

@@ -39,7 +39,7 @@ describe('trace --from FILE --scenario OUT', () => {
     const s = await loadScenario(out);
     expect([s.lock.kind, s.lock.key, s.clients.map((c) => c.name)]).toEqual(['token', 'orders', ['A', 'B']]);
     expect(readFileSync(out, 'utf8')).toMatch(/^ {2}- \{ at: 0ms, client: A, do: acquire, lease: 300ms, only: unsafe \}$/m);
-  });
+  }, 60_000);
 
   it.each([
     [['--scenario', 'x.yaml'], 2, '--scenario turns a recording into a scenario: add --from FILE'],

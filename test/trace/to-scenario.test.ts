@@ -41,7 +41,7 @@ describe('trace --scenario on every unsafe variant of the catalogue', () => {
     expect(rec.cli.code, rec.cli.stderr).toBe(0);
     expect(rec.cli.stdout).toMatch(/^wrote .*-replay\.yaml: variants unsafe, [a-z-, ]+; run it with: redlock-cli scenario run /);
     const replay = rec.replay!;
-    const result = await onSandbox(replay, (sandbox) => replayOnce(replay, sandbox));
+    const result = await onSandbox(replay, dir, (sandbox) => replayOnce(replay, sandbox));
     expect(result.unsafe.outcome, `${name} replay: ${result.unsafe.why}`).not.toBe('not-as-expected');
     if (result.unsafe.outcome === 'as-expected') expect(sameFinding(rec.kind, result.unsafe.kinds, replaysFailover(replay)), `${name} replay found ${result.unsafe.kinds.join(', ')}`).toBe(true);
     for (const fix of result.fixed) expect(fix.outcome, `${name} replay ${fix.variant}: ${fix.why}`).not.toBe('not-as-expected');
