@@ -27,7 +27,7 @@ export function incidentScenario(incident: Incident, source: string): ScenarioSp
   return {
     title: `Replay of ${f.kind} on ${incident.lock} at ${traceTime(f.from)}`,
     summary: plan.summary,
-    narration: `${plan.narration}\n\nWritten by redlock-cli trace --scenario from ${source}, unsafe finding ${incident.number} (${f.kind}): ${f.message}${t.scale < 1 ? `\n\nTimes are ${Math.round(1 / t.scale)} times shorter than recorded; the interleaving is the same.` : ''}`,
+    narration: `${plan.narration}\n\nAs recorded: ${incident.actors.map(castLine).join('; ')}.\n\nWritten by redlock-cli trace --scenario from ${source}, unsafe finding ${incident.number} (${f.kind}): ${f.message}${t.scale < 1 ? `\n\nTimes are ${Math.round(1 / t.scale)} times shorter than recorded; the interleaving is the same.` : ''}`,
     sources: [`trace recording ${source}`],
     'look-for': plan.lookFor,
     sandbox: plan.sandbox ?? { topology: 'single' },
@@ -48,6 +48,14 @@ function planOf(incident: Incident): PlanName {
   if (incident.fault === 'failover' || incident.fault === 'foreign-delete' || incident.fault === 'clock-step') return incident.fault;
   if (incident.act === 'reset') return 'reset';
   return incident.act === 'delete' ? 'unchecked-release' : 'lost-lease';
+}
+
+/** `A (worker-a): a 300ms lease renewed every 100ms`: who an actor was, its lease and renewal cadence as recorded. */
+function castLine(x: IncidentActor): string {
+  if (x.owner === undefined) return `${x.name} (${x.seenAs}): never held the lock`;
+  const lease = x.leaseMs === undefined ? 'no lease' : `a ${ms(x.leaseMs)} lease`;
+  const renewals = x.renewEveryMs !== undefined ? ` renewed every ${ms(x.renewEveryMs)}` : x.renews ? ', which it tried to renew' : ', never renewed';
+  return `${x.name} (${x.seenAs}): ${lease}${renewals}`;
 }
 
 interface Plan {

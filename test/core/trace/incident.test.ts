@@ -49,6 +49,7 @@ describe('inferIncident: the fault behind a finding', () => {
     ]);
     expect(incident.silentFrom).toBe(T0 + 200);
     const s = written(incident);
+    expect(s.narration).toContain('As recorded: A (worker-a): a 300ms lease renewed every 100ms; B (worker-b): a 1000ms lease, never renewed.');
     expect(s.variants.map((v) => [v.name, v.expect])).toEqual([['unsafe', ['mutual-exclusion']], ['longer-lease', []]]);
     const pause = s.steps.find((x) => isClientStep(x) && x.do === 'pause');
     expect(pause && isClientStep(pause) && pause.do === 'pause' && pause.client).toBe('A');
