@@ -63,11 +63,19 @@ try {
       continue;
     }
     const failover = check.replaysFailover(rec.replay);
-    const counts = { same: 0, wrong: 0, late: 0 };
+    const counts = { same: 0, wrong: 0, late: 0, failed: 0 };
     const fixes = new Map();
     await check.onSandbox(rec.replay, dir, async (sandbox) => {
       for (let i = 1; i <= runs; i++) {
-        const r = await check.replayOnce(rec.replay, sandbox);
+        // A run that fails (a sandbox that could not be put back in shape) is counted, not fatal.
+        const r = await check.replayOnce(rec.replay, sandbox).catch((err) => {
+          console.error(`${scenario.name} ${i}/${runs}: FAILED to run: ${err.message}`);
+          return undefined;
+        });
+        if (r === undefined) {
+          counts.failed++;
+          continue;
+        }
         const same = r.unsafe.outcome === 'as-expected' && check.sameFinding(rec.kind, r.unsafe.kinds, failover);
         if (r.unsafe.outcome === 'inconclusive') counts.late++;
         else if (r.unsafe.outcome === 'not-as-expected') counts.wrong++;
@@ -80,11 +88,11 @@ try {
         console.error(`${scenario.name} ${i}/${runs}: unsafe ${r.unsafe.outcome}${r.unsafe.outcome === 'as-expected' ? '' : ` (${r.unsafe.why})`}, trace found ${r.unsafe.kinds.join(', ') || 'nothing unsafe'}; ${r.fixed.map((f) => `${f.variant} ${f.outcome}`).join(', ')} (load average ${loadText()})`);
       }
     });
-    const onTime = runs - counts.late;
+    const onTime = runs - counts.late - counts.failed;
     const fixWrong = [...fixes.values()].reduce((n, c) => n + c.wrong, 0);
-    if (counts.wrong > 0 || fixWrong > 0 || counts.same < Math.ceil(onTime * 0.9)) failed = true;
+    if (counts.wrong > 0 || counts.failed > 0 || fixWrong > 0 || counts.same < Math.ceil(onTime * 0.9)) failed = true;
     const fixText = [...fixes].map(([v, c]) => `${v} ${c.safe}/${runs}${c.late ? ` (${c.late} late)` : ''}${c.wrong ? ` (${c.wrong} WRONG)` : ''}`).join(', ');
-    rows.push([scenario.name, rec.kind, `${counts.same}/${onTime}`, String(counts.wrong), String(counts.late), fixText, `fault: ${rec.cli.stderr.match(/the fault is ([a-z ]+)/)?.[1] ?? '?'}`]);
+    rows.push([scenario.name, rec.kind, `${counts.same}/${onTime}`, String(counts.wrong), String(counts.late), fixText, `${counts.failed ? `${counts.failed} FAILED to run; ` : ''}fault: ${rec.cli.stderr.match(/the fault is ([a-z ]+)/)?.[1] ?? '?'}`]);
   }
 } finally {
   hogs?.stop();

@@ -260,14 +260,16 @@ const PLANS: Record<PlanName, (t: Timeline) => Plan> = {
     lookFor: ["the failover", 'B entering while A is inside'],
     sandbox: { topology: 'sentinel' },
     clients: ['A', 'B'],
+    // A stays inside 6 s and B waits as long: on a busy machine Sentinel's election can take
+    // seconds, and B must still get in while A is inside for the race to show.
     steps: [
       step(0, { fault: 'stall-replication', node: 'replicas', for: '700ms' }),
       acquire(100, 'A', { lease: '10s' }, 'unsafe'),
       acquire(100, 'A', { lease: '10s', 'wait-replicas': 1 }, 'wait-replicas'),
       step(450, { fault: 'failover' }),
-      acquire(550, 'B', { lease: '10s', wait: '4s' }),
-      ...inside('A', 150, 3200),
-      ...inside('B', 560, 3300),
+      acquire(550, 'B', { lease: '10s', wait: '6s' }),
+      ...inside('A', 150, 6000),
+      ...inside('B', 560, 6100),
     ],
     variants: {
       unsafe: { description: 'As recorded: the acquire returns as soon as the primary has the lock', expect: ['mutual-exclusion'] },

@@ -106,8 +106,8 @@ describe('inferIncident: the fault behind a finding', () => {
     expect(s.sandbox.topology).toBe('sentinel');
     expect(s.steps.some((x) => isFaultStep(x) && x.fault === 'failover')).toBe(true);
     expect(s.variants.map((v) => v.name)).toEqual(['unsafe', 'wait-replicas']);
-    // B waits up to 4 s for the promoted primary: waiting that long is the race, not starvation.
-    expect(s.starvationMs).toBe(5000);
+    // B waits up to 6 s for the promoted primary: waiting that long is the race, not starvation.
+    expect(s.starvationMs).toBe(7000);
   });
 
   it('a key gone long before its lease could end, deleted by nobody: a clock step, replayed with a clock fault', () => {
