@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLines } from '../../../src/core/trace/decoder.js';
 import { knownDigest } from '../../../src/core/trace/digest-catalogue.js';
-import { A, at, B, lua, T0 } from './monitor-stream.js';
+import { A, at, B, catalogued, lua, outcomes, rows } from './monitor-stream.js';
 
 // bsm/redislock v0.10.0 as MONITOR shows it (obtain.lua, refresh.lua, release.lua, pttl.lua, sent
 // by go-redis as EVALSHA once loaded): ObtainMulti over two keys, a second client refused, a
@@ -16,12 +15,9 @@ const V_B = 'QkJCQkJCQkJCQkJCQkJCQgother';
 
 describe('trace decodes bsm/redislock', () => {
   it('its scripts of v0.3.0 to v0.10.0 are in the catalogue with their intent', () => {
-    expect([OBTAIN, REFRESH, RELEASE, PTTL].map((sha) => knownDigest(sha)?.intent)).toEqual([
-      'acquire',
-      'renew',
-      'release',
-      'unknown',
-    ]);
+    expect(catalogued([OBTAIN, REFRESH, RELEASE, PTTL])).toMatchObject(
+      ['acquire', 'renew', 'release', 'unknown'].map((intent) => ({ library: 'bsm-redislock', intent })),
+    );
     expect(knownDigest('80a1b5f2cfccec3b7119ba7721d2127682b691a7')).toMatchObject({
       library: 'bsm-redislock',
       intent: 'acquire',
@@ -31,7 +27,7 @@ describe('trace decodes bsm/redislock', () => {
   });
 
   it('ObtainMulti over two keys: acquired on both, refused, refreshed, released on both', () => {
-    const events = decodeLines([
+    const events = outcomes([
       at(1, A, 'EVALSHA', OBTAIN, '2', 'a', 'b', V_A, '22', '10000'),
       lua(1, 'msetnx', 'a', V_A, 'b', V_A),
       lua(1, 'pexpire', 'a', '10000'),
@@ -50,8 +46,8 @@ describe('trace decodes bsm/redislock', () => {
       at(5, A, 'EVALSHA', RELEASE, '2', 'a', 'b', V_A),
       lua(5, 'mget', 'a', 'b'),
       lua(5, 'del', 'a', 'b'),
-    ]).filter((e) => e.kind !== 'attempt');
-    expect(events.map((e) => [e.kind, e.lock, e.owner, e.t - T0])).toEqual([
+    ]);
+    expect(rows(events)).toEqual([
       ['acquired', 'a', V_A, 1],
       ['acquired', 'b', V_A, 1],
       ['refused', 'b', V_B, 2],

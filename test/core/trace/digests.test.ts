@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkEvents } from '../../../src/core/trace/checker.js';
-import { decodeLines } from '../../../src/core/trace/decoder.js';
 import { DIGEST_CATALOGUE } from '../../../src/core/trace/digest-catalogue.js';
 import type { MonitorLine } from '../../../src/core/trace/monitor-line.js';
-import { A, at, B, lua, OWNER_A, OWNER_B, T0 } from './monitor-stream.js';
+import { A, at, B, lua, outcomes, OWNER_A, OWNER_B, T0 } from './monitor-stream.js';
 
 // Traces that attach after the clients loaded their scripts: EVALSHA lines only, no body in the
 // stream. The catalogue says what each library's digest means to do; a digest it lacks is read
@@ -41,8 +40,6 @@ function frozenHolder(sha: typeof REDISSON): MonitorLine[] {
     lua(3100, 'hexists', 'job', OWNER_A),
   ];
 }
-
-const outcomes = (lines: MonitorLine[]) => decodeLines(lines).filter((e) => e.kind !== 'attempt');
 
 describe('EVALSHA of scripts loaded before the trace started', () => {
   it("Redisson's digests from the catalogue: the refused acquisition, renewal and unlock of a frozen holder", () => {

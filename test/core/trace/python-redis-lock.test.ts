@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLines } from '../../../src/core/trace/decoder.js';
-import { knownDigest } from '../../../src/core/trace/digest-catalogue.js';
-import { A, at, B, lua, T0 } from './monitor-stream.js';
+import { A, at, B, catalogued, lua, outcomes, rows } from './monitor-stream.js';
 
 // python-redis-lock v4.0.1 (src/redis_lock/__init__.py) as MONITOR shows it: acquire is a plain
 // `SET lock:<name> <id> NX [EX s]`, waiters BLPOP `lock-signal:<name>`, and release, extend and
@@ -16,21 +14,13 @@ const ID_B = 'QkJCQkJCQkJCQkJCQkJCQkJC';
 
 describe('trace decodes python-redis-lock', () => {
   it('its release, extend and reset scripts are in the catalogue with their intent', () => {
-    expect(
-      [UNLOCK, EXTEND, RESET].map((sha) => [
-        knownDigest(sha)?.library,
-        knownDigest(sha)?.intent,
-        knownDigest(sha)?.last,
-      ]),
-    ).toEqual([
-      ['python-redis-lock', 'release', 'v4.0.1'],
-      ['python-redis-lock', 'renew', 'v4.0.1'],
-      ['python-redis-lock', 'force', 'v4.0.1'],
-    ]);
+    expect(catalogued([UNLOCK, EXTEND, RESET])).toMatchObject(
+      ['release', 'renew', 'force'].map((intent) => ({ library: 'python-redis-lock', intent, last: 'v4.0.1' })),
+    );
   });
 
   it('acquire without expiry, a refused waiter, release that wakes it, its acquire with expire=, extend, reset()', () => {
-    const events = decodeLines([
+    const events = outcomes([
       at(1, A, 'SET', 'lock:report', ID_A, 'NX'),
       at(2, B, 'SET', 'lock:report', ID_B, 'NX', 'EX', '60'),
       at(3, B, 'BLPOP', 'lock-signal:report', '60'),
@@ -50,8 +40,8 @@ describe('trace decodes python-redis-lock', () => {
       lua(7, 'lpush', 'lock-signal:report', '1'),
       lua(7, 'pexpire', 'lock-signal:report', '1000'),
       lua(7, 'del', 'lock:report'),
-    ]).filter((e) => e.kind !== 'attempt');
-    expect(events.map((e) => [e.kind, e.lock, e.owner ?? e.holders?.join(','), e.t - T0])).toEqual([
+    ]);
+    expect(rows(events)).toEqual([
       ['acquired', 'lock:report', ID_A, 1],
       ['refused', 'lock:report', ID_B, 2],
       ['released', 'lock:report', ID_A, 4],
