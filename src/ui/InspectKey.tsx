@@ -4,7 +4,9 @@ import type { LockView, LockWarning, PermitView } from '../core/lock-view.js';
 import { InspectQueue } from './InspectQueue.js';
 import { Kept } from './Kept.js';
 import { InspectReaders } from './InspectReaders.js';
-import { InspectRow } from './InspectRow.js';
+import { InspectRow, LABEL_WIDTH } from './InspectRow.js';
+import { useAvailableColumns } from './use-terminal-size.js';
+import { displayWidth } from '../core/text-layout.js';
 import { LeaseBar } from './LeaseBar.js';
 import { safeStrings } from '../core/terminal-text.js';
 
@@ -33,7 +35,9 @@ function summary(view: LockView): string {
       // Redisson keeps `mode` while anyone holds it; readers are counted apart from the writer.
       const readers = view.readers?.length ?? 0;
       if (!view.mode) return 'free';
-      return readers > 0 ? `${view.mode} mode, ${readers === 1 ? '1 reader' : `${readers} readers`}` : `${view.mode} mode`;
+      return readers > 0
+        ? `${view.mode} mode, ${readers === 1 ? '1 reader' : `${readers} readers`}`
+        : `${view.mode} mode`;
     }
     default:
       if (view.holders.length === 0) return 'free';
@@ -41,14 +45,23 @@ function summary(view: LockView): string {
   }
 }
 
+const TTL_BAR_WIDTH = 20;
+
+/** The bar gives way to the time left on a narrow terminal, so the row stays one row whatever the clock reads. */
+const ttlBarWidth = (columns: number, leftText: string): number =>
+  Math.max(0, Math.min(TTL_BAR_WIDTH, columns - LABEL_WIDTH - 1 - displayWidth(leftText)));
+
 function TtlRow({ view, scaleMs, elapsedMs }: InspectKeyProps) {
+  const columns = useAvailableColumns();
   if (view.ttlMs === -2) return null;
   if (view.ttlMs === -1) return <InspectRow label="ttl">{<Text>none: never expires on its own</Text>}</InspectRow>;
   const left = Math.max(0, view.ttlMs - elapsedMs);
+  const leftText = formatDuration(left);
   return (
     <InspectRow label="ttl">
       <Text>
-        <LeaseBar leftMs={left} leaseMs={Math.max(scaleMs ?? 0, view.ttlMs)} width={20} /> {formatDuration(left)}
+        <LeaseBar leftMs={left} leaseMs={Math.max(scaleMs ?? 0, view.ttlMs)} width={ttlBarWidth(columns, leftText)} />{' '}
+        {leftText}
       </Text>
     </InspectRow>
   );
@@ -61,11 +74,10 @@ function Holders({ view }: { readonly view: LockView }) {
     <>
       {holders.map((h, i) => (
         <InspectRow key={h.owner} label={i > 0 ? '' : h.write ? 'writer' : holders.length > 1 ? 'holders' : 'holder'}>
-          <Text>
-            {h.owner}
-            {h.count > 1 ? `  ${h.count} holds` : ''}
-            {view.library ? <Text dimColor>  {view.library} token</Text> : null}
-          </Text>
+          {/* One row at any width: the owner id gives way (cut in the middle), the count and library stay. */}
+          <Text wrap="truncate-middle">{h.owner}</Text>
+          {h.count > 1 ? <Kept>{`  ${h.count} holds`}</Kept> : null}
+          {view.library ? <Kept dimColor>{`  ${view.library} token`}</Kept> : null}
         </InspectRow>
       ))}
     </>
@@ -73,14 +85,20 @@ function Holders({ view }: { readonly view: LockView }) {
 }
 
 const permitText = (p: PermitView, elapsedMs: number): string =>
-  p.expired ? 'expired' : p.expiresInMs === null ? 'no expiry' : `expires in ${formatDuration(Math.max(0, p.expiresInMs - elapsedMs))}`;
+  p.expired
+    ? 'expired'
+    : p.expiresInMs === null
+      ? 'no expiry'
+      : `expires in ${formatDuration(Math.max(0, p.expiresInMs - elapsedMs))}`;
 
 /** Counters and permits: fenced token, semaphore permits, latch count. */
 function Counters({ view, elapsedMs }: InspectKeyProps) {
   return (
     <>
       {view.token !== undefined && <InspectRow label="token">{<Text>{view.token}</Text>}</InspectRow>}
-      {view.available !== undefined && <InspectRow label="permits">{<Text>{view.available} available</Text>}</InspectRow>}
+      {view.available !== undefined && (
+        <InspectRow label="permits">{<Text>{view.available} available</Text>}</InspectRow>
+      )}
       {(view.permits ?? []).map((p, i) => (
         <InspectRow key={p.id} label={i === 0 ? 'acquired' : ''}>
           <Text>
@@ -108,9 +126,7 @@ export function InspectKey(props: InspectKeyProps) {
         <Text bold wrap="truncate-middle">
           {view.key}
         </Text>
-        {view.kind !== 'missing' && view.kind !== 'not-a-lock' && (
-          <Kept dimColor>{view.kind}</Kept>
-        )}
+        {view.kind !== 'missing' && view.kind !== 'not-a-lock' && <Kept dimColor>{view.kind}</Kept>}
         <Kept>{summary(view)}</Kept>
         {waiting && <Kept color="cyan">{waiting}</Kept>}
       </Box>
@@ -118,7 +134,12 @@ export function InspectKey(props: InspectKeyProps) {
       <Holders view={view} />
       {view.queue && <InspectQueue queue={view.queue} elapsedMs={elapsedMs} />}
       {(view.readers || view.orphanTimeoutKeys) && (
-        <InspectReaders readers={view.readers ?? []} orphans={view.orphanTimeoutKeys ?? []} elapsedMs={elapsedMs} scaleMs={props.scaleMs ?? view.ttlMs} />
+        <InspectReaders
+          readers={view.readers ?? []}
+          orphans={view.orphanTimeoutKeys ?? []}
+          elapsedMs={elapsedMs}
+          scaleMs={props.scaleMs ?? view.ttlMs}
+        />
       )}
       <Counters {...props} />
       {view.warnings.map((w, i) => (

@@ -3,7 +3,7 @@ import { formatDuration } from '../core/duration.js';
 import { listeningText, QUEUE_COLUMNS } from '../core/inspect-text.js';
 import type { QueueEntryView } from '../core/lock-view.js';
 import { InspectRow, LABEL_WIDTH } from './InspectRow.js';
-import { useTerminalSize } from './use-terminal-size.js';
+import { useAvailableColumns } from './use-terminal-size.js';
 import { Kept } from './Kept.js';
 
 export interface InspectQueueProps {
@@ -79,7 +79,7 @@ function Columns({ cells, deadline, shown }: ColumnsProps) {
 
 /** The fair lock's wait queue, in order, under the one-shot table's headings, deadlines counting down. */
 export function InspectQueue({ queue, elapsedMs }: InspectQueueProps) {
-  const shown = queueColumnsFor(useTerminalSize().columns);
+  const shown = queueColumnsFor(useAvailableColumns());
   if (queue.length === 0) return null;
   return (
     <Box flexDirection="column">

@@ -8,12 +8,16 @@ import { InspectKey } from './InspectKey.js';
 import { LeaseBar } from './LeaseBar.js';
 import { safeStrings, safeText } from '../core/terminal-text.js';
 import { formatWho } from '../core/who/text.js';
+import { Inset } from './use-terminal-size.js';
 
 export interface ReplPanelProps {
   readonly screen: ReplScreen;
   /** Drawing time: countdowns run from the read's time to this. */
   readonly now: number;
 }
+
+// The panel's single-line border and one column of padding on each side.
+const PANEL_FRAME_COLUMNS = 4;
 
 /** Beyond this many watched keys each gets one line instead of the full inspect block. */
 export const FULL_KEYS = 3;
@@ -23,7 +27,9 @@ const nodeText = (n: NodeStatus): string =>
     n.name.padEnd(4),
     (n.role === 'unknown' ? '-' : n.role).padEnd(8),
     n.state.padEnd(8),
-    n.role === 'replica' && n.offset !== undefined ? `offset ${n.offset}${n.lagBytes ? `, lag ${n.lagBytes} B` : ''}` : '',
+    n.role === 'replica' && n.offset !== undefined
+      ? `offset ${n.offset}${n.lagBytes ? `, lag ${n.lagBytes} B` : ''}`
+      : '',
     n.role === 'primary' && n.offset !== undefined ? `offset ${n.offset}` : '',
     n.keys !== undefined ? `${n.keys} keys` : '',
     n.masterSeen !== undefined ? `sees master ${n.masterSeen}` : '',
@@ -58,7 +64,15 @@ function clientsOn(view: LockView, held: readonly HeldLock[], waiting: readonly 
   return safeText([...holds, ...waits].join(' · '));
 }
 
-function CompactKey({ view: raw, elapsedMs, target }: { readonly view: LockView; readonly elapsedMs: number; readonly target: string }) {
+function CompactKey({
+  view: raw,
+  elapsedMs,
+  target,
+}: {
+  readonly view: LockView;
+  readonly elapsedMs: number;
+  readonly target: string;
+}) {
   const view = safeStrings(raw);
   const holders = view.holders.map((h) => h.owner).join(', ');
   const ttl = view.ttlMs >= 0 ? formatDuration(Math.max(0, view.ttlMs - elapsedMs)) : view.ttlMs === -1 ? 'no ttl' : '';
@@ -118,9 +132,7 @@ function WaitingRow({ wait: raw, now }: { readonly wait: Waiting; readonly now: 
     <Text color="cyan" wrap="truncate-end">
       <Text bold>{wait.client}</Text> waits for <Text bold>{wait.key}</Text>
       {wait.where !== undefined ? ` on ${wait.where}` : ''}
-      <Text dimColor>
-        {wait.jobId !== undefined ? ` (hold %${wait.jobId}${left})` : ' (Ctrl-C cancels)'}
-      </Text>
+      <Text dimColor>{wait.jobId !== undefined ? ` (hold %${wait.jobId}${left})` : ' (Ctrl-C cancels)'}</Text>
     </Text>
   );
 }
@@ -130,7 +142,7 @@ function WhoSection({ who }: { readonly who: WhoPanel }) {
   const { sample } = who.report;
   return (
     <Box flexDirection="column" marginBottom={1}>
-      <Text>
+      <Text wrap="truncate-end">
         <Text bold>who</Text>
         <Text dimColor>
           {' '}
@@ -160,7 +172,8 @@ function PanelStatus({ screen, now }: ReplPanelProps) {
     );
   }
   if (panel.readAt === undefined) return <Text dimColor>reading {screen.target}…</Text>;
-  const late = now - panel.readAt > 2 * panel.intervalMs ? ` · last read ${formatDuration(now - panel.readAt)} ago` : '';
+  const late =
+    now - panel.readAt > 2 * panel.intervalMs ? ` · last read ${formatDuration(now - panel.readAt)} ago` : '';
   return (
     <Text dimColor>
       ● {screen.target} every {formatDuration(panel.intervalMs)}
@@ -179,39 +192,46 @@ export function ReplPanel({ screen, now }: ReplPanelProps) {
   const full = watchedViews.length <= FULL_KEYS;
   return (
     <Box flexDirection="column" borderStyle="single" borderDimColor paddingX={1}>
-      {screen.sandbox && <SandboxNodes sandbox={screen.sandbox} />}
-      {screen.who && <WhoSection who={screen.who} />}
-      {watchedViews.map((view) => {
-        const who = clientsOn(view, held, waiting);
-        return full ? (
-          <Box key={view.key} flexDirection="column">
-            <InspectKey view={view} scaleMs={panel.scales[view.key]} elapsedMs={elapsedMs} />
-            <Text>
-              {who ? <Text color="magenta">{who} · </Text> : null}
-              <Text dimColor>on {screen.target}</Text>
-            </Text>
-          </Box>
-        ) : (
-          <CompactKey key={view.key} view={view} elapsedMs={elapsedMs} target={screen.target} />
-        );
-      })}
-      {held.map((lock) => (
-        <HeldRow
-          key={`${lock.client}:${lock.key}:${lock.jobId ?? ''}`}
-          lock={lock}
-          // A read sent before the lock was taken shows someone else's lease, or none.
-          view={panel.readAt !== undefined && panel.readAt >= lock.since ? panel.views[lock.key] : undefined}
-          elapsedMs={elapsedMs}
-          scaleMs={panel.scales[lock.key]}
-        />
-      ))}
-      {screen.heldElsewhere.map((lock) => (
-        <HeldRow key={`${lock.client}:${lock.key}:${lock.where ?? ''}:${lock.jobId ?? ''}`} lock={lock} elapsedMs={elapsedMs} elsewhere />
-      ))}
-      {waiting.map((wait) => (
-        <WaitingRow key={`${wait.client}:${wait.key}:${wait.jobId ?? ''}`} wait={wait} now={now} />
-      ))}
-      {reading && <PanelStatus screen={screen} now={now} />}
+      <Inset columns={PANEL_FRAME_COLUMNS}>
+        {screen.sandbox && <SandboxNodes sandbox={screen.sandbox} />}
+        {screen.who && <WhoSection who={screen.who} />}
+        {watchedViews.map((view) => {
+          const who = clientsOn(view, held, waiting);
+          return full ? (
+            <Box key={view.key} flexDirection="column">
+              <InspectKey view={view} scaleMs={panel.scales[view.key]} elapsedMs={elapsedMs} />
+              <Text>
+                {who ? <Text color="magenta">{who} · </Text> : null}
+                <Text dimColor>on {screen.target}</Text>
+              </Text>
+            </Box>
+          ) : (
+            <CompactKey key={view.key} view={view} elapsedMs={elapsedMs} target={screen.target} />
+          );
+        })}
+        {held.map((lock) => (
+          <HeldRow
+            key={`${lock.client}:${lock.key}:${lock.jobId ?? ''}`}
+            lock={lock}
+            // A read sent before the lock was taken shows someone else's lease, or none.
+            view={panel.readAt !== undefined && panel.readAt >= lock.since ? panel.views[lock.key] : undefined}
+            elapsedMs={elapsedMs}
+            scaleMs={panel.scales[lock.key]}
+          />
+        ))}
+        {screen.heldElsewhere.map((lock) => (
+          <HeldRow
+            key={`${lock.client}:${lock.key}:${lock.where ?? ''}:${lock.jobId ?? ''}`}
+            lock={lock}
+            elapsedMs={elapsedMs}
+            elsewhere
+          />
+        ))}
+        {waiting.map((wait) => (
+          <WaitingRow key={`${wait.client}:${wait.key}:${wait.jobId ?? ''}`} wait={wait} now={now} />
+        ))}
+        {reading && <PanelStatus screen={screen} now={now} />}
+      </Inset>
     </Box>
   );
 }

@@ -4,10 +4,19 @@ import { render } from 'ink-testing-library';
 import type { ReplSession } from '../../src/repl/session.js';
 import { createSession } from '../../src/repl/start.js';
 import type { ReplTarget } from '../../src/repl/target.js';
+import { AtTerminalEdge } from '../../src/ui/AtTerminalEdge.js';
 import { ReplApp } from '../../src/ui/ReplApp.js';
 import { tempStateEnv } from '../helpers/run-cli.js';
 
-export const KEY = { enter: '\r', tab: '\t', up: '\u001B[A', down: '\u001B[B', ctrlC: '\u0003', ctrlD: '\u0004', ctrlU: '\u0015' };
+export const KEY = {
+  enter: '\r',
+  tab: '\t',
+  up: '\u001B[A',
+  down: '\u001B[B',
+  ctrlC: '\u0003',
+  ctrlD: '\u0004',
+  ctrlU: '\u0015',
+};
 
 const mounted: { session: ReplSession; unmount: () => void }[] = [];
 
@@ -23,7 +32,12 @@ export type MountedRepl = Awaited<ReturnType<typeof mountRepl>>;
 
 export async function mountRepl(target: ReplTarget, env: Record<string, string | undefined> = tempStateEnv()) {
   const session = await createSession(env, { target, intervalMs: 100 });
-  const view = render(<ReplApp session={session} tickMs={50} />);
+  // Inside AtTerminalEdge, as mountLive draws it on a real terminal.
+  const view = render(
+    <AtTerminalEdge>
+      <ReplApp session={session} tickMs={50} />
+    </AtTerminalEdge>,
+  );
   mounted.push({ session, unmount: view.unmount });
   const frame = (): string => view.lastFrame() ?? '';
   /** Waits until the frame satisfies `check` (ink repaints at most every few ms; a loaded machine is slower). */
@@ -38,7 +52,9 @@ export async function mountRepl(target: ReplTarget, env: Record<string, string |
   const shows = (text: string, ms?: number) => until((f) => f.includes(text), JSON.stringify(text), ms);
   /** The line being edited: the last prompt line of the frame, without the cursor's trailing space. */
   const prompt = (): string => {
-    const lines = frame().split('\n').filter((l) => /^[A-Z][\w-]*@\S+>( |$)/.test(l));
+    const lines = frame()
+      .split('\n')
+      .filter((l) => /^[A-Z][\w-]*@\S+>( |$)/.test(l));
     return (lines.at(-1) ?? '').replace(/^\S+>/, '').trim();
   };
   const promptIs = (text: string) => until(() => prompt() === text, `prompt "${text}" (is "${prompt()}")`);
@@ -51,5 +67,18 @@ export async function mountRepl(target: ReplTarget, env: Record<string, string |
     return at < 0 ? '' : f.slice(at);
   };
   const type = (text: string): void => void view.stdin.write(text);
-  return { session, env, frame, until, shows, prompt, promptIs, panel, since, type, enter: (line: string) => type(`${line}${KEY.enter}`) };
+  return {
+    session,
+    env,
+    view,
+    frame,
+    until,
+    shows,
+    prompt,
+    promptIs,
+    panel,
+    since,
+    type,
+    enter: (line: string) => type(`${line}${KEY.enter}`),
+  };
 }
