@@ -60,20 +60,21 @@ export class RaceClient {
       await this.frozenUntil;
       const id = d.rec.invoke(d.name, 'acquire');
       let grant: Grant | undefined;
+      let refusals = 0;
       try {
-        grant = await d.session.acquire(d.waitMs, stopping);
+        grant = await d.session.acquire(d.waitMs, stopping, () => void refusals++);
       } catch (err) {
         if (this.dead) return;
-        d.rec.done(d.name, 'acquire', id, 'fail', { detail: stopping.aborted ? STOPPED : messageOf(err) });
+        d.rec.done(d.name, 'acquire', id, 'fail', { detail: stopping.aborted ? STOPPED : messageOf(err), refusals });
         await sleep(ERROR_BACKOFF_MS);
         continue;
       }
       if (this.dead) return;
       if (!grant) {
-        d.rec.done(d.name, 'acquire', id, 'fail', { detail: stopping.aborted ? STOPPED : TIMED_OUT });
+        d.rec.done(d.name, 'acquire', id, 'fail', { detail: stopping.aborted ? STOPPED : TIMED_OUT, refusals });
         continue;
       }
-      d.rec.done(d.name, 'acquire', id, 'ok', { leaseMs: grant.leaseMs, ...(grant.token !== undefined ? { token: grant.token } : {}) });
+      d.rec.done(d.name, 'acquire', id, 'ok', { leaseMs: grant.leaseMs, refusals, ...(grant.token !== undefined ? { token: grant.token } : {}) });
       this.holding = true;
       if (!(await this.inside(grant.token))) return;
       await this.release();

@@ -20,8 +20,8 @@ export interface Grant {
 }
 
 export interface LockSession {
-  /** Waits up to waitMs as the library does; undefined when not acquired in time. */
-  acquire(waitMs: number, signal: AbortSignal): Promise<Grant | undefined>;
+  /** Waits up to waitMs as the library does, calling onRefused after each refused attempt; undefined when not acquired in time. */
+  acquire(waitMs: number, signal: AbortSignal, onRefused?: () => void): Promise<Grant | undefined>;
   /**
    * `released` / `decremented`; `not-owner`: the lock was no longer this client's. A naive DEL
    * also says `deleted-other` (it removed another client's lock) or `gone` (nobody's).
@@ -85,8 +85,10 @@ class ProtocolSession implements LockSession {
     private readonly hooks: SessionHooks,
   ) {}
 
-  async acquire(waitMs: number, signal: AbortSignal): Promise<Grant | undefined> {
-    const attempt = await this.protocol.acquire(this.env, this.req, { waitMs, signal });
+  async acquire(waitMs: number, signal: AbortSignal, onRefused?: () => void): Promise<Grant | undefined> {
+    const attempt = await this.protocol.acquire(this.env, this.req, { waitMs, signal, onRefused });
+    // The last attempt, refused when the wait ran out, is reported by the wait loop only while it waits.
+    if (!attempt.acquired && waitMs <= 0) onRefused?.();
     if (!attempt.acquired) return undefined;
     this.holding = true;
     this.grantedAt = Date.now();

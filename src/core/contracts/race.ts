@@ -44,6 +44,7 @@ export const raceJson = z.strictObject({
   series: z.array(z.number()).describe('acquisitions per second'),
   waits: z.strictObject({ count: z.number(), p50: z.number(), p95: z.number(), p99: z.number(), max: z.number() }),
   timeouts: z.number(),
+  refusals: z.number().describe('acquisition attempts the server refused (every try of a waiting acquire)'),
   errors: z.number(),
   lostLocks: z.number(),
   notOwner: z.number(),

@@ -40,6 +40,8 @@ export interface RaceSnapshot {
   readonly series: readonly number[];
   readonly waits: Percentiles;
   readonly timeouts: number;
+  /** Acquisition attempts the server refused (each try of a waiting acquire counts). */
+  readonly refusals: number;
   /** Acquire or release attempts that failed with an error (connection lost, failover, ...). */
   readonly errors: number;
   /** Holds that ended without the lock: found by the watchdog, or by a refused release. */
@@ -79,6 +81,7 @@ export class RaceTally {
   private readonly lostHold = new Set<string>();
   private readonly dead = new Set<string>();
   private timeouts = 0;
+  private refusals = 0;
   private errors = 0;
   private lost = 0;
   private notOwner = 0;
@@ -135,6 +138,7 @@ export class RaceTally {
       }
       const from = this.invokedAt.get(e.id);
       this.invokedAt.delete(e.id);
+      this.refusals += e.refusals ?? 0;
       ks.waiting.delete(e.client);
       if (e.phase === 'ok') {
         this.lostHold.delete(e.client);
@@ -200,6 +204,7 @@ export class RaceTally {
       series: rateSeries(this.okTimes, Math.max(1000, Math.floor(nowMs / 1000) * 1000)),
       waits: percentiles(waits),
       timeouts: this.timeouts,
+      refusals: this.refusals,
       errors: this.errors,
       lostLocks: this.lost,
       notOwner: this.notOwner,

@@ -24,6 +24,8 @@ export interface OpEvent {
   readonly token?: number;
   /** acquire ok: the lease (or Redlock validity) the client believes it has from `t`. */
   readonly leaseMs?: number;
+  /** acquire ok / fail (race): attempts the server refused during this acquire, before it ended. */
+  readonly refusals?: number;
   /** write: the value written. incr ok: the value written (read + 1). */
   readonly value?: number;
   /** incr ok: the value the client read before writing. */
