@@ -5,7 +5,9 @@
 #     and a C compiler (clock faults preload libfaketime after a malloc shim built with cc), tmux (the
 #     README screens and the REPL test run in a real terminal), fish and zsh (the completion tests
 #     run the real shells), python3-redis (redis-py, the Python client interop is checked against), make and
-#     xz-utils (to build the extra servers), chromium (the HTML reports are opened in a real headless browser);
+#     xz-utils (to build the extra servers), chromium (the HTML reports are opened in a real headless browser),
+#     prometheus (its server and promtool: the exporter's tests scrape with a real Prometheus and check
+#     the shipped alerting rules);
 #   - without recommends (no desktop Java): a Java 17 runtime and the Debian jars the real Redisson
 #     client is built against (../shared/redisson-java/README.md), for the Redisson interop tests;
 #   - Node >= 20: Debian 12 and Ubuntu 22.04/24.04 ship Node 18 or older, so an older Node is
@@ -39,6 +41,7 @@ has tmux || apt_packages+=(tmux)
 has fish || apt_packages+=(fish)
 has zsh || apt_packages+=(zsh)
 has chromium || apt_packages+=(chromium)
+has prometheus && has promtool || apt_packages+=(prometheus)
 dpkg-query -W -f='${Status}' python3-redis 2>/dev/null | grep -q 'ok installed' || apt_packages+=(python3-redis)
 
 java_packages=()

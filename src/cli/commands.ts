@@ -28,6 +28,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'doctor', load: async () => (await import('../commands/doctor.js')).registerDoctor },
   { name: 'race', load: async () => (await import('../commands/race.js')).registerRace },
   { name: 'trace', load: async () => (await import('../commands/trace.js')).registerTrace },
+  { name: 'export', load: async () => (await import('../commands/export.js')).registerExport },
   { name: 'who', load: async () => (await import('../commands/who.js')).registerWho },
   { name: 'target', load: async () => (await import('../commands/target.js')).registerTarget },
   { name: 'completion', load: async () => (await import('../commands/completion.js')).registerCompletion },

@@ -149,16 +149,17 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
 }
 
 /**
- * Said once as a MONITOR trace starts: what it costs the server (the figure is bench/trace.ts's,
- * docs/performance.md#trace) and how to keep that cost bounded.
+ * Said once as a MONITOR trace (or export) starts: what it costs the server (the figure is
+ * bench/trace.ts's, docs/performance.md#trace) and how to keep that cost bounded.
  */
-export function monitorCostNote(forMs: number | undefined): string {
-  const bound = forMs !== undefined ? `it stops after ${formatDuration(forMs)} (--for)` : 'bound it with --for 30s';
+export function monitorCostNote(command: string, bound: string): string {
   return (
-    'trace: MONITOR copies every command the server runs to this client, which costs the server throughput ' +
+    `${command}: MONITOR copies every command the server runs to this client, which costs the server throughput ` +
     `(61 to 72 % fewer lock operations all-out in docs/performance.md#trace): ${bound}, and run it from another machine where you can`
   );
 }
+
+const traceBound = (forMs: number | undefined): string => (forMs !== undefined ? `it stops after ${formatDuration(forMs)} (--for)` : 'bound it with --for 30s');
 
 async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string) => boolean): Promise<number> {
   const forMs = durationFlag(flags.for, '--for');
@@ -184,7 +185,7 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
       onStatus: (text) => (view ? (status = text) : note(ctx, `trace: ${text}`)),
       onStart: (what, session, source) => {
         note(ctx, `trace: following ${what}${forMs !== undefined ? '' : '; Ctrl-C ends it'}`);
-        if (flags.source === 'monitor') note(ctx, monitorCostNote(forMs));
+        if (flags.source === 'monitor') note(ctx, monitorCostNote('trace', traceBound(forMs)));
         if (tty) view = mountLive(ctx, what, session, () => ({ ...source.stats, status }));
       },
       onEvents: (events, found) => {

@@ -56,7 +56,7 @@ function lockKeyOf(c: FoundCompanion): InspectKey {
 }
 
 /** The lock behind each companion: already scanned, or read now. */
-async function companionFacts(conn: Connection, companions: readonly FoundCompanion[], byKey: ReadonlyMap<string, LockView>): Promise<CompanionFact[]> {
+export async function companionFacts(conn: Connection, companions: readonly FoundCompanion[], byKey: ReadonlyMap<string, LockView>): Promise<CompanionFact[]> {
   const unread = new Map<string, InspectKey>();
   for (const c of companions) if (!byKey.has(c.companion.lock)) unread.set(c.companion.lock, lockKeyOf(c));
   const names = [...unread.keys()];

@@ -46,6 +46,10 @@ export interface SourceStats {
    * newest fence; 0 until each has one); undefined for keyspace notifications.
    */
   readonly completeUntil: number | undefined;
+  /** Connections lost and recovered (or followed to a new primary) since the start. */
+  readonly reconnects: number;
+  /** A lost connection is being recovered now: what happens on that primary is not seen meanwhile. */
+  readonly recovering: boolean;
 }
 
 const TICK_MS = 100;
@@ -73,6 +77,7 @@ export class TraceSource {
   private stopped = false;
   private clusterCheckedAt = 0;
   private clusterChecking = false;
+  private reconnects = 0;
   private readonly kind: TraceSourceKind;
   private readonly host: FeedHost;
 
@@ -96,7 +101,15 @@ export class TraceSource {
   get stats(): SourceStats {
     const fenced = this.shards.map((s) => s.feed.completeUntil);
     const complete = fenced.length > 0 && fenced.every((t) => t !== undefined);
-    return { source: this.kind, lines: this.lines, lagMs: this.lag, maxLagMs: this.maxLag, completeUntil: complete ? Math.min(...(fenced as number[])) : undefined };
+    return {
+      source: this.kind,
+      lines: this.lines,
+      lagMs: this.lag,
+      maxLagMs: this.maxLag,
+      completeUntil: complete ? Math.min(...(fenced as number[])) : undefined,
+      reconnects: this.reconnects,
+      recovering: this.shards.some((s) => s.moving),
+    };
   }
 
   /** Connects to every primary and starts decoding; resolves once every feed is running. */
@@ -177,6 +190,7 @@ export class TraceSource {
       const now = await this.servingNow(shard, seeds).catch(() => undefined);
       if (!now || shard.moving || formatHostPort(now) === formatHostPort(shard.endpoint)) continue;
       shard.moving = true;
+      this.reconnects++;
       const old = formatHostPort(shard.endpoint);
       shard.connection?.close();
       shard.feed.flush();
@@ -199,6 +213,7 @@ export class TraceSource {
   private async recover(shard: Shard, err: Error): Promise<void> {
     if (shard.moving) return;
     shard.moving = true;
+    this.reconnects++;
     try {
       await this.reconnect(shard, err);
     } finally {
