@@ -30,8 +30,8 @@ export function parseGroupRule(text: string): GroupRule {
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-/** A run of 8 or more hex or base64-ish characters with a digit in it: a token, a hash, an object id. */
-const LONG_ID = /(?<![A-Za-z0-9])(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{16,}(?![A-Za-z0-9])|(?<![0-9a-f])(?=[0-9a-f]*\d)[0-9a-f]{8,}(?![0-9a-f])/gi;
+/** A word of 16 or more letters and digits, or of 8 or more hex digits, with a digit in it: a token, a hash, an object id. */
+const LONG_ID = /(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{16,}(?![A-Za-z0-9_])|(?<![0-9a-f])(?=[0-9a-f]*\d)[0-9a-f]{8,}(?![0-9a-f])/gi;
 const NUMBER = /\d+/g;
 
 /** The name with uuids, long ids and numbers replaced: `orders:{n}`, `job:{uuid}`, `cart:{id}`. */

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { ExportFold, type CounterName, type MetricSink } from '../../../src/core/export/fold.js';
+import { LockGrouper } from '../../../src/core/export/groups.js';
+import { PollDiff } from '../../../src/core/export/poll-events.js';
+import type { TraceEvent } from '../../../src/core/trace/events.js';
+import type { LockView } from '../../../src/core/lock-view.js';
+
+/** A sink that remembers what it was told, in order. */
+function recorder() {
+  const counts: Partial<Record<CounterName, number>> = {};
+  const waits: [string, number][] = [];
+  const holds: number[] = [];
+  const sink: MetricSink = {
+    count: (c) => void (counts[c] = (counts[c] ?? 0) + 1),
+    wait: (_l, outcome, s) => void waits.push([outcome, s]),
+    hold: (_l, s) => void holds.push(s),
+  };
+  return { sink, counts, waits, holds };
+}
+
+const A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa:1';
+const B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb:1';
+const ev = (kind: TraceEvent['kind'], t: number, owner: string, extra: Partial<TraceEvent> = {}): TraceEvent => ({ kind, t, lock: 'orders:1', owner, library: 'redisson', ...extra });
+
+describe('the exporter fold', () => {
+  it('times a wait from the first attempt to the acquisition, and a hold to its release', () => {
+    const r = recorder();
+    const fold = new ExportFold(new LockGrouper([]), r.sink);
+    fold.push([ev('attempt', 0, A), ev('acquired', 0, A, { leaseMs: 300, count: 1 }), ev('attempt', 10, B), ev('refused', 10, B), ev('attempt', 60, B), ev('refused', 60, B)]);
+    expect(fold.gauges(100)).toEqual([{ labels: { group: 'orders:{n}', kind: 'reentrant', library: 'redisson' }, holders: 1, waiters: 1, oldestHoldSeconds: 0.1, oldestLeaseLeftSeconds: 0.2 }]);
+    fold.push([ev('released', 120, A, { count: 0 }), ev('attempt', 125, B), ev('acquired', 125, B, { leaseMs: 300, count: 1 })]);
+    expect(r.waits).toEqual([['acquired', 0], ['acquired', 0.115]]);
+    expect(r.holds).toEqual([0.12]);
+    expect(r.counts).toEqual({ acquisitions: 2, refusals: 2, releases: 1 });
+  });
+
+  it('counts an expiry, and the expired-while-held finding once the owner releases after it', () => {
+    const r = recorder();
+    const fold = new ExportFold(new LockGrouper([]), r.sink);
+    fold.push([ev('attempt', 0, A), ev('acquired', 0, A, { leaseMs: 100, count: 1 }), ev('expired', 100, A, { leaseMs: 100, holders: [A] }), ev('release-refused', 180, A)]);
+    expect(r.counts).toMatchObject({ acquisitions: 1, expiries: 1, releases_refused: 1, expired_while_held: 1 });
+    expect(r.holds).toEqual([0.1]);
+    expect(fold.gauges(200)).toEqual([]);
+  });
+
+  it('keeps a fair waiter\'s wait across the queue-leave its acquisition pops', () => {
+    const r = recorder();
+    const fold = new ExportFold(new LockGrouper([]), r.sink);
+    fold.push([ev('attempt', 0, B), ev('refused', 0, B), ev('queue-join', 0, B), ev('queue-leave', 40, B), ev('acquired', 40, B, { leaseMs: 300, count: 1 })]);
+    expect(r.waits).toEqual([['acquired', 0.04]]);
+    expect(fold.labelsOf('orders:1').kind).toBe('fair');
+  });
+
+  it('ends a silent waiter\'s wait as abandoned after a minute', () => {
+    const r = recorder();
+    const fold = new ExportFold(new LockGrouper([]), r.sink);
+    fold.push([ev('attempt', 0, B), ev('refused', 0, B), ev('attempt', 500, B), ev('refused', 500, B)]);
+    fold.sweep(30_000);
+    expect(r.waits).toEqual([]);
+    fold.sweep(61_000);
+    expect(r.waits).toEqual([['abandoned', 0.5]]);
+    expect(fold.gauges(61_000)).toEqual([]);
+  });
+});
+
+describe('polled snapshots as events', () => {
+  const view = (holders: string[], ttlMs: number, readAt: number): LockView => ({ key: 'jobs:1', kind: 'token', type: 'string', ttlMs, holders: holders.map((owner) => ({ owner, count: 1 })), waiters: 0, warnings: [], readAt }) as unknown as LockView;
+
+  it('tells acquisitions, renewals, releases and expiries apart by the lease', () => {
+    const d = new PollDiff();
+    expect(d.step([view(['t1'], 1000, 0)], 0, true).map((e) => e.kind)).toEqual(['acquired']);
+    expect(d.step([view(['t1'], 1000, 500)], 500, true).map((e) => e.kind)).toEqual(['renewed']);
+    expect(d.step([view(['t2'], 1000, 700)], 700, true).map((e) => [e.kind, e.owner])).toEqual([['released', 't1'], ['acquired', 't2']]);
+    expect(d.step([], 2000, true).map((e) => [e.kind, e.t])).toEqual([['expired', 1700]]);
+  });
+
+  it('does not take a lock missing from a limited scan for gone', () => {
+    const d = new PollDiff();
+    d.step([view(['t1'], 1000, 0)], 0, true);
+    expect(d.step([], 100, false)).toEqual([]);
+  });
+});
