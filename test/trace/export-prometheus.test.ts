@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { percentile } from '../../src/core/race/stats.js';
@@ -44,7 +45,7 @@ beforeAll(async () => {
   // Token locks: a release after the lease ran out is refused to the client as well (a Redisson
   // fair unlock of a lock already gone answers 1, so that race would not count such an expiry).
   result = await race(plan('', { kind: 'token', clients: 5, durationMs: 6000, leaseMs: 300, holdMs: 20, holdDist: 'uniform', waitMs: 10_000, chaos: 'pause', chaosEveryMs: 1200, target: { type: 'sandbox', name: 'export-race' } }));
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await prometheus?.stop();
@@ -126,4 +127,18 @@ describe('export scraped by a real Prometheus during a race', () => {
     expect(await total('redlock_lock_expired_while_held_total')).toBeGreaterThan(0);
     expect(firing).toBe(true);
   }, 40_000);
+
+  it('answers every query of the shipped Grafana dashboard, and the panels of the race have data', async () => {
+    const dashboard = JSON.parse(readFileSync('docs/grafana/redlock-dashboard.json', 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
+    const empty: string[] = [];
+    for (const panel of dashboard.panels) {
+      for (const { expr } of panel.targets) {
+        // Grafana's variables, as it would fill them: every group, a rate window of a few scrapes.
+        const rows = await prometheus.query(expr.replaceAll('$group', '.*').replaceAll('$__rate_interval', '1m'));
+        if (rows.length === 0) empty.push(`${panel.title}: ${expr}`);
+      }
+    }
+    const race = ['Acquisitions and refusals per second', 'Acquire wait p50 / p99', 'Hold time p50 / p99', 'Holders and waiters'];
+    expect(empty.filter((e) => race.some((title) => e.startsWith(title)))).toEqual([]);
+  }, 30_000);
 });
