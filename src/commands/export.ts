@@ -42,8 +42,8 @@ numbers, uuids and ids collapsed (orders:17 -> orders:{n}). Past --max-groups, n
 group "other": the number of series is bounded, stated at start-up and in redlock_exporter_series.
 
 At start-up it prints one line on stderr:
-  export: serving http://127.0.0.1:9479/metrics for the server (127.0.0.1:6379); at most 51
-  groups (50 and other), 13,770 lock series (270 per group, kind and library); Ctrl-C stops it
+  export: serving http://127.0.0.1:9479/metrics for the server (127.0.0.1:6379); at most 21
+  groups (20 and other), 12,222 lock series (582 per group, kind and library); Ctrl-C stops it
 
 Dashboard and alerting rules: docs/grafana/redlock-dashboard.json, docs/prometheus/redlock-alerts.yml.
 
