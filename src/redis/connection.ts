@@ -9,6 +9,7 @@ import { describeReplyError, nameReplyErrors } from './reply-errors.js';
 import { unknownMasterError } from './sentinel-masters.js';
 import { atNode, DEFAULT_REPLY_TIMEOUT_MS, describeEndpoint, type Endpoint, type HostPort } from '../core/endpoint.js';
 import { tlsOptions } from './tls.js';
+import { certificateRefusal } from './tls-refusal.js';
 
 export type RedisClient = Redis | Cluster;
 export type Topology = 'standalone' | 'sentinel' | 'cluster';
@@ -217,6 +218,9 @@ async function connectAsGiven(spec: Endpoint, opts: ConnectOptions): Promise<Con
     else if (spec.db !== 0) await selectDatabase(client as Redis, spec.db, label);
   } catch (err) {
     client.disconnect();
+    // The server's TLS alert (after the handshake) says why, where the command saw only a closed connection.
+    const refused = await certificateRefusal(spec, label, lastError ?? err);
+    if (refused) throw refused;
     const cause = err instanceof CliError ? err : (lastError ?? err);
     if (topology === 'sentinel' && SENTINELS_FAILED.test(String(cause))) {
       const timeoutMs = sentinelReplyTimeoutMs(spec, opts);

@@ -19,6 +19,28 @@ const TLS_CODES = new Set([
   'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
+// tls-auth-clients: the server's alert arrives after the handshake (ioredis reports it as an error
+// event; the command waiting on the handshake sees a closed connection), OpenSSL's text ends in a newline.
+const CERTIFICATE_REQUIRED = /^ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED$|alert certificate required/i;
+const CERTIFICATE_REFUSED = /^ERR_SSL_(TLSV1_ALERT_UNKNOWN_CA|SSLV3_ALERT_BAD_CERTIFICATE|TLSV1_ALERT_DECRYPT_ERROR)$|alert (unknown ca|bad certificate|decrypt error)/i;
+
+/**
+ * The server's alert refusing the client certificate (none given, or one its CA did not sign),
+ * naming the --cert file where the caller knows it; undefined for any other error.
+ */
+export function clientCertificateError(err: unknown, label: string, certFile?: string): UnreachableError | undefined {
+  const { code, message } = errorText(err);
+  const says = (re: RegExp) => re.test(code) || re.test(message);
+  if (says(CERTIFICATE_REQUIRED)) {
+    return new UnreachableError(`Redis at ${label} requires a client certificate: pass --cert <file> and --key <file>`);
+  }
+  if (!says(CERTIFICATE_REFUSED)) return undefined;
+  const given = certFile === undefined ? '' : ` --cert ${certFile}`;
+  return new UnreachableError(
+    `Redis at ${label} does not accept the client certificate${given}: pass one signed by the CA the server trusts (its tls-ca-cert-file)`,
+  );
+}
+
 /**
  * Maps connection-level failures (refused, timeout, DNS, auth) to one-line exit-3 errors naming
  * host:port, and a refused command (ACL, renamed) to the rule `user` lacks. ioredis never puts
@@ -39,10 +61,8 @@ export function toCliError(err: unknown, label: string, user: string | undefined
       `authentication failed at ${label}: wrong user or password (set them in the URL, redis://user:password@host:port)`,
     );
   }
-  // tls-auth-clients: the server's alert arrives after the handshake, and OpenSSL's text ends in a newline.
-  if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' || /alert certificate required/i.test(message)) {
-    return new UnreachableError(`Redis at ${label} requires a client certificate: pass --cert <file> and --key <file>`);
-  }
+  const refusedCertificate = clientCertificateError(err, label);
+  if (refusedCertificate) return refusedCertificate;
   if (TLS_CODES.has(code) || /certificate|SSL routines|wrong version number/i.test(message)) {
     return new UnreachableError(
       `TLS handshake with ${label} failed: ${message.replace(/\s*\n\s*/g, ' ').trim()} (trust its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem; use redis:// if it does not speak TLS)`,

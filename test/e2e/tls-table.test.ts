@@ -18,7 +18,7 @@ const run = promisify(execFile);
 
 let dir: string;
 let servers: { stop(): Promise<void> }[] = [];
-const tls = { url: '', ca: '', cert: '', key: '', otherKey: '', otherCa: '', wrongNameUrl: '', expiredUrl: '', sentinelUrl: '' };
+const tls = { url: '', ca: '', cert: '', key: '', otherKey: '', otherCa: '', wrongNameUrl: '', expiredUrl: '', sentinelUrl: '', strangerCert: '', strangerKey: '' };
 
 /** A redis-server listening on TLS only: started with a plain port for the helper's PING, which is then closed. */
 async function tlsOnlyServer(cert: { cert: string; key: string }, ca: string, authClients: boolean): Promise<string> {
@@ -39,7 +39,9 @@ beforeAll(async () => {
   const ca = privateCa(dir);
   const server = ca.issue('server', 'IP:127.0.0.1,DNS:localhost');
   const client = ca.issue('client', 'DNS:redlock-cli-client');
-  Object.assign(tls, { ca: ca.ca, cert: client.cert, key: client.key, otherCa: privateCa(dir, 'other-ca').ca });
+  const otherCa = privateCa(dir, 'other-ca');
+  const stranger = otherCa.issue('stranger', 'DNS:redlock-cli-client');
+  Object.assign(tls, { ca: ca.ca, cert: client.cert, key: client.key, otherCa: otherCa.ca, strangerCert: stranger.cert, strangerKey: stranger.key });
   tls.url = await tlsOnlyServer(server, ca.ca, true);
   const otherName = ca.issue('other-name', 'DNS:other.example');
   tls.otherKey = otherName.key;
@@ -195,9 +197,10 @@ describe('a certificate that does not verify: one line naming what is wrong', ()
   const rows: [string, () => string[], number, RegExp][] = [
     ['a server certificate from an unknown CA', () => ['-u', tls.url, '--cacert', tls.otherCa, '--cert', tls.cert, '--key', tls.key], 3, /TLS handshake with 127\.0\.0\.1:\d+ failed: .*(self[- ]signed|unable to get|issuer)/i],
     ['a certificate for another host name', () => ['-u', tls.wrongNameUrl, '--cacert', tls.ca], 3, /TLS handshake with 127\.0\.0\.1:\d+ failed: .*(altnames|does not match)/i],
-    // The server refuses the client after the handshake: its alert names the reason, unless the
-    // connection is closed before the alert is read (then it reads as a dropped connection).
-    ['no client certificate where the server requires one', () => ['-u', tls.url, '--cacert', tls.ca], 3, /Redis at 127\.0\.0\.1:\d+ requires a client certificate: pass --cert|lost the connection to Redis at 127\.0\.0\.1:\d+/],
+    // The server refuses the client after the handshake: its alert names the reason, also when
+    // the connection was reset before the alert was read.
+    ['no client certificate where the server requires one', () => ['-u', tls.url, '--cacert', tls.ca], 3, /^redlock-cli: Redis at 127\.0\.0\.1:\d+ requires a client certificate: pass --cert/m],
+    ['a client certificate the server\'s CA did not sign', () => ['-u', tls.url, '--cacert', tls.ca, '--cert', tls.strangerCert, '--key', tls.strangerKey], 3, /^redlock-cli: Redis at 127\.0\.0\.1:\d+ does not accept the client certificate --cert \S*stranger\.pem/m],
     ['an expired server certificate', () => ['-u', tls.expiredUrl, '--cacert', tls.ca], 3, /TLS handshake with 127\.0\.0\.1:\d+ failed: .*expired/i],
     ['a --cacert file that does not exist', () => ['-u', tls.url, '--cacert', join(dir, 'missing.pem')], 2, /cannot read --cacert .*missing\.pem: ENOENT/],
     // Files that are there but wrong: named before any connection, not OpenSSL's "PEM routines::no start line" (exit 1).
