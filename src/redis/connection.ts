@@ -219,7 +219,7 @@ async function connectAsGiven(spec: Endpoint, opts: ConnectOptions): Promise<Con
   } catch (err) {
     client.disconnect();
     // The server's TLS alert (after the handshake) says why, where the command saw only a closed connection.
-    const refused = await certificateRefusal(spec, label, lastError ?? err);
+    const refused = await certificateRefusal(spec, label, lastError ?? err, () => rawSocket(nodeEndpoint(spec, spec, 'redlock-cli:tls-probe')).socket);
     if (refused) throw refused;
     const cause = err instanceof CliError ? err : (lastError ?? err);
     if (topology === 'sentinel' && SENTINELS_FAILED.test(String(cause))) {
