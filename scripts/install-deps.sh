@@ -45,13 +45,21 @@ has prometheus && has promtool || apt_packages+=(prometheus)
 dpkg-query -W -f='${Status}' python3-redis 2>/dev/null | grep -q 'ok installed' || apt_packages+=(python3-redis)
 
 java_packages=()
+# REDLOCK_JAVA_DIR: where the jars are looked for (a test points it at an empty dir)
+java_dir="${REDLOCK_JAVA_DIR:-/usr/share/java}"
 java -version 2>&1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])' || java_packages+=(openjdk-17-jdk-headless)
 for jar_package in netty-common:libnetty-java jackson-databind:libjackson2-databind-java \
     jackson-dataformat-yaml:libjackson2-dataformat-yaml snakeyaml:libyaml-snake-java slf4j-simple:libslf4j-java \
     byte-buddy:libbyte-buddy-java reactive-streams:libreactive-streams-java spring3-beans:libspring-beans-java \
     caffeine:libcaffeine-java; do
-  [ -f "/usr/share/java/${jar_package%%:*}.jar" ] || java_packages+=("${jar_package#*:}")
+  [ -f "$java_dir/${jar_package%%:*}.jar" ] || java_packages+=("${jar_package#*:}")
 done
+
+# The real Redisson client the interop tests drive is provided by the environment beside the
+# checkout (test/helpers/redisson-peer.ts looks there, or at $REDISSON_PEER); nothing here installs it.
+redisson_peer="${REDISSON_PEER:-../shared/redisson-java/redisson-peer}"
+[ -e "$redisson_peer" ] ||
+  echo "install-deps: the real Redisson peer $redisson_peer is missing (the environment provides it, not this script; REDISSON_PEER names another): the real-Redisson tests will skip (test/interop/redisson-java-*.test.ts, test/trace/who-redisson.test.ts, test/trace/preloaded-scripts.test.ts)"
 
 if $check; then
   echo "install-deps: apt packages to install: ${apt_packages[*]:-none}"

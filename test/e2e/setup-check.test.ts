@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -69,6 +69,27 @@ describe('scripts/setup.sh --check', () => {
   });
 });
 
+// What a machine with only a shell and Node has: every other tool is hidden from the check.
+const BASIC_TOOLS = ['bash', 'sh', 'env', 'id', 'dirname', 'basename', 'cat', 'grep', 'cut', 'head', 'tr', 'node'];
+/** Each tool (or package) the suite needs, and the package the check must name for it. */
+const NEEDED = {
+  apt: ['redis-server', 'openssl', 'faketime', 'gcc', 'make', 'xz-utils', 'tmux', 'fish', 'zsh', 'python3-redis'],
+  java: ['openjdk-17-jdk-headless', 'libnetty-java', 'libjackson2-databind-java', 'libyaml-snake-java', 'libslf4j-java', 'libbyte-buddy-java', 'libreactive-streams-java', 'libspring-beans-java', 'libcaffeine-java'],
+};
+
+describe('scripts/install-deps.sh --check on a machine missing the tools', () => {
+  it('would install every tool the suite needs, and says the real Redisson peer is missing and what skips', async () => {
+    const bin = emptyCache();
+    for (const tool of BASIC_TOOLS) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), join(bin, tool));
+    const env = { HOME: emptyCache(), PATH: bin, REDLOCK_SERVER_CACHE: emptyCache(), REDLOCK_JAVA_DIR: emptyCache(), REDISSON_PEER: join(bin, 'no-peer') };
+    const r = await exec(join(bin, 'bash'), ['scripts/install-deps.sh', '--check'], { env, timeout: 60_000 });
+    const listed = (label: string) => (new RegExp(`^install-deps: ${label}: (.+)$`, 'm').exec(r.stdout)?.[1] ?? '').split(' ');
+    expect(listed('apt packages to install')).toEqual(expect.arrayContaining(NEEDED.apt));
+    expect(listed('Java packages to install \\(no recommends\\)')).toEqual(expect.arrayContaining(NEEDED.java));
+    expect(r.stdout).toMatch(/^install-deps: the real Redisson peer \S+no-peer is missing .*: the real-Redisson tests will skip \(test\/interop\/redisson-java-\*\.test\.ts, /m);
+  }, 60_000);
+});
+
 describe('scripts/extra-servers.sh path', () => {
   it('prints the cached binary, or exits 4 saying how to build it', async () => {
     const { dir, binary } = cacheWithValkey();
@@ -77,3 +98,4 @@ describe('scripts/extra-servers.sh path', () => {
     expect([missing.code, missing.stderr.trim()]).toEqual([4, 'extra-servers: redis is not built yet: run scripts/extra-servers.sh install']);
   });
 });
+
