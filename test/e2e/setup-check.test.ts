@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -99,3 +99,17 @@ describe('scripts/extra-servers.sh path', () => {
   });
 });
 
+// npm 11 warns at install about every dependency with an install script that package.json's
+// allowScripts does not approve (`npm warn install-scripts ...`); docs/install.md says why ours are.
+describe('install scripts of dependencies (npm allowScripts)', () => {
+  it('every dependency the lockfile marks as having one is approved, and docs/install.md explains each', () => {
+    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const withScripts = Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript).map(([path]) => path.replace(/^.*node_modules\//, ''));
+    const allowed = (JSON.parse(readFileSync('package.json', 'utf8')) as { allowScripts?: Record<string, boolean> }).allowScripts ?? {};
+    expect(withScripts.length).toBeGreaterThan(0); // esbuild: the lockfile is read right
+    expect(Object.keys(allowed).sort()).toEqual([...new Set(withScripts)].sort());
+    const doc = readFileSync('docs/install.md', 'utf8');
+    expect(doc).toMatch(/`"allowScripts": \{ "esbuild": true \}`.*\n(.+\n){0,6}.*npm warn install-scripts/);
+    for (const name of withScripts) expect(doc).toMatch(new RegExp(`${name}'s postinstall`));
+  });
+});
