@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt } from '../helpers/build.js';
-import { freePort, startRedis } from '../helpers/redis-server.js';
 import { privateCa } from '../helpers/tls-cert.js';
+import { startTlsOnlyRedis } from '../helpers/tls-server.js';
 import { startTlsSentinel } from '../helpers/topologies.js';
 
 // Every command over rediss:// to a TLS-only server that verifies clients (tls-auth-clients yes),
@@ -20,17 +20,10 @@ let dir: string;
 let servers: { stop(): Promise<void> }[] = [];
 const tls = { url: '', ca: '', cert: '', key: '', otherKey: '', otherCa: '', wrongNameUrl: '', expiredUrl: '', sentinelUrl: '', strangerCert: '', strangerKey: '' };
 
-/** A redis-server listening on TLS only: started with a plain port for the helper's PING, which is then closed. */
 async function tlsOnlyServer(cert: { cert: string; key: string }, ca: string, authClients: boolean): Promise<string> {
-  const server = await startRedis({
-    args: ['--tls-port', '0', '--tls-cert-file', cert.cert, '--tls-key-file', cert.key, '--tls-ca-cert-file', ca, '--tls-auth-clients', authClients ? 'yes' : 'no'],
-  });
+  const { server, url } = await startTlsOnlyRedis(cert, ca, authClients);
   servers.push(server);
-  const plain = String(server.port);
-  const tlsPort = await freePort();
-  await run('redis-cli', ['-p', plain, 'CONFIG', 'SET', 'tls-port', String(tlsPort)]);
-  await run('redis-cli', ['-p', plain, 'CONFIG', 'SET', 'port', '0']);
-  return `rediss://127.0.0.1:${tlsPort}`;
+  return url;
 }
 
 beforeAll(async () => {
