@@ -210,7 +210,7 @@ describe('--html', () => {
 
   it('race: lanes per client, the violations as findings, the figures as the summary', async () => {
     const file = join(dir, 'race.html');
-    const argv = ['race', 'orders', '--url', fx.server.url, '--kind', 'token', '--clients', '3', '--duration', '1500ms', '--lease', '50ms', '--hold', '80ms', '--release', 'naive-del', '--no-renew', '--html', file];
+    const argv = ['race', 'orders', '--url', fx.server.url, '--kind', 'token', '--clients', '3', '--duration', '1500ms', '--lease', '50ms', '--hold', '80ms', '--release', 'naive-del', '--no-renew', '--html', file, '--yes'];
     const r = await runCli(argv, env);
     expect([7, 8]).toContain(r.code);
     const page = await openReport(file);

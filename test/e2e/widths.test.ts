@@ -78,7 +78,7 @@ beforeAll(async () => {
     cli('target list'),
     cli('scenario list'),
     cli('scenario show fair-lock-dead-waiter'),
-    cli(`race pay ${url} --clients 2 --duration 1s --lease 1s --hold 5ms`),
+    cli(`race pay ${url} --clients 2 --duration 1s --lease 1s --hold 5ms --yes`),
     cli('scenario run setnx-expire-crash'),
     'echo __DONE__',
     'sleep 600',
