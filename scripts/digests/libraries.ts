@@ -36,9 +36,9 @@ export const LIBRARY_SOURCES: readonly LibrarySource[] = [
     repo: 'redisson/redisson',
     language: 'java',
     // Lock, fair, read-write, fenced and spin locks, the watchdog (RedissonBaseLock, then renewal/),
-    // semaphores, the count-down latch and the rate limiter.
+    // semaphores, the count-down latch, the rate limiter and the group multi-lock.
     files:
-      /^redisson\/src\/main\/java\/org\/redisson\/(?:Redisson(?:Lock|BaseLock|FairLock|ReadLock|WriteLock|FencedLock|SpinLock|Semaphore|PermitExpirableSemaphore|CountDownLatch|RateLimiter)|renewal\/\w+)\.java$/,
+      /^redisson\/src\/main\/java\/org\/redisson\/(?:Redisson(?:Lock|BaseLock|FairLock|ReadLock|WriteLock|FencedLock|SpinLock|Semaphore|PermitExpirableSemaphore|CountDownLatch|RateLimiter|FasterMultiLock)|renewal\/\w+)\.java$/,
     tags: /^redisson-[34]\.\d+\.\d+$/,
   }),
   source({

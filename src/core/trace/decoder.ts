@@ -15,6 +15,7 @@ import { applyCommand } from './client-commands.js';
 import { fenceNumber } from './fence.js';
 import type { TraceClient, TraceEvent } from './events.js';
 import { LockModel } from './lock-model.js';
+import { isMultiLockArgv } from './multi-lock-effects.js';
 import type { MonitorLine } from './monitor-line.js';
 import type { EffectContext, ScriptRun } from './effect-context.js';
 import { knownDigest } from './digest-catalogue.js';
@@ -239,7 +240,9 @@ export class TraceDecoder {
     this.pending = { line, client, intent, keys, argv, command: [...shown, ...line.args.slice(2)], lua: [], ...(known === undefined && sha !== undefined ? { unknownSha: sha } : {}) };
     const lock = keys[0];
     const owner = argv.find((a) => REDISSON_OWNER.test(a));
-    if (intent === 'acquire' && lock !== undefined && owner !== undefined && keyInfo(lock).role === 'lock' && this.ctx.wants(lock)) {
+    // A group multi-lock's locks are its values, known once its commands ran: announced with their outcomes.
+    const group = isMultiLockArgv(argv);
+    if (intent === 'acquire' && !group && lock !== undefined && owner !== undefined && keyInfo(lock).role === 'lock' && this.ctx.wants(lock)) {
       this.attempt({ lock, owner, client, library: 'redisson', t: line.t });
     }
   }

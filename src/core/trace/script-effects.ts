@@ -10,6 +10,7 @@ import { keyInfo, REDISSON_OWNER } from './keys.js';
 import type { LockState } from './lock-model.js';
 import { resolvePermits } from './permit-effects.js';
 import { applyRateLimiter, rateLimiterOf } from './rate-limiter-effects.js';
+import { applyMultiLock, multiLockOf } from './multi-lock-effects.js';
 import { libraryOf, newFacts, recordFact, type Facts } from './script-facts.js';
 import { resolveSet } from './token-set.js';
 
@@ -20,6 +21,8 @@ export function applyScript(ctx: EffectContext, run: ScriptRun): void {
     if (ctx.wants(limiter)) applyRateLimiter(ctx, run, limiter);
     return;
   }
+  const group = multiLockOf(run);
+  if (group !== undefined) return applyMultiLock(ctx, run, group);
   const facts = new Map<string, Facts>();
   for (const line of run.lua) {
     const cmd = line.args[0]!.toLowerCase();

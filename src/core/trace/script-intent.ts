@@ -29,6 +29,9 @@ export function scriptIntent(body: string): ScriptIntent {
   // Removing waiters is a release unless the script then takes the lock (a fair tryLock that does not queue).
   if (calls('zrem') && !calls('zadd') && !calls('hset') && !calls('hincrby')) return 'release';
   if (calls('incrby') && !calls('decrby') && !calls('get')) return 'release';
+  // Redisson's group multi-lock keeps `<value>:<owner>:expire_time` fields: its renewal moves them
+  // (HSET) but, unlike its lock, never counts a hold (HINCRBY).
+  if (s.includes(":expire_time'") && calls('hset') && !calls('hincrby')) return 'renew';
   // Acquisitions add a hold, set a token only where none is, or take permits.
   if (calls('hincrby') || calls('hset') || calls('decrby') || calls('zadd')) return calls('hexists') && !calls('exists') && !calls('hset') && !calls('hincrby') ? 'renew' : 'acquire';
   if (calls('set') && (s.includes("'nx'") || s.includes("call('msetnx'") || calls('exists'))) return 'acquire';
