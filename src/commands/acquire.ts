@@ -67,7 +67,7 @@ export function registerAcquire(program: Command, ctx: CommandContext): void {
     try {
       await lockKindOf(env, key, { kind: setup.kind });
       const protocol = protocolFor(setup.kind);
-      const req = { key, owner: setup.owner, leaseMs: setup.leaseMs };
+      const req = { key, owner: setup.owner, leaseMs: setup.leaseMs, values: setup.values };
       const status = setup.waitMs > 0 ? waitStatusLine(ctx, key) : undefined;
       const remember = (expiresAt: number, token?: number): Promise<void> =>
         rememberOwner(ctx.env, { target, key, kind: setup.kind, owner: setup.owner, leaseMs: setup.leaseMs, expiresAt, token }, (line) => note(ctx, line));

@@ -6,7 +6,7 @@ import { protocolFor } from '../locks/registry.js';
 import type { LockKind, LockSetup, PubSubMode } from '../locks/types.js';
 import type { ConnectionProvider, ConnectMode } from '../redis/connection.js';
 import { describeTarget, type TargetSpec } from '../redis/target.js';
-import { checkKeyName, durationFlag, kindFlag, redlockNodesOf, type LockFlags } from './options.js';
+import { checkKeyName, durationFlag, kindFlag, redlockNodesOf, valuesFlag, type LockFlags } from './options.js';
 
 // What every lock command (acquire, hold, release, renew, force-unlock) reads from its flags
 // before it touches a lock: the lock's setup, its connections, and the name it is remembered by.
@@ -28,6 +28,7 @@ export function lockSetup(key: string, flags: LockFlags, defaultLeaseMs: number 
       flags.owner !== undefined ? parseOwner(protocol, flags.owner) : identity ? identityOwner(protocol, identity) : newOwner(protocol),
     leaseMs: durationFlag(flags.lease, '--lease') ?? defaultLeaseMs ?? protocol.defaultLeaseMs ?? DEFAULT_LEASE_MS,
     waitMs: durationFlag(flags.wait, '--wait') ?? 0,
+    values: valuesFlag(flags, kind, true),
   };
 }
 

@@ -38,6 +38,7 @@ export interface LockFlags extends ConnectionFlags {
   readonly lease?: string;
   readonly wait?: string;
   readonly owner?: string;
+  readonly values?: string;
   readonly json?: boolean;
 }
 
@@ -47,7 +48,23 @@ export function addLockOptions(cmd: Command): Command {
     // choices for --help and completion; the parser for the error, with "did you mean" for other libraries' names.
     .addOption(new Option('-k, --kind <kind>', 'lock protocol').choices(LOCK_KINDS).argParser(parseKind).default('reentrant'))
     .option('--owner <owner>', 'holder: <uuid>:<thread> for Redisson kinds, the token value for token/redlock')
-    .option('--nodes <url,url,...>', 'independent Redis primaries for --kind redlock');
+    .option('--nodes <url,url,...>', 'independent Redis primaries for --kind redlock')
+    .option('--values <v,v,...>', 'multi-lock: the values (as inspect shows them)');
+}
+
+/**
+ * --values: a group multi-lock's values, comma-separated, as stored (inspect's "value (hashed)").
+ * Acquiring one needs them; release and renew without them act on every value the owner holds.
+ */
+export function valuesFlag(flags: Pick<LockFlags, 'values'>, kind: LockKind, required: boolean): readonly string[] | undefined {
+  if (flags.values === undefined) {
+    if (required && kind === 'multi-lock') throw new UsageError('--kind multi-lock needs --values: the values to lock, e.g. --values q3Jm0cXkZ9b1T4uV7wYtAg,Zx8+P2lKd0aRr/5mNc1e9Q (inspect shows them)');
+    return undefined;
+  }
+  if (kind !== 'multi-lock') throw new UsageError(`--values names a group multi-lock's values, not a ${kind} lock's: pass --kind multi-lock or leave --values out`);
+  const values = flags.values.split(',').map((v) => v.trim());
+  if (values.some((v) => v === '')) throw new UsageError(`--values has an empty value in "${flags.values}": separate the values with single commas`);
+  return [...new Set(values)];
 }
 
 /** A lock name must be a non-empty key (Redis allows "", but no lock library names one so). */

@@ -9,7 +9,7 @@ import { noteAcrossNodes } from './across-nodes.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { describeCurrent } from './lock-output.js';
 import { lockTarget, openEnvFor } from './lock-setup.js';
-import { addConnectionOptions, addLockOptions, targetSpec, type LockFlags } from './options.js';
+import { addConnectionOptions, addLockOptions, targetSpec, valuesFlag, type LockFlags } from './options.js';
 import { queryHold, settleHold } from './remembered.js';
 
 // Enough for any real re-entry depth; stops a runaway loop if a server kept answering "decremented".
@@ -36,7 +36,7 @@ export function registerRelease(program: Command, ctx: CommandContext): void {
       try {
         const hold = await settleHold(env, key, query, 'not-found');
         const target = lockTarget(hold.kind, spec, flags);
-        const req: LockRequest = { key, owner: hold.owner, leaseMs: hold.leaseMs };
+        const req: LockRequest = { key, owner: hold.owner, leaseMs: hold.leaseMs, values: valuesFlag(flags, hold.kind, false) };
         const { outcome, released } = await releaseHolds(env, hold.kind, req, flags.allHolds === true);
         const fullyGone = outcome === 'released' || (flags.allHolds === true && released > 0);
         if (fullyGone) await forgetOwner(ctx.env, { target, key, owner: hold.owner }, (line) => note(ctx, line));

@@ -10,7 +10,7 @@ import { noteAcrossNodes } from './across-nodes.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { lockTarget, openEnvFor } from './lock-setup.js';
 import { describeCurrent } from './lock-output.js';
-import { addConnectionOptions, addLockOptions, durationFlag, targetSpec, type LockFlags } from './options.js';
+import { addConnectionOptions, addLockOptions, durationFlag, targetSpec, valuesFlag, type LockFlags } from './options.js';
 import { queryHold, settleHold } from './remembered.js';
 
 export function registerRenew(program: Command, ctx: CommandContext): void {
@@ -32,7 +32,7 @@ export function registerRenew(program: Command, ctx: CommandContext): void {
         const hold = await settleHold(env, key, query, 'go-on');
         const leaseMs = askedMs ?? hold.remembered?.leaseMs;
         if (leaseMs === undefined) throw new UsageError(`renew needs --lease <duration>: no lease of "${safeText(key)}" is remembered on this machine`);
-        const renewed = await protocolFor(hold.kind).renew(env, { key, owner: hold.owner, leaseMs });
+        const renewed = await protocolFor(hold.kind).renew(env, { key, owner: hold.owner, leaseMs, values: valuesFlag(flags, hold.kind, false) });
         if (flags.json) printJson(ctx, { key, kind: hold.kind, owner: hold.owner, renewed, leaseMs });
         if (!renewed) {
           const expiredAgo = hold.remembered ? Date.now() - hold.remembered.expiresAt : undefined;

@@ -4,7 +4,7 @@ import { unknownChoiceMessage } from './foreign-names.js';
 /** Every lock protocol the tool speaks, as `--kind` names it. */
 export const LOCK_KINDS = [
   'reentrant', 'fair', 'read', 'write', 'spin', 'fenced', 'token', 'redlock',
-  'spring', 'shedlock', 'python-redis-lock', 'bsm-redislock', 'redis-py',
+  'spring', 'shedlock', 'python-redis-lock', 'bsm-redislock', 'redis-py', 'multi-lock',
 ] as const;
 export type LockKind = (typeof LOCK_KINDS)[number];
 

@@ -100,7 +100,7 @@ const escapedHolder = (h: { readonly owner: string; readonly count: number }) =>
 export async function runHold(ctx: HoldRun, env: OpenLockEnv, plan: HoldPlan, out: HoldEvents): Promise<HoldResult> {
   const { setup } = plan;
   const protocol = protocolFor(setup.kind);
-  const req: LockRequest = { key: setup.key, owner: setup.owner, leaseMs: setup.leaseMs };
+  const req: LockRequest = { key: setup.key, owner: setup.owner, leaseMs: setup.leaseMs, values: setup.values };
   if (ctx.signal?.aborted) throw new InterruptedError();
 
   out.emit({ type: 'acquiring', at: Date.now(), waitMs: setup.waitMs });

@@ -33,17 +33,11 @@ const ACTS_ON: Record<LockKind, readonly InspectKind[]> = {
   'python-redis-lock': ['token'],
   'bsm-redislock': ['token'],
   'redis-py': ['token'],
+  'multi-lock': ['multi-lock'],
 };
 
 /** Our kind for each inspect kind, when the key alone decides (no --kind given). */
-const KIND_OF: Partial<Record<InspectKind, LockKind>> = { reentrant: 'reentrant', fenced: 'fenced', fair: 'fair', token: 'token' };
-
-/**
- * force-unlock only: inspect kinds we take no lock of but may delete as one of ours, because
- * their waiters hear the same wake-up. A Redisson group multi-lock's waiters listen on the RLock
- * channel of the group's name for its unlock message (docs/lock-formats.md).
- */
-const FORCE_AS: Partial<Record<InspectKind, LockKind>> = { 'multi-lock': 'reentrant' };
+const KIND_OF: Partial<Record<InspectKind, LockKind>> = { reentrant: 'reentrant', fenced: 'fenced', fair: 'fair', token: 'token', 'multi-lock': 'multi-lock' };
 
 /** A token lock in a library's format is acted on as that library, so its waiters hear its release. */
 const LIBRARY_KIND: Partial<Record<TokenLibrary, LockKind>> = {
@@ -80,6 +74,7 @@ const KIND_HINT: Partial<Record<InspectKind, string>> = {
   fair: 'fair',
   rw: 'read or --kind write',
   token: 'token',
+  'multi-lock': 'multi-lock',
 };
 
 export interface KindQuestion {
@@ -112,7 +107,7 @@ export function kindForKey(raw: RawSnapshot, question: KindQuestion): LockKind |
   }
   if (seen === 'rw') return rwHalf(raw, question.owner);
   if (seen === 'token') return kindOfToken(raw);
-  const kind = KIND_OF[seen] ?? (question.breakGlass ? FORCE_AS[seen] : undefined);
+  const kind = KIND_OF[seen];
   if (kind) return kind;
   throw refusal(raw, recognition, seen, 'not a lock this command can act on');
 }

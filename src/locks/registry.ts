@@ -2,6 +2,7 @@ import { UsageError } from '../core/errors.js';
 import { bsmRedislock } from './bsm-redislock.js';
 import { fairLock } from './fair.js';
 import { hashLock } from './hash-lock.js';
+import { multiLock } from './multi-lock.js';
 import { pythonRedisLock } from './python-redis-lock.js';
 import { redisPyLock } from './redis-py.js';
 import { redlockLock } from './redlock.js';
@@ -25,6 +26,7 @@ const PROTOCOLS: Partial<Record<LockKind, LockProtocol>> = {
   'python-redis-lock': pythonRedisLock,
   'bsm-redislock': bsmRedislock,
   'redis-py': redisPyLock,
+  'multi-lock': multiLock,
 };
 
 // parseKind lives in types.ts (no protocol loads to check a flag); here too for existing callers.

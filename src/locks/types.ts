@@ -14,6 +14,8 @@ export interface LockSetup {
   readonly owner: string;
   readonly leaseMs: number;
   readonly waitMs: number;
+  /** A group multi-lock's values (--values); undefined for every other kind. */
+  readonly values?: readonly string[] | undefined;
 }
 
 /** What a lock protocol needs to talk to Redis. */
@@ -70,6 +72,8 @@ export interface LockRequest {
   /** Redisson holder `<uuid>:<thread>` (the write lock adds `:write` itself) or token value. */
   readonly owner: string;
   readonly leaseMs: number;
+  /** A group multi-lock's values (its stored field names); other kinds lock the key alone. */
+  readonly values?: readonly string[] | undefined;
 }
 
 /** What a waiter learns from a refused attempt: shown live by `acquire --wait` / `hold --wait` on a terminal. */

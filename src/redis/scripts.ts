@@ -38,6 +38,9 @@ export const SCRIPTS = {
   bsmObtain: { file: 'bsm-obtain.lua', keys: 1 },
   bsmRelease: { file: 'bsm-release.lua', keys: 1 },
   bsmRefresh: { file: 'bsm-refresh.lua', keys: 1 },
+  multiAcquire: { file: 'multi-acquire.lua', keys: 1 },
+  multiRenew: { file: 'multi-renew.lua', keys: 1 },
+  multiRelease: { file: 'multi-release.lua', keys: 2 },
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

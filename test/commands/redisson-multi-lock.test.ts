@@ -86,16 +86,51 @@ describe("Redisson's group multi-lock in the commands", () => {
     try {
       const forced = await cli(['force-unlock', GROUP, '--yes']);
       expect([forced.code, forced.stderr]).toEqual([0, '']);
-      expect(forced.stdout).toContain(`force-unlocked "${GROUP}" (reentrant)`);
+      expect(forced.stdout).toContain(`force-unlocked "${GROUP}" (multi-lock)`);
       expect(await fx.raw.exists(GROUP)).toBe(0);
       await fx.raw.ping(); // the message reached the waiter's connection before this reply reached ours
       for (let i = 0; i < 50 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(heard).toEqual([[`redisson_lock__channel:{${GROUP}}`, '0']]);
-      // Taking or releasing a group is still refused: we speak no multi-lock protocol.
-      const release = await cli(['release', GROUP, '--owner', OWNER]);
-      expect(release.code).not.toBe(0);
     } finally {
       waiter.disconnect();
     }
+  });
+
+  it('acquire --kind multi-lock --values takes values beside another owner; release frees ours and wakes waiters', async () => {
+    await writeGroup();
+    const FREE = 'd0d0d0d0d0d0d0d0d0d0dw';
+    const refused = await cli(['acquire', GROUP, '--kind', 'multi-lock', '--values', `${FREE},${JACK}`, '--json']);
+    expect(refused.code).toBe(5);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ acquired: false, holders: [{ owner: OWNER }] });
+    expect(await fx.raw.hexists(GROUP, FREE)).toBe(0);
+
+    // LAPSED's other owner is past its expiry: free to the next locker, as in Redisson.
+    const taken = await cli(['acquire', GROUP, '--kind', 'multi-lock', '--values', `${FREE},${LAPSED}`, '--json']);
+    expect([taken.code, taken.stderr]).toEqual([0, '']);
+    const { owner } = JSON.parse(taken.stdout) as { owner: string };
+    expect(await fx.raw.hmget(GROUP, FREE, LAPSED, JACK)).toEqual([owner, owner, OWNER]);
+
+    const waiter = fx.raw.duplicate();
+    const heard: string[] = [];
+    waiter.on('message', (_channel: string, message: string) => heard.push(message));
+    await waiter.subscribe(`redisson_lock__channel:{${GROUP}}`);
+    try {
+      // No --kind, no --owner: acquire remembered both; release acts on the values this owner holds.
+      const released = await cli(['release', GROUP]);
+      expect([released.code, released.stdout]).toEqual([0, `released "${GROUP}"\n`]);
+      expect(await fx.raw.hmget(GROUP, FREE, LAPSED, JACK)).toEqual([null, null, OWNER]);
+      await waiter.ping();
+      expect(heard).toEqual(['0']);
+    } finally {
+      waiter.disconnect();
+    }
+  });
+
+  it('--values is refused without --kind multi-lock, and acquire --kind multi-lock needs it, before Redis is touched', async () => {
+    const stray = await cli(['acquire', 'orders', '--values', 'a,b']);
+    expect([stray.code, stray.stderr]).toEqual([2, expect.stringContaining('--values names a group multi-lock')]);
+    const bare = await cli(['acquire', GROUP, '--kind', 'multi-lock']);
+    expect([bare.code, bare.stderr]).toEqual([2, expect.stringContaining('--kind multi-lock needs --values')]);
+    expect(await fx.raw.dbsize()).toBe(0);
   });
 });

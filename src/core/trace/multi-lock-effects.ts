@@ -57,18 +57,24 @@ interface ValueFacts {
   otherHolder?: string;
 }
 
+const noFacts = (): ValueFacts => ({ taken: false, decremented: false, freed: false, readOwnExpiry: false });
+
 function factsByValue(run: ScriptRun, m: MultiRun): Map<string, ValueFacts> {
-  const facts = new Map(m.values.map((v): [string, ValueFacts] => [v, { taken: false, decremented: false, freed: false, readOwnExpiry: false }]));
+  const facts = new Map(m.values.map((v): [string, ValueFacts] => [v, noFacts()]));
   for (const { args } of run.lua) {
     if (args[1] !== m.group) continue;
     const cmd = (args[0] ?? '').toLowerCase();
     const field = args[2] ?? '';
     const own = facts.get(field);
     if (own && cmd === 'hset' && args[3] === m.owner) own.taken = true;
-    if (own && cmd === 'hdel') own.freed = true;
+    // One HDEL may name a value's three fields at once (ours does).
+    if (cmd === 'hdel') for (const name of args.slice(2)) if (facts.has(name)) facts.get(name)!.freed = true;
     const parsed = FIELD.exec(field);
-    const f = parsed ? facts.get(parsed[1]!) : undefined;
-    if (!f || !parsed) continue;
+    if (!parsed) continue;
+    // A run that names no values (ours, releasing every value the owner holds) shows them in its fields.
+    if (parsed[2] === m.owner && !facts.has(parsed[1]!)) facts.set(parsed[1]!, noFacts());
+    const f = facts.get(parsed[1]!);
+    if (!f) continue;
     if (cmd === 'hincrby' && Number(args[3]) < 0) f.decremented = true;
     if (cmd === 'hget' && parsed[3] === 'expire_time') {
       if (parsed[2] === m.owner) f.readOwnExpiry = true;

@@ -102,3 +102,17 @@ local function redlock_fair_wake_head(queue, channel_base, cmd)
   local head = redis.call('lindex', queue, 0)
   if head then redlock_publish(cmd, channel_base .. ':' .. head, 0) end
 end
+
+-- Redisson group multi-lock (multi-*.lua): the values a script acts on, ARGV[from..], or when none
+-- are given every value field of the group whose holder is `owner` (the others' values and the
+-- expire_time / lock_count fields never hold an owner id).
+local function redlock_multi_values(group, owner, argv, from)
+  local values = {}
+  for i = from, #argv do values[#values + 1] = argv[i] end
+  if #values > 0 then return values end
+  local flat = redis.call('hgetall', group)
+  for i = 1, #flat, 2 do
+    if flat[i + 1] == owner then values[#values + 1] = flat[i] end
+  end
+  return values
+end
