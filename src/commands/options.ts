@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { parseDuration, type DurationBounds } from '../core/duration.js';
+import { isMultiLockValue } from '../core/decode/multi-lock.js';
 import { UsageError } from '../core/errors.js';
 import { LOCK_KINDS, parseKind, type LockKind } from '../locks/types.js';
 import type { TargetSpec } from '../redis/target.js';
@@ -63,7 +64,10 @@ export function valuesFlag(flags: Pick<LockFlags, 'values'>, kind: LockKind, req
   }
   if (kind !== 'multi-lock') throw new UsageError(`--values names a group multi-lock's values, not a ${kind} lock's: pass --kind multi-lock or leave --values out`);
   const values = flags.values.split(',').map((v) => v.trim());
-  if (values.some((v) => v === '')) throw new UsageError(`--values has an empty value in "${flags.values}": separate the values with single commas`);
+  const bad = values.find((v) => !isMultiLockValue(v));
+  if (bad !== undefined) {
+    throw new UsageError(`--values: "${bad}" is not a stored value; Redisson stores each as 22 base64 characters, the names inspect shows`);
+  }
   return [...new Set(values)];
 }
 

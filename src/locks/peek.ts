@@ -1,3 +1,4 @@
+import { isMultiLockBody, multiLockOwners } from '../core/decode/multi-lock.js';
 import { fairQueueKey, fencedTokenKey } from '../core/names.js';
 import { runScript } from '../redis/scripts.js';
 import { holdersFromFlat, ProtocolError } from './replies.js';
@@ -23,10 +24,12 @@ export async function peekLock(env: LockEnv, key: string): Promise<LockPeek> {
   const modeAt = flat.findIndex((v, i) => i % 2 === 0 && v === 'mode');
   const modeValue = modeAt >= 0 ? flat[modeAt + 1] : undefined;
   const fields = modeAt >= 0 ? [...flat.slice(0, modeAt), ...flat.slice(modeAt + 2)] : flat;
+  // A group multi-lock's holders are the owners of its value fields, not its fields.
+  const group = fields.every((f) => typeof f === 'string') && isMultiLockBody(fields as string[]);
   return {
     type: reply[0],
     ttlMs: Number(reply[1]),
-    holders: holdersFromFlat(fields, 'lock peek'),
+    holders: group ? [...multiLockOwners(fields)].map(([owner, count]) => ({ owner, count })) : holdersFromFlat(fields, 'lock peek'),
     mode: modeValue === 'read' || modeValue === 'write' ? modeValue : undefined,
     fairQueueLength: Number(reply[2]),
     fenced: Number(reply[3]) === 1,

@@ -126,11 +126,25 @@ describe("Redisson's group multi-lock in the commands", () => {
     }
   });
 
+  it('hold sees its values as its own (the owner, not the fields), renews them and releases them', async () => {
+    // A fixed lease is checked for ownership while held; the watchdog renews.
+    const fixed = await cli(['hold', GROUP, '--kind', 'multi-lock', '--values', JACK, '--lease', '5s', '--for', '1500ms']);
+    expect([fixed.code, fixed.stderr, fixed.stdout.includes('lost')]).toEqual([0, '', false]);
+    expect(fixed.stdout).toMatch(/released "class_100" after .* \(--for elapsed\)/);
+    const renewed = await cli(['hold', GROUP, '--kind', 'multi-lock', '--values', JACK, '--watchdog', '900ms', '--for', '1500ms']);
+    expect([renewed.code, renewed.stderr]).toEqual([0, '']);
+    expect(renewed.stdout).toMatch(/renewed "class_100"/);
+    expect(await fx.raw.exists(GROUP)).toBe(0);
+  });
+
   it('--values is refused without --kind multi-lock, and acquire --kind multi-lock needs it, before Redis is touched', async () => {
     const stray = await cli(['acquire', 'orders', '--values', 'a,b']);
     expect([stray.code, stray.stderr]).toEqual([2, expect.stringContaining('--values names a group multi-lock')]);
     const bare = await cli(['acquire', GROUP, '--kind', 'multi-lock']);
     expect([bare.code, bare.stderr]).toEqual([2, expect.stringContaining('--kind multi-lock needs --values')]);
+    // Redisson never stores a value's own name: a field we wrote under one would be no value of its.
+    const plain = await cli(['acquire', GROUP, '--kind', 'multi-lock', '--values', 'Jack_001']);
+    expect([plain.code, plain.stderr]).toEqual([2, expect.stringContaining('"Jack_001" is not a stored value')]);
     expect(await fx.raw.dbsize()).toBe(0);
   });
 });

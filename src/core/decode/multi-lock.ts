@@ -17,6 +17,19 @@ const VALUE = /^[A-Za-z0-9+/]{22}$/;
 const SIDE_FIELD = /^([A-Za-z0-9+/]{22}):(.+):(expire_time|lock_count)$/;
 const INTEGER = /^\d+$/;
 
+/** Whether `text` has the form Redisson stores a value in (its hash, 22 base64 characters). */
+export const isMultiLockValue = (text: string): boolean => VALUE.test(text);
+
+/** Each owner of a group's value fields and how many values it holds (whatever their expiry). */
+export function multiLockOwners(body: readonly unknown[]): Map<string, number> {
+  const owners = new Map<string, number>();
+  for (let i = 0; i + 1 < body.length; i += 2) {
+    const [field, owner] = [body[i], body[i + 1]];
+    if (typeof field === 'string' && typeof owner === 'string' && VALUE.test(field)) owners.set(owner, (owners.get(owner) ?? 0) + 1);
+  }
+  return owners;
+}
+
 /** Whether every field of a hash body is one a group multi-lock writes, and at least one value is held. */
 export function isMultiLockBody(body: readonly string[]): boolean {
   let values = 0;
