@@ -20,7 +20,7 @@ describe('unknown names', () => {
       'a lock kind the lock engine does not know',
       'kind: token',
       'kind: tokn',
-      'race.yaml:5:15: lock.kind: unknown lock kind "tokn"; expected one of reentrant, fair, read, write, spin, fenced, token, redlock, spring, shedlock, python-redis-lock, bsm-redislock, redis-py',
+      'race.yaml:5:15: lock.kind: unknown lock kind "tokn"; expected one of reentrant, fair, read, write, spin, fenced, token, redlock, spring, shedlock, python-redis-lock, bsm-redislock, redis-py, multi-lock',
     ],
     ['a fencing mode', 'expect: safe }', 'expect: safe, resource: { fencing: none } }', 'race.yaml:16:69: variants.fixed.resource.fencing: unknown fencing mode "none"; expected one of off, strict, at-least'],
     ['a topology', 'topology: replicated', 'topology: replica', 'race.yaml:4:22: sandbox.topology: unknown topology "replica"; expected one of single, replicated, sentinel, redlock, cluster'],
