@@ -109,6 +109,9 @@ describe('2. durations are bounded before anything is sent; every writing script
     pyrlRelease: (l) => ({ keys: ['lock:p', 'lock-signal:p'], args: ['tok', l] }),
     bsmObtain: (l) => ({ keys: ['t'], args: ['other', 22, l] }),
     bsmRefresh: (l) => ({ keys: ['t'], args: ['tok', l] }),
+    multiAcquire: (l) => ({ keys: ['m'], args: [l, Date.now(), B, 'q3Jm0cXkZ9b1T4uV7wYtAg'] }),
+    multiRenew: (l) => ({ keys: ['m'], args: [l, Date.now(), A] }),
+    multiRelease: (l) => ({ keys: ['m', lockChannel('m')], args: [A, 0, l, 'publish', 0, Date.now()] }),
   };
 
   it('every script with a lease or wait refuses 1e20, 1.5 and 24 days + 1 ms with the keyspace unchanged', async () => {
@@ -118,6 +121,7 @@ describe('2. durations are bounded before anything is sent; every writing script
     await cli('acquire', 'rw', '--kind', 'read', '--owner', A, '--lease', '1h');
     await raw().set('t', 'tok', 'PX', 3_600_000);
     await raw().set('lock:p', 'tok');
+    await cli('acquire', 'm', '--kind', 'multi-lock', '--values', 'Zx8+P2lKd0aRr/5mNc1e9Q', '--owner', A, '--lease', '1h');
     expect(Object.keys(LEASE_ARG).length).toBe(Object.keys(SCRIPTS).filter((n) => !/ForceUnlock|Peek|inspect|tokenRelease|rwReadRelease|springRelease|bsmRelease/.test(n)).length);
     for (const [name, call] of Object.entries(LEASE_ARG) as [ScriptName, NonNullable<(typeof LEASE_ARG)[ScriptName]>][]) {
       for (const bad of ['99999999999999999999', '1.5', String(24 * 24 * 3_600_000 + 1)]) {
