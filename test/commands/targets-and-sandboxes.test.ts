@@ -50,7 +50,7 @@ describe('--sandbox', () => {
     const program = await buildProgram({ stdout: quiet, stderr: quiet, env: {}, exitCode: 0 }, ALL_COMMANDS);
     const walk = (cmd: typeof program): (typeof program)[] => [cmd, ...cmd.commands.flatMap(walk)];
     const connecting = walk(program).filter((c) => c !== program && c.options.some((o) => o.long === '--target' && !o.hidden));
-    expect(connecting.map((c) => c.name()).sort()).toEqual(['acquire', 'doctor', 'force-unlock', 'hold', 'inspect', 'ls', 'race', 'release', 'renew', 'repl', 'trace', 'who']);
+    expect(connecting.map((c) => c.name()).sort()).toEqual(['acquire', 'doctor', 'export', 'force-unlock', 'hold', 'inspect', 'ls', 'race', 'release', 'renew', 'repl', 'trace', 'who']);
     for (const cmd of connecting) expect(cmd.options.some((o) => o.long === '--sandbox'), cmd.name()).toBe(true);
   });
 
