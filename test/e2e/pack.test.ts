@@ -125,7 +125,10 @@ describe('npm pack', () => {
       .filter((p) => p.startsWith('dist/') && !p.startsWith('dist/vendor/') && p.endsWith('.js'))
       .filter((p) => !['.ts', '.tsx'].some((ext) => existsSync(join(ROOT, 'src', p.slice(5, -3) + ext))));
     expect(orphans).toEqual([]);
-    expect(info.size).toBeLessThan(1_000_000);
+    // The compressed tarball: 1.0 MB with the exporter, the incident page and the catalogue of
+    // 2026-11 (digests.json alone is 97 KB unpacked); a jump past this bound means something ships
+    // that should not.
+    expect(info.size).toBeLessThan(1_200_000);
   });
 
   it('dist imports only its declared dependencies and reads files only inside the package', () => {
