@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { parseCount } from '../core/count.js';
 import { UsageError } from '../core/errors.js';
+import { matchHostPort, type HostPort } from '../core/endpoint.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { DEFAULT_GROUP_CAP, parseGroupRule } from '../core/export/groups.js';
 import { globMatcher } from '../core/trace/pattern.js';
@@ -56,11 +57,10 @@ Examples:
   redlock-cli export --sentinel 10.0.0.5:26379 --master-name main --source poll --poll-every 5s`;
 
 /** `host:port`, `[::1]:port` or `:port` (loopback). */
-export function parseListen(text: string): { host: string; port: number } {
-  const m = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text.trim());
-  const port = m ? Number(m[3]) : Number.NaN;
-  if (!m || port > 65535) throw new UsageError(`--listen ${JSON.stringify(text)}: expected host:port, e.g. 127.0.0.1:9479 (port 0: any free one)`);
-  return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
+export function parseListen(text: string): HostPort {
+  const listen = matchHostPort(text.trim(), '127.0.0.1');
+  if (!listen) throw new UsageError(`--listen ${JSON.stringify(text)}: expected host:port, e.g. 127.0.0.1:9479 (port 0: any free one)`);
+  return listen;
 }
 
 /** `0` or `off` turns a periodic job off; else a duration. */

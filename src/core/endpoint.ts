@@ -102,17 +102,27 @@ function parseSentinelUrl(text: string): Endpoint {
   return { ...master0, sentinels, masterName: decodeURIComponent(master!) };
 }
 
+/**
+ * One `host:port` (IPv6 as `[::1]:port`), port 0 to 65535, or undefined. `:port` alone takes
+ * `defaultHost` when one is given (a listening address), else it is no match.
+ */
+export function matchHostPort(text: string, defaultHost?: string): HostPort | undefined {
+  const match = /^(?:\[([^\]]+)\]|([^:\s[\]]*)):(\d{1,5})$/.exec(text);
+  const host = match ? (match[1] ?? (match[2] || defaultHost)) : undefined;
+  const port = match ? Number(match[3]) : NaN;
+  return host === undefined || port > 65535 ? undefined : { host, port };
+}
+
 /** Parses `host:port,host:port` (IPv6 as `[::1]:port`). */
 export function parseHostList(text: string, option: string): HostPort[] {
   const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (items.length === 0) throw new UsageError(`${option} needs at least one host:port`);
   return items.map((item) => {
-    const match = /^(?:\[([^\]]+)\]|([^:\s]+)):(\d{1,5})$/.exec(item);
-    const port = match ? Number(match[3]) : NaN;
-    if (!match || port < 1 || port > 65535) {
+    const hostPort = matchHostPort(item);
+    if (!hostPort || hostPort.port < 1) {
       throw new UsageError(`invalid ${option} entry "${item}": expected host:port, e.g. 127.0.0.1:26379`);
     }
-    return { host: match[1] ?? match[2]!, port };
+    return hostPort;
   });
 }
 
