@@ -1,8 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { BSM_TOKEN_LENGTH } from '../core/decode/bsm.js';
 import { runScript } from '../redis/scripts.js';
 import { parseAttempt, parseFlag, parseRelease } from './replies.js';
-import { pollForLock, tokenDelete } from './token.js';
+import { pollForLock, randomBytesOwner, tokenDelete } from './token.js';
 import type { LockProtocol, LockRequest } from './types.js';
 
 // bsm/redislock's protocol (docs/lock-formats.md, "Python and Go libraries"), v0.10.0's scripts
@@ -22,12 +21,8 @@ const obtain = async (env: Parameters<LockProtocol['tryAcquire']>[0], req: LockR
 export const bsmRedislock: LockProtocol = {
   kind: 'bsm-redislock',
   ownerFormat: 'token',
-  // Its default token: 16 random bytes, URL-safe base64 without padding (22 characters); a REPL
-  // client keeps one derived from its UUID, so its locks stay its own across lines.
-  tokenOwner: {
-    fresh: () => randomBytes(16).toString('base64url'),
-    forClient: (uuid) => createHash('sha256').update(uuid).digest().subarray(0, 16).toString('base64url'),
-  },
+  // Its default token: 16 random bytes, URL-safe base64 without padding (22 characters).
+  tokenOwner: randomBytesOwner(16, 'base64url'),
   tryAcquire: obtain,
   acquire: (env, req, opts) => pollForLock(env, () => obtain(env, req), opts),
   release: async (env, req) =>

@@ -1,10 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { isPythonRedisLockKey, signalKeyOf, SIGNAL_EXPIRE_MS } from '../core/decode/python-redis-lock.js';
 import { UsageError } from '../core/errors.js';
 import { escapeControls } from '../core/decode/escape.js';
 import { runScript } from '../redis/scripts.js';
 import { parseFlag, parseRelease } from './replies.js';
-import { pollForLock, tokenExtend, tokenTryAcquire } from './token.js';
+import { pollForLock, randomBytesOwner, tokenExtend, tokenTryAcquire } from './token.js';
 import type { LockProtocol, LockRequest } from './types.js';
 
 // python-redis-lock's protocol (docs/lock-formats.md, "Python and Go libraries"): `SET lock:<name>
@@ -33,12 +32,8 @@ function checkKey(key: string): void {
 export const pythonRedisLock: LockProtocol = {
   kind: 'python-redis-lock',
   ownerFormat: 'token',
-  // The library's default id: base64 of 18 random bytes (24 characters); a REPL client keeps one
-  // derived from its UUID, so its locks stay its own across lines.
-  tokenOwner: {
-    fresh: () => randomBytes(18).toString('base64'),
-    forClient: (uuid) => createHash('sha256').update(uuid).digest().subarray(0, 18).toString('base64'),
-  },
+  // The library's default id: base64 of 18 random bytes (24 characters).
+  tokenOwner: randomBytesOwner(18, 'base64'),
   tryAcquire: async (env, req) => tokenTryAcquire(env.conn.client, checked(req)),
   acquire: async (env, req, opts) => {
     const request = checked(req);

@@ -1,14 +1,26 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { compareAndDelete } from '../redis/compare-and-delete.js';
 import type { RedisClient } from '../redis/connection.js';
 import { runScript } from '../redis/scripts.js';
 import { parseAttempt, parseFlag } from './replies.js';
-import type { Attempt, LockEnv, LockProtocol, LockRequest, WaitOptions } from './types.js';
+import type { Attempt, LockEnv, LockProtocol, LockRequest, TokenOwnerFormat, WaitOptions } from './types.js';
 import { waitForLock } from './wait.js';
 
 /**
  * node-redlock's default retry pacing (v5 source: retryDelay 200, retryJitter 100): each retry
  * sleeps 200 ms ± 100 ms, i.e. uniformly 100..300 ms.
  */
+/**
+ * A library's random-bytes token: `bytes` random bytes in `encoding` when fresh; for a REPL client,
+ * the same number of bytes of its UUID's SHA-256, so its locks stay its own across lines.
+ */
+export function randomBytesOwner(bytes: number, encoding: 'base64' | 'base64url'): TokenOwnerFormat {
+  return {
+    fresh: () => randomBytes(bytes).toString(encoding),
+    forClient: (uuid) => createHash('sha256').update(uuid).digest().subarray(0, bytes).toString(encoding),
+  };
+}
+
 export const NODE_REDLOCK_RETRY = { delayMs: 200, jitterMs: 100 } as const;
 
 /** One retry sleep exactly as node-redlock draws it: `max(0, delay + floor((rand*2-1) * jitter))`. */
