@@ -23,7 +23,9 @@ export interface Traced {
 
 /**
  * Runs one variant on `sandbox` while a MONITOR trace follows its primary (the Sentinel master
- * across a failover; n1 of a Redlock sandbox), as `trace --record FILE` would. Like the runner, an
+ * across a failover; every node of a Redlock sandbox, as `trace --nodes` would, at each node's own
+ * port: a fault proxy's latency or partition is for the scenario's clients, not the trace), as
+ * `trace --record FILE` would. Like the runner, an
  * attempt whose timing was inconclusive runs again (3 runs at most), each with a trace of its own:
  * the runner's cleanup between attempts (FLUSHALL) is no part of the race.
  */
@@ -37,10 +39,11 @@ async function tracedAttempt(scenario: Scenario, variant: string, sandbox: Sandb
   const sentinel = sandbox.urls.sentinel;
   const n1 = sandbox.nodes.find((n) => n.name === 'n1')!;
   const spec = parseEndpointUrl(sentinel ? `redis-sentinel://${sentinel.hosts.join(',')}#${sentinel.masterName}` : `redis://127.0.0.1:${n1.port}`);
+  const redlockNodes = sandbox.topology === 'redlock' ? sandbox.nodes.filter((n) => n.role !== 'sentinel').map((n) => parseEndpointUrl(`redis://127.0.0.1:${n.port}`)) : undefined;
   const abort = new AbortController();
   let started!: () => void;
   const ready = new Promise<void>((resolve) => (started = resolve));
-  const done = runTrace({ spec, wants: () => true, signal: abort.signal, record, onStart: () => started(), onStatus: () => undefined });
+  const done = runTrace({ spec, redlockNodes, wants: () => true, signal: abort.signal, record, onStart: () => started(), onStatus: () => undefined });
   try {
     await Promise.race([ready, done]);
     const result = await runScenario(scenario, { sandbox, variants: [variant], attempts: 1 });

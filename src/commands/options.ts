@@ -34,6 +34,15 @@ export function redlockNodesOf(flags: ConnectionFlags): readonly TargetSpec[] | 
   return resolvedConnection(flags).nodes;
 }
 
+/**
+ * --nodes: Redlock's independent primaries as URLs, one option for every command that takes them
+ * (lock commands, race, trace); connection-flags.ts resolves them once, with the credentials and
+ * TLS files given once applied to each.
+ */
+export function nodesOption(description: string): Option {
+  return new Option('--nodes <url,url,...>', description);
+}
+
 export interface LockFlags extends ConnectionFlags {
   readonly kind: string;
   readonly lease?: string;
@@ -49,7 +58,7 @@ export function addLockOptions(cmd: Command): Command {
     // choices for --help and completion; the parser for the error, with "did you mean" for other libraries' names.
     .addOption(new Option('-k, --kind <kind>', 'lock protocol').choices(LOCK_KINDS).argParser(parseKind).default('reentrant'))
     .option('--owner <owner>', 'holder: <uuid>:<thread> for Redisson kinds, the token value for token/redlock')
-    .option('--nodes <url,url,...>', 'independent Redis primaries for --kind redlock')
+    .addOption(nodesOption('independent Redis primaries for --kind redlock'))
     .option('--values <v,v,...>', 'multi-lock: the values (as inspect shows them)');
 }
 

@@ -8,7 +8,7 @@ import { checkRacePlan, CHAOS_VERBS, MAX_CLIENTS, HOLD_DISTS, RACE_KINDS, RELEAS
 import { procsBounds } from '../race/proc-limit.js';
 import { runRace, type RaceMonitor } from '../race/run.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
-import { checkKeyName, durationFlag, redisServerOption, type ConnectionFlags } from './options.js';
+import { checkKeyName, durationFlag, nodesOption, redisServerOption, type ConnectionFlags } from './options.js';
 import { declareConnectionOptions, resolvedConnection } from './connection-flags.js';
 import { confirm } from './confirm.js';
 import { raceJson, raceSummary } from './race/output.js';
@@ -143,7 +143,7 @@ export function registerRace(program: Command, ctx: CommandContext): void {
     .option('--chaos <verb>', `inject faults: ${CHAOS_VERBS.join(', ')}`)
     .option('--chaos-every <duration>', 'time between faults (default 2s)')
     .option('--chaos-for <duration>', 'how long a pause, latency or partition lasts (default 2 x lease + hold)')
-    .option('--nodes <url,url,...>', '--kind redlock on servers of your own: the independent primaries')
+    .addOption(nodesOption('--kind redlock on servers of your own: the independent primaries'))
     .addOption(redisServerOption())
     .option('-y, --yes', 'race on a server that is not a redlock-cli sandbox without asking (required when not on a terminal)')
     .option('--json', 'print every figure and the recorded history as JSON instead of the summary');

@@ -20,7 +20,8 @@ import { describeTarget } from '../redis/target.js';
 import { rememberWriters } from '../state/owner-directory.js';
 import { act, note, print, printJson, type CommandContext } from './context.js';
 import { addHtmlOption, checkReportPath, writeReport } from './report-file.js';
-import { addConnectionOptions, durationFlag, targetSpec, type ConnectionFlags } from './options.js';
+import { addConnectionOptions, durationFlag, nodesOption, redlockNodesOf, targetSpec, type ConnectionFlags } from './options.js';
+import type { TargetSpec } from '../redis/target.js';
 
 interface TraceFlags extends ConnectionFlags {
   readonly for?: string;
@@ -120,6 +121,7 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
     .option('--at <time>', 'with --scenario: the unsafe finding at this moment (14:03:07.250 UTC, or an ISO date and time)')
     .addOption(new Option('--source <source>', 'what to follow: the command stream, or keyspace notifications').choices(['monitor', 'keyspace']).default('monitor'))
     .option('--enable-notifications', 'with --source keyspace: turn on the notify-keyspace-events flags it needs, put them back at the end')
+    .addOption(nodesOption('Redlock: follow these independent primaries, one MONITOR each, and judge the lock by majority'))
     .addHelpText('after', prose(ctx, HELP));
   addConnectionOptions(cmd, { pubsub: false }); // read-only: never notifies
   addHtmlOption(cmd);
@@ -132,6 +134,7 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
       if (flags.scenario !== undefined && flags.from === undefined) throw new UsageError('--scenario turns a recording into a scenario: add --from FILE');
       if (flags.from !== undefined) {
         if (flags.record !== undefined || flags.for !== undefined) throw new UsageError('--from reads a saved trace: it takes no --record or --for');
+        if (flags.nodes !== undefined) throw new UsageError('--from reads a saved trace: it takes no --nodes (a recording of Redlock nodes names them itself)');
         if (flags.source !== 'monitor') throw new UsageError('--from reads a saved trace: it takes no --source');
         if (flags.scenario !== undefined) {
           if (flags.json) throw new UsageError('--scenario writes a file and prints one line: it takes no --json');
@@ -161,14 +164,22 @@ export function monitorCostNote(command: string, bound: string): string {
 
 const traceBound = (forMs: number | undefined): string => (forMs !== undefined ? `it stops after ${formatDuration(forMs)} (--for)` : 'bound it with --for 30s');
 
+/** Redlock's primaries to follow (--nodes, a Redlock sandbox's or saved target's); undefined: the target's own. */
+async function redlockNodes(flags: TraceFlags): Promise<readonly TargetSpec[] | undefined> {
+  const nodes = redlockNodesOf(flags);
+  return nodes ? (await import('../locks/env.js')).checkRedlockNodes(nodes) : undefined;
+}
+
 async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string) => boolean): Promise<number> {
   const forMs = durationFlag(flags.for, '--for');
   const spec = targetSpec(flags, ctx);
+  const nodes = await redlockNodes(flags);
+  const where = nodes ? `Redlock nodes ${nodes.map(describeTarget).join(', ')}` : describeTarget(spec);
   const json = flags.json === true;
   const tty = ctx.stdout.isTTY === true && !json;
   const { runTrace } = await import('../trace/run.js');
   // Who wrote each owner id, for `who` to name a holder that is quiet or gone later (the owner directory).
-  const writers = new WriterCollector(describeTarget(spec));
+  const writers = new WriterCollector(where);
   let view: { close(): Promise<void> } | undefined;
   // While the live view draws, status lines (reconnecting, failover) go into it, not across it.
   let status: string | undefined;
@@ -176,6 +187,7 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
   try {
     const result = await runTrace({
       spec,
+      redlockNodes: nodes,
       wants,
       forMs,
       signal: ctx.signal,
@@ -197,7 +209,7 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
     await view?.close();
     view = undefined;
     printEnd(ctx, result.session, json, result.stats);
-    if (flags.html !== undefined) await writeTraceReport(ctx, flags.html, `trace ${describeTarget(spec)}${result.interrupted ? ' (ended by Ctrl-C)' : ''}`, result.session, kept!);
+    if (flags.html !== undefined) await writeTraceReport(ctx, flags.html, `trace ${where}${result.interrupted ? ' (ended by Ctrl-C)' : ''}`, result.session, kept!);
     return result.session.unsafe ? ExitCode.verdictMismatch : ExitCode.ok;
   } finally {
     await view?.close();

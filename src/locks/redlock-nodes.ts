@@ -2,19 +2,13 @@ import { CliError, UnreachableError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { Connection, RedisClient } from '../redis/connection.js';
 import { toCliError } from '../redis/errors.js';
+import { quorumOf, redlockDrift } from '../core/redlock-quorum.js';
 
 // The arithmetic and fan-out of multi-node Redlock, kept apart from the protocol so the formulas
-// can be checked on their own.
+// can be checked on their own (the majority and the drift allowance live in core, which the
+// trace's quorum view shares).
 
-/** Votes needed out of n independent primaries: a strict majority. */
-export function quorumOf(n: number): number {
-  return Math.floor(n / 2) + 1;
-}
-
-/** node-redlock's clock-drift allowance: 1 % of the lease, plus 2 ms for Redis's 1 ms expiry precision. */
-export function redlockDrift(leaseMs: number, driftFactor = 0.01): number {
-  return Math.round(driftFactor * leaseMs) + 2;
-}
+export { quorumOf, redlockDrift };
 
 /** How long a lock taken in `elapsedMs` is safe to use: lease - elapsed - drift (not safe at <= 0). */
 export function redlockValidity(leaseMs: number, elapsedMs: number): number {

@@ -11,7 +11,8 @@ import { formatHostPort, type HostPort, type TargetSpec } from './target.js';
 // and whether a lock still exists on a newly promoted primary.
 
 export interface TracePlan {
-  readonly topology: 'standalone' | 'sentinel' | 'cluster';
+  /** `redlock`: independent primaries named by the user (`--nodes`, a Redlock sandbox), one lock on each. */
+  readonly topology: 'standalone' | 'sentinel' | 'cluster' | 'redlock';
   /** One endpoint per primary, credentials included (never printed). */
   readonly primaries: readonly MonitorEndpoint[];
 }
@@ -20,8 +21,13 @@ const NAME = 'redlock-cli:trace';
 
 const endpoint = (spec: TargetSpec, node: HostPort): MonitorEndpoint => nodeEndpoint(spec, node, NAME);
 
-/** The primaries to follow, found through the target's own connection (Cluster slots, Sentinel). */
-export async function tracePlan(spec: TargetSpec): Promise<TracePlan> {
+/**
+ * The primaries to follow: Redlock's independent nodes as given (each with its own credentials and
+ * TLS, as every connection resolves them), else found through the target's own connection
+ * (Cluster slots, Sentinel).
+ */
+export async function tracePlan(spec: TargetSpec, redlockNodes?: readonly TargetSpec[]): Promise<TracePlan> {
+  if (redlockNodes) return { topology: 'redlock', primaries: redlockNodes.map((node) => endpoint(node, node)) };
   if (spec.sentinels) {
     const master = await sentinelMaster(spec);
     return { topology: 'sentinel', primaries: [endpoint(spec, master)] };

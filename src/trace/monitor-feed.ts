@@ -1,6 +1,7 @@
 import { PermissionError } from '../core/errors.js';
 import { TraceDecoder } from '../core/trace/decoder.js';
 import type { TraceEvent } from '../core/trace/events.js';
+import { ClockSteps, clockStepEvent } from '../core/trace/clock-steps.js';
 import { fenceCommand, fenceNumber } from '../core/trace/fence.js';
 import { parseMonitorLine } from '../core/trace/monitor-line.js';
 import { openMonitor, type MonitorConnection, type MonitorEndpoint, type MonitorHandlers } from '../redis/monitor.js';
@@ -57,6 +58,7 @@ export class MonitorFeed implements ShardFeed {
   /** settle() waiting for the fence it sent (or for the node to refuse it). */
   private fenceSeen: (() => void) | undefined;
   private readonly link: MonitorLink;
+  private readonly clock = new ClockSteps();
 
   constructor(
     private readonly host: FeedHost,
@@ -118,6 +120,9 @@ export class MonitorFeed implements ShardFeed {
       const line = parseMonitorLine(text);
       if (!line) continue;
       newest = line.t;
+      // Before the line's own events: they (and the expiries it completes) happened after the step.
+      const step = this.clock.observe(now, line.t);
+      if (step !== undefined) out.push(clockStepEvent(line.t, step));
       const fence = fenceNumber(line);
       if (fence === undefined) {
         lines++;

@@ -20,19 +20,21 @@ export interface ReplayOptions {
 
 /** Reads the whole file through a session; resolves with it at the end of the file. */
 export async function replayFile(opts: ReplayOptions): Promise<TraceSession> {
-  const session = new TraceSession();
   const reader = new HistoryReader({ wants: opts.wants, file: opts.file });
+  // Made at the first events, after the header: a recording of Redlock nodes is checked with its quorum view.
+  let made: TraceSession | undefined;
+  const session = () => (made ??= new TraceSession({ redlockNodes: reader.header?.nodes }));
   const shown = (e: TraceEvent) => isNodeEvent(e) || opts.wants(e.lock);
   const take = (events: readonly TraceEvent[]) => {
     if (events.length === 0) return;
     // Nearly always every event is shown: the list is copied only when one is not.
     const kept = events.every(shown) ? events : events.filter(shown);
-    opts.onEvents(kept, session.push(kept));
+    opts.onEvents(kept, session().push(kept));
   };
   let index = 0;
   await eachLine(opts.file, (line) => take(reader.line(line, index++)), opts.drained);
   take(reader.end());
-  return session;
+  return session();
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Finding } from '../core/trace/checker.js';
 import type { TraceEvent } from '../core/trace/events.js';
 import { eventJson, headerLine } from '../core/trace/recording.js';
 import { TraceSession } from '../core/trace/session.js';
-import { describeTarget, type TargetSpec } from '../redis/target.js';
+import { describeTarget, formatHostPort, type TargetSpec } from '../redis/target.js';
 import type { TraceSourceKind } from './feed.js';
 import { TraceSource, type SourceStats } from './source.js';
 
@@ -25,6 +25,8 @@ export interface TraceRunOptions {
   readonly source?: TraceSourceKind | undefined;
   /** Keyspace only: turn on the notify-keyspace-events flags it needs, and put them back at the end. */
   readonly enableNotifications?: boolean | undefined;
+  /** Redlock's independent primaries (`--nodes`, a Redlock sandbox's): each followed, the lock judged by majority. */
+  readonly redlockNodes?: readonly TargetSpec[] | undefined;
   /** Once every feed is running: what is followed, and the live state for a view. */
   readonly onStart?: (what: string, session: TraceSession, source: TraceSource) => void;
 }
@@ -36,10 +38,13 @@ export interface TraceRunResult {
 }
 
 export async function runTrace(opts: TraceRunOptions): Promise<TraceRunResult> {
-  const session = new TraceSession();
+  // Events name a Redlock node by host:port (source.ts labels them so): the quorum view counts those.
+  const nodes = opts.redlockNodes?.map(formatHostPort);
+  const session = new TraceSession({ redlockNodes: nodes });
   let recording: WriteStream | undefined;
   const source = new TraceSource({
     spec: opts.spec,
+    redlockNodes: opts.redlockNodes,
     wants: opts.wants,
     signal: opts.signal,
     source: opts.source,
@@ -54,7 +59,8 @@ export async function runTrace(opts: TraceRunOptions): Promise<TraceRunResult> {
   if (opts.record !== undefined) {
     recording = createWriteStream(opts.record, { flags: 'w' });
     await once(recording, 'open');
-    recording.write(`${headerLine({ source: describeTarget(opts.spec), startedAt: Date.now() })}\n`);
+    const source = nodes ? `Redlock nodes ${nodes.join(', ')}` : describeTarget(opts.spec);
+    recording.write(`${headerLine({ source, startedAt: Date.now(), ...(nodes ? { nodes } : {}) })}\n`);
   }
   try {
     const what = await source.start();

@@ -14,7 +14,10 @@ import { MonitorFeed } from './monitor-feed.js';
 // Cluster a primary is known by a slot it serves: whoever serves that slot now is followed, both
 // when the old primary died (its connection breaks) and when a replica took over while the old
 // one lives on as a replica (its connection stays up and shows nothing more: checked every 2 s).
-// A primary it loses and cannot replace is said as a blind period, never passed over.
+// A primary it loses and cannot replace is said as a blind period, never passed over. Redlock's
+// independent primaries (`--nodes`) are each followed as they are: a node that drops the
+// connection is blind until it is back, and then each lock the trace believed held there is
+// checked (EXISTS): one gone restarted without its data, and its holder's vote with it.
 
 export interface TraceSourceOptions {
   readonly spec: TargetSpec;
@@ -29,6 +32,8 @@ export interface TraceSourceOptions {
   readonly enableNotifications?: boolean | undefined;
   /** Keyspace only: notifications waiting beyond which keys are not read back (default 10,000). */
   readonly keyspaceBacklog?: number | undefined;
+  /** Redlock's independent primaries, followed instead of the target's own (each its own endpoint). */
+  readonly redlockNodes?: readonly TargetSpec[] | undefined;
 }
 
 export interface SourceStats {
@@ -52,7 +57,17 @@ export interface SourceStats {
   readonly recovering: boolean;
 }
 
+const WHOSE: Readonly<Record<TracePlan['topology'], (n: number) => string>> = {
+  cluster: (n) => `${n} Cluster primaries`,
+  sentinel: () => 'the Sentinel master',
+  standalone: () => 'the server',
+  redlock: (n) => `${n} Redlock nodes`,
+};
+
 const TICK_MS = 100;
+/** Between attempts to reach a lost primary: soon at first (a restart takes a moment), then every 200 ms. */
+const RETRY_FIRST_MS = 25;
+const RETRY_MS = 200;
 const FAILOVER_WAIT_MS = 30_000;
 /** How often a Cluster trace asks who serves each followed primary's slots (one CLUSTER NODES). */
 const CLUSTER_CHECK_MS = 2000;
@@ -114,8 +129,8 @@ export class TraceSource {
 
   /** Connects to every primary and starts decoding; resolves once every feed is running. */
   async start(): Promise<string> {
-    this.plan = await tracePlan(this.opts.spec);
-    const multi = this.plan.primaries.length > 1;
+    this.plan = await tracePlan(this.opts.spec, this.opts.redlockNodes);
+    const multi = this.plan.primaries.length > 1 || this.plan.topology === 'redlock';
     const view = this.plan.topology === 'cluster' ? await clusterView(this.plan.primaries) : [];
     for (const endpoint of this.plan.primaries) {
       // Events name the primary the shard follows now, which a failover changes: labelled here, not in the feed.
@@ -131,7 +146,7 @@ export class TraceSource {
     }
     this.ticker = setInterval(() => this.tick(), TICK_MS);
     const what = this.plan.primaries.map(formatHostPort).join(', ');
-    const whose = this.plan.topology === 'cluster' ? `${this.plan.primaries.length} Cluster primaries` : this.plan.topology === 'sentinel' ? 'the Sentinel master' : 'the server';
+    const whose = WHOSE[this.plan.topology](this.plan.primaries.length);
     return `${whose} (${what})${this.kind === 'keyspace' ? ' through keyspace notifications' : ''}`;
   }
 
@@ -225,8 +240,11 @@ export class TraceSource {
     const old = formatHostPort(shard.endpoint);
     shard.feed.flush();
     this.opts.onStatus(`lost the connection to ${old} (${err.message}); reconnecting`);
+    const redlock = this.plan?.topology === 'redlock';
+    // A Redlock node has no replica to take over: until it is back, nothing of it is seen.
+    if (redlock) this.emit([{ kind: 'blind', t: shard.feed.serverNow(), lock: '*', node: old, detail: `lost the connection to ${old} (${err.message}): what happens there is not seen until it is back` }]);
     const deadline = Date.now() + FAILOVER_WAIT_MS;
-    while (!this.stopped && Date.now() < deadline) {
+    for (let pause = RETRY_FIRST_MS; !this.stopped && Date.now() < deadline; pause = Math.min(RETRY_MS, pause * 2)) {
       try {
         const now = await this.primaryNow(shard);
         if (now && formatHostPort(now) !== old) {
@@ -234,13 +252,16 @@ export class TraceSource {
           await this.failedOver(shard, old, formatHostPort(now));
           return;
         }
+        // Before MONITOR is attached again: a write seen later is decoded against what the node has now.
+        const forgotten = redlock ? await this.forgotten(shard, old) : [];
         await this.attach(shard);
+        if (redlock) this.emit([...forgotten, { kind: 'unblind', t: shard.feed.serverNow(), lock: '*', node: old, detail: `${old} is back` }]);
         this.opts.onStatus(`following ${old} again`);
         return;
       } catch (failure) {
         // Notifications turned off on the node we came back to: waiting will not turn them on.
         if (failure instanceof UsageError) return this.lost(shard, old, failure.message);
-        await sleep(200, undefined, { signal: this.opts.signal }).catch(() => undefined);
+        await sleep(pause, undefined, { signal: this.opts.signal }).catch(() => undefined);
       }
     }
     if (!this.stopped) this.lost(shard, old, `no primary answered within ${FAILOVER_WAIT_MS / 1000} s`);
@@ -256,6 +277,21 @@ export class TraceSource {
     // The broken node last: it may be gone for good.
     const seeds = this.clusterSeeds().filter((s) => formatHostPort(s) !== formatHostPort(shard.endpoint));
     return this.servingNow(shard, [...seeds, shard.endpoint]);
+  }
+
+  /**
+   * A Redlock node that came back: the locks the trace believed held there and that are gone
+   * (read-only EXISTS) were forgotten by a restart without persistence, as expiries at its return.
+   */
+  private async forgotten(shard: Shard, node: string): Promise<TraceEvent[]> {
+    const held = shard.feed.model.held();
+    if (held.length === 0) return [];
+    const present = await keysPresent(shard.endpoint, held.map((s) => s.lock));
+    const t = shard.feed.serverNow();
+    const detail = `absent on ${node} when it was back: it restarted without its data`;
+    const out = held.filter((_, i) => !present[i]).flatMap((s) => shard.feed.model.expire(s, t, detail));
+    for (const e of out) (e as { node?: string }).node = node;
+    return out;
   }
 
   /** Stops following a primary it cannot replace, and says so as a blind period: nothing seen there is not safe. */

@@ -12,6 +12,7 @@ import { isShedLockValue } from '../decode/shedlock.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 import { OpenLosses, type Acquisition, type HolderAct, type Loss, type StaleWindow } from './open-losses.js';
+import { QuorumView } from './quorum.js';
 
 export const FINDING_KINDS = [
   'expired-while-held',
@@ -87,12 +88,25 @@ type NewFinding = Omit<Finding, 'unsafe' | 'lock'>;
 /** Shared and never written to: what push() returns for an event that completed nothing. */
 const NO_FINDINGS: Finding[] = [];
 
+export interface CheckerOptions {
+  /**
+   * The trace follows these independent Redlock primaries (node labels): each node's copy of a lock
+   * is checked on its own, and the quorum view finds two owners each holding a majority at once.
+   */
+  readonly redlockNodes?: readonly string[] | undefined;
+}
+
 export class TraceChecker {
   private readonly locks = new Map<string, LockFacts>();
+  private readonly quorum: QuorumView | undefined;
   /** Every finding so far, each with its latest window (an update replaces its earlier issue in place). */
   readonly findings: Finding[] = [];
   /** The findings of the event being read: most events complete none, and get no new array for it. */
   private found: Finding[] = NO_FINDINGS;
+
+  constructor(opts: CheckerOptions = {}) {
+    this.quorum = opts.redlockNodes ? new QuorumView(opts.redlockNodes) : undefined;
+  }
 
   /** Reads one event; returns the findings it completed, and those it lengthened (`update: true`). */
   push(e: TraceEvent): readonly Finding[] {
@@ -100,7 +114,9 @@ export class TraceChecker {
     // A rate limiter's permits are taken, never held: nothing to overlap, lose or leave behind.
     if (e.library === 'rate-limiter') return NO_FINDINGS;
     const add = (f: NewFinding) => void this.issue(e.lock, f, undefined);
-    const facts = this.factsOf(e.lock);
+    if (this.quorum) for (const f of this.quorum.push(e)) add(f);
+    // On independent primaries each node has its own copy of the lock: one set of facts per node.
+    const facts = this.factsOf(this.quorum && e.node !== undefined ? `${e.node}\n${e.lock}` : e.lock);
     const owner = e.owner ?? '?';
     switch (e.kind) {
       case 'acquired':
@@ -288,8 +304,8 @@ function overlap(lock: string, owner: string, w: StaleWindow, other: Acquisition
 }
 
 /** Every finding of a whole event list (a recording), in the order their evidence arrived. */
-export function checkEvents(events: readonly TraceEvent[]): Finding[] {
-  const checker = new TraceChecker();
+export function checkEvents(events: readonly TraceEvent[], opts: CheckerOptions = {}): Finding[] {
+  const checker = new TraceChecker(opts);
   for (const e of events) checker.push(e);
   return checker.findings;
 }

@@ -9,17 +9,24 @@ import type { TraceEvent } from './events.js';
 import { parseMonitorLine } from './monitor-line.js';
 
 export const RECORDING_TYPE = 'redlock-cli-trace';
+/**
+ * 2 added `nodes` (a trace of independent Redlock primaries, diagnosed with the quorum view);
+ * version 1 files read as before. A newer version is refused rather than half understood.
+ */
+export const RECORDING_VERSION = 2;
 
 export interface RecordingHeader {
   readonly type: typeof RECORDING_TYPE;
-  readonly version: 1;
+  readonly version: 1 | 2;
   /** What was traced, without credentials: `127.0.0.1:6379`, `sentinel mymaster`. */
   readonly source: string;
   /** Local epoch ms the trace started. */
   readonly startedAt: number;
+  /** Version 2: Redlock's independent primaries, as the events' `node` names them. */
+  readonly nodes?: readonly string[];
 }
 
-export const headerLine = (header: Omit<RecordingHeader, 'type' | 'version'>): string => JSON.stringify({ type: RECORDING_TYPE, version: 1, ...header });
+export const headerLine = (header: Omit<RecordingHeader, 'type' | 'version'>): string => JSON.stringify({ type: RECORDING_TYPE, version: RECORDING_VERSION, ...header });
 /** `{"type":"event",...}`: the type spliced in front of the event's own JSON, not copied into a new object per event. */
 export const eventJson = (e: TraceEvent): string => `{"type":"event",${JSON.stringify(e).slice(1)}`;
 
@@ -57,6 +64,8 @@ export interface ReadOptions extends DecoderOptions {
  */
 export class HistoryReader {
   format: 'recording' | 'monitor' | undefined;
+  /** The recording's header line, once read (a `--json` capture and a MONITOR log have none). */
+  header: RecordingHeader | undefined;
   private readonly decoder: TraceDecoder;
   private first: string | undefined;
   private parsed = 0;
@@ -74,7 +83,7 @@ export class HistoryReader {
       this.first = text.trim();
       this.format = text.startsWith('{') ? 'recording' : 'monitor';
     }
-    return this.format === 'recording' ? recordedEvent(text, index, this.bad) : this.monitorLine(text, index);
+    return this.format === 'recording' ? recordedEvent(text, index, this.bad, (h) => (this.header = h)) : this.monitorLine(text, index);
   }
 
   /** The end of the file: completes a script run the log ended in. */
@@ -119,10 +128,17 @@ export function readHistory(text: string, opts: ReadOptions = {}): { readonly ev
 
 type BadLine = (index: number, what: string) => UsageError;
 
+/** The header's fields checked: a version this reader knows, and nodes as a list of names. */
+function checkedHeader(v: Readonly<Record<string, unknown>>, i: number, bad: BadLine): RecordingHeader {
+  if (v.version !== 1 && v.version !== 2) throw bad(i, `a recording of version ${JSON.stringify(v.version)}; this redlock-cli reads versions 1 and 2: upgrade it to read this file`);
+  if (v.nodes !== undefined && !(Array.isArray(v.nodes) && v.nodes.length > 0 && v.nodes.every((n) => typeof n === 'string'))) throw bad(i, 'the header\'s "nodes" must be a list of node names');
+  return v as unknown as RecordingHeader;
+}
+
 const NONE: readonly TraceEvent[] = [];
 const isBlank = (text: string) => text.length === 0 || text.trim() === '';
 
-function recordedEvent(line: string, i: number, bad: BadLine): readonly TraceEvent[] {
+function recordedEvent(line: string, i: number, bad: BadLine, header: (h: RecordingHeader) => void): readonly TraceEvent[] {
   if (isBlank(line)) return NONE;
   let value: unknown;
   try {
@@ -132,6 +148,7 @@ function recordedEvent(line: string, i: number, bad: BadLine): readonly TraceEve
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad(i, 'not a JSON object; a recording has one per line');
   const v = value as Readonly<Record<string, unknown>>;
+  if (v.type === RECORDING_TYPE) header(checkedHeader(v, i, bad));
   if (v.type !== 'event') return NONE; // the header, findings and the summary of a --json capture
   const problem = eventProblem(v);
   if (problem) throw bad(i, `not a trace event: ${problem}`);

@@ -2,7 +2,7 @@
 // per-lock summary, counts, and a bounded window of recent events for the lanes. Memory stays
 // flat however long the trace runs: only the window and per-lock tallies are kept.
 
-import { TraceChecker, type Finding } from './checker.js';
+import { TraceChecker, type CheckerOptions, type Finding } from './checker.js';
 import { BlindPeriods, type BlindPeriod } from './blind.js';
 import type { TraceEvent } from './events.js';
 import { TraceSummary, type LockSummary } from './summary.js';
@@ -13,11 +13,16 @@ const NO_FINDINGS: readonly Finding[] = [];
 export const RECENT_EVENTS = 2000;
 
 export class TraceSession {
-  readonly checker = new TraceChecker();
+  readonly checker: TraceChecker;
   readonly summary = new TraceSummary();
   private readonly blindness = new BlindPeriods();
   private readonly recentEvents: TraceEvent[] = [];
   events = 0;
+
+  /** `redlockNodes`: a trace of independent Redlock primaries (the quorum view, see checker.ts). */
+  constructor(readonly opts: CheckerOptions = {}) {
+    this.checker = new TraceChecker(opts);
+  }
 
   /** Folds events in; returns the findings they completed. */
   push(events: readonly TraceEvent[]): readonly Finding[] {

@@ -1,0 +1,256 @@
+// The trace's view of a Redlock lock across its independent primaries. Each node only knows its
+// own key; a Redlock client holds the lock once a majority of nodes gave it their key, and goes on
+// holding it, as far as it can know, until its validity ends (the lease from its first vote, less
+// the drift allowance) or it releases. Two owners that each had a majority at once were both
+// inside: an overlap, whatever each node saw on its own. The node both majorities counted says
+// why: its key for the first owner ended early there, by a clock that stepped forward, a restart
+// without its data (the trace was blind on it meanwhile), a delete, or a lease that ran out.
+//
+// Times are made comparable across nodes: a node's server time after a clock step of it is moved
+// back by the step, so one jumping node does not push its events seconds past the others'.
+
+import { quorumOf, redlockDrift } from '../redlock-quorum.js';
+import type { Finding } from './checker.js';
+import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
+import { traceTime } from './format.js';
+
+type NewFinding = Omit<Finding, 'unsafe' | 'lock'>;
+
+/** Why a node stopped counting an owner's vote before the owner let go. */
+export type VoteLoss = 'clock-step' | 'restart' | 'deleted' | 'expired';
+
+const LOSS_WORDS: Record<VoteLoss, string> = {
+  'clock-step': 'its clock stepped forward and expired the key early',
+  restart: 'it restarted without its data and forgot the key',
+  deleted: 'the key was deleted there',
+  expired: 'the key expired there',
+};
+
+interface Vote {
+  /** Comparable ms the node set the key, and its server expiry (to judge a clock step against). */
+  readonly at: number;
+  serverExpiresAt: number | undefined;
+  grantedUntil: number | undefined;
+  lost: { readonly at: number; readonly why: VoteLoss } | undefined;
+}
+
+interface Holder {
+  readonly owner: string;
+  readonly client: TraceClient | undefined;
+  readonly votes: Map<string, Vote>;
+  leaseMs: number | undefined;
+  /** Comparable ms it reached a majority; undefined until it does. */
+  majorityAt: number | undefined;
+  validUntil: number;
+  releasedAt: number | undefined;
+}
+
+interface NodeClock {
+  /** Steps seen: server time of the first line after each, and its size. */
+  readonly steps: { readonly after: number; readonly ms: number }[];
+  /** Comparable ms the node went blind (connection lost); undefined while seen. */
+  blindSince: number | undefined;
+}
+
+/** A holder's window ends at its first release or at the end of its validity. */
+const windowEnd = (h: Holder): number => Math.min(h.releasedAt ?? Number.POSITIVE_INFINITY, h.validUntil);
+const ms = (n: number) => `${Math.round(n)} ms`;
+const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${clientLabel(client)})`;
+/** Holders kept per lock once their window ended: enough for any overlap still to be judged. */
+const KEPT_ENDED = 64;
+
+export class QuorumView {
+  readonly majority: number;
+  private readonly clocks = new Map<string, NodeClock>();
+  private readonly locks = new Map<string, Map<string, Holder>>();
+
+  constructor(readonly nodes: readonly string[]) {
+    this.majority = quorumOf(nodes.length);
+  }
+
+  /** Reads one event; returns the overlaps it completed. */
+  push(e: TraceEvent): NewFinding[] {
+    if (e.node === undefined) return [];
+    const node = e.node;
+    const t = this.comparable(node, e.t);
+    switch (e.kind) {
+      case 'clock-step':
+        this.clockStep(node, e);
+        return [];
+      case 'blind':
+        this.clockOf(node).blindSince ??= t;
+        return [];
+      case 'unblind':
+        this.clockOf(node).blindSince = undefined;
+        return [];
+      case 'acquired':
+        return e.shared || e.owner === undefined ? [] : this.acquired(e, e.owner, node, t);
+      case 'renewed':
+        if (e.owner !== undefined) this.renewed(e, e.owner, node, t);
+        return [];
+      case 'released':
+        if (e.owner !== undefined && e.count === 0) this.released(e.lock, e.owner, node, t);
+        return [];
+      case 'expired':
+        if (e.owner !== undefined) this.lose(e.lock, [e.owner], node, t, this.expiryCause(node));
+        return [];
+      case 'deleted':
+      case 'force-unlocked':
+        this.lose(e.lock, e.holders ?? [], node, t, 'deleted');
+        return [];
+      default:
+        return [];
+    }
+  }
+
+  /** Server time `t` of `node` on the common scale: less every step the node took before it. */
+  private comparable(node: string, t: number): number {
+    let c = t;
+    for (const step of this.clockOf(node).steps) if (t >= step.after) c -= step.ms;
+    return c;
+  }
+
+  private clockOf(node: string): NodeClock {
+    let c = this.clocks.get(node);
+    if (!c) this.clocks.set(node, (c = { steps: [], blindSince: undefined }));
+    return c;
+  }
+
+  /** Every key on the node whose server expiry the step jumped past is gone from then on. */
+  private clockStep(node: string, e: TraceEvent): void {
+    const stepMs = e.stepMs ?? 0;
+    this.clockOf(node).steps.push({ after: e.t, ms: stepMs });
+    const at = this.comparable(node, e.t);
+    for (const holders of this.locks.values()) {
+      for (const h of holders.values()) {
+        const vote = h.votes.get(node);
+        if (vote && !vote.lost && vote.serverExpiresAt !== undefined && vote.serverExpiresAt <= e.t) vote.lost = { at, why: 'clock-step' };
+      }
+    }
+  }
+
+  /**
+   * A key gone without a release: found missing while the node is blind (the trace checks a node
+   * that comes back before it sees it again, source.ts) is a restart that lost it; else its lease ran out.
+   */
+  private expiryCause(node: string): VoteLoss {
+    return this.clockOf(node).blindSince !== undefined ? 'restart' : 'expired';
+  }
+
+  private holdersOf(lock: string): Map<string, Holder> {
+    let m = this.locks.get(lock);
+    if (!m) this.locks.set(lock, (m = new Map()));
+    return m;
+  }
+
+  private acquired(e: TraceEvent, owner: string, node: string, t: number): NewFinding[] {
+    const holders = this.holdersOf(e.lock);
+    let h = holders.get(owner);
+    // A new try (after a release, or once the last validity ended) starts a new count of votes.
+    if (!h || ended(h, t)) {
+      holders.delete(owner);
+      h = { owner, client: e.client, votes: new Map(), leaseMs: e.leaseMs, majorityAt: undefined, validUntil: Number.POSITIVE_INFINITY, releasedAt: undefined };
+      holders.set(owner, h);
+      prune(holders, t);
+    }
+    const grantedUntil = e.leaseMs !== undefined ? t + e.leaseMs : undefined;
+    h.votes.set(node, { at: t, serverExpiresAt: e.leaseMs !== undefined ? e.t + e.leaseMs : undefined, grantedUntil, lost: undefined });
+    h.leaseMs ??= e.leaseMs;
+    if (h.majorityAt !== undefined || h.votes.size < this.majority) return [];
+    h.majorityAt = t;
+    h.validUntil = validity(h);
+    return this.overlaps(e.lock, holders, h);
+  }
+
+  private renewed(e: TraceEvent, owner: string, node: string, t: number): void {
+    const h = this.locks.get(e.lock)?.get(owner);
+    const vote = h?.votes.get(node);
+    if (!h || !vote || vote.lost) return;
+    vote.grantedUntil = e.leaseMs !== undefined ? t + e.leaseMs : undefined;
+    vote.serverExpiresAt = e.leaseMs !== undefined ? e.t + e.leaseMs : undefined;
+    // An extension counts once a majority granted it: the majority-th latest grant, less the drift.
+    if (h.majorityAt !== undefined && h.releasedAt === undefined) h.validUntil = Math.max(h.validUntil, extended(h, this.majority));
+  }
+
+  private released(lock: string, owner: string, node: string, t: number): void {
+    const h = this.locks.get(lock)?.get(owner);
+    if (!h) return;
+    // The first release is the client leaving: from then on it does not use the lock.
+    h.releasedAt ??= t;
+    h.votes.delete(node);
+  }
+
+  private lose(lock: string, owners: readonly string[], node: string, t: number, why: VoteLoss): void {
+    const holders = this.locks.get(lock);
+    for (const owner of owners) {
+      const vote = holders?.get(owner)?.votes.get(node);
+      if (vote && !vote.lost) vote.lost = { at: t, why };
+    }
+  }
+
+  /**
+   * `h` just reached a majority: every other owner whose window shares time with its own was
+   * inside with it. Both orders are looked at: events of several nodes arrive interleaved, so the
+   * earlier majority may be read second.
+   */
+  private overlaps(lock: string, holders: Map<string, Holder>, h: Holder): NewFinding[] {
+    const out: NewFinding[] = [];
+    for (const other of holders.values()) {
+      if (other === h || other.majorityAt === undefined) continue;
+      const [first, second] = other.majorityAt <= h.majorityAt! ? [other, h] : [h, other];
+      if (windowEnd(first) > second.majorityAt!) out.push(this.overlap(lock, first, second, second.majorityAt!));
+    }
+    return out;
+  }
+
+  private overlap(lock: string, first: Holder, second: Holder, at: number): NewFinding {
+    const to = Math.min(windowEnd(first), windowEnd(second));
+    const shared = [...second.votes.keys()].filter((n) => first.votes.has(n));
+    const why = shared.map((n) => {
+      const lost = first.votes.get(n)!.lost;
+      return `${n} counted for both${lost ? `: ${LOSS_WORDS[lost.why]} at ${traceTime(lost.at)}` : ''}`;
+    });
+    const nodes = (h: Holder) => [...h.votes.keys()].join(', ');
+    return {
+      kind: 'overlap',
+      from: at,
+      to,
+      owners: [first.owner, second.owner],
+      clients: [first.client ?? {}, second.client ?? {}],
+      message:
+        `${who(second.owner, second.client)} got a majority of ${lock}'s ${this.nodes.length} Redlock nodes (${nodes(second)}) at ${traceTime(at)} ` +
+        `while ${who(first.owner, first.client)} held one (${nodes(first)}) within its validity until ${traceTime(windowEnd(first))}: both may have been inside for ${ms(to - at)}` +
+        (why.length > 0 ? `; ${why.join('; ')}` : ''),
+    };
+  }
+}
+
+/** The client's validity: from its first vote, the lease less the drift allowance. */
+function validity(h: Holder): number {
+  if (h.leaseMs === undefined) return Number.POSITIVE_INFINITY;
+  const first = Math.min(...[...h.votes.values()].map((v) => v.at));
+  return first + h.leaseMs - redlockDrift(h.leaseMs);
+}
+
+/** The validity an extension gives: until the majority-th latest grant, less the drift. */
+function extended(h: Holder, majority: number): number {
+  const grants = [...h.votes.values()].map((v) => v.grantedUntil ?? Number.POSITIVE_INFINITY).sort((a, b) => b - a);
+  const until = grants[majority - 1];
+  return until === undefined ? h.validUntil : until - redlockDrift(h.leaseMs ?? 0);
+}
+
+/** Over at `now`: released, past its validity, or (never a majority) every key it got has run out. */
+function ended(h: Holder, now: number): boolean {
+  if (h.releasedAt !== undefined) return true;
+  if (h.majorityAt !== undefined) return h.validUntil <= now;
+  return [...h.votes.values()].every((v) => v.grantedUntil !== undefined && v.grantedUntil <= now);
+}
+
+/** Drops the oldest holders that are over beyond KEPT_ENDED (insertion order is age): memory stays flat. */
+function prune(holders: Map<string, Holder>, now: number): void {
+  if (holders.size <= KEPT_ENDED) return;
+  for (const [owner, h] of holders) {
+    if (holders.size <= KEPT_ENDED) break;
+    if (ended(h, now)) holders.delete(owner);
+  }
+}
