@@ -3,6 +3,7 @@ import { ExitCode } from '../../core/exit-codes.js';
 import type { TraceEvent } from '../../core/trace/events.js';
 import { incidentScenario } from '../../core/trace/incident-scenario.js';
 import { inferIncident, parseMoment, type IncidentPick } from '../../core/trace/incident.js';
+import { inferRedlockIncident } from '../../core/trace/redlock-scenario.js';
 import { safeLine } from '../../core/terminal-text.js';
 import { replayFile } from '../../trace/replay.js';
 import { writeScenarioFile } from '../../scenario/write-scenario.js';
@@ -25,12 +26,24 @@ export async function traceToScenario(ctx: CommandContext, file: string, wants: 
   const events: TraceEvent[] = [];
   const session = await replayFile({ file, wants, onEvents: (shown) => void events.push(...shown) });
   const pick: IncidentPick = number !== undefined ? { finding: number } : flags.at !== undefined ? { at: moment(flags.at, events[0]?.t) } : {};
+  const nodes = session.opts.redlockNodes;
+  if (nodes) return redlockScenario(ctx, inferRedlockIncident(events, session.findings, nodes, file, pick), flags.scenario);
   const result = inferIncident(events, session.findings, pick);
   if (!result.ok) throw new NotFoundError(`trace --scenario: ${result.problem}`);
   const { incident } = result;
   const scenario = await writeScenarioFile(incidentScenario(incident, file), flags.scenario);
   note(ctx, safeLine(`trace: unsafe finding ${incident.number} (${incident.finding.kind} on ${incident.lock}): the fault is ${incident.fault.replaceAll('-', ' ')}`));
   print(ctx, safeLine(`wrote ${flags.scenario}: variants ${scenario.variants.map((v) => v.name).join(', ')}; run it with: redlock-cli scenario run ${flags.scenario}`));
+  return ExitCode.ok;
+}
+
+/** A recording of Redlock nodes: the overlap of two majorities, replayed with the fault on the node both counted. */
+async function redlockScenario(ctx: CommandContext, result: ReturnType<typeof inferRedlockIncident>, out: string): Promise<number> {
+  if (!result.ok) throw new NotFoundError(`trace --scenario: ${result.problem}`);
+  const { incident } = result;
+  const scenario = await writeScenarioFile(incident.spec, out);
+  note(ctx, safeLine(`trace: unsafe finding ${incident.number} (overlap of two Redlock majorities on ${incident.finding.lock}): the fault is ${incident.fault.replaceAll('-', ' ')} on ${incident.node}`));
+  print(ctx, safeLine(`wrote ${out}: variants ${scenario.variants.map((v) => v.name).join(', ')}; run it with: redlock-cli scenario run ${out}`));
   return ExitCode.ok;
 }
 

@@ -79,7 +79,7 @@ const EARLY_SLACK_MS = 20;
 /** Infers the incident behind one unsafe finding of a recording's events and findings. */
 export function inferIncident(events: readonly TraceEvent[], findings: readonly Finding[], pick: IncidentPick = {}): IncidentResult {
   const unsafe = findings.filter((f) => f.unsafe);
-  const chosen = choose(unsafe, findings, pick);
+  const chosen = chooseFinding(unsafe, findings, pick);
   if (!chosen.ok) return chosen;
   const { finding, number } = chosen;
   const lockEvents = events.filter((e) => e.lock === finding.lock);
@@ -87,7 +87,8 @@ export function inferIncident(events: readonly TraceEvent[], findings: readonly 
   return finding.kind === 'foreign-delete' ? foreignDelete(finding, number, lockEvents) : lost(finding, number, lockEvents, events);
 }
 
-function choose(unsafe: readonly Finding[], all: readonly Finding[], pick: IncidentPick): { ok: true; finding: Finding; number: number } | { ok: false; problem: string } {
+/** The unsafe finding `pick` names (1-based number among the unsafe ones), or why there is none. */
+export function chooseFinding(unsafe: readonly Finding[], all: readonly Finding[], pick: IncidentPick): { ok: true; finding: Finding; number: number } | { ok: false; problem: string } {
   if (unsafe.length === 0) {
     const warnings = [...new Set(all.map((f) => f.kind))];
     return fail(`no unsafe finding in the recording${warnings.length > 0 ? ` (only warnings: ${warnings.join(', ')})` : ''}: nothing to replay`);

@@ -45,13 +45,6 @@ interface Holder {
   releasedAt: number | undefined;
 }
 
-interface NodeClock {
-  /** Steps seen: server time of the first line after each, and its size. */
-  readonly steps: { readonly after: number; readonly ms: number }[];
-  /** Comparable ms the node went blind (connection lost); undefined while seen. */
-  blindSince: number | undefined;
-}
-
 /** A holder's window ends at its first release or at the end of its validity. */
 const windowEnd = (h: Holder): number => Math.min(h.releasedAt ?? Number.POSITIVE_INFINITY, h.validUntil);
 const ms = (n: number) => `${Math.round(n)} ms`;
@@ -59,9 +52,34 @@ const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(ow
 /** Holders kept per lock once their window ended: enough for any overlap still to be judged. */
 const KEPT_ENDED = 64;
 
+/**
+ * Each node's clock steps, and server times made comparable across nodes: a time after a step of
+ * its node is moved back by the step. Shared with the Redlock replay (redlock-scenario.ts).
+ */
+export class NodeTimes {
+  private readonly steps = new Map<string, { readonly after: number; readonly ms: number }[]>();
+
+  /** `node` stepped `ms` forward; `after` is the server time of its first line after the step. */
+  step(node: string, after: number, ms: number): void {
+    const list = this.steps.get(node);
+    if (list) list.push({ after, ms });
+    else this.steps.set(node, [{ after, ms }]);
+  }
+
+  /** Server time `t` of `node` on the common scale: less every step the node took before it. */
+  comparable(node: string | undefined, t: number): number {
+    let c = t;
+    for (const step of (node !== undefined && this.steps.get(node)) || []) if (t >= step.after) c -= step.ms;
+    return c;
+  }
+}
+
+/** Each lock's owners as Redlock holders across the nodes: the overlaps of their majorities. */
 export class QuorumView {
   readonly majority: number;
-  private readonly clocks = new Map<string, NodeClock>();
+  private readonly times = new NodeTimes();
+  /** Nodes blind now (connection lost), so a key found gone meanwhile was forgotten by a restart. */
+  private readonly blind = new Set<string>();
   private readonly locks = new Map<string, Map<string, Holder>>();
 
   constructor(readonly nodes: readonly string[]) {
@@ -72,16 +90,16 @@ export class QuorumView {
   push(e: TraceEvent): NewFinding[] {
     if (e.node === undefined) return [];
     const node = e.node;
-    const t = this.comparable(node, e.t);
+    const t = this.times.comparable(node, e.t);
     switch (e.kind) {
       case 'clock-step':
         this.clockStep(node, e);
         return [];
       case 'blind':
-        this.clockOf(node).blindSince ??= t;
+        this.blind.add(node);
         return [];
       case 'unblind':
-        this.clockOf(node).blindSince = undefined;
+        this.blind.delete(node);
         return [];
       case 'acquired':
         return e.shared || e.owner === undefined ? [] : this.acquired(e, e.owner, node, t);
@@ -103,24 +121,11 @@ export class QuorumView {
     }
   }
 
-  /** Server time `t` of `node` on the common scale: less every step the node took before it. */
-  private comparable(node: string, t: number): number {
-    let c = t;
-    for (const step of this.clockOf(node).steps) if (t >= step.after) c -= step.ms;
-    return c;
-  }
-
-  private clockOf(node: string): NodeClock {
-    let c = this.clocks.get(node);
-    if (!c) this.clocks.set(node, (c = { steps: [], blindSince: undefined }));
-    return c;
-  }
-
   /** Every key on the node whose server expiry the step jumped past is gone from then on. */
   private clockStep(node: string, e: TraceEvent): void {
     const stepMs = e.stepMs ?? 0;
-    this.clockOf(node).steps.push({ after: e.t, ms: stepMs });
-    const at = this.comparable(node, e.t);
+    this.times.step(node, e.t, stepMs);
+    const at = this.times.comparable(node, e.t);
     for (const holders of this.locks.values()) {
       for (const h of holders.values()) {
         const vote = h.votes.get(node);
@@ -134,7 +139,7 @@ export class QuorumView {
    * that comes back before it sees it again, source.ts) is a restart that lost it; else its lease ran out.
    */
   private expiryCause(node: string): VoteLoss {
-    return this.clockOf(node).blindSince !== undefined ? 'restart' : 'expired';
+    return this.blind.has(node) ? 'restart' : 'expired';
   }
 
   private holdersOf(lock: string): Map<string, Holder> {
@@ -157,7 +162,8 @@ export class QuorumView {
     h.votes.set(node, { at: t, serverExpiresAt: e.leaseMs !== undefined ? e.t + e.leaseMs : undefined, grantedUntil, lost: undefined });
     h.leaseMs ??= e.leaseMs;
     if (h.majorityAt !== undefined || h.votes.size < this.majority) return [];
-    h.majorityAt = t;
+    // Nodes' events arrive interleaved: it held a majority from its majority-th vote in time, not in arrival.
+    h.majorityAt = [...h.votes.values()].map((v) => v.at).sort((x, y) => x - y)[this.majority - 1]!;
     h.validUntil = validity(h);
     return this.overlaps(e.lock, holders, h);
   }

@@ -1,0 +1,146 @@
+// A recording of Redlock's independent primaries (trace --nodes) turned into a scenario: the two
+// owners whose majorities overlapped become clients A and B, each reaching the nodes it took, and
+// the node both counted gets the fault the trace saw on it: a clock step (fake-clock nodes jump
+// as far), or a restart that lost A's key (the trace was blind on it, then found the key gone).
+// The fixed variant is the catalogue's operational fix for that fault: slew-only time (an offset
+// inside Redlock's drift allowance), or a delayed restart (the node back after A's lease). Times
+// are ms since A's first vote, on the nodes' common scale (quorum.ts), scaled down to a lease of
+// at most a second so a long lease replays quickly with the same interleaving.
+
+import type { Finding } from './checker.js';
+import { shortClient, type TraceEvent } from './events.js';
+import { traceTime } from './format.js';
+import { chooseFinding, type IncidentPick } from './incident.js';
+import type { ScenarioSpec } from './incident-scenario.js';
+import { NodeTimes } from './quorum.js';
+
+export type RedlockFault = 'clock-step' | 'restart';
+
+export interface RedlockIncident {
+  readonly finding: Finding;
+  /** 1-based, among the recording's unsafe findings. */
+  readonly number: number;
+  readonly fault: RedlockFault;
+  /** The node both majorities counted, as the scenario names it (n1, n2, ...). */
+  readonly node: string;
+  readonly spec: ScenarioSpec;
+}
+
+export type RedlockResult = { readonly ok: true; readonly incident: RedlockIncident } | { readonly ok: false; readonly problem: string };
+
+const LONGEST_REPLAY_LEASE_MS = 1000;
+/** The fixed clock: a slewed error well inside the drift allowance (1 % of a second's lease + 2 ms). */
+const SLEWED_MS = 10;
+
+const ms = (n: number) => `${Math.max(0, Math.round(n))}ms`;
+const fail = (problem: string): { ok: false; problem: string } => ({ ok: false, problem });
+
+interface Actor {
+  readonly owner: string;
+  readonly seenAs: string;
+  /** Comparable ms of its first vote in the window, and its lease. */
+  readonly at: number;
+  readonly leaseMs: number;
+  /** The scenario's names of the nodes it took. */
+  readonly nodes: readonly string[];
+}
+
+/** The incident behind an overlap of two Redlock majorities, and the scenario that replays it. */
+export function inferRedlockIncident(events: readonly TraceEvent[], findings: readonly Finding[], nodes: readonly string[], source: string, pick: IncidentPick = {}): RedlockResult {
+  const chosen = chooseFinding(findings.filter((f) => f.unsafe), findings, pick);
+  if (!chosen.ok) return chosen;
+  const { finding, number } = chosen;
+  if (finding.kind !== 'overlap') return fail(`${finding.kind} on ${finding.lock} is one node's finding: a Redlock replay starts from two majorities that overlap`);
+  const times = new NodeTimes();
+  for (const e of events) if (e.kind === 'clock-step' && e.node !== undefined) times.step(e.node, e.t, e.stepMs ?? 0);
+  const name = (node: string) => `n${nodes.indexOf(node) + 1}`;
+  const [a, b] = finding.owners.map((owner) => actor(events, times, finding, owner, name));
+  if (!a || !b) return fail(`the overlap on ${finding.lock} at ${traceTime(finding.from)}: the trace did not see both owners take their nodes`);
+  const shared = a.nodes.filter((n) => b.nodes.includes(n));
+  for (const node of shared) {
+    const label = nodes[Number(node.slice(1)) - 1]!;
+    const onNode = events.filter((e) => e.node === label && times.comparable(label, e.t) >= a.at && times.comparable(label, e.t) <= finding.from);
+    const step = onNode.find((e) => e.kind === 'clock-step');
+    if (step) return ok(finding, number, 'clock-step', node, plan(a, b, node, nodes.length, finding, source, { kind: 'clock-step', at: times.comparable(label, step.t), stepMs: step.stepMs ?? 0 }));
+    const blind = onNode.find((e) => e.kind === 'blind');
+    if (blind) return ok(finding, number, 'restart', node, plan(a, b, node, nodes.length, finding, source, { kind: 'restart', at: times.comparable(label, blind.t) }));
+  }
+  return fail(`the overlap on ${finding.lock} at ${traceTime(finding.from)}: the trace saw no clock step or restart on the node${shared.length === 1 ? '' : 's'} both majorities counted (${shared.join(', ') || 'none'}): its fault is not inferred`);
+}
+
+const ok = (finding: Finding, number: number, fault: RedlockFault, node: string, spec: ScenarioSpec): RedlockResult => ({ ok: true, incident: { finding, number, fault, node, spec } });
+
+/** An owner of the overlap: its acquisitions up to the overlap's end (its round), on the nodes' common scale. */
+function actor(events: readonly TraceEvent[], times: NodeTimes, finding: Finding, owner: string | undefined, name: (node: string) => string): Actor | undefined {
+  const taken = events.filter((e) => e.kind === 'acquired' && e.lock === finding.lock && e.owner === owner && e.node !== undefined && times.comparable(e.node, e.t) <= finding.to);
+  const first = taken[0];
+  if (owner === undefined || !first || first.leaseMs === undefined) return undefined;
+  return { owner, seenAs: shortClient(first), at: Math.min(...taken.map((e) => times.comparable(e.node, e.t))), leaseMs: first.leaseMs, nodes: [...new Set(taken.map((e) => name(e.node!)))].sort(byNumber) };
+}
+
+const byNumber = (x: string, y: string) => Number(x.slice(1)) - Number(y.slice(1));
+
+type Fault = { readonly kind: 'clock-step'; readonly at: number; readonly stepMs: number } | { readonly kind: 'restart'; readonly at: number };
+type Step = Record<string, unknown>;
+
+function plan(a: Actor, b: Actor, node: string, count: number, finding: Finding, source: string, fault: Fault): ScenarioSpec {
+  const scale = Math.min(1, LONGEST_REPLAY_LEASE_MS / a.leaseMs);
+  const at = (t: number) => Math.round((t - a.at) * scale);
+  const lease = Math.round(a.leaseMs * scale);
+  const faultAt = Math.max(at(fault.at), 60);
+  const bAt = Math.max(at(b.at), faultAt + 100);
+  // A leaves halfway between B entering and the end of its validity: both are inside by a margin a busy machine keeps.
+  const aLeave = Math.round((bAt + 50 + lease) / 2);
+  // When A's key is gone everywhere in the fixed variant: its lease ran out, and (restart) the node is back.
+  const restartAt = faultAt + lease + 200;
+  const free = fault.kind === 'restart' ? restartAt : lease;
+  const bLeave = free + 400;
+  const bLease = Math.max(Math.round(b.leaseMs * scale), bLeave - bAt + 300);
+  const bWait = free - bAt + 600;
+  const clock = fault.kind === 'clock-step';
+  const jump = `+${(Math.max(fault.kind === 'clock-step' ? fault.stepMs : 0, 2 * lease) / 1000).toFixed(1)}s`;
+  const steps: Step[] = [
+    { at: '0ms', client: 'A', do: 'acquire', lease: ms(lease) },
+    { at: '50ms', client: 'A', do: 'enter' },
+    ...(clock
+      ? [
+          { at: ms(faultAt), fault: 'clock', node, value: jump, only: 'unsafe' },
+          { at: ms(faultAt), fault: 'clock', node, value: `+${SLEWED_MS}ms`, only: 'fixed' },
+        ]
+      : [
+          { at: ms(faultAt), fault: 'restart', node, amnesia: true, only: 'unsafe' },
+          { at: ms(faultAt), fault: 'kill', node, only: 'fixed' },
+          { at: ms(restartAt), fault: 'restart', node, amnesia: true, only: 'fixed' },
+        ]),
+    { at: ms(bAt), client: 'B', do: 'acquire', lease: ms(bLease), wait: ms(bWait) },
+    { at: ms(bAt + 50), client: 'B', do: 'enter' },
+    { at: ms(aLeave), client: 'A', do: 'leave' },
+    { at: ms(bLeave), client: 'B', do: 'leave' },
+    { at: ms(bLeave), client: 'B', do: 'release' },
+  ];
+  const what = clock ? `${node}'s clock stepped ${(fault.stepMs / 1000).toFixed(1)} s forward, which expired A's key there early` : `${node} restarted without its data and forgot A's key`;
+  return {
+    title: `Replay of a Redlock overlap on ${finding.lock} at ${traceTime(finding.from)}`,
+    summary: `${clock ? `${node}'s clock jumps` : `${node} restarts empty`} while A holds the lock, and B gets a second majority through it`,
+    narration:
+      `${count} independent Redis primaries. A (${a.seenAs} in the trace) took ${a.nodes.join(', ')}, a majority, with a ${ms(lease)} lease. ` +
+      `Then ${what}, and B (${b.seenAs} in the trace) took ${b.nodes.join(', ')}: a second majority while A was still within its validity.\n\n` +
+      `The fix: ${clock ? `slew-only time (the node ${SLEWED_MS} ms ahead, inside Redlock's drift allowance)` : `a delayed restart (${node} back ${ms(restartAt - faultAt)} after the crash, after A's lease)`}; B waits until A's lease has run out.\n\n` +
+      `Written by redlock-cli trace --scenario from ${source}: ${finding.message}${scale < 1 ? `\n\nTimes are ${Math.round(1 / scale)} times shorter than recorded; the interleaving is the same.` : ''}`,
+    sources: [`trace recording ${source}`],
+    'look-for': [`${node}'s ${clock ? 'clock step' : 'restart'} at ${ms(faultAt)}`, `B taking ${b.nodes.join(', ')} at ${ms(bAt)} while A is inside (unsafe)`, 'B refused until A\'s lease has run out (fixed)'],
+    sandbox: { topology: 'redlock', nodes: count, ...(clock ? { 'fake-clock': true } : { config: { appendonly: 'no', save: '' } }) },
+    lock: { kind: 'redlock', key: finding.lock },
+    clients: [
+      { name: 'A', reach: a.nodes },
+      { name: 'B', reach: b.nodes },
+    ],
+    starvation: ms(Math.max(2000, bWait + 1000)),
+    settle: '300ms',
+    steps,
+    variants: {
+      unsafe: { description: `As recorded: ${what}`, expect: ['mutual-exclusion'] },
+      fixed: { description: clock ? `Slew-only time: ${node} is ${SLEWED_MS} ms ahead, inside the drift allowance` : `Delayed restart: ${node} is back after A's lease`, expect: 'safe' },
+    },
+  };
+}
