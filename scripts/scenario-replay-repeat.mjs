@@ -92,7 +92,7 @@ try {
     const fixWrong = [...fixes.values()].reduce((n, c) => n + c.wrong, 0);
     if (counts.wrong > 0 || counts.failed > 0 || fixWrong > 0 || counts.same < Math.ceil(onTime * 0.9)) failed = true;
     const fixText = [...fixes].map(([v, c]) => `${v} ${c.safe}/${runs}${c.late ? ` (${c.late} late)` : ''}${c.wrong ? ` (${c.wrong} WRONG)` : ''}`).join(', ');
-    rows.push([scenario.name, rec.kind, `${counts.same}/${onTime}`, String(counts.wrong), String(counts.late), fixText, `${counts.failed ? `${counts.failed} FAILED to run; ` : ''}fault: ${rec.cli.stderr.match(/the fault is ([a-z ]+)/)?.[1] ?? '?'}`]);
+    rows.push([scenario.name, rec.kind, `${counts.same}/${onTime}`, String(counts.wrong), String(counts.late), fixText, `${counts.failed ? `${counts.failed} FAILED to run; ` : ''}fault: ${rec.cli.stderr.match(/the fault is ([a-z0-9 ]+)/)?.[1] ?? '?'}`]);
   }
 } finally {
   hogs?.stop();

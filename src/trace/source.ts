@@ -65,9 +65,9 @@ const WHOSE: Readonly<Record<TracePlan['topology'], (n: number) => string>> = {
 };
 
 const TICK_MS = 100;
-/** Between attempts to reach a lost primary: soon at first (a restart takes a moment), then every 200 ms. */
+/** Between attempts to reach a lost primary: soon at first (a restart takes a moment), then every 100 ms. */
 const RETRY_FIRST_MS = 25;
-const RETRY_MS = 200;
+const RETRY_MS = 100;
 const FAILOVER_WAIT_MS = 30_000;
 /** How often a Cluster trace asks who serves each followed primary's slots (one CLUSTER NODES). */
 const CLUSTER_CHECK_MS = 2000;

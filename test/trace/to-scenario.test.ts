@@ -22,6 +22,9 @@ const SEEN_BY_TRACE: Readonly<Record<string, readonly string[]>> = {
   // lock there before the trace followed it, the key exists and A's loss shows at its refused
   // release instead (expired-while-held). Both are the same incident (sameFinding).
   'master-failover-lock-loss': ['lost-in-failover', 'expired-while-held'],
+  // Traced on every node (trace --nodes): two majorities at once, through the node that stepped or restarted.
+  'redlock-clock-jump': ['overlap'],
+  'redlock-restart-amnesia': ['overlap'],
 };
 
 const catalogue = (await listScenarios()).filter((s) => s.variants.some((v) => v.name === 'unsafe'));

@@ -88,7 +88,8 @@ function plan(a: Actor, b: Actor, node: string, count: number, finding: Finding,
   const at = (t: number) => Math.round((t - a.at) * scale);
   const lease = Math.round(a.leaseMs * scale);
   const faultAt = Math.max(at(fault.at), 60);
-  const bAt = Math.max(at(b.at), faultAt + 100);
+  // B after the fault by a margin a busy machine keeps: a restarted node needs a moment to be back.
+  const bAt = Math.max(at(b.at), faultAt + (fault.kind === 'restart' ? 200 : 100));
   // A leaves halfway between B entering and the end of its validity: both are inside by a margin a busy machine keeps.
   const aLeave = Math.round((bAt + 50 + lease) / 2);
   // When A's key is gone everywhere in the fixed variant: its lease ran out, and (restart) the node is back.

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { checkEvents, type Finding } from '../../../src/core/trace/checker.js';
+import { ClockSteps, CLOCK_STEP_MIN_MS } from '../../../src/core/trace/clock-steps.js';
+import type { TraceEvent } from '../../../src/core/trace/events.js';
+
+// The quorum view of a trace of Redlock's independent primaries: each node holds its own copy of
+// the key, and two owners that each hold a majority within their validity at once overlap. Times
+// are ms after T0; the nodes are five, so a majority is three.
+
+const T0 = 1_764_064_800_000;
+const NODES = ['n1', 'n2', 'n3', 'n4', 'n5'];
+const [A, B] = ['a1b2c3d4e5f6a7b8c9d0', 'f0e9d8c7b6a5f4e3d2c1'];
+const ev = (ms: number, kind: TraceEvent['kind'], node: string, owner: string | undefined, extra: Partial<TraceEvent> = {}): TraceEvent => ({
+  kind,
+  t: T0 + ms,
+  lock: owner === undefined ? '*' : 'payments',
+  node,
+  library: 'token',
+  ...(owner !== undefined ? { owner } : {}),
+  ...extra,
+});
+const take = (ms: number, node: string, owner: string, leaseMs: number) => ev(ms, 'acquired', node, owner, { leaseMs, count: 1 });
+const free = (ms: number, node: string, owner: string) => ev(ms, 'released', node, owner, { count: 0 });
+const unsafe = (findings: readonly Finding[]) => findings.filter((f) => f.unsafe).map((f) => [f.kind, f.owners.join(','), f.from - T0, f.to - T0]);
+const check = (events: readonly TraceEvent[]) => checkEvents(events, { redlockNodes: NODES });
+
+/** A takes n1-n3 with a 1 s lease (validity 988 ms); something ends its key on n3; B takes n3-n5 at 400 ms. */
+const twoMajorities = (onN3: readonly TraceEvent[]): TraceEvent[] => [
+  take(0, 'n1', A, 1000),
+  take(1, 'n2', A, 1000),
+  take(2, 'n3', A, 1000),
+  ...onN3,
+  take(400, 'n4', B, 1500),
+  take(401, 'n5', B, 1500),
+  take(402, 'n3', B, 1500),
+];
+
+describe('the quorum view of Redlock nodes', () => {
+  it('finds two owners holding a majority at once: from the second majority to the end of the first validity', () => {
+    const findings = check(twoMajorities([ev(200, 'blind', 'n3', undefined), ev(250, 'expired', 'n3', A, { leaseMs: 1000 }), ev(251, 'unblind', 'n3', undefined)]));
+    // Validity: 1000 - 1 % - 2 ms of drift, from A's first vote.
+    expect(unsafe(findings)).toEqual([['overlap', `${A},${B}`, 402, 988]]);
+    expect(findings[0]!.message).toMatch(/n3 counted for both: it restarted without its data and forgot the key at /);
+  });
+
+  it('without the nodes, one key seen on five servers is judged as one lock: no overlap (the old view)', () => {
+    expect(unsafe(checkEvents(twoMajorities([])))).toEqual([]);
+  });
+
+  it('moves a stepped node back onto the common scale: a clock 5 s ahead still overlaps, and the step explains it', () => {
+    const events = twoMajorities([ev(5200, 'clock-step', 'n3', undefined, { stepMs: 5000 })]).map((e) => (e.node === 'n3' && e.owner === B ? { ...e, t: e.t + 5000 } : e));
+    const findings = check(events);
+    expect(unsafe(findings)).toEqual([['overlap', `${A},${B}`, 402, 988]]);
+    expect(findings[0]!.message).toMatch(/n3 counted for both: its clock stepped forward and expired the key early at /);
+  });
+
+  it('reads majorities whose events arrive interleaved: the earlier majority read second still overlaps', () => {
+    const events = twoMajorities([]);
+    const bFirst = [...events.slice(3), ...events.slice(0, 3)];
+    expect(unsafe(check(bFirst))).toEqual([['overlap', `${A},${B}`, 402, 988]]);
+  });
+
+  it('finds nothing when the first holder released before the second got its majority', () => {
+    const events = [take(0, 'n1', A, 1000), take(1, 'n2', A, 1000), take(2, 'n3', A, 1000), free(300, 'n1', A), free(300, 'n2', A), free(300, 'n3', A), take(400, 'n3', B, 1500), take(401, 'n4', B, 1500), take(402, 'n5', B, 1500)];
+    expect(unsafe(check(events))).toEqual([]);
+  });
+
+  it('finds nothing when the second owner got only a minority, nor once the first validity ended', () => {
+    const minority = [take(0, 'n1', A, 1000), take(1, 'n2', A, 1000), take(2, 'n3', A, 1000), take(400, 'n4', B, 1500), take(401, 'n5', B, 1500)];
+    expect(unsafe(check(minority))).toEqual([]);
+    const later = [take(0, 'n1', A, 1000), take(1, 'n2', A, 1000), take(2, 'n3', A, 1000), take(1100, 'n3', B, 1500), take(1101, 'n4', B, 1500), take(1102, 'n5', B, 1500)];
+    expect(unsafe(check(later))).toEqual([]);
+  });
+
+  it('ends the first window at its release: the overlap runs to it', () => {
+    const events = [...twoMajorities([]), free(600, 'n1', A)];
+    // Issued at B's majority with A's validity; A's release later does not lengthen it.
+    expect(unsafe(check(events))).toEqual([['overlap', `${A},${B}`, 402, 988]]);
+    const releasedFirst = [take(0, 'n1', A, 1000), take(1, 'n2', A, 1000), take(2, 'n3', A, 1000), free(350, 'n1', A), take(400, 'n3', B, 1500), take(401, 'n4', B, 1500), take(402, 'n5', B, 1500)];
+    expect(unsafe(check(releasedFirst))).toEqual([]);
+  });
+});
+
+describe("a node's clock steps, from MONITOR's timestamps", () => {
+  it('calls a drop of the local-minus-server gap a step forward; late lines are not', () => {
+    const steps = new ClockSteps();
+    expect(steps.observe(1000, 990)).toBeUndefined();
+    // Lines delivered 3 s late: the gap grows, no step.
+    expect(steps.observe(5000, 2000)).toBeUndefined();
+    expect(steps.observe(5100, 5095 + 5000)).toBe(5005);
+    expect(steps.observe(5200, 5195 + 5000)).toBeUndefined();
+    expect(steps.observe(5300, 5300 + CLOCK_STEP_MIN_MS / 2 + 5000)).toBeUndefined();
+  });
+
+  it('starts its smallest gap again from a fence after the clock went back, so the next jump is seen', () => {
+    const steps = new ClockSteps();
+    steps.observe(1000, 1000 + 5000); // the node starts 5 s ahead (a jump left from before)
+    // The clock is put back: a fence sent at 2000 and read at 2010 carries server time 2005.
+    steps.fenced(2000, 2010, 2005);
+    expect(steps.observe(3000, 2995 + 5000)).toBe(5000);
+  });
+});
