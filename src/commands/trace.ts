@@ -44,8 +44,16 @@ node-redlock, redsync, redis-py, redis-semaphore and redlock-cli: acquired, refu
 renewed, released, release or renewal refused, expired (from the lease and the server's clock),
 force-unlocked, deleted by a plain command, queue and reader changes, each with the client
 (address and CLIENT SETNAME), the owner id and the server's time. Other writes to a lock key are
-shown raw. Only MONITOR, CLIENT LIST and (after a failover) EXISTS are sent: trace never writes.
-MONITOR costs the server throughput while it runs (measured in docs/performance.md).
+shown raw. Only MONITOR, CLIENT LIST and (after a failover, or a Redlock node's restart) EXISTS
+are sent: trace never writes. MONITOR costs the server throughput while it runs (measured in
+docs/performance.md).
+
+--nodes url,url,... follows Redlock's independent primaries (as race and the lock commands take
+them; a Redlock sandbox's with --sandbox): one MONITOR per node, each event with its node. An
+owner holds the lock once it has a majority of nodes, until its validity ends (its lease less
+the drift allowance) or it releases; two owners holding a majority at once are an overlap, and
+the node both counted says why: its clock stepped forward (a clock-step event), or it restarted
+without its data (blind while it was away, then the key found gone).
 
 --source keyspace follows keyspace notifications instead (PSUBSCRIBE __keyspace@<db>__:*) where
 the server has them on: notify-keyspace-events must include K g $ h x, or trace exits 2 saying
@@ -80,7 +88,7 @@ attempt (a client asked for the lock: it comes before that request's acquired, r
 queue join, at the time the request reached the server), acquired, refused, renewed, released,
 renew-refused, release-refused, expired, force-unlocked, deleted, queue-join/-leave,
 reader-join/-leave, failover, lost-in-failover, raw, blind (from then on nothing was seen of a
-node) and unblind (seen again).
+node), unblind (seen again) and clock-step (a node's clock jumped forward 1 s or more: stepMs).
 --record FILE writes the events as the same event lines; --from FILE reads that back, or a log
 saved with \`redis-cli monitor > FILE\`, and prints the lane chart, the events and the findings.
 
@@ -91,7 +99,9 @@ a lease that ran out before the release, a foreign delete, a failover, a clock s
 injected, and fixed variants (longer lease, watchdog, owner-checked release, compare-and-extend,
 WAIT for a replica, slew-only time: those that apply) run beside the unsafe one. Run it with
 \`redlock-cli scenario run OUT.yaml\`. Exit 4 when the recording has no unsafe finding there, or
-its fault cannot be inferred (the line says what was seen).
+its fault cannot be inferred (the line says what was seen). A recording of Redlock nodes replays
+the overlap of two majorities, with the clock step or the restart on the node both counted, and
+the fix beside it (slew-only time, a delayed restart).
 
 Exit codes for trace: 0 nothing unsafe seen (--scenario: the file was written), 7 something
 unsafe was seen, 2 bad input, 3 Redis unreachable (or the user may not run MONITOR), 4 (--scenario)
@@ -101,6 +111,7 @@ Examples:
   redlock-cli trace --url redis://10.0.0.5:6379 --for 10m
   redlock-cli trace 'orders:*' --json > trace.ndjson
   redlock-cli trace --sentinel 10.0.0.5:26379 --master-name main --record incident.ndjson
+  redlock-cli trace --nodes redis://10.0.0.5,redis://10.0.0.6,redis://10.0.0.7 --record rl.ndjson
   redlock-cli trace --source keyspace --enable-notifications --for 5m
   redlock-cli trace --from incident.ndjson
   redis-cli monitor > monitor.log; redlock-cli trace --from monitor.log

@@ -90,8 +90,9 @@ function plan(a: Actor, b: Actor, node: string, count: number, finding: Finding,
   const faultAt = Math.max(at(fault.at), 60);
   // B after the fault by a margin a busy machine keeps: a restarted node needs a moment to be back.
   const bAt = Math.max(at(b.at), faultAt + (fault.kind === 'restart' ? 200 : 100));
-  // A leaves halfway between B entering and the end of its validity: both are inside by a margin a busy machine keeps.
-  const aLeave = Math.round((bAt + 50 + lease) / 2);
+  // A leaves late in its validity (1 % + 2 ms short of the lease): a B that had to try twice (a
+  // node still coming back) is inside with it all the same, and A is out before its validity ends.
+  const aLeave = Math.max(bAt + 150, lease - 150);
   // When A's key is gone everywhere in the fixed variant: its lease ran out, and (restart) the node is back.
   const restartAt = faultAt + lease + 200;
   const free = fault.kind === 'restart' ? restartAt : lease;
