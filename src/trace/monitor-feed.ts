@@ -129,7 +129,7 @@ export class MonitorFeed implements ShardFeed {
         this.unfenced = true;
       } else if (fence === this.awaited?.n) {
         // Every line before it has arrived: the decoder completes the open run and the expiries.
-        this.clock.fenced(this.awaited.sentAt, now, line.t);
+        this.clock.fenced(this.awaited.sentAt, line.t);
         this.awaited = undefined;
         this.unfenced = false;
         this.fencedAt = line.t;

@@ -1,32 +1,32 @@
-// A node's clock stepping forward, seen from the command stream: each MONITOR line carries the
-// server's time, and the gap between the local time it arrived and that time only grows while the
-// clocks agree (a busy machine or network delivers late, never early). A gap that drops well below
-// the smallest seen means the server's clock jumped ahead (an NTP step, `date`, a VM resumed): Redis
-// expires keys by that clock, so every lease on the node ran short by the step. A step back makes
-// leases last longer, never shorter, and is not reported; but it must not hide the next step
-// forward behind a smallest gap from before it. A fence (an ECHO the trace sends and reads back)
-// bounds the gap from below: it was sent before the server ran it. When that bound is well above
-// the smallest gap, the server's clock went back, and the smallest gap starts again from the fence.
+// A node's clock stepping forward, seen from the command stream. A fence (an ECHO the trace sends
+// on its MONITOR connection and reads back, fence.ts) was sent before the server ran it, so the
+// local send time minus the fence's server time is a lower bound of how far this machine's clock
+// is ahead of the server's. A later line can arrive late (a busy machine, a backlog), never early:
+// its local-minus-server gap is at least that offset. A gap well below the last fence's bound can
+// only mean the server's clock jumped ahead (an NTP step, `date`, a VM resumed): Redis expires keys
+// by that clock, so every lease on the node ran short by the step. A late first line cannot pass
+// for a step (it is compared with a fence, not with other lines), and a step back only raises the
+// next fence's bound: it makes leases last longer, never shorter, and is not reported.
 
-/** Smaller drops are not called steps: the first lines of a busy start may arrive this late. */
+/** Smaller drops are not called steps: a fence's own round trip may be this long on a busy machine. */
 export const CLOCK_STEP_MIN_MS = 1000;
 
 export class ClockSteps {
-  /** Smallest local-minus-server gap seen (ms); a step lowers it to the new gap. */
-  private minGap = Number.POSITIVE_INFINITY;
+  /** The last fence's lower bound of local-minus-server time (ms); undefined before one, and after a step. */
+  private floor: number | undefined;
 
   /** A line of server time `serverT` arrived at local time `localT`: the step (ms) when the server's clock jumped ahead. */
   observe(localT: number, serverT: number): number | undefined {
-    const gap = localT - serverT;
-    const first = this.minGap === Number.POSITIVE_INFINITY;
-    const step = this.minGap - gap;
-    if (gap < this.minGap) this.minGap = gap;
-    return !first && step >= CLOCK_STEP_MIN_MS ? Math.round(step) : undefined;
+    if (this.floor === undefined) return undefined;
+    const step = this.floor - (localT - serverT);
+    if (step < CLOCK_STEP_MIN_MS) return undefined;
+    this.floor = undefined;
+    return Math.round(step);
   }
 
-  /** A fence sent at local time `sentT` came back at `localT` with server time `serverT`. */
-  fenced(sentT: number, localT: number, serverT: number): void {
-    if (sentT - serverT > this.minGap + CLOCK_STEP_MIN_MS) this.minGap = localT - serverT;
+  /** A fence sent at local time `sentT` came back with server time `serverT`. */
+  fenced(sentT: number, serverT: number): void {
+    this.floor = sentT - serverT;
   }
 }
 

@@ -89,7 +89,7 @@ function plan(a: Actor, b: Actor, node: string, count: number, finding: Finding,
   const lease = Math.round(a.leaseMs * scale);
   const faultAt = Math.max(at(fault.at), 60);
   // B after the fault by a margin a busy machine keeps: a restarted node needs a moment to be back.
-  const bAt = Math.max(at(b.at), faultAt + (fault.kind === 'restart' ? 200 : 100));
+  const bAt = Math.max(at(b.at), faultAt + (fault.kind === 'restart' ? 300 : 100));
   // A leaves late in its validity (1 % + 2 ms short of the lease): a B that had to try twice (a
   // node still coming back) is inside with it all the same, and A is out before its validity ends.
   const aLeave = Math.max(bAt + 150, lease - 150);
@@ -116,6 +116,9 @@ function plan(a: Actor, b: Actor, node: string, count: number, finding: Finding,
         ]),
     { at: ms(bAt), client: 'B', do: 'acquire', lease: ms(bLease), wait: ms(bWait) },
     { at: ms(bAt + 50), client: 'B', do: 'enter' },
+    // A stays inside until B's acquire came back: a B that needed a second try (the node still
+    // coming back) makes the run late (inconclusive), never a race that missed its overlap.
+    { at: ms(bAt + 60), wait: { until: 'reply', client: 'B' }, only: 'unsafe' },
     { at: ms(aLeave), client: 'A', do: 'leave' },
     { at: ms(bLeave), client: 'B', do: 'leave' },
     { at: ms(bLeave), client: 'B', do: 'release' },

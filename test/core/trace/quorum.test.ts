@@ -81,22 +81,24 @@ describe('the quorum view of Redlock nodes', () => {
   });
 });
 
-describe("a node's clock steps, from MONITOR's timestamps", () => {
-  it('calls a drop of the local-minus-server gap a step forward; late lines are not', () => {
+describe("a node's clock steps, from MONITOR's timestamps and the trace's fences", () => {
+  it('calls a line well below the last fence\'s bound a step forward; lines that arrive late are not', () => {
     const steps = new ClockSteps();
-    expect(steps.observe(1000, 990)).toBeUndefined();
-    // Lines delivered 3 s late: the gap grows, no step.
+    // No fence yet: nothing to compare with, even for a line far ahead.
+    expect(steps.observe(1000, 1000 + 5000)).toBeUndefined();
+    steps.fenced(2000, 1995); // sent at local 2000, run by the server at its 1995: local is at least 5 ms ahead
+    // A backlog: lines 3 s late (the gap grows), and a first line of a busy start, are no step.
     expect(steps.observe(5000, 2000)).toBeUndefined();
-    expect(steps.observe(5100, 5095 + 5000)).toBe(5005);
-    expect(steps.observe(5200, 5195 + 5000)).toBeUndefined();
-    expect(steps.observe(5300, 5300 + CLOCK_STEP_MIN_MS / 2 + 5000)).toBeUndefined();
+    expect(steps.observe(5100, 5095 + CLOCK_STEP_MIN_MS / 2)).toBeUndefined();
+    expect(steps.observe(5200, 5195 + 5000)).toBe(5000);
+    // Told once: the next lines on the new clock are no second step.
+    expect(steps.observe(5300, 5295 + 5000)).toBeUndefined();
   });
 
-  it('starts its smallest gap again from a fence after the clock went back, so the next jump is seen', () => {
+  it('takes its bound from the newest fence: after the clock went back, the next jump is seen', () => {
     const steps = new ClockSteps();
-    steps.observe(1000, 1000 + 5000); // the node starts 5 s ahead (a jump left from before)
-    // The clock is put back: a fence sent at 2000 and read at 2010 carries server time 2005.
-    steps.fenced(2000, 2010, 2005);
-    expect(steps.observe(3000, 2995 + 5000)).toBe(5000);
+    steps.fenced(1000, 1000 + 5000); // the node starts 5 s ahead (a jump left from before)
+    steps.fenced(2000, 2000); // then its clock is put back
+    expect(steps.observe(3000, 2995 + 5000)).toBe(4995);
   });
 });
