@@ -88,6 +88,8 @@ export class MonitorFeed implements ShardFeed {
     this.fencing = true;
     try {
       this.connection = await this.link.open(endpoint, { onLines: (lines) => this.receive(lines), onRefused: (message) => this.refused(message) });
+      // A first fence at once: it bounds the node's clock before any traffic, so a step is seen even in the first burst (clock-steps.ts).
+      this.fence();
     } catch (err) {
       throw err instanceof PermissionError ? err.orInstead(KEYSPACE_NEEDS) : err;
     }
