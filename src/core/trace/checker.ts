@@ -12,6 +12,7 @@ import { isShedLockValue } from '../decode/shedlock.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 import { OpenLosses, type Acquisition, type HolderAct, type Loss, type StaleWindow } from './open-losses.js';
+import { StarvationWatch, type IssueStarved } from './checker-starvation.js';
 
 export const FINDING_KINDS = [
   'expired-while-held',
@@ -23,11 +24,18 @@ export const FINDING_KINDS = [
   'no-ttl',
   'overdue-queue-head',
   'unchecked-release',
+  'starvation',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
 /** Kinds where two holders may have been inside at once or a holder lost its lock: exit 7. */
 export const UNSAFE_KINDS: ReadonlySet<FindingKind> = new Set(['expired-while-held', 'overlap', 'silent-reacquire', 'foreign-delete', 'lost-in-failover']);
+
+/** Kinds where a client was kept out of the lock: not unsafe, but an incident `trace --scenario` replays. */
+export const LIVENESS_KINDS: ReadonlySet<FindingKind> = new Set(['starvation']);
+
+/** A finding `trace --scenario` turns into a scenario: an unsafe one or a liveness one. */
+export const replayable = (f: Pick<Finding, 'kind' | 'unsafe'>): boolean => f.unsafe || LIVENESS_KINDS.has(f.kind);
 
 export interface Finding {
   readonly kind: FindingKind;
@@ -62,6 +70,7 @@ interface Hold {
 interface LockFacts {
   readonly holds: Map<string, Hold>;
   readonly lost: OpenLosses;
+  readonly starving: StarvationWatch;
 }
 
 /**
@@ -102,6 +111,8 @@ export class TraceChecker {
     const add = (f: NewFinding) => void this.issue(e.lock, f, undefined);
     const facts = this.factsOf(e.lock);
     const owner = e.owner ?? '?';
+    const starved: IssueStarved = (f, slot) => this.issue(e.lock, f, slot);
+    facts.starving.before(e, facts.holds, starved);
     switch (e.kind) {
       case 'acquired':
       case 'reader-join':
@@ -153,6 +164,7 @@ export class TraceChecker {
       default:
         break;
     }
+    facts.starving.after(e, facts.holds.size === 0, starved);
     facts.lost.prune(e.t);
     return this.found;
   }
@@ -182,7 +194,7 @@ export class TraceChecker {
 
   private factsOf(lock: string): LockFacts {
     let f = this.locks.get(lock);
-    if (!f) this.locks.set(lock, (f = { holds: new Map(), lost: new OpenLosses() }));
+    if (!f) this.locks.set(lock, (f = { holds: new Map(), lost: new OpenLosses(), starving: new StarvationWatch() }));
     return f;
   }
 

@@ -5,23 +5,23 @@
 // scaled down when the leases are long, so a 30 s lease replays in about a second.
 
 import { traceTime } from './format.js';
+import { acquire, act, inside, ms, step, type Plan, type Step } from './incident-plan.js';
+import { starvationPlan } from './incident-scenario-starvation.js';
 import type { Incident, IncidentActor } from './incident.js';
 
 /** A scenario file's data, key for key as in YAML (kebab-case, durations as text). */
 export type ScenarioSpec = Readonly<Record<string, unknown>>;
-type Step = Record<string, unknown>;
 
 const SHORTEST_LEASE_MS = 100;
 const LONGEST_REPLAY_LEASE_MS = 1000;
 
-const ms = (n: number) => `${Math.max(0, Math.round(n))}ms`;
 /** `1370ms` or `4s` (the two spellings this file writes) in ms. */
 const durationMs = (text: string) => (text.endsWith('ms') ? Number.parseFloat(text) : Number.parseFloat(text) * 1000);
 
 /** The scenario that replays `incident`; `source` names the recording in the narration. */
 export function incidentScenario(incident: Incident, source: string): ScenarioSpec {
   const t = new Timeline(incident);
-  const plan = PLANS[planOf(incident)](t);
+  const plan = starvationPlan(incident) ?? PLANS[planOf(incident)](t);
   const waits = plan.steps.flatMap((s) => (typeof s.wait === 'string' ? [durationMs(s.wait)] : []));
   const f = incident.finding;
   return {
@@ -34,7 +34,7 @@ export function incidentScenario(incident: Incident, source: string): ScenarioSp
     lock: { kind: incident.family, key: incident.lock },
     clients: plan.clients,
     // A client's longest wait is the fix working (it waits for the holder), not starvation: a second beyond it.
-    starvation: ms(Math.max(2000, ...waits.map((w) => w + 1000))),
+    starvation: plan.starvation ?? ms(Math.max(2000, ...waits.map((w) => w + 1000))),
     settle: '300ms',
     steps: plan.steps,
     variants: plan.variants,
@@ -56,16 +56,6 @@ function castLine(x: IncidentActor): string {
   const lease = x.leaseMs === undefined ? 'no lease' : `a ${ms(x.leaseMs)} lease`;
   const renewals = x.renewEveryMs !== undefined ? ` renewed every ${ms(x.renewEveryMs)}` : x.renews ? ', which it tried to renew' : ', never renewed';
   return `${x.name} (${x.seenAs}): ${lease}${renewals}`;
-}
-
-interface Plan {
-  readonly summary: string;
-  readonly narration: string;
-  readonly lookFor: readonly string[];
-  readonly sandbox?: Readonly<Record<string, unknown>>;
-  readonly clients: readonly (string | Readonly<Record<string, unknown>>)[];
-  readonly steps: readonly Step[];
-  readonly variants: Readonly<Record<string, { readonly description: string; readonly expect: unknown }>>;
 }
 
 /** Recorded server times as scenario ms; each actor's lease and acquire options. */
@@ -115,10 +105,6 @@ class Timeline {
   }
 }
 
-const step = (at: number, fields: Step, only?: string | readonly string[]): Step => ({ at: ms(at), ...fields, ...(only ? { only } : {}) });
-const acquire = (at: number, client: string, options: Step, only?: string | readonly string[]) => step(at, { client, do: 'acquire', ...options }, only);
-const act = (at: number, client: string, what: string, options: Step = {}, only?: string | readonly string[]) => step(at, { client, do: what, ...options }, only);
-const inside = (client: string, from: number, to: number): Step[] => [act(from, client, 'enter'), act(to, client, 'leave'), act(to, client, 'release')];
 const who = (x: IncidentActor | undefined, name: string) => (x ? `${name} (${x.seenAs} in the trace)` : name);
 
 /** The fixed variant's name and A's acquire there, for a lease that ran out under its holder. */

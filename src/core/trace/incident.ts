@@ -3,9 +3,10 @@
 // took it), each one's lease and renewal cadence, and the fault that explains the history. Pure:
 // `trace --from FILE --scenario OUT` writes a replayable scenario from it (incident-scenario.ts).
 
-import type { Finding } from './checker.js';
+import { replayable, type Finding } from './checker.js';
 import { shortClient, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
+import { starvedIncident } from './incident-starvation.js';
 
 /**
  * What explains the history. `pause`: the holder renewed, then sent nothing for longer than its
@@ -13,8 +14,10 @@ import { traceTime } from './format.js';
  * owner still worked. `foreign-delete`: a client that never held the lock deleted it.
  * `failover`: the lock was absent on a promoted primary. `clock-step`: the key was gone before
  * its lease could have run out, and nothing deleted it (the server's clock moved forward).
+ * `reader-stream` and `hung-holder`: a waiter starved by overtaking readers, or by a holder that
+ * only renewed (incident-starvation.ts).
  */
-export const INCIDENT_FAULTS = ['pause', 'expiry-before-release', 'foreign-delete', 'failover', 'clock-step'] as const;
+export const INCIDENT_FAULTS = ['pause', 'expiry-before-release', 'foreign-delete', 'failover', 'clock-step', 'reader-stream', 'hung-holder'] as const;
 export type IncidentFault = (typeof INCIDENT_FAULTS)[number];
 
 /** What the first actor did after its loss, as if it still held the lock. */
@@ -78,12 +81,13 @@ const EARLY_SLACK_MS = 20;
 
 /** Infers the incident behind one unsafe finding of a recording's events and findings. */
 export function inferIncident(events: readonly TraceEvent[], findings: readonly Finding[], pick: IncidentPick = {}): IncidentResult {
-  const unsafe = findings.filter((f) => f.unsafe);
+  const unsafe = findings.filter(replayable);
   const chosen = choose(unsafe, findings, pick);
   if (!chosen.ok) return chosen;
   const { finding, number } = chosen;
   const lockEvents = events.filter((e) => e.lock === finding.lock);
   if (lockEvents.some((e) => e.library === 'semaphore')) return fail(`${finding.kind} on ${finding.lock} is a semaphore's: scenarios replay locks, not semaphores`);
+  if (finding.kind === 'starvation') return starvedIncident(finding, number, lockEvents);
   return finding.kind === 'foreign-delete' ? foreignDelete(finding, number, lockEvents) : lost(finding, number, lockEvents, events);
 }
 
