@@ -1,3 +1,4 @@
+import { ClockStepWatch, clockStepEvent } from '../core/trace/clock-steps.js';
 import { PermissionError } from '../core/errors.js';
 import { TraceDecoder } from '../core/trace/decoder.js';
 import type { TraceEvent } from '../core/trace/events.js';
@@ -45,6 +46,7 @@ export class MonitorFeed implements ShardFeed {
   /** Local time minus server time at the newest line (for the clock between lines). */
   private offset = 0;
   private minGap = Number.POSITIVE_INFINITY;
+  private readonly steps = new ClockStepWatch();
   private fences = 0;
   /** The fence sent and not seen yet, with the local time it was sent. */
   private awaited: { readonly n: number; readonly sentAt: number } | undefined;
@@ -118,6 +120,9 @@ export class MonitorFeed implements ShardFeed {
       const line = parseMonitorLine(text);
       if (!line) continue;
       newest = line.t;
+      // Before the line's own events: the expiries it completes ran out in the step.
+      const step = this.steps.see(now, line.t);
+      if (step !== undefined) out.push(clockStepEvent(line.t, step));
       const fence = fenceNumber(line);
       if (fence === undefined) {
         lines++;

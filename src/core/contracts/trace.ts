@@ -9,7 +9,7 @@ const traceEvent = z.strictObject({
   type: z.literal('event'),
   kind: z.enum(TRACE_EVENT_KINDS),
   t: epochMs.describe('server time, epoch ms'),
-  lock: z.string().describe('* for an event about a node (failover, blind, unblind)'),
+  lock: z.string().describe('* for an event about a node (failover, blind, unblind, clock-step)'),
   owner: z.string().optional(),
   client: traceClient.optional(),
   node: z.string().optional(),
@@ -20,6 +20,7 @@ const traceEvent = z.strictObject({
   holders: z.array(z.string()).optional(),
   overwrite: z.boolean().optional(),
   deadline: z.number().optional(),
+  stepMs: z.number().optional().describe('clock-step: how far the server clock moved forward beyond the time that passed'),
   command: z.array(z.string()).optional(),
   detail: z.string().optional(),
 });

@@ -28,7 +28,7 @@ export interface TraceReportInput {
 }
 
 const FAILED = new Set<TraceEvent['kind']>(['refused', 'renew-refused', 'release-refused', 'expired', 'deleted', 'force-unlocked', 'lost-in-failover']);
-const NODE = new Set<TraceEvent['kind']>(['failover', 'blind', 'unblind', 'raw']);
+const NODE = new Set<TraceEvent['kind']>(['failover', 'blind', 'unblind', 'clock-step', 'raw']);
 
 function tone(e: TraceEvent): EventTone {
   if (FAILED.has(e.kind)) return 'failed';

@@ -29,17 +29,19 @@ export const TRACE_EVENT_KINDS = [
   'configured',
   'blind',
   'unblind',
+  /** A node's clock stepped forward (`stepMs`): server times after it are that much ahead of real time. */
+  'clock-step',
 ] as const;
 export type TraceEventKind = (typeof TRACE_EVENT_KINDS)[number];
 
 /**
  * Events about what the trace could see of a node, not about a lock (their lock is `*`): a
- * failover, and a period where it saw nothing (`blind`: notifications turned off under it, a
- * primary it lost) until `unblind`.
+ * failover, a period where it saw nothing (`blind`: notifications turned off under it, a
+ * primary it lost) until `unblind`, and a step of the node's clock.
  */
-export const NODE_EVENT_KINDS: ReadonlySet<TraceEventKind> = new Set(['failover', 'blind', 'unblind']);
+export const NODE_EVENT_KINDS: ReadonlySet<TraceEventKind> = new Set(['failover', 'blind', 'unblind', 'clock-step']);
 // Runs for every event (the replay's filter, the summary): compared, not looked up.
-export const isNodeEvent = (e: Pick<TraceEvent, 'kind'>): boolean => e.kind === 'failover' || e.kind === 'blind' || e.kind === 'unblind';
+export const isNodeEvent = (e: Pick<TraceEvent, 'kind'>): boolean => e.kind === 'failover' || e.kind === 'blind' || e.kind === 'unblind' || e.kind === 'clock-step';
 
 /** The connection an operation came from. */
 export interface TraceClient {
@@ -71,6 +73,8 @@ export interface TraceEvent {
   readonly overwrite?: boolean;
   /** queue-join: the waiter's deadline in the fair lock's timeout set (server epoch ms). */
   readonly deadline?: number;
+  /** clock-step: how far the server's clock moved forward beyond the time that passed (ms). */
+  readonly stepMs?: number;
   /** The command that did it, for deleted / raw: `DEL orders`, `FLUSHALL`. */
   readonly command?: readonly string[];
   /** Words for a line: "lock was already gone", "old primary 127.0.0.1:7001". */

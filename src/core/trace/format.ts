@@ -48,6 +48,7 @@ const VERB: Readonly<Record<TraceEvent['kind'], string>> = {
   configured: 'configured',
   blind: 'BLIND',
   unblind: 'seeing again',
+  'clock-step': 'CLOCK STEP',
 };
 
 /** The parts of an event after its verb: owner, client, lease, holders, command. */

@@ -6,6 +6,7 @@
 import { replayable, type Finding } from './checker.js';
 import { shortClient, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
+import { realTime } from './clock-steps.js';
 import { starvedIncident } from './incident-starvation.js';
 
 /**
@@ -85,7 +86,8 @@ export function inferIncident(events: readonly TraceEvent[], findings: readonly 
   const chosen = choose(unsafe, findings, pick);
   if (!chosen.ok) return chosen;
   const { finding, number } = chosen;
-  const lockEvents = events.filter((e) => e.lock === finding.lock);
+  // A recorded clock step is undone first: a key its step cut short then expired early, as it did.
+  const lockEvents = realTime(events.filter((e) => e.lock === finding.lock), events);
   if (lockEvents.some((e) => e.library === 'semaphore')) return fail(`${finding.kind} on ${finding.lock} is a semaphore's: scenarios replay locks, not semaphores`);
   if (finding.kind === 'starvation') return starvedIncident(finding, number, lockEvents);
   return finding.kind === 'foreign-delete' ? foreignDelete(finding, number, lockEvents) : lost(finding, number, lockEvents, events);
