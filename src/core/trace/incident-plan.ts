@@ -15,6 +15,8 @@ export interface Plan {
   readonly variants: Readonly<Record<string, { readonly description: string; readonly expect: unknown }>>;
   /** The scenario's starvation bound, when the plan is about a wait (else one from its waits). */
   readonly starvation?: string;
+  /** The lateness its race tolerates, when its margins are wider than the default (a sixth of the shortest lease). */
+  readonly tolerance?: string;
 }
 
 export const ms = (n: number) => `${Math.max(0, Math.round(n))}ms`;

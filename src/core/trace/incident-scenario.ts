@@ -35,6 +35,7 @@ export function incidentScenario(incident: Incident, source: string): ScenarioSp
     clients: plan.clients,
     // A client's longest wait is the fix working (it waits for the holder), not starvation: a second beyond it.
     starvation: plan.starvation ?? ms(Math.max(2000, ...waits.map((w) => w + 1000))),
+    ...(plan.tolerance ? { tolerance: plan.tolerance } : {}),
     settle: '300ms',
     steps: plan.steps,
     variants: plan.variants,

@@ -43,6 +43,7 @@ describe('inferIncident: starvation', () => {
     const acquires = s.steps.filter((x) => isClientStep(x) && x.client === 'A' && x.do === 'acquire');
     expect(acquires.map((x) => isClientStep(x) && x.do === 'acquire' && [x.only, x.watchdogLeaseMs, x.maxRenewals])).toEqual([[['unsafe'], 300, undefined], [['bounded-watchdog'], 300, 2]]);
     expect(s.clients.find((c) => c.name === 'A')?.stopOnLost).toBe(true);
+    expect(s.toleranceMs).toBe(100);
     // B waits 1.3 s as recorded (kept to at least 5 leases: 1.5 s), about 0.35 s under the fix.
     expect(s.starvationMs).toBeGreaterThan(700);
     expect(s.starvationMs).toBeLessThan(1200);
