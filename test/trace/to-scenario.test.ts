@@ -22,6 +22,7 @@ const SEEN_BY_TRACE: Readonly<Record<string, readonly string[]>> = {
   // lock there before the trace followed it, the key exists and A's loss shows at its refused
   // release instead (expired-while-held). Both are the same incident (sameFinding).
   'master-failover-lock-loss': ['lost-in-failover', 'expired-while-held'],
+  'gc-pause-no-fencing': ['expired-while-held'],
   'rwlock-writer-starvation': ['starvation'],
   'watchdog-crash-vs-hang': ['starvation'],
 };

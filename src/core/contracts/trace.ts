@@ -19,6 +19,7 @@ const traceEvent = z.strictObject({
   shared: z.boolean().optional(),
   holders: z.array(z.string()).optional(),
   overwrite: z.boolean().optional(),
+  fenced: z.boolean().optional().describe('acquired: the grant counted a fencing token'),
   deadline: z.number().optional(),
   stepMs: z.number().optional().describe('clock-step: how far the server clock moved forward beyond the time that passed'),
   command: z.array(z.string()).optional(),

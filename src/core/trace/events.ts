@@ -69,6 +69,8 @@ export interface TraceEvent {
   readonly shared?: boolean;
   /** refused / deleted / force-unlocked / expired: who held the lock then. */
   readonly holders?: readonly string[];
+  /** acquired: the grant counted a fencing token (Redisson's RFencedLock), so writes under it can be fenced. */
+  readonly fenced?: boolean;
   /** acquired: set without NX over a lock the owner no longer held (a silent re-acquire). */
   readonly overwrite?: boolean;
   /** queue-join: the waiter's deadline in the fair lock's timeout set (server epoch ms). */

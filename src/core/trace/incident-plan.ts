@@ -12,7 +12,8 @@ export interface Plan {
   readonly sandbox?: Readonly<Record<string, unknown>>;
   readonly clients: readonly (string | Readonly<Record<string, unknown>>)[];
   readonly steps: readonly Step[];
-  readonly variants: Readonly<Record<string, { readonly description: string; readonly expect: unknown }>>;
+  /** Each variant's description and expectation, and any setting it changes (`resource`). */
+  readonly variants: Readonly<Record<string, { readonly description: string; readonly expect: unknown; readonly resource?: Readonly<Record<string, unknown>> }>>;
   /** The scenario's starvation bound, when the plan is about a wait (else one from its waits). */
   readonly starvation?: string;
   /** The lateness its race tolerates, when its margins are wider than the default (a sixth of the shortest lease). */

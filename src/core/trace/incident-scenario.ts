@@ -6,6 +6,7 @@
 
 import { traceTime } from './format.js';
 import { acquire, act, inside, ms, step, type Plan, type Step } from './incident-plan.js';
+import { fencedLostLease } from './incident-scenario-fenced.js';
 import { starvationPlan } from './incident-scenario-starvation.js';
 import type { Incident, IncidentActor } from './incident.js';
 
@@ -21,7 +22,9 @@ const durationMs = (text: string) => (text.endsWith('ms') ? Number.parseFloat(te
 /** The scenario that replays `incident`; `source` names the recording in the narration. */
 export function incidentScenario(incident: Incident, source: string): ScenarioSpec {
   const t = new Timeline(incident);
-  const plan = starvationPlan(incident) ?? PLANS[planOf(incident)](t);
+  const name = planOf(incident);
+  // A lost lease on a fenced lock: the work is its writes, and the storage checking tokens is a fix.
+  const plan = starvationPlan(incident) ?? (name === 'lost-lease' && incident.family === 'fenced' ? fencedLostLease(t) : PLANS[name](t));
   const waits = plan.steps.flatMap((s) => (typeof s.wait === 'string' ? [durationMs(s.wait)] : []));
   const f = incident.finding;
   return {
@@ -60,7 +63,7 @@ function castLine(x: IncidentActor): string {
 }
 
 /** Recorded server times as scenario ms; each actor's lease and acquire options. */
-class Timeline {
+export class Timeline {
   readonly scale: number;
   readonly a: IncidentActor;
   readonly b: IncidentActor | undefined;

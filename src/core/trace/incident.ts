@@ -25,7 +25,7 @@ export type IncidentFault = (typeof INCIDENT_FAULTS)[number];
 export type StaleAct = 'renew' | 'release' | 'delete' | 'reset' | 'none';
 
 /** The lock families a scenario can replay: Redisson's hash layout, or a plain token. */
-export type IncidentFamily = 'reentrant' | 'read' | 'token';
+export type IncidentFamily = 'reentrant' | 'fenced' | 'read' | 'token';
 
 export interface IncidentActor {
   /** The scenario's client name: A, B, C, ... (D for a deleter that never held the lock). */
@@ -192,6 +192,7 @@ function windowEnd(events: readonly TraceEvent[], others: readonly string[], act
 /** The lock family of an acquisition: a reader is a read lock, other Redisson hashes reentrant locks, a plain value a token lock. */
 function familyOf(acquired: TraceEvent): IncidentFamily {
   if (acquired.library === 'token') return 'token';
+  if (acquired.fenced) return 'fenced';
   return acquired.shared ? 'read' : 'reentrant';
 }
 

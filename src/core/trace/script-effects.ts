@@ -45,10 +45,15 @@ function recordCommand(ctx: EffectContext, run: ScriptRun, facts: Map<string, Fa
     if (ctx.wants(info.lock)) queueCommand(ctx, run, info.lock, info.role, cmd, args);
     return;
   }
+  if (info.role === 'token-counter' && cmd === 'incr') return void (factsOf(facts, info.lock).fenced = true);
   if (info.role !== 'lock') return;
+  recordFact(factsOf(facts, key), cmd, args);
+}
+
+function factsOf(facts: Map<string, Facts>, key: string): Facts {
   let f = facts.get(key);
   if (!f) facts.set(key, (f = newFacts()));
-  recordFact(f, cmd, args);
+  return f;
 }
 
 const MULTI_KEY = new Set(['mset', 'msetnx', 'mget', 'del', 'unlink']);
@@ -100,7 +105,7 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
     s.holders.set(owner, { count, shared, client: run.client });
     if (f.pexpireMs !== undefined) model.setExpiry(s, run.t, f.pexpireMs);
     const leaseMs = f.pexpireMs ?? (s.expiresAt !== undefined ? s.expiresAt - run.t : undefined);
-    ctx.emit({ lock: key, library, kind: shared ? 'reader-join' : 'acquired', owner, count, ...(shared ? { shared } : {}), ...(leaseMs !== undefined ? { leaseMs } : {}) });
+    ctx.emit({ lock: key, library, kind: shared ? 'reader-join' : 'acquired', owner, count, ...(shared ? { shared } : {}), ...(leaseMs !== undefined ? { leaseMs } : {}), ...(f.fenced ? { fenced: true } : {}) });
   }
   const released = new Set([...f.decr.keys(), ...f.hdel]);
   for (const owner of released) {

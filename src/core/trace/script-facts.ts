@@ -25,6 +25,8 @@ export interface Facts {
   readonly zrem: string[];
   permitsTaken: number;
   permitsGiven: number;
+  /** The script counted a fencing token for this lock (Redisson's RFencedLock): its grants carry one. */
+  fenced: boolean;
 }
 
 export const newFacts = (): Facts => ({
@@ -38,6 +40,7 @@ export const newFacts = (): Facts => ({
   mode: undefined,
   pexpireMs: undefined,
   persist: false,
+  fenced: false,
   deleted: false,
   set: undefined,
   zadd: [],
