@@ -21,6 +21,8 @@ import type { FeedConnection, FeedHost, ShardFeed } from './feed.js';
 const QUIET_MS = 50;
 /** A fence unanswered this long: expiries fall back to the local clock estimate. */
 const FENCE_PATIENCE_MS = 1000;
+// On a stream that is never quiet, a fence at least this often: its time bounds the clocks' offset (clock-steps.ts).
+const ANCHOR_EVERY_MS = 1000;
 const TICK_MARGIN_MS = 1000;
 /** At the end, how long to wait for a fence before a script run still open is taken as it is. */
 const SETTLE_MS = 1000;
@@ -47,6 +49,7 @@ export class MonitorFeed implements ShardFeed {
   private offset = 0;
   private minGap = Number.POSITIVE_INFINITY;
   private readonly steps = new ClockStepWatch();
+  private lastFenceAt = 0;
   private fences = 0;
   /** The fence sent and not seen yet, with the local time it was sent. */
   private awaited: { readonly n: number; readonly sentAt: number } | undefined;
@@ -129,6 +132,7 @@ export class MonitorFeed implements ShardFeed {
         this.unfenced = true;
       } else if (fence === this.awaited?.n) {
         // Every line before it has arrived: the decoder completes the open run and the expiries.
+        this.steps.fence(this.awaited.sentAt, line.t);
         this.awaited = undefined;
         this.unfenced = false;
         this.fencedAt = line.t;
@@ -145,6 +149,7 @@ export class MonitorFeed implements ShardFeed {
     this.quietTimer = setTimeout(() => this.quiet(), QUIET_MS);
     this.host.emit(out);
     if (!this.awaited) this.wake();
+    if (now - this.lastFenceAt >= ANCHOR_EVERY_MS) this.fence();
   }
 
   private wake(): void {
@@ -163,6 +168,7 @@ export class MonitorFeed implements ShardFeed {
     if (!this.fencing || this.awaited || !this.connection) return;
     const n = ++this.fences;
     this.awaited = { n, sentAt: Date.now() };
+    this.lastFenceAt = this.awaited.sentAt;
     this.connection.send(fenceCommand(n));
   }
 

@@ -1,7 +1,7 @@
 // A server clock that steps forward (an NTP step, a VM resumed, an operator's `date -s`) makes
 // every TTL on it run out at once, and MONITOR's timestamps jump with it: read naively, a key
 // that vanished 100 ms after it was set looks as if it lived its whole lease. The live feed
-// compares the server's times with its own clock to see a step (ClockStepWatch), records it as a
+// compares the server's times with its own clock and its fences to see a step (ClockStepWatch), records it as a
 // `clock-step` node event, and an incident read from the recording undoes it (realTime), so the
 // early expiry shows as what it was.
 
@@ -11,20 +11,29 @@ import type { TraceEvent } from './events.js';
 export const CLOCK_STEP_MS = 500;
 
 /**
- * Watches one server's times against the trace's own clock. The gap (local minus server time)
- * only grows with delivery lag; its smallest value is the two clocks' offset. A gap that falls
- * below that by more than CLOCK_STEP_MS means the server's clock moved forward by the difference.
+ * Watches one server's times against the trace's own clock. The offset (local minus server time)
+ * is bounded below by each fence: the server ran it after the trace sent it, so the offset is at
+ * least its send time minus its server time. Any line's gap (its arrival minus its server time)
+ * is at least the offset, however late the line came: a backlog drained never looks like a step.
+ * A gap below the last fence's bound by more than CLOCK_STEP_MS means the server's clock moved
+ * forward by at least the difference; the next fence bounds the new offset.
  */
 export class ClockStepWatch {
-  private minGap = Number.POSITIVE_INFINITY;
+  private lowest: number | undefined;
 
-  /** A line stamped `serverT` arrived at local time `localNow`: the forward step it shows (ms), if any. */
+  /** A fence sent at local `sentAt` came back stamped `serverT`. */
+  fence(sentAt: number, serverT: number): void {
+    this.lowest = sentAt - serverT;
+  }
+
+  /** A line stamped `serverT` arrived by local time `localNow`: the forward step it proves (ms), if any. */
   see(localNow: number, serverT: number): number | undefined {
-    const gap = localNow - serverT;
-    const step = this.minGap - gap;
-    this.minGap = Math.min(this.minGap, gap);
-    // The first line has nothing to compare with: it only sets the offset.
-    return Number.isFinite(step) && step > CLOCK_STEP_MS ? Math.round(step) : undefined;
+    if (this.lowest === undefined) return undefined;
+    const step = this.lowest - (localNow - serverT);
+    if (step <= CLOCK_STEP_MS) return undefined;
+    // Until the next fence, the lines of this same step prove nothing more.
+    this.lowest = undefined;
+    return Math.round(step);
   }
 }
 

@@ -13,17 +13,16 @@ const B = { owner: 'token-b', client: { addr: '127.0.0.1:5002', name: 'worker-b'
 const tok = (kind: TraceEvent['kind'], t: number, who: object, extra: Partial<TraceEvent> = {}): TraceEvent => ({ kind, t: T0 + t, lock: 'orders', library: 'token', ...who, ...extra }) as TraceEvent;
 
 describe('ClockStepWatch', () => {
-  it('sees a forward step of the server clock, not the lag of a busy stream', () => {
+  it('sees a forward step of the server clock against its fences, never a backlog of late lines', () => {
     const watch = new ClockStepWatch();
-    // Local and server clocks 3 ms apart; then lines arriving up to 2 s late; then the server 5 s ahead.
-    const seen = [
-      [T0 + 3, T0],
-      [T0 + 2103, T0 + 100],
-      [T0 + 2203, T0 + 2200],
-      [T0 + 2303, T0 + 7300],
-      [T0 + 2403, T0 + 7400],
-    ].map(([local, server]) => watch.see(local!, server!));
-    expect(seen).toEqual([undefined, undefined, undefined, 5000, undefined]);
+    // Before any fence nothing is proven; a fence sent at local +0 came back stamped server -3.
+    const early = watch.see(T0 + 6000, T0);
+    watch.fence(T0, T0 - 3);
+    // A backlog: lines stamped 0.1 s to 2 s arrive together at local 2.3 s; then one prompt line.
+    const backlog = [100, 1000, 2000, 2290].map((t) => watch.see(T0 + 2300, T0 + t));
+    // The server 5 s ahead: a line stamped 7.3 s at local 2.31 s; the same step's next line proves nothing new.
+    const stepped = [watch.see(T0 + 2310, T0 + 7300), watch.see(T0 + 2320, T0 + 7310)];
+    expect([early, ...backlog, ...stepped]).toEqual([undefined, undefined, undefined, undefined, undefined, 4993, undefined]);
   });
 });
 
