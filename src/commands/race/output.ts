@@ -55,6 +55,7 @@ export function raceFigures(r: RaceResult, sparkWidth: (acquisitions: string) =>
     ['duration', formatDuration(r.elapsedMs)],
     ['acquisitions', `${acquisitions}  ${sparkline(s.series, sparkWidth(acquisitions))}`],
     ['wait', `p50 ${ms(s.waits.p50)} · p95 ${ms(s.waits.p95)} · p99 ${ms(s.waits.p99)} · max ${ms(s.waits.max)}`],
+    ...serverTimedRow(s.serverTimed),
     ['timeouts', `${s.timeouts} waits of ${formatDuration(r.plan.waitMs)} ran out · ${s.errors} errors`],
     [
       'fairness',
@@ -75,6 +76,12 @@ export function raceFigures(r: RaceResult, sparkWidth: (acquisitions: string) =>
     ['harness', harnessLine(r)],
     ['verdict', verdictLine(r)],
   ];
+}
+
+/** The waits and holds on the server's clock, as the exporter sees them; no row where nothing was timed. */
+function serverTimedRow(t: RaceResult['stats']['serverTimed']): [string, string][] {
+  if (!t) return [];
+  return [['server clock', `wait p50 ${ms(t.waits.p50)} · p99 ${ms(t.waits.p99)} · hold p50 ${ms(t.holds.p50)} · p99 ${ms(t.holds.p99)}`]];
 }
 
 function harnessLine(r: RaceResult): string {
