@@ -3,7 +3,7 @@
 
 import { formatDuration } from '../../core/duration.js';
 import { describePlan, type RaceTarget } from '../../core/race/plan.js';
-import { describeEndpoint, endpointUrl } from '../../core/endpoint.js';
+import { atNode, describeEndpoint, endpointUrl, type Endpoint } from '../../core/endpoint.js';
 import { formatWait, sparkline } from '../../core/race/stats.js';
 import { violationKinds } from '../../core/scenario/verdict.js';
 import type { RaceResult } from '../../race/run.js';
@@ -102,11 +102,22 @@ function verdictLine(r: RaceResult): string {
   return `UNSAFE: ${found}`;
 }
 
-/** Every figure, each key's verdict and its history, as one JSON value. */
+/**
+ * A URL that reaches the target, its password masked. A URL names one node, so a Cluster's is its
+ * first seed's (a URL to a Cluster node is read as that Cluster); `where` names every seed. The
+ * endpoint's own host and port are not the Cluster's: with --cluster they are the default's.
+ */
+function targetUrl(ep: Endpoint): string {
+  const seed = ep.clusterNodes?.[0];
+  return endpointUrl(seed ? atNode(ep, seed) : ep, 'mask');
+}
+
 function maskedTarget(t: RaceTarget): unknown {
   if (t.type !== 'url') return t;
-  return { type: t.type, url: endpointUrl(t.endpoint, 'mask'), where: describeEndpoint(t.endpoint), ...(t.nodes ? { nodes: t.nodes.map((n) => endpointUrl(n, 'mask')) } : {}) };
+  return { type: t.type, url: targetUrl(t.endpoint), where: describeEndpoint(t.endpoint), ...(t.nodes ? { nodes: t.nodes.map((n) => endpointUrl(n, 'mask')) } : {}) };
 }
+
+/** Every figure, each key's verdict and its history, as one JSON value. */
 
 export function raceJson(r: RaceResult): unknown {
   const { shares, keys: _liveKeys, elapsedMs: _snapshotAt, ...stats } = r.stats;

@@ -7,7 +7,7 @@ const target = z.union([
   z.strictObject({ type: z.literal('sandbox'), name: z.string().optional() }),
   z.strictObject({
     type: z.literal('url'),
-    url: z.string().describe('password masked'),
+    url: z.string().describe('password masked; a Cluster\'s is its first seed\'s'),
     where: z.string().describe('host:port, or the Sentinel/Cluster seeds, as messages name it'),
     nodes: z.array(z.string()).optional(),
   }),
