@@ -1,5 +1,5 @@
 import { Box, Static, Text } from 'ink';
-import { memo, useEffect, useState, useSyncExternalStore } from 'react';
+import { memo, useSyncExternalStore } from 'react';
 import { eventLines, seconds, type EventTone } from '../core/scenario/timeline-events.js';
 import { roundSpan } from '../core/scenario/timeline-raster.js';
 import { kindsText } from '../core/scenario/timeline-text.js';
@@ -9,6 +9,7 @@ import { violationKinds } from '../core/scenario/verdict.js';
 import { SCENARIO_REPAINT_MS, type LiveVariant, type ScenarioRunStore, type ScenarioScreen } from './scenario-run-store.js';
 import { Swimlane } from './Swimlane.js';
 import { useTerminalSize } from './use-terminal-size.js';
+import { useTick } from './use-tick.js';
 import { VerdictColumns } from './VerdictColumns.js';
 
 export interface ScenarioRunViewProps {
@@ -98,13 +99,8 @@ export function ScenarioRunView({ store, columns, tickMs = SCENARIO_REPAINT_MS, 
   const screen = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const current = screen.variants[screen.variants.length - 1];
   const running = current !== undefined && current.result === undefined;
-  // The tick only re-renders; the cursor reads the store's clock, so a new variant starts at 0.
-  const [, setTick] = useState(0);
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => setTick((n) => n + 1), tickMs);
-    return () => clearInterval(timer);
-  }, [running, tickMs]);
+  // The cursor reads the store's clock, so a new variant starts at 0.
+  useTick(running, tickMs);
   const now = store.elapsed();
   return (
     <Box flexDirection="column">
