@@ -52,7 +52,7 @@ export const NO_FILES = ':';
 
 /**
  * Tab-separated `value<TAB>description` for zsh and fish; bare values, cut at word breaks, for
- * bash; then the directive line. Lock keys are read from the line's server, within KEY_BUDGET_MS.
+ * bash; then the directive line. Lock keys come from the line's server's key cache (completion-cached-keys.ts).
  */
 export async function answerLines(
   tree: CommandNode,
@@ -67,7 +67,7 @@ export async function answerLines(
   if (words.length === 0) words.push('');
   const line = completeLine(tree, words, completionSources(ctx));
   const current = words[words.length - 1]!;
-  const keys = line.needs === 'key' ? await (await import('./completion-keys.js')).lockKeys(ctx, line, current) : [];
+  const keys = line.needs === 'key' ? await (await import('./completion-cached-keys.js')).cachedLockKeys(ctx, line.connection, current) : [];
   const candidates = [...line.candidates, ...keys];
   const directive = withDirective ? [line.files ? FILES : NO_FILES] : [];
   if (shell === 'bash') return [...forBash(candidates, current, wordbreaks), ...directive];
