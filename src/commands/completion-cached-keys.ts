@@ -1,5 +1,16 @@
 import { spawn } from 'node:child_process';
-import { cacheIdentity, FRESH_MS, keysFromCache, parseKeyCache, REFRESH_BOUND_MS, REFRESH_ENV } from '../core/completion-cache.js';
+import {
+  cacheIdentity,
+  FRESH_MS,
+  keysStarting,
+  parseKeyCache,
+  REFRESH_BOUND_MS,
+  REFRESH_ENV,
+  scanFor,
+  scopeFor,
+  type KeyCache,
+  type KeyScan,
+} from '../core/completion-cache.js';
 import type { Candidate } from '../core/completion.js';
 import { compiledPath } from '../core/compiled-path.js';
 import { sleep } from '../core/sleep.js';
@@ -40,12 +51,10 @@ function startRefresh(ctx: RunContext, file: string, connection: readonly string
   }
 }
 
-/** What the file says about `word`, and whether it is due for a refresh. */
-function fromFile(file: string, word: string): { readonly keys?: Candidate[] | undefined; readonly due: boolean; readonly prefix?: string } {
-  const read = readCacheFile(file);
-  const cache = read && parseKeyCache(read.text);
-  if (!read || !cache) return { due: true };
-  return { keys: keysFromCache(cache, word), due: Date.now() - read.writtenAt >= FRESH_MS, prefix: cache.prefix };
+/** The file's scan that can answer `word` (undefined: none can), and what it holds. */
+function fromFile(file: string, word: string): { readonly cache?: KeyCache | undefined; readonly scan?: KeyScan | undefined } {
+  const cache = parseKeyCache(readCacheFile(file) ?? '');
+  return { cache, scan: scanFor(cache, word) };
 }
 
 /** Lock keys starting with `word` on the line's server, as the cache knows them; [] when it cannot say within the budget. */
@@ -57,21 +66,21 @@ export async function cachedLockKeys(ctx: RunContext, connection: readonly strin
     sandboxes: stamp(sandboxesRoot(undefined, ctx.env)),
   });
   const file = keyCacheFile(ctx.env, identity);
-  const now = fromFile(file, word);
-  if (now.keys) {
-    // Refresh what answered (its prefix), so a Tab on a shorter word keeps its answer too.
-    if (now.due) startRefresh(ctx, file, connection, now.prefix ?? word);
-    return now.keys;
+  const { cache, scan } = fromFile(file, word);
+  if (scan) {
+    // Refreshed as it was read (its prefix), so it keeps answering the words it answers now.
+    if (Date.now() - scan.at >= FRESH_MS) startRefresh(ctx, file, connection, scan.prefix);
+    return keysStarting(scan, word);
   }
-  startRefresh(ctx, file, connection, word);
+  startRefresh(ctx, file, connection, scopeFor(cache, word));
   const until = Date.now() + keyBudgetMs(ctx.env);
   while (Date.now() < until) {
     await sleep(Math.min(POLL_MS, until - Date.now()));
     // Asked before the file is read: a refresh writes the file, then ends, so a refresh seen
     // over has left its keys in the file read next. An unreachable server ends it with none.
     const running = refreshRunning(file);
-    const later = fromFile(file, word);
-    if (later.keys) return later.keys;
+    const later = fromFile(file, word).scan;
+    if (later) return keysStarting(later, word);
     if (!running) break;
   }
   return [];

@@ -79,13 +79,16 @@ export interface RefreshRequest {
   readonly prefix: string;
 }
 
-/** Reads the keys again and replaces the cache file; a server that is not reached leaves the file as it was. */
+/** Reads the keys again and puts them in the cache file; a server that is not reached leaves the file as it was. */
 export async function refreshKeyCache(ctx: RunContext, request: RefreshRequest): Promise<void> {
-  const { formatKeyCache, REFRESH_BOUND_MS } = await import('../core/completion-cache.js');
-  const { releaseRefresh, writeCacheFile } = await import('../state/completion-cache.js');
+  const { formatKeyCache, parseKeyCache, REFRESH_BOUND_MS, withScan } = await import('../core/completion-cache.js');
+  const { readCacheFile, releaseRefresh, writeCacheFile } = await import('../state/completion-cache.js');
   try {
     const found = await lookupLockKeys(ctx, request.connection, request.prefix, REFRESH_BOUND_MS);
-    if (found) writeCacheFile(request.file, formatKeyCache({ prefix: request.prefix, ...found }), ctx.env);
+    if (!found) return;
+    const old = parseKeyCache(readCacheFile(request.file) ?? '');
+    const scan = { prefix: request.prefix, complete: found.complete, at: Date.now(), keys: found.keys };
+    writeCacheFile(request.file, formatKeyCache(withScan(old, found.server, scan)), ctx.env);
   } finally {
     releaseRefresh(request.file);
   }

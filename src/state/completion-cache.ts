@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stateDir } from './paths.js';
-import { writePrivate } from './private-file.js';
+import { readPrivate, writePrivate } from './private-file.js';
 
 // The completion's lock-key files: $XDG_STATE_HOME/redlock-cli/completion/keys-<hash>.json, mode
 // 0600 in a 0700 directory, named by the hash of a password-free identity (core/completion-cache.ts),
@@ -20,20 +20,12 @@ export function keyCacheFile(env: Env, identity: string): string {
 /** `path@mtime`, or `path@-` when it is not there: what changes when the file does. */
 export const stamp = (path: string): string => `${path}@${modifiedAt(path) ?? '-'}`;
 
-/** The file's text and when it was written; undefined when there is none (or it is a link, never followed). */
-export function readCacheFile(file: string): { readonly text: string; readonly writtenAt: number } | undefined {
-  let fd: number;
+/** The file's text; undefined when there is none (or it is a link, never followed). */
+export function readCacheFile(file: string): string | undefined {
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    return readPrivate(file);
   } catch {
     return undefined;
-  }
-  try {
-    return { text: readFileSync(fd, 'utf8'), writtenAt: fstatSync(fd).mtimeMs };
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
   }
 }
 
