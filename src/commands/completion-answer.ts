@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { completeLine, forBash, joinBashWords, type Candidate, type CommandNode, type Sources } from '../core/completion.js';
+import { candidateLines, completeLine, DEFAULT_WORDBREAKS, joinBashWords, type Candidate, type CommandNode, type Sources } from '../core/completion.js';
 import { describeTopology, maskUrl } from '../core/targets.js';
 import { loadTargets } from '../state/targets.js';
 import type { Shell } from './completion-scripts.js';
@@ -39,8 +39,6 @@ export function completionSources(ctx: RunContext): Sources {
   };
 }
 
-// Bash's default, for a bash older than the script (the script always passes its own).
-const DEFAULT_WORDBREAKS = ` \t\n"'><=;|&(:`;
 
 /**
  * The last line of every answer tells the script whether file names fit the word (when nothing
@@ -70,7 +68,6 @@ export async function answerLines(
   const keys = line.needs === 'key' ? await (await import('./completion-cached-keys.js')).cachedLockKeys(ctx, line.connection, current) : [];
   const candidates = [...line.candidates, ...keys];
   const directive = withDirective ? [line.files ? FILES : NO_FILES] : [];
-  if (shell === 'bash') return [...forBash(candidates, current, wordbreaks), ...directive];
-  return [...candidates.map((c) => (c.description ? `${c.value}\t${c.description.replace(/\s+/g, ' ')}` : c.value)), ...directive];
+  return [...candidateLines(candidates, current, shell === 'bash' ? wordbreaks : undefined), ...directive];
 }
 

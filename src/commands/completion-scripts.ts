@@ -3,8 +3,9 @@ import { COMPLETION_WALK } from './completion-walk.js';
 // The scripts `redlock-cli completion <shell>` prints. Each carries the command tree as a table
 // (core/completion-table.ts) and an awk program that walks it (completion-walk.ts), so a Tab on
 // a command, an option or a fixed value (kinds, shells, scenario names) starts no node at all.
-// Where the walk prints `:ask` (lock keys, saved targets), the script runs the hidden
-// `redlock-cli __complete`, which answers lock keys from a cache it keeps fresh in the background.
+// Where a lock key goes the walk prints `:keys` and what the key cache needs (the word, the
+// line's connection options), and the script runs `redlock-cli __complete --keys` on them; where
+// saved targets go it prints `:ask`, and the script runs `redlock-cli __complete` on the line.
 // The table is this install's: a saved script is saved again after an upgrade.
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -19,7 +20,7 @@ const TABLE_END = 'REDLOCK_CLI_TABLE';
 function answerFunction(table: string): string {
   if (COMPLETION_WALK.includes("'")) throw new Error('the completion walk must hold no single quote: the scripts quote it in them');
   if (table.split('\n').includes(TABLE_END)) throw new Error(`a completion table line reads ${TABLE_END}`);
-  return `# The static answers: awk walks the table below (what __complete --files-line would print, or :ask).
+  return `# awk walks the table below: it prints what __complete --files-line would, or :keys or :ask.
 _redlock_cli_answer() {
   awk -- '${COMPLETION_WALK}' "$@" <<'${TABLE_END}'
 ${table}${TABLE_END}
@@ -51,7 +52,9 @@ _redlock_cli_complete() {
   local -a lines words=("\${COMP_WORDS[@]:1:COMP_CWORD}")
   COMPREPLY=()
   _redlock_cli_lines < <(COMP_WORDBREAKS="$COMP_WORDBREAKS" _redlock_cli_answer bash "\${words[@]}" 2>/dev/null)
-  if [[ \${#lines[@]} == 1 && \${lines[0]} == :ask ]]; then
+  if [[ \${lines[0]} == :keys ]]; then
+    _redlock_cli_lines < <(COMP_WORDBREAKS="$COMP_WORDBREAKS" "\${COMP_WORDS[0]}" __complete --keys bash "\${lines[@]:1}" 2>/dev/null)
+  elif [[ \${lines[0]} == :ask ]]; then
     _redlock_cli_lines < <(COMP_WORDBREAKS="$COMP_WORDBREAKS" "\${COMP_WORDS[0]}" __complete --shell bash --files-line -- "\${words[@]}" 2>/dev/null)
   fi
   (( \${#lines[@]} > 0 )) || return 0
@@ -77,7 +80,9 @@ _redlock-cli() {
   local -a lines values displays
   local line directive
   lines=("\${(@f)$(_redlock_cli_answer zsh "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
-  if [[ \${#lines} == 1 && $lines[1] == :ask ]]; then
+  if [[ $lines[1] == :keys ]]; then
+    lines=("\${(@f)$("\${words[1]}" __complete --keys zsh "\${(@)lines[2,-1]}" 2>/dev/null)}")
+  elif [[ $lines[1] == :ask ]]; then
     lines=("\${(@f)$("\${words[1]}" __complete --shell zsh --files-line -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
   fi
   directive=\${lines[-1]}
@@ -117,7 +122,9 @@ function __redlock_cli_complete
     set -l tokens (commandline -opc)
     set -l words $tokens[2..-1] (commandline -ct)
     set -l out (printf '%s' $__redlock_cli_table | awk -- $__redlock_cli_walk fish $words 2>/dev/null)
-    if test "$out" = :ask
+    if test "$out[1]" = :keys
+        set out ($tokens[1] __complete --keys fish $out[2..-1] 2>/dev/null)
+    else if test "$out[1]" = :ask
         set out ($tokens[1] __complete --shell fish --files-line -- $words 2>/dev/null)
     end
     test (count $out) -gt 0; or return

@@ -3,8 +3,11 @@
 // takes a few). It is the walk of src/core/completion.ts, over the table of
 // core/completion-table.ts (read from stdin), and prints what `redlock-cli __complete --shell
 // <sh> --files-line` prints: candidates (bash: bare, cut after the last word break; zsh and fish:
-// value<TAB>description), then `:files` or `:`. Where the answer lives outside the table (lock
-// keys, saved targets) it prints the single line `:ask`, and the script asks redlock-cli.
+// value<TAB>description), then `:files` or `:`. Where a lock key goes it prints `:keys`, then
+// `=` and the word being typed, then the connection options of the line, one word a line: the
+// script hands those to `redlock-cli __complete --keys`, which answers from its key cache without
+// reading the command tree. Where only redlock-cli can answer otherwise (saved targets) it
+// prints the single line `:ask`, and the script asks `redlock-cli __complete` the whole line.
 // test/commands/completion-walk.test.ts runs both walks over the whole tree and compares them.
 //
 // POSIX awk only (mawk, gawk, BSD awk, busybox): no single quote anywhere, since the scripts
@@ -14,8 +17,8 @@ export const COMPLETION_WALK = String.raw`
 function load(line,   f, key, n, ids, flags, i, j) {
   split(line, f, "\t")
   if (f[1] == "o") {
-    oflags[f[2]] = f[3]; otakes[f[2]] = f[4]; odesc[f[2]] = f[8]
-    vfiles["o" f[2]] = f[5]; vask["o" f[2]] = f[6]; vchoices["o" f[2]] = f[7]
+    oflags[f[2]] = f[3]; otakes[f[2]] = f[4]; oconn[f[2]] = f[5]; odesc[f[2]] = f[9]
+    vfiles["o" f[2]] = f[6]; vask["o" f[2]] = f[7]; vchoices["o" f[2]] = f[8]
   } else if (f[1] == "r") {
     useopts("", f[2])
   } else if (f[1] == "c") {
@@ -55,9 +58,18 @@ function give(id,   flags, n, i) {
   for (i = 1; i <= n; i++) given[flags[i]] = 1
 }
 
+function longflag(id,   flags, n, i) {
+  n = split(oflags[id], flags, " ")
+  for (i = 1; i <= n; i++) if (substr(flags[i], 1, 2) == "--") return flags[i]
+  return flags[1]
+}
+
+# The connection options as argv, as core/completion.ts records them: long flag, then value.
+function connect(word, id) { if (oconn[id] == "1") conn[++nconn] = word }
+
 # Follows words[1..last-1] as commander would: subcommands, options and their values, positionals.
 function walk(last,   i, w, flag, eq, id) {
-  depth = 0; path[0] = ""; positionals = 0; pending = ""; passthrough = 0
+  depth = 0; path[0] = ""; positionals = 0; pending = ""; passthrough = 0; nconn = 0
   for (i = 1; i < last; i++) {
     w = words[i]
     if (w == "--") { passthrough = 1; return }
@@ -66,9 +78,11 @@ function walk(last,   i, w, flag, eq, id) {
       flag = eq ? substr(w, 1, eq - 1) : w
       id = findoption(flag)
       if (id != "") give(id)
+      if (id != "" && !eq && otakes[id] != "none" && i + 1 >= last) { pending = id; return }
+      if (id != "") connect(longflag(id), id)
+      if (id != "" && eq) connect(substr(w, eq + 1), id)
       if (id == "" || eq || otakes[id] == "none") continue
-      if (i + 1 >= last) { pending = id; return }
-      if (otakes[id] == "required" || !isoption(words[i + 1])) i++
+      if (otakes[id] == "required" || !isoption(words[i + 1])) connect(words[++i], id)
       continue
     }
     if (positionals == 0 && ((path[depth], w) in child)) {
@@ -99,13 +113,19 @@ function finish(files,   i, cut, c) {
 }
 
 function values(spec, prefix,   list, n, i) {
+  if (vask[spec] == "key" && prefix == "") {
+    print ":keys"
+    print "=" current
+    for (i = 1; i <= nconn; i++) print conn[i]
+    exit
+  }
   if (vask[spec] != "-") { print ":ask"; exit }
   n = split(vchoices[spec], list, " ")
   for (i = 1; i <= n; i++) offer(prefix list[i], "")
   finish(vfiles[spec])
 }
 
-function complete(   leaf, eq, flag, id, d, ids, n, i, long, flags, m, j, used, visible) {
+function complete(   leaf, eq, flag, id, d, ids, n, i, flags, m, j, used, visible) {
   current = words[nwords]
   walk(nwords)
   if (passthrough) finish(1)
@@ -123,12 +143,9 @@ function complete(   leaf, eq, flag, id, d, ids, n, i, long, flags, m, j, used, 
       n = split(copts[path[d]], ids, " ")
       for (i = 1; i <= n; i++) {
         m = split(oflags[ids[i]], flags, " ")
-        used = 0; long = ""
-        for (j = 1; j <= m; j++) {
-          if (flags[j] in given) used = 1
-          if (long == "" && substr(flags[j], 1, 2) == "--") long = flags[j]
-        }
-        if (!used) offer(long != "" ? long : flags[1], odesc[ids[i]])
+        used = 0
+        for (j = 1; j <= m; j++) if (flags[j] in given) used = 1
+        if (!used) offer(longflag(ids[i]), odesc[ids[i]])
       }
     }
     finish(0)

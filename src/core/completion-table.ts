@@ -3,12 +3,13 @@ import type { CommandNode, OptionNode, ValueSpec } from './completion.js';
 // The command tree as the lines the completion scripts carry, for the awk walk that answers a
 // Tab without starting node (commands/completion-walk.ts reads them). One fact per line, tab-separated:
 //
-//   o <id> <flags> <takes> <files> <ask> <choices> <description>   an option, defined once
+//   o <id> <flags> <takes> <connection> <files> <ask> <choices> <description>   an option, defined once
 //   r <option ids>                                                  the program's own options
 //   c <parent> <name> <aliases> <hidden> <option ids> <description> a command under <parent>
 //   a <command> <variadic> <files> <ask> <choices>                  its next positional argument
 //
-// <takes> is none, required or optional; <files> 1 where a file name fits (free text); <ask> is
+// <takes> is none, required or optional; <connection> 1 for the options that say where to connect
+// (lock keys are read from that server, so the walk hands them on); <files> 1 where a file name fits (free text); <ask> is
 // `-`, or the source only a process can read (`key`: the server's locks, `target`: saved
 // targets); <choices> the fixed values, space-separated. Scenario names are fixed for a given
 // install, so they are written in as choices. Lists are space-separated; <command> and <parent>
@@ -44,7 +45,7 @@ export function completionTable(tree: CommandNode, scenarios: readonly string[])
   const optionIds = (options: readonly OptionNode[]): string =>
     options
       .map((o) => {
-        const fields = [o.flags.join(' '), o.value, ...specFields(tableSpec(o, scenarios)), oneLine(o.description)];
+        const fields = [o.flags.join(' '), o.value, o.connection ? '1' : '0', ...specFields(tableSpec(o, scenarios)), oneLine(o.description)];
         const same = fields.join('\t');
         let id = ids.get(same);
         if (id === undefined) {

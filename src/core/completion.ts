@@ -197,6 +197,18 @@ export function forBash(candidates: readonly Candidate[], current: string, wordb
   return candidates.map((c) => c.value.slice(cut + 1));
 }
 
+/** Bash's default COMP_WORDBREAKS, for a bash older than the scripts (they always pass their own). */
+export const DEFAULT_WORDBREAKS = ` \t\n"'><=;|&(:`;
+
+/**
+ * Candidates as the scripts read them: for bash (given its word breaks) bare values cut as
+ * forBash cuts them; for zsh and fish `value<TAB>description`, the description on one line.
+ */
+export function candidateLines(candidates: readonly Candidate[], current: string, bashWordbreaks?: string): string[] {
+  if (bashWordbreaks !== undefined) return forBash(candidates, current, bashWordbreaks);
+  return candidates.map((c) => (c.description ? `${c.value}\t${c.description.replace(/\s+/g, ' ')}` : c.value));
+}
+
 /**
  * bash splits `--kind=fair` and `redis://h:1` at COMP_WORDBREAKS into `--kind` `=` `fair`: glue
  * a word made only of break characters to its neighbours again, so the walk sees what was typed.

@@ -10,8 +10,8 @@ import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 // The scripts answer most Tabs with awk over a table, the rest through __complete: the two walks
 // must agree. This runs the awk walk (as the scripts run it: the program, the shell, the words,
 // the table on stdin) over lines made from the whole real command tree, and compares each answer
-// with __complete's, or, where awk hands over (`:ask`), checks that the line wants lock keys or
-// saved targets, the values only a process can read.
+// with __complete's; where a lock key goes, that awk hands over the word and the same connection
+// options the TypeScript walk picks out (`:keys`), and where saved targets go, the line (`:ask`).
 
 const run = promisify(execFile);
 const env = tempStateEnv();
@@ -54,21 +54,28 @@ describe('the awk walk the scripts carry', () => {
   it('answers every line of the real tree as __complete does, or hands over exactly where keys or targets go', async () => {
     const all = lines(tree);
     expect(all.length).toBeGreaterThan(300);
-    let asked = 0;
+    let keys = 0;
     await inBatches(all, async (words) => {
       const got = await walk('zsh', words);
-      const needs = completeLine(tree, words, { scenario: shippedScenarios }).needs;
-      if (got[0] === ':ask') {
-        asked += 1;
+      const line = completeLine(tree, words, { scenario: shippedScenarios });
+      const needs = line.needs;
+      if (got[0] === ':keys') {
+        keys += 1;
+        expect(needs, words.join(' ')).toBe('key');
+        expect(got, words.join(' ')).toEqual([':keys', `=${words[words.length - 1]}`, ...line.connection]);
+      } else if (got[0] === ':ask') {
         expect(got, words.join(' ')).toEqual([':ask']);
-        expect(needs, words.join(' ')).toBeDefined();
+        expect(needs, words.join(' ')).toBe('target');
       } else {
         expect(needs, words.join(' ')).toBeUndefined();
         expect(got, words.join(' ')).toEqual(await answerLines(tree, { stdout: process.stdout, stderr: process.stderr, env }, 'zsh', words));
       }
     });
-    // Keys (inspect k, release k, ...) and targets (--target, target show) were among them.
-    expect(asked).toBeGreaterThan(20);
+    // Keys (inspect k, release k, ...), with connection options before them, were among them.
+    expect(keys).toBeGreaterThan(20);
+    expect(await walk('zsh', ['--no-color', 'inspect', '--sandbox', '-u', 'redis://:pw@h:1', '--db=2', '-a', 'x', '--tls', 'ord'])).toEqual([
+      ':keys', '=ord', '--sandbox', '--url', 'redis://:pw@h:1', '--db', '2', '--pass', 'x', '--tls',
+    ]);
   }, 180_000);
 
   it('rejoins what bash split at its word breaks and cuts each value after the last break, as __complete does', async () => {

@@ -96,7 +96,7 @@ describe('bash completion', { timeout: TEST_MS }, () => {
     // Where a key or a saved target goes, the script asks redlock-cli (here the stub, which fails: nothing).
     expect(await completeIn(stub.env, 'release', 'ord')).toEqual([]);
     expect(await completeIn(stub.env, 'ls', '--target', '')).toEqual([]);
-    expect(readFileSync(stub.started, 'utf8')).toBe('__complete --shell bash --files-line -- release ord\n__complete --shell bash --files-line -- ls --target \n');
+    expect(readFileSync(stub.started, 'utf8')).toBe('__complete --keys bash =ord\n__complete --shell bash --files-line -- ls --target \n');
   });
 
   it('leaves the words after -- to bash (the command hold runs)', async () => {

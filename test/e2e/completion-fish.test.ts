@@ -133,7 +133,7 @@ describe('fish completion', () => {
     expect(existsSync(stub.started)).toBe(false);
     // A key goes here: the script asks redlock-cli (the stub fails: nothing, and no file names).
     expect(await complete('release j', stub.env)).toEqual([]);
-    expect(readFileSync(stub.started, 'utf8')).toBe('__complete --shell fish --files-line -- release j\n');
+    expect(readFileSync(stub.started, 'utf8')).toBe('__complete --keys fish =j\n');
   });
 
   it('falls back to file names where redlock-cli offers nothing (the command hold runs)', async () => {

@@ -197,7 +197,7 @@ describe('zsh completion', () => {
     // A key goes here: the script asks redlock-cli (the stub fails: nothing, and no file names).
     const key = await tab('release j', 'sourced', stub.env);
     expect(key.line).toBe('redlock-cli release j');
-    expect(readFileSync(stub.started, 'utf8')).toBe('__complete --shell zsh --files-line -- release j\n');
+    expect(readFileSync(stub.started, 'utf8')).toBe('__complete --keys zsh =j\n');
   });
 
   it('falls back to file names where redlock-cli offers nothing (the command hold runs)', async () => {
