@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import {
   cacheIdentity,
   FRESH_MS,
@@ -41,9 +40,11 @@ export function keyBudgetMs(env: Readonly<Record<string, string | undefined>>): 
 const REFRESH = compiledPath(import.meta.url, './completion-refresh.js', '../../dist/commands/completion-refresh.js');
 
 /** Starts the detached refresh of `file` for `prefix`, unless one is running. */
-function startRefresh(ctx: RunContext, file: string, connection: readonly string[], prefix: string): void {
+async function startRefresh(ctx: RunContext, file: string, connection: readonly string[], prefix: string): Promise<void> {
   if (!claimRefresh(file, ctx.env, REFRESH_BOUND_MS + 5000)) return;
   try {
+    // Loaded here: a Tab that the cache answers fresh starts nothing.
+    const { spawn } = await import('node:child_process');
     const env = { ...ctx.env, [REFRESH_ENV]: JSON.stringify({ file, connection, prefix }) };
     spawn(process.execPath, [REFRESH], { detached: true, stdio: 'ignore', env }).on('error', () => releaseRefresh(file)).unref();
   } catch {
@@ -69,10 +70,10 @@ export async function cachedLockKeys(ctx: RunContext, connection: readonly strin
   const { cache, scan } = fromFile(file, word);
   if (scan) {
     // Refreshed as it was read (its prefix), so it keeps answering the words it answers now.
-    if (Date.now() - scan.at >= FRESH_MS) startRefresh(ctx, file, connection, scan.prefix);
+    if (Date.now() - scan.at >= FRESH_MS) await startRefresh(ctx, file, connection, scan.prefix);
     return keysStarting(scan, word);
   }
-  startRefresh(ctx, file, connection, scopeFor(cache, word));
+  await startRefresh(ctx, file, connection, scopeFor(cache, word));
   const until = Date.now() + keyBudgetMs(ctx.env);
   while (Date.now() < until) {
     await sleep(Math.min(POLL_MS, until - Date.now()));

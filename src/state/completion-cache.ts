@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { closeSync, constants, mkdirSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stateDir } from './paths.js';
@@ -12,9 +11,17 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export const completionCacheDir = (env: Env): string => join(stateDir(env), 'completion');
 
-/** The file for this identity. */
+/**
+ * The file for this identity, named by two 32-bit FNV-1a hashes of it: the identity holds no
+ * secret (passwords are left out of it), so a Tab need not load node:crypto to name the file.
+ */
 export function keyCacheFile(env: Env, identity: string): string {
-  return join(completionCacheDir(env), `keys-${createHash('sha256').update(identity).digest('hex').slice(0, 32)}.json`);
+  const fnv = (seed: number): string => {
+    let h = seed;
+    for (let i = 0; i < identity.length; i++) h = Math.imul(h ^ identity.charCodeAt(i), 0x01000193) >>> 0;
+    return h.toString(16).padStart(8, '0');
+  };
+  return join(completionCacheDir(env), `keys-${fnv(0x811c9dc5)}${fnv(0x050c5d1f)}.json`);
 }
 
 /** `path@mtime`, or `path@-` when it is not there: what changes when the file does. */
