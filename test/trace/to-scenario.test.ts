@@ -22,6 +22,12 @@ const SEEN_BY_TRACE: Readonly<Record<string, readonly string[]>> = {
   // lock there before the trace followed it, the key exists and A's loss shows at its refused
   // release instead (expired-while-held). Both are the same incident (sameFinding).
   'master-failover-lock-loss': ['lost-in-failover', 'expired-while-held'],
+  // Liveness: the lock stuck, each by the server's own fact (checker-stuck.ts's why).
+  'setnx-expire-crash': ['deadlock'],
+  'reentrancy-count-mismatch': ['deadlock'],
+  'fair-lock-dead-waiter': ['deadlock'],
+  'orphan-rwlock-timeout': ['deadlock'],
+  'lock-key-collision': ['deadlock'],
 };
 
 const catalogue = (await listScenarios()).filter((s) => s.variants.some((v) => v.name === 'unsafe'));

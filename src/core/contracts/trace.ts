@@ -18,6 +18,7 @@ const traceEvent = z.strictObject({
   count: z.number().optional(),
   shared: z.boolean().optional(),
   holders: z.array(z.string()).optional(),
+  data: z.literal(true).optional().describe('refused: the key holds application data a plain SET wrote, not a lock'),
   overwrite: z.boolean().optional(),
   deadline: z.number().optional(),
   command: z.array(z.string()).optional(),

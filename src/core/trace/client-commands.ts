@@ -34,13 +34,17 @@ export function applyCommand(ctx: EffectContext, line: MonitorLine, client: Trac
   if ((cmd === 'set' || cmd === 'setnx') && lockKey) {
     const opts = cmd === 'setnx' ? { nx: true, xx: false, keepTtl: false } : parseSetOptions(line.args.slice(3));
     if (opts.condition) return conditionalSet(ctx, line, { ...opts, condition: opts.condition }, client);
-    // A SET without NX on a key never seen as a lock is application data, not our business.
-    if (!opts.nx && !model.has(key)) return;
+    // A SET without NX on a key never seen as a lock is application data: remembered only so that
+    // a lock refused on that key later can say so (a lock named after a data key is never free).
+    if (!opts.nx && !model.has(key)) return model.noteData(key);
     const s = model.state(key, 'token');
     return resolveSet(ctx, s, opts, sentPlainly(line.args[2] ?? ''), line.t, client);
   }
   if (cmd === 'del' || cmd === 'unlink') {
-    for (const k of line.args.slice(1)) deleteLock(ctx, model.get(k), line);
+    for (const k of line.args.slice(1)) {
+      model.forgetData(k);
+      deleteLock(ctx, model.get(k), line);
+    }
     return;
   }
   const s = model.get(key);

@@ -67,6 +67,8 @@ export interface TraceEvent {
   readonly shared?: boolean;
   /** refused / deleted / force-unlocked / expired: who held the lock then. */
   readonly holders?: readonly string[];
+  /** refused: nobody holds the key as a lock; a plain SET wrote it (application data under the lock's name). */
+  readonly data?: true;
   /** acquired: set without NX over a lock the owner no longer held (a silent re-acquire). */
   readonly overwrite?: boolean;
   /** queue-join: the waiter's deadline in the fair lock's timeout set (server epoch ms). */

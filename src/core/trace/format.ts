@@ -58,6 +58,7 @@ export function eventDetails(e: TraceEvent): string {
   if (e.leaseMs !== undefined && e.kind !== 'expired') parts.push(`lease ${formatDuration(e.leaseMs)}`);
   if (e.count !== undefined && (e.count > 1 || (e.kind === 'released' && e.count > 0))) parts.push(`count ${e.count}`);
   if (e.holders && e.holders.length > 0 && e.kind !== 'expired') parts.push(`held by ${e.holders.map((h) => printable(shortOwner(h))).join(', ')}`);
+  if (e.data) parts.push('the key holds application data');
   if (e.overwrite) parts.push('without NX');
   if (e.command) parts.push(e.command.map((a) => printable(a)).join(' ').slice(0, 120));
   if (e.detail) parts.push(`(${printable(e.detail)})`);

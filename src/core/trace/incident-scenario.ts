@@ -6,10 +6,11 @@
 
 import { traceTime } from './format.js';
 import type { Incident, IncidentActor } from './incident.js';
+import { stuckPlan } from './incident-stuck-scenario.js';
 
 /** A scenario file's data, key for key as in YAML (kebab-case, durations as text). */
 export type ScenarioSpec = Readonly<Record<string, unknown>>;
-type Step = Record<string, unknown>;
+export type Step = Record<string, unknown>;
 
 const SHORTEST_LEASE_MS = 100;
 const LONGEST_REPLAY_LEASE_MS = 1000;
@@ -20,21 +21,23 @@ const durationMs = (text: string) => (text.endsWith('ms') ? Number.parseFloat(te
 
 /** The scenario that replays `incident`; `source` names the recording in the narration. */
 export function incidentScenario(incident: Incident, source: string): ScenarioSpec {
-  const t = new Timeline(incident);
-  const plan = PLANS[planOf(incident)](t);
+  const t = incident.stuck ? undefined : new Timeline(incident);
+  const plan = incident.stuck ? stuckPlan(incident, incident.stuck) : PLANS[planOf(incident)](t!);
+  const scale = t?.scale ?? 1;
   const waits = plan.steps.flatMap((s) => (typeof s.wait === 'string' ? [durationMs(s.wait)] : []));
   const f = incident.finding;
   return {
     title: `Replay of ${f.kind} on ${incident.lock} at ${traceTime(f.from)}`,
     summary: plan.summary,
-    narration: `${plan.narration}\n\nAs recorded: ${incident.actors.map(castLine).join('; ')}.\n\nWritten by redlock-cli trace --scenario from ${source}, unsafe finding ${incident.number} (${f.kind}): ${f.message}${t.scale < 1 ? `\n\nTimes are ${Math.round(1 / t.scale)} times shorter than recorded; the interleaving is the same.` : ''}`,
+    narration: `${plan.narration}\n\nAs recorded: ${incident.actors.map(castLine).join('; ')}.\n\nWritten by redlock-cli trace --scenario from ${source}, ${f.unsafe ? 'unsafe' : 'liveness'} finding ${incident.number} (${f.kind}): ${f.message}${scale < 1 ? `\n\nTimes are ${Math.round(1 / scale)} times shorter than recorded; the interleaving is the same.` : ''}`,
     sources: [`trace recording ${source}`],
     'look-for': plan.lookFor,
     sandbox: plan.sandbox ?? { topology: 'single' },
     lock: { kind: incident.family, key: incident.lock },
     clients: plan.clients,
+    ...(plan.seed ? { seed: plan.seed } : {}),
     // A client's longest wait is the fix working (it waits for the holder), not starvation: a second beyond it.
-    starvation: ms(Math.max(2000, ...waits.map((w) => w + 1000))),
+    starvation: plan.starvation ?? ms(Math.max(2000, ...waits.map((w) => w + 1000))),
     settle: '300ms',
     steps: plan.steps,
     variants: plan.variants,
@@ -58,14 +61,19 @@ function castLine(x: IncidentActor): string {
   return `${x.name} (${x.seenAs}): ${lease}${renewals}`;
 }
 
-interface Plan {
+export interface Plan {
   readonly summary: string;
   readonly narration: string;
   readonly lookFor: readonly string[];
   readonly sandbox?: Readonly<Record<string, unknown>>;
+  /** A liveness plan's own bound: its waiter waits longer than it only where the lock is stuck. */
+  readonly starvation?: string;
+  /** Keys written before the clients start (application data under the lock's name). */
+  readonly seed?: readonly Readonly<Record<string, unknown>>[];
   readonly clients: readonly (string | Readonly<Record<string, unknown>>)[];
   readonly steps: readonly Step[];
-  readonly variants: Readonly<Record<string, { readonly description: string; readonly expect: unknown }>>;
+  /** A fix may name the lock differently (`lock: { key }`). */
+  readonly variants: Readonly<Record<string, { readonly description: string; readonly expect: unknown; readonly lock?: Readonly<Record<string, unknown>> }>>;
 }
 
 /** Recorded server times as scenario ms; each actor's lease and acquire options. */
