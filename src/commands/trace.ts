@@ -66,7 +66,8 @@ silent-reacquire (set again without NX), foreign-delete (a held lock removed by 
 FLUSH or a force-unlock), lost-in-failover (held on the old primary, absent on the promoted one).
 Warnings: renewal-gap (renewed with less than a third of the lease left, or renewals stopped),
 no-ttl, overdue-queue-head, unchecked-release (a holder's own plain DEL, which checks nobody: ShedLock
-without safeUpdate).
+without safeUpdate). Liveness: deadlock (a waiter kept out by a lock nobody alive will free, with
+its why: no-ttl, count-left, dead-queue-head, orphan-hold, data-key).
 
 On a terminal: lanes per client and lock, findings and recent events, live. Piped: one line per
 event and finding, then a summary per lock (acquisitions, refusals, hold and wait p50 / p99).
@@ -83,7 +84,7 @@ node) and unblind (seen again).
 --record FILE writes the events as the same event lines; --from FILE reads that back, or a log
 saved with \`redis-cli monitor > FILE\`, and prints the lane chart, the events and the findings.
 
---from FILE --scenario OUT.yaml writes a scenario that replays one unsafe finding instead (the
+--from FILE --scenario OUT.yaml writes a scenario that replays one unsafe or deadlock finding instead (the
 first; --finding N the n-th, --at TIME the one at that moment): the owners become clients A, B,
 C, with their leases and renewals, the fault that explains the history (a pause of the holder,
 a lease that ran out before the release, a foreign delete, a failover, a clock step) is

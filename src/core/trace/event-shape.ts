@@ -35,6 +35,7 @@ const FIELDS: Readonly<Record<string, readonly [(v: unknown) => boolean, string]
   shared: [(v) => typeof v === 'boolean', 'true or false'],
   holders: [isStrings, 'a list of strings'],
   overwrite: [(v) => typeof v === 'boolean', 'true or false'],
+  data: [(v) => v === true, 'true'],
   deadline: [isTime, 'a time in epoch ms'],
   command: [isStrings, 'a list of strings'],
   detail: [isString, 'a string'],

@@ -27,7 +27,8 @@ export function resolveSet(ctx: EffectContext, s: LockState, opts: SetOptions, s
   const holders = () => [...s.holders.keys()];
   if (opts.nx) {
     // In a script a probe right after the SET means it failed; sent plainly, the model decides.
-    const free = set.inScript ? !set.probedAfterSet : !model.alive(s, t);
+    // Sent plainly, on a key a plain SET wrote as data without TTL, SET NX cannot have succeeded.
+    const free = set.inScript ? !set.probedAfterSet : !model.alive(s, t) && !model.holdsData(s.lock);
     if (!free) return ctx.emit({ lock: s.lock, library: 'token', owner, kind: 'refused', holders: holders(), ...(s.holders.size === 0 && model.holdsData(s.lock) ? { data: true } : {}) });
     model.forgetData(s.lock);
     if (s.holders.size > 0) for (const e of model.expire(s, t, 'gone before its computed expiry')) ctx.emit(e);
