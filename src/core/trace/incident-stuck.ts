@@ -34,7 +34,7 @@ export function stuckIncident(finding: Finding, number: number, events: readonly
   if (why === 'data-key') return dataKey(finding, number, events);
   const [stuckOwner, waiterOwner] = finding.owners;
   if (why === undefined || stuckOwner === undefined || waiterOwner === undefined) return fail(`${finding.kind} on ${finding.lock}: the finding names no stuck holder and waiter`);
-  const origin = firstOf(events, stuckOwner, why) ?? finding.from;
+  const origin = originOf(events, finding, stuckOwner, why);
   const window = events.filter((e) => e.t >= origin && e.t <= finding.to);
   const waiter = actorOf('B', waiterOwner, window);
   const base = { finding, number, lock: finding.lock, fault: FAULT[why], act: 'none' as const, origin, lossAt: finding.from, actAt: finding.to, events: window };
@@ -73,11 +73,10 @@ export function stuckIncident(finding: Finding, number: number, events: readonly
 
 /** A lock named after application data: everyone refused on it waited; the first two are A and B. */
 function dataKey(finding: Finding, number: number, events: readonly TraceEvent[]): IncidentResult {
-  const window = events.filter((e) => e.t <= finding.to);
+  const window = events.filter((e) => e.t >= finding.from && e.t <= finding.to);
   const waiters = [...new Set(window.filter((e) => e.kind === 'refused' && e.owner !== undefined).map((e) => e.owner!))].slice(0, 2);
   const actors = waiters.map((o, i) => actorOf(i === 0 ? 'A' : 'B', o, window));
-  const origin = window[0]?.t ?? finding.from;
-  const incident = { finding, number, lock: finding.lock, family: 'token' as const, fault: FAULT['data-key'], act: 'none' as const, actors, origin, lossAt: finding.from, actAt: finding.to, events: window };
+  const incident = { finding, number, lock: finding.lock, family: 'token' as const, fault: FAULT['data-key'], act: 'none' as const, actors, origin: finding.from, lossAt: finding.from, actAt: finding.to, events: window };
   return ok(incident, { why: 'data-key', holder: undefined, third: actors[1], waiter: actors[0]! });
 }
 
@@ -85,8 +84,14 @@ function ok(incident: Omit<Incident, 'stuck'>, stuck: StuckFacts): IncidentResul
   return { ok: true, incident: { ...incident, stuck } };
 }
 
-/** Where the window starts: the stuck owner's acquisition (its queue join for a dead head), or the first event of its lock. */
-function firstOf(events: readonly TraceEvent[], owner: string, why: StuckWhy): number | undefined {
-  if (why === 'dead-queue-head') return events.find((e) => e.kind === 'acquired' || e.kind === 'queue-join')?.t;
-  return events.find((e) => e.owner === owner && (e.kind === 'acquired' || e.kind === 'reader-join'))?.t ?? events[0]?.t;
+/**
+ * Where the window starts: the stuck owner's last new hold before the finding (not a re-entry);
+ * for a dead queue head, the last acquisition before it joined the queue (its predecessor's).
+ */
+function originOf(events: readonly TraceEvent[], finding: Finding, owner: string, why: StuckWhy): number {
+  const before = events.filter((e) => e.t <= finding.from);
+  const newHold = (e: TraceEvent) => (e.kind === 'acquired' || e.kind === 'reader-join') && (e.count ?? 1) <= 1;
+  if (why !== 'dead-queue-head') return before.filter((e) => e.owner === owner && newHold(e)).at(-1)?.t ?? finding.from;
+  const joined = before.filter((e) => e.kind === 'queue-join' && e.owner === owner).at(-1)?.t ?? finding.from;
+  return before.filter((e) => newHold(e) && e.t <= joined).at(-1)?.t ?? joined;
 }

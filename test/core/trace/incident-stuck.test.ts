@@ -6,7 +6,7 @@ import { inferIncident, type Incident } from '../../../src/core/trace/incident.j
 import { parseScenario } from '../../../src/scenario/load.js';
 import { isClientStep } from '../../../src/scenario/model.js';
 import { scenarioYaml } from '../../../src/scenario/write-scenario.js';
-import { A, B, C, every, ev, FAIR_QUEUE, sorted, tok } from './stuck-histories.js';
+import { A, B, C, every, ev, FAIR_QUEUE, sorted, T0, tok } from './stuck-histories.js';
 
 // A deadlock finding turned into a scenario: the incident behind each `why`, and the scenario
 // written from it, read back by the loader as `scenario run` reads it: an unsafe variant that
@@ -33,8 +33,10 @@ describe('trace --scenario on a deadlock', () => {
 
   it('count-left: a hold taken twice and released once, fixed by releasing every hold', () => {
     const events = sorted([ev('acquired', 0, A, { count: 1, leaseMs: 900 }), ev('acquired', 150, A, { count: 2, leaseMs: 900 }), ev('released', 300, A, { count: 1 }), ...every(400, 2200, 300, (t) => ev('renewed', t, A, { leaseMs: 900 })), ...every(450, 2250, 200, (t) => ev('refused', t, B, { holders: [A.owner] }))]);
-    const incident = infer(events);
+    // An earlier, balanced hold of A's is no part of the window: it starts at A's last new hold.
+    const incident = infer([ev('acquired', -900, A, { count: 1, leaseMs: 900 }), ev('released', -800, A, { count: 0 }), ...events]);
     expect([incident.finding.why, incident.fault, incident.family, incident.stuck?.holds, incident.stuck?.countLeft]).toEqual(['count-left', 'count-left', 'reentrant', 2, 1]);
+    expect(incident.origin - T0).toBe(0);
     const s = written(incident);
     expect(variants(incident)).toEqual([['unsafe', ['deadlock']], ['balanced-release', []]]);
     const releases = s.steps.filter((x) => isClientStep(x) && x.client === 'A' && x.do === 'release');
