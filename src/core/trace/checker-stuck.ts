@@ -23,6 +23,8 @@ export type StuckWhy = (typeof STUCK_WHYS)[number];
 export const STUCK_AFTER_MS = 1000;
 /** A hold this much past its owner's own lease is not the trace's rounding of the server's timestamps. */
 export const ORPHAN_SLACK_MS = 100;
+/** A waiter not refused for this long gave up (node-redlock draws a new token per try): forgotten. */
+const GAVE_UP_MS = 60_000;
 
 /** What checker-stuck issues: a `deadlock` finding without the fields the checker adds. */
 export interface StuckFinding {
@@ -54,12 +56,26 @@ interface Episode {
   readonly finding: StuckFinding;
 }
 
+interface Waiting {
+  /** Its first refusal since it last held. */
+  readonly since: number;
+  /** Its latest refusal. */
+  readonly last: number;
+}
+
+interface Act {
+  readonly t: number;
+  readonly client: TraceClient | undefined;
+}
+
 interface LockSeen {
   readonly holds: Map<string, HoldSeen>;
   /** Fair lock waiters in queue order (queue-join), until they leave or take the lock. */
   readonly queue: string[];
-  /** Since when each refused owner has been waiting (its first refusal since it last held). */
-  readonly waiting: Map<string, number>;
+  /** Each refused owner's wait, oldest latest refusal first (so the ones that gave up are dropped from the front). */
+  readonly waiting: Map<string, Waiting>;
+  /** The last act (anything sent) of each holder, queued waiter and waiter: forgotten when it is none of those. */
+  readonly acts: Map<string, Act>;
   /** Server ms the last hold ended: a lock free since then, or the last live holder's leave. */
   lastEnd: number;
   readonly episodes: Map<string, Episode>;
@@ -71,8 +87,6 @@ const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(ow
 /** Incremental: reads every event of the trace in order and issues `deadlock` findings through `issue`. */
 export class StuckLocks {
   private readonly locks = new Map<string, LockSeen>();
-  /** Each owner's last act of its own (anything it sent), server ms, and its connection. */
-  private readonly lastAct = new Map<string, { t: number; client: TraceClient | undefined }>();
 
   push(e: TraceEvent, issue: IssueStuck): void {
     const owner = e.owner;
@@ -80,7 +94,7 @@ export class StuckLocks {
     if (owner === undefined || e.library === 'semaphore') return;
     const lock = this.lockOf(e.lock);
     // An expiry is the server's doing, not the owner's act; a renewal is an act that keeps a count stuck.
-    if (e.kind !== 'expired') this.lastAct.set(owner, { t: e.t, client: e.client });
+    if (e.kind !== 'expired') lock.acts.set(owner, { t: e.t, client: e.client });
     const hold = lock.holds.get(owner);
     switch (e.kind) {
       case 'acquired':
@@ -91,7 +105,7 @@ export class StuckLocks {
         this.closeEpisodes(lock, e, issue);
         // A fair lock is taken by the head of its queue: whoever was ahead has been purged.
         const at = lock.queue.indexOf(owner);
-        if (at >= 0) lock.queue.splice(0, at + 1);
+        if (at >= 0) for (const purged of lock.queue.splice(0, at + 1)) forgetIdle(lock, purged);
         break;
       }
       case 'renewed':
@@ -110,8 +124,8 @@ export class StuckLocks {
         // A waiter refused after that lease's end (not one that gave up before) was kept out by it.
         if (hold?.ownLeaseEnd !== undefined && lock.holds.size === 1) {
           const leaseEnd = hold.ownLeaseEnd;
-          const waiter = [...lock.waiting].find(([w]) => w !== owner && (this.lastAct.get(w)?.t ?? 0) > leaseEnd);
-          if (waiter) this.orphans(lock, { ...e, owner: waiter[0], client: this.lastAct.get(waiter[0])?.client ?? {} }, waiter[0], waiter[1], [owner], issue);
+          const waiter = [...lock.waiting].find(([w, wait]) => w !== owner && wait.last > leaseEnd);
+          if (waiter) this.orphans(lock, { ...e, owner: waiter[0], client: lock.acts.get(waiter[0])?.client ?? {} }, waiter[0], waiter[1].since, [owner], issue);
         }
         this.closeEpisodes(lock, e, issue);
         this.endHold(lock, owner, e.t);
@@ -131,10 +145,11 @@ export class StuckLocks {
       case 'queue-leave': {
         const at = lock.queue.indexOf(owner);
         if (at >= 0) lock.queue.splice(at, 1);
+        forgetIdle(lock, owner);
         break;
       }
       case 'refused':
-        if (!lock.waiting.has(owner)) lock.waiting.set(owner, e.t);
+        this.waits(lock, owner, e.t);
         this.refused(lock, e, owner, issue);
         break;
       default:
@@ -146,17 +161,31 @@ export class StuckLocks {
 
   private lockOf(name: string): LockSeen {
     let l = this.locks.get(name);
-    if (!l) this.locks.set(name, (l = { holds: new Map(), queue: [], waiting: new Map(), lastEnd: Number.NEGATIVE_INFINITY, episodes: new Map() }));
+    if (!l) this.locks.set(name, (l = { holds: new Map(), queue: [], waiting: new Map(), acts: new Map(), lastEnd: Number.NEGATIVE_INFINITY, episodes: new Map() }));
     return l;
   }
 
   private endHold(lock: LockSeen, owner: string, t: number): void {
     if (lock.holds.delete(owner)) lock.lastEnd = t;
+    forgetIdle(lock, owner);
+  }
+
+  /** A refusal: the owner's wait goes on (moved to the back), and waiters silent since long ago gave up. */
+  private waits(lock: LockSeen, owner: string, t: number): void {
+    const had = lock.waiting.get(owner);
+    const since = had && had.last >= t - GAVE_UP_MS ? had.since : t;
+    lock.waiting.delete(owner);
+    lock.waiting.set(owner, { since, last: t });
+    for (const [o, wait] of lock.waiting) {
+      if (wait.last >= t - GAVE_UP_MS) break;
+      lock.waiting.delete(o);
+      forgetIdle(lock, o);
+    }
   }
 
   /** A waiter refused: the evidence, if any, that what keeps it out will never let it in. */
   private refused(lock: LockSeen, e: TraceEvent, waiter: string, issue: IssueStuck): void {
-    const since = lock.waiting.get(waiter)!;
+    const since = lock.waiting.get(waiter)!.since;
     const listed = (e.holders ?? []).filter((h) => h !== waiter);
     if (listed.length === 0 && e.data) {
       const from = Math.max(since, lock.lastEnd);
@@ -168,7 +197,7 @@ export class StuckLocks {
     if (listed.length === 0) {
       const head = lock.queue.find((o) => o !== waiter);
       if (head === undefined || lock.holds.size > 0 || lock.queue[0] === waiter) return;
-      const headAct = this.lastAct.get(head);
+      const headAct = lock.acts.get(head);
       const from = Math.max(since, lock.lastEnd, headAct?.t ?? Number.NEGATIVE_INFINITY);
       if (e.t - from < STUCK_AFTER_MS) return;
       const message = `${e.lock} has been free since ${traceTime(lock.lastEnd)}, but ${who(waiter, e.client)} waited behind the head of its fair queue, ${who(head, headAct?.client)}, which has sent nothing since ${headAct ? traceTime(headAct.t) : 'before the trace began'}: the queue waits for a dead waiter's deadline (kept out ${ms(e.t - from)}, bound ${ms(STUCK_AFTER_MS)})`;
@@ -179,7 +208,7 @@ export class StuckLocks {
     const holder = listed[0]!;
     const hold = lock.holds.get(holder);
     if (!hold) return;
-    const act = this.lastAct.get(holder);
+    const act = lock.acts.get(holder);
     if (hold.ownLeaseEnd === undefined && hold.countLeftAt === undefined) {
       const from = Math.max(since, act?.t ?? Number.NEGATIVE_INFINITY);
       if (e.t - from < STUCK_AFTER_MS) return;
@@ -226,4 +255,9 @@ export class StuckLocks {
     for (const { slot, finding } of lock.episodes.values()) if (e.t > finding.to) issue({ ...finding, to: e.t }, slot);
     lock.episodes.clear();
   }
+}
+
+/** Forgets the last act of an owner that neither holds, queues for nor waits for the lock. */
+function forgetIdle(lock: LockSeen, owner: string): void {
+  if (!lock.holds.has(owner) && !lock.waiting.has(owner) && !lock.queue.includes(owner)) lock.acts.delete(owner);
 }

@@ -77,6 +77,11 @@ describe('deadlock: a lock nobody alive will free', () => {
     expect(checker.findings.filter((f) => f.kind === 'deadlock').map(brief)).toEqual([{ why: 'no-ttl', owners: [A.owner, B.owner], from: 200, to: 4200, unsafe: false, liveness: true }]);
   });
 
+  it('a waiter back after a minute without a refusal starts a new wait: the window is that one, not since its first try', () => {
+    const events = [tok('acquired', 0, A), tok('refused', 100, B, { holders: [A.owner] }), ...refusals(B, 70_000, 71_200, [A.owner], tok)];
+    expect(deadlocks(events).map(brief)).toEqual([{ why: 'no-ttl', owners: [A.owner, B.owner], from: 70_000, to: 71_000, unsafe: false, liveness: true }]);
+  });
+
   it('is shown as liveness in text and counted apart in the tally', () => {
     const [f] = deadlocks([tok('acquired', 0, A), ...refusals(B, 200, 1400, [A.owner], tok)]);
     expect(findingLine(f!)).toMatch(/^~ deadlock \(liveness, no-ttl\) jobs 14:03:07\.200-14:03:08\.200: /);
