@@ -69,7 +69,7 @@ export async function onSandbox<T>(scenario: Scenario, dir: string, fn: (sandbox
 
 export interface Recorded {
   readonly recording: Traced;
-  /** The first replayable (unsafe or liveness) finding's kind, or undefined when the trace saw none. */
+  /** The first replayable (unsafe, or liveness: a deadlock or starvation) finding's kind, or undefined when the trace saw none. */
   readonly kind: string | undefined;
   /** What `trace --from REC --scenario OUT` did: exit code, its stdout and stderr. */
   readonly cli: { readonly code: number; readonly stdout: string; readonly stderr: string };
@@ -94,7 +94,7 @@ export async function recordAndConvert(scenario: Scenario, dir: string, env: Rec
 }
 
 export interface ReplayRun {
-  /** The unsafe variant: the runner's outcome and the replayable kinds its trace found. */
+  /** The unsafe variant: the runner's outcome and the replayable kinds (unsafe, deadlock, starvation) its trace found. */
   readonly unsafe: { readonly outcome: VariantRun['outcome']; readonly kinds: readonly string[]; readonly why: string };
   /** Every other variant (the fixes), judged by the runner. */
   readonly fixed: readonly { readonly variant: string; readonly outcome: VariantRun['outcome']; readonly why: string }[];

@@ -68,6 +68,8 @@ Warnings: renewal-gap (renewed with less than a third of the lease left, or rene
 no-ttl, overdue-queue-head, unchecked-release (a holder's own plain DEL, which checks nobody: ShedLock
 without safeUpdate), starvation (an owner refused while the lock was never free: overtaken twice by
 holds that began after it asked, or kept out for more than 3 leases by holders that only renewed).
+Liveness: deadlock (a waiter kept out by a lock nobody alive will free, with its why: no-ttl,
+count-left, dead-queue-head, orphan-hold, data-key); starvation is one too.
 The trace sees a server clock that steps forward (MONITOR's times jump past its own clock) and records it.
 
 On a terminal: lanes per client and lock, findings and recent events, live. Piped: one line per
@@ -85,7 +87,7 @@ node), unblind (seen again) and clock-step (a node's clock moved forward by step
 --record FILE writes the events as the same event lines; --from FILE reads that back, or a log
 saved with \`redis-cli monitor > FILE\`, and prints the lane chart, the events and the findings.
 
---from FILE --scenario OUT.yaml writes a scenario that replays one unsafe or starvation finding instead (the
+--from FILE --scenario OUT.yaml writes a scenario that replays one unsafe, deadlock or starvation finding instead (the
 first; --finding N the n-th, --at TIME the one at that moment): the owners become clients A, B,
 C, with their leases and renewals, the fault that explains the history (a pause of the holder,
 a lease that ran out before the release, a foreign delete, a failover, a clock step, readers

@@ -25,6 +25,12 @@ const SEEN_BY_TRACE: Readonly<Record<string, readonly string[]>> = {
   'gc-pause-no-fencing': ['expired-while-held'],
   'rwlock-writer-starvation': ['starvation'],
   'watchdog-crash-vs-hang': ['starvation'],
+  // Liveness: the lock stuck, each by the server's own fact (checker-stuck.ts's why).
+  'setnx-expire-crash': ['deadlock'],
+  'reentrancy-count-mismatch': ['deadlock'],
+  'fair-lock-dead-waiter': ['deadlock'],
+  'orphan-rwlock-timeout': ['deadlock'],
+  'lock-key-collision': ['deadlock'],
 };
 
 const catalogue = (await listScenarios()).filter((s) => s.variants.some((v) => v.name === 'unsafe'));

@@ -11,6 +11,7 @@
 import { isShedLockValue } from '../decode/shedlock.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
+import { StuckLocks, type StuckWhy } from './checker-stuck.js';
 import { OpenLosses, type Acquisition, type HolderAct, type Loss, type StaleWindow } from './open-losses.js';
 import { StarvationWatch, type IssueStarved } from './checker-starvation.js';
 
@@ -25,17 +26,15 @@ export const FINDING_KINDS = [
   'overdue-queue-head',
   'unchecked-release',
   'starvation',
+  'deadlock',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
 /** Kinds where two holders may have been inside at once or a holder lost its lock: exit 7. */
 export const UNSAFE_KINDS: ReadonlySet<FindingKind> = new Set(['expired-while-held', 'overlap', 'silent-reacquire', 'foreign-delete', 'lost-in-failover']);
 
-/** Kinds where a client was kept out of the lock: not unsafe, but an incident `trace --scenario` replays. */
-export const LIVENESS_KINDS: ReadonlySet<FindingKind> = new Set(['starvation']);
-
-/** A finding `trace --scenario` turns into a scenario: an unsafe one or a liveness one. */
-export const replayable = (f: Pick<Finding, 'kind' | 'unsafe'>): boolean => f.unsafe || LIVENESS_KINDS.has(f.kind);
+/** What `trace --scenario` can replay: an unsafe finding, or a liveness one (a deadlock, a starvation). */
+export const replayable = (f: Finding): boolean => f.unsafe || f.liveness === true;
 
 export interface Finding {
   readonly kind: FindingKind;
@@ -49,6 +48,10 @@ export interface Finding {
   readonly unsafe: boolean;
   /** One sentence a user understands without the events. */
   readonly message: string;
+  /** A liveness finding (deadlock, starvation): nobody is inside twice, but a waiter does not get in. */
+  readonly liveness?: true;
+  /** deadlock: the server's fact that shows the lock stuck (checker-stuck.ts). */
+  readonly why?: StuckWhy;
   /**
    * Issued again with a longer window (`to`), after a later act of the same stale owner: it
    * replaces the finding of the same kind, lock, owners and `from` issued before.
@@ -102,16 +105,18 @@ export class TraceChecker {
   readonly findings: Finding[] = [];
   /** The findings of the event being read: most events complete none, and get no new array for it. */
   private found: Finding[] = NO_FINDINGS;
+  private readonly stuck = new StuckLocks();
 
   /** Reads one event; returns the findings it completed, and those it lengthened (`update: true`). */
   push(e: TraceEvent): readonly Finding[] {
     this.found = NO_FINDINGS;
     // A rate limiter's permits are taken, never held: nothing to overlap, lose or leave behind.
     if (e.library === 'rate-limiter') return NO_FINDINGS;
+    this.stuck.push(e, (f, slot) => this.issue(e.lock, f, slot));
     const add = (f: NewFinding) => void this.issue(e.lock, f, undefined);
     const facts = this.factsOf(e.lock);
     const owner = e.owner ?? '?';
-    const starved: IssueStarved = (f, slot) => this.issue(e.lock, f, slot);
+    const starved: IssueStarved = (f, slot) => this.issue(e.lock, { ...f, liveness: true }, slot);
     facts.starving.before(e, facts.holds, starved);
     switch (e.kind) {
       case 'acquired':

@@ -36,6 +36,7 @@ const FIELDS: Readonly<Record<string, readonly [(v: unknown) => boolean, string]
   holders: [isStrings, 'a list of strings'],
   overwrite: [(v) => typeof v === 'boolean', 'true or false'],
   fenced: [(v) => typeof v === 'boolean', 'true or false'],
+  data: [(v) => v === true, 'true'],
   deadline: [isTime, 'a time in epoch ms'],
   stepMs: [isTime, 'a number of ms'],
   command: [isStrings, 'a list of strings'],

@@ -71,6 +71,8 @@ export interface TraceEvent {
   readonly holders?: readonly string[];
   /** acquired: the grant counted a fencing token (Redisson's RFencedLock), so writes under it can be fenced. */
   readonly fenced?: boolean;
+  /** refused: nobody holds the key as a lock; a plain SET wrote it (application data under the lock's name). */
+  readonly data?: true;
   /** acquired: set without NX over a lock the owner no longer held (a silent re-acquire). */
   readonly overwrite?: boolean;
   /** queue-join: the waiter's deadline in the fair lock's timeout set (server epoch ms). */

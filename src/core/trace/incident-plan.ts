@@ -10,11 +10,13 @@ export interface Plan {
   readonly narration: string;
   readonly lookFor: readonly string[];
   readonly sandbox?: Readonly<Record<string, unknown>>;
+  /** Keys written before the clients start (application data under the lock's name). */
+  readonly seed?: readonly Readonly<Record<string, unknown>>[];
   readonly clients: readonly (string | Readonly<Record<string, unknown>>)[];
   readonly steps: readonly Step[];
-  /** Each variant's description and expectation, and any setting it changes (`resource`). */
-  readonly variants: Readonly<Record<string, { readonly description: string; readonly expect: unknown; readonly resource?: Readonly<Record<string, unknown>> }>>;
-  /** The scenario's starvation bound, when the plan is about a wait (else one from its waits). */
+  /** Each variant's description and expectation, and any setting it changes (`resource`, or `lock: { key }`). */
+  readonly variants: Readonly<Record<string, { readonly description: string; readonly expect: unknown; readonly resource?: Readonly<Record<string, unknown>>; readonly lock?: Readonly<Record<string, unknown>> }>>;
+  /** The scenario's starvation bound, when the plan is about a wait or a stuck lock (else one from its waits). */
   readonly starvation?: string;
   /** The lateness its race tolerates, when its margins are wider than the default (a sixth of the shortest lease). */
   readonly tolerance?: string;

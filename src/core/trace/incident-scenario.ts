@@ -9,6 +9,7 @@ import { acquire, act, inside, ms, step, type Plan, type Step } from './incident
 import { fencedLostLease } from './incident-scenario-fenced.js';
 import { starvationPlan } from './incident-scenario-starvation.js';
 import type { Incident, IncidentActor } from './incident.js';
+import { stuckPlan } from './incident-stuck-scenario.js';
 
 /** A scenario file's data, key for key as in YAML (kebab-case, durations as text). */
 export type ScenarioSpec = Readonly<Record<string, unknown>>;
@@ -21,21 +22,22 @@ const durationMs = (text: string) => (text.endsWith('ms') ? Number.parseFloat(te
 
 /** The scenario that replays `incident`; `source` names the recording in the narration. */
 export function incidentScenario(incident: Incident, source: string): ScenarioSpec {
-  const t = new Timeline(incident);
-  const name = planOf(incident);
+  const t = incident.stuck ? undefined : new Timeline(incident);
   // A lost lease on a fenced lock: the work is its writes, and the storage checking tokens is a fix.
-  const plan = starvationPlan(incident) ?? (name === 'lost-lease' && incident.family === 'fenced' ? fencedLostLease(t) : PLANS[name](t));
+  const plan = incident.stuck ? stuckPlan(incident, incident.stuck) : (starvationPlan(incident) ?? lockPlan(incident, t!));
+  const scale = t?.scale ?? 1;
   const waits = plan.steps.flatMap((s) => (typeof s.wait === 'string' ? [durationMs(s.wait)] : []));
   const f = incident.finding;
   return {
     title: `Replay of ${f.kind} on ${incident.lock} at ${traceTime(f.from)}`,
     summary: plan.summary,
-    narration: `${plan.narration}\n\nAs recorded: ${incident.actors.map(castLine).join('; ')}.\n\nWritten by redlock-cli trace --scenario from ${source}, unsafe finding ${incident.number} (${f.kind}): ${f.message}${t.scale < 1 ? `\n\nTimes are ${Math.round(1 / t.scale)} times shorter than recorded; the interleaving is the same.` : ''}`,
+    narration: `${plan.narration}\n\nAs recorded: ${incident.actors.map(castLine).join('; ')}.\n\nWritten by redlock-cli trace --scenario from ${source}, ${f.unsafe ? 'unsafe' : 'liveness'} finding ${incident.number} (${f.kind}): ${f.message}${scale < 1 ? `\n\nTimes are ${Math.round(1 / scale)} times shorter than recorded; the interleaving is the same.` : ''}`,
     sources: [`trace recording ${source}`],
     'look-for': plan.lookFor,
     sandbox: plan.sandbox ?? { topology: 'single' },
     lock: { kind: incident.family, key: incident.lock },
     clients: plan.clients,
+    ...(plan.seed ? { seed: plan.seed } : {}),
     // A client's longest wait is the fix working (it waits for the holder), not starvation: a second beyond it.
     starvation: plan.starvation ?? ms(Math.max(2000, ...waits.map((w) => w + 1000))),
     ...(plan.tolerance ? { tolerance: plan.tolerance } : {}),
@@ -60,6 +62,11 @@ function castLine(x: IncidentActor): string {
   const lease = x.leaseMs === undefined ? 'no lease' : `a ${ms(x.leaseMs)} lease`;
   const renewals = x.renewEveryMs !== undefined ? ` renewed every ${ms(x.renewEveryMs)}` : x.renews ? ', which it tried to renew' : ', never renewed';
   return `${x.name} (${x.seenAs}): ${lease}${renewals}`;
+}
+
+function lockPlan(incident: Incident, t: Timeline): Plan {
+  const name = planOf(incident);
+  return name === 'lost-lease' && incident.family === 'fenced' ? fencedLostLease(t) : PLANS[name](t);
 }
 
 /** Recorded server times as scenario ms; each actor's lease and acquire options. */

@@ -4,6 +4,7 @@
 // `trace --from FILE --scenario OUT` writes a replayable scenario from it (incident-scenario.ts).
 
 import { replayable, type Finding } from './checker.js';
+import { stuckIncident, type StuckFacts } from './incident-stuck.js';
 import { shortClient, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 import { realTime } from './clock-steps.js';
@@ -16,16 +17,19 @@ import { starvedIncident } from './incident-starvation.js';
  * `failover`: the lock was absent on a promoted primary. `clock-step`: the key was gone before
  * its lease could have run out, and nothing deleted it (the server's clock moved forward).
  * `reader-stream` and `hung-holder`: a waiter starved by overtaking readers, or by a holder that
- * only renewed (incident-starvation.ts).
+ * only renewed (incident-starvation.ts). `crash`, `count-left` and `key-collision` explain a
+ * deadlock (incident-stuck.ts): a holder or queued waiter that died and left the lock stuck, a
+ * release that left a reentrant hold count above 0, a lock named after a key that holds
+ * application data.
  */
-export const INCIDENT_FAULTS = ['pause', 'expiry-before-release', 'foreign-delete', 'failover', 'clock-step', 'reader-stream', 'hung-holder'] as const;
+export const INCIDENT_FAULTS = ['pause', 'expiry-before-release', 'foreign-delete', 'failover', 'clock-step', 'reader-stream', 'hung-holder', 'crash', 'count-left', 'key-collision'] as const;
 export type IncidentFault = (typeof INCIDENT_FAULTS)[number];
 
 /** What the first actor did after its loss, as if it still held the lock. */
 export type StaleAct = 'renew' | 'release' | 'delete' | 'reset' | 'none';
 
-/** The lock families a scenario can replay: Redisson's hash layout, or a plain token. */
-export type IncidentFamily = 'reentrant' | 'fenced' | 'read' | 'token';
+/** The lock families a scenario can replay: Redisson's hash layout (a fair lock's with its queue), or a plain token. */
+export type IncidentFamily = 'reentrant' | 'fenced' | 'read' | 'token' | 'fair';
 
 export interface IncidentActor {
   /** The scenario's client name: A, B, C, ... (D for a deleter that never held the lock). */
@@ -68,6 +72,8 @@ export interface Incident {
   readonly aheadMs?: number;
   /** The events of the lock in the window, in order. */
   readonly events: readonly TraceEvent[];
+  /** A deadlock's own facts (incident-stuck.ts); absent for the unsafe findings. */
+  readonly stuck?: StuckFacts;
 }
 
 /** Which finding to turn into a scenario: the first unsafe one, the n-th (1-based), or the one at a moment. */
@@ -90,6 +96,7 @@ export function inferIncident(events: readonly TraceEvent[], findings: readonly 
   const lockEvents = realTime(events.filter((e) => e.lock === finding.lock), events);
   if (lockEvents.some((e) => e.library === 'semaphore')) return fail(`${finding.kind} on ${finding.lock} is a semaphore's: scenarios replay locks, not semaphores`);
   if (finding.kind === 'starvation') return starvedIncident(finding, number, lockEvents);
+  if (finding.kind === 'deadlock') return stuckIncident(finding, number, lockEvents);
   return finding.kind === 'foreign-delete' ? foreignDelete(finding, number, lockEvents) : lost(finding, number, lockEvents, events);
 }
 

@@ -27,8 +27,10 @@ export function resolveSet(ctx: EffectContext, s: LockState, opts: SetOptions, s
   const holders = () => [...s.holders.keys()];
   if (opts.nx) {
     // In a script a probe right after the SET means it failed; sent plainly, the model decides.
-    const free = set.inScript ? !set.probedAfterSet : !model.alive(s, t);
-    if (!free) return ctx.emit({ lock: s.lock, library: 'token', owner, kind: 'refused', holders: holders() });
+    // Sent plainly, on a key a plain SET wrote as data without TTL, SET NX cannot have succeeded.
+    const free = set.inScript ? !set.probedAfterSet : !model.alive(s, t) && !model.holdsData(s.lock);
+    if (!free) return ctx.emit({ lock: s.lock, library: 'token', owner, kind: 'refused', holders: holders(), ...(s.holders.size === 0 && model.holdsData(s.lock) ? { data: true } : {}) });
+    model.forgetData(s.lock);
     if (s.holders.size > 0) for (const e of model.expire(s, t, 'gone before its computed expiry')) ctx.emit(e);
     s.holders.set(owner, { count: 1, shared: false, client });
     model.setExpiry(s, t, leaseMs);
