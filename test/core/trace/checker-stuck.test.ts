@@ -38,7 +38,9 @@ describe('deadlock: a lock nobody alive will free', () => {
   it('a 3 s wait behind a holder that renews and then releases is contention; behind the same holder after a release that left its count at 1, a deadlock', () => {
     const wait = [...renewals(A, 300, 3000, 900), ...refusals(B, 100, 3000, [A.owner])];
     const healthy = [ev('acquired', 0, A, { count: 1, leaseMs: 900 }), ...wait, ev('released', 3050, A, { count: 0 }), ev('acquired', 3060, B, { count: 1, leaseMs: 900 })].sort((x, y) => x.t - y.t);
-    expect(checkEvents(healthy)).toEqual([]);
+    // No deadlock; a wait past three leases behind renewals alone is the starvation checker's to judge
+    // (checker-starvation.test.ts), not this one's.
+    expect(deadlocks(healthy)).toEqual([]);
     const leaked = [ev('acquired', 0, A, { count: 2, leaseMs: 900 }), ev('released', 50, A, { count: 1 }), ...wait].sort((x, y) => x.t - y.t);
     expect(deadlocks(leaked).map((f) => f.why)).toEqual(['count-left']);
   });
