@@ -22,7 +22,7 @@ const isClient = (v: unknown) =>
   );
 
 /** Each field an event may carry, and what its value must be (in words for the error). */
-const FIELDS: Readonly<Record<string, readonly [(v: unknown) => boolean, string]>> = {
+export const EVENT_FIELDS: Readonly<Record<string, readonly [(v: unknown) => boolean, string]>> = {
   kind: [(v) => KINDS.has(v), `one of ${TRACE_EVENT_KINDS.join(', ')}`],
   t: [isTime, 'a time in epoch ms'],
   lock: [isString, 'a string'],
@@ -48,7 +48,7 @@ const REQUIRED = ['kind', 't', 'lock'] as const;
 export function eventProblem(value: Readonly<Record<string, unknown>>): string | undefined {
   for (const field of REQUIRED)
     if (value[field] === undefined) return `a trace event needs kind, t and lock; "${field}" is missing`;
-  for (const [field, [valid, words]] of Object.entries(FIELDS)) {
+  for (const [field, [valid, words]] of Object.entries(EVENT_FIELDS)) {
     if (value[field] !== undefined && !valid(value[field])) return `"${field}" must be ${words}`;
   }
   return undefined;
