@@ -219,7 +219,7 @@ async function replay(ctx: CommandContext, file: string, wants: (lock: string) =
     kept?.add(events);
     out.add(events, json ? found : []);
   };
-  const session = await replayFile({ file, wants, onEvents, drained: () => out.drained() }).finally(() => out.flush());
+  const session = await replayFile({ file, wants, onEvents, drained: () => out.drained(), chart: !json }).finally(() => out.flush());
   if (!json) {
     print(ctx, '');
     for (const line of replayChartLines(session, chartWidth(ctx))) print(ctx, line);

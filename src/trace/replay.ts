@@ -16,11 +16,13 @@ export interface ReplayOptions {
   readonly onEvents: (events: readonly TraceEvent[], found: readonly Finding[]) => void;
   /** Asked after each chunk: a promise to wait for before the next (the output is behind). */
   readonly drained?: () => Promise<void> | undefined;
+  /** The session keeps the most recent events for a chart (default true; --json draws none). */
+  readonly chart?: boolean;
 }
 
 /** Reads the whole file through a session; resolves with it at the end of the file. */
 export async function replayFile(opts: ReplayOptions): Promise<TraceSession> {
-  const session = new TraceSession();
+  const session = new TraceSession(opts.chart === false ? 0 : undefined);
   const reader = new HistoryReader({ wants: opts.wants, file: opts.file });
   const shown = (e: TraceEvent) => isNodeEvent(e) || opts.wants(e.lock);
   const take = (events: readonly TraceEvent[]) => {

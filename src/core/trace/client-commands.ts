@@ -21,9 +21,8 @@ const READS = new Set([
 
 const EXPIRES = new Set(['expire', 'pexpire', 'expireat', 'pexpireat']);
 
-/** Decodes one client command (not a script, not CLIENT SETNAME). */
-export function applyCommand(ctx: EffectContext, line: MonitorLine, client: TraceClient): void {
-  const cmd = line.args[0]!.toLowerCase();
+/** Decodes one client command (not a script, not CLIENT SETNAME); `cmd` is its name in lower case. */
+export function applyCommand(ctx: EffectContext, line: MonitorLine, client: TraceClient, cmd = line.args[0]!.toLowerCase()): void {
   const key = line.args[1];
   const { model } = ctx;
   if (cmd === 'flushall' || cmd === 'flushdb') {
@@ -34,7 +33,7 @@ export function applyCommand(ctx: EffectContext, line: MonitorLine, client: Trac
   const lockKey = ctx.wants(key) && keyInfo(key).role === 'lock';
   if ((cmd === 'delifeq' || cmd === 'delex') && lockKey) return conditionalDelete(ctx, line);
   if ((cmd === 'set' || cmd === 'setnx') && lockKey) {
-    const opts = cmd === 'setnx' ? { nx: true, xx: false, keepTtl: false } : parseSetOptions(line.args.slice(3));
+    const opts = cmd === 'setnx' ? { nx: true, xx: false, keepTtl: false } : parseSetOptions(line.args, 3);
     if (opts.condition) return conditionalSet(ctx, line, { ...opts, condition: opts.condition }, client);
     // A SET without NX on a key never seen as a lock is application data. Without a TTL it stays
     // forever: remembered, so a lock asking for that key later is known refused, and says why.

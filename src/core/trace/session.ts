@@ -19,6 +19,9 @@ export class TraceSession {
   private readonly recentEvents: TraceEvent[] = [];
   events = 0;
 
+  /** `keep`: the most recent events kept for recent() (0 where nothing draws them: `trace --from --json`). */
+  constructor(private readonly keep = RECENT_EVENTS) {}
+
   /** Folds events in; returns the findings they completed. */
   push(events: readonly TraceEvent[]): readonly Finding[] {
     let found: readonly Finding[] = NO_FINDINGS;
@@ -29,9 +32,9 @@ export class TraceSession {
       if (more.length > 0) found = found.length === 0 ? more : [...found, ...more];
       this.summary.push(e);
       this.blindness.push(e);
-      this.recentEvents.push(e);
+      if (this.keep > 0) this.recentEvents.push(e);
     }
-    if (this.recentEvents.length > RECENT_EVENTS * 1.5) this.recentEvents.splice(0, this.recentEvents.length - RECENT_EVENTS);
+    if (this.recentEvents.length > this.keep * 1.5) this.recentEvents.splice(0, this.recentEvents.length - this.keep);
     return found;
   }
 
@@ -43,7 +46,7 @@ export class TraceSession {
     return this.checker.findings.some((f) => f.unsafe);
   }
 
-  recent(limit = RECENT_EVENTS): readonly TraceEvent[] {
+  recent(limit = this.keep): readonly TraceEvent[] {
     return this.recentEvents.slice(-limit);
   }
 
