@@ -61,7 +61,7 @@ function nodeRedissonSessions(server: RedisServer): SessionFactory {
 
 /** Other libraries have no renewals to freeze and nothing to crash in a bench. */
 function session(parts: { acquire(waitMs: number): Promise<Grant | undefined>; release(): Promise<string>; close(): Promise<void> }): LockSession {
-  return { ...parts, freeze: () => undefined, thaw: () => undefined, crash: () => void parts.close() };
+  return { ...parts, release: async () => ({ outcome: await parts.release() }), freeze: () => undefined, thaw: () => undefined, crash: () => void parts.close() };
 }
 
 function input(server: RedisServer, change: Partial<RaceInput>): RaceInput {

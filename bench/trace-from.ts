@@ -4,7 +4,8 @@
 // with --json into /dev/null. Per log: MONITOR lines per second of CPU (user + system) and of
 // wall time, the child's peak RSS (getrusage maxrss, written by a preload as it exits), and the
 // load average beside it (the machine may be shared). Streaming means time linear in the file
-// (CPU per line of the 2x and 4x logs within 15 % of the 1x one) and RSS flat (under 256 MB).
+// (CPU per line of the 2x and 4x logs within 15 % of the 1x one) and RSS flat (under 256 MB); the
+// rate target (300,000 lines per CPU-second, one thread) is checked on every log.
 // The logs are written under os.tmpdir() and deleted after each run.
 //   npx tsx bench/trace-from.ts [1x size in MB, default 512]      (npm run build first)
 import { spawn } from 'node:child_process';
@@ -18,6 +19,8 @@ const size = Number(process.argv[2] ?? 512) * MB;
 /** The targets: peak RSS, and CPU per line of the larger logs against the 1x one. */
 const RSS_LIMIT_MIB = 256;
 const LINEAR_WITHIN = 0.15;
+/** MONITOR lines per second of CPU: per CPU-second, so it holds however busy the machine is. */
+const RATE_TARGET = 300_000;
 const dir = mkdtempSync(join(os.tmpdir(), 'redlock-bench-from-'));
 const CLI = join(import.meta.dirname, '../bin/redlock-cli.js');
 const PRELOAD = join(dir, 'usage.cjs');
@@ -74,6 +77,7 @@ async function main(): Promise<void> {
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   let first: Run | undefined;
   const problems: string[] = [];
+  const slow: string[] = [];
   for (const times of [1, 2, 4]) {
     const file = join(dir, `monitor-${times}x.log`);
     await writeMonitorLog(file, 'released', times * size);
@@ -86,9 +90,12 @@ async function main(): Promise<void> {
       `| ${times}x (${Math.round(r.mb)} MB) | ${r.lines.toLocaleString('en')} | ${rate(r.cpuS)} | ${rate(r.wallS)} | ${r.cpuS.toFixed(1)} | ${r.wallS.toFixed(1)} | ${Math.round(r.rssMiB)} MiB | ${perLine.toFixed(2)} | ${r.load.toFixed(1)} |`,
     );
     if (r.rssMiB >= RSS_LIMIT_MIB) problems.push(`${times}x: peak RSS ${Math.round(r.rssMiB)} MiB, over ${RSS_LIMIT_MIB}`);
+    if (r.lines / r.cpuS < RATE_TARGET) slow.push(`${times}x`);
     if (Math.abs(perLine - 1) > LINEAR_WITHIN) problems.push(`${times}x: CPU per line ${perLine.toFixed(2)}x the 1x log's, not within ${LINEAR_WITHIN * 100} %`);
   }
   console.log(problems.length === 0 ? `streaming: peak RSS under ${RSS_LIMIT_MIB} MiB, CPU per line within ${LINEAR_WITHIN * 100} % of the 1x log's` : `NOT streaming: ${problems.join('; ')}`);
+  const target = RATE_TARGET.toLocaleString('en');
+  console.log(slow.length === 0 ? `rate: at least ${target} lines per CPU-second on every log` : `rate: under ${target} lines per CPU-second on ${slow.join(', ')}`);
   console.log(
     `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, node ${process.version}; load average at the end (1, 5, 15 min): ${os
       .loadavg()

@@ -53,8 +53,11 @@ const result = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // process.env.NODE_ENV stays a run-time check, as it is for ink from node_modules: the same
-  // React build (development unless NODE_ENV=production) is chosen as before the bundle.
+  // React's production build, whatever NODE_ENV the user has: the development build (what an unset
+  // NODE_ENV picks at run time) checks and times every render, and in a live view that shares its
+  // event loop with a timed race (scenario run) its frames alone made the race run 100-1300 ms late
+  // beside a busy machine. The tests and tsx still run React from node_modules (development).
+  define: { 'process.env.NODE_ENV': '"production"' },
   // CommonJS inside the bundle (react, signal-exit, ...) requires node's built-ins: give it a require.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);" },
   plugins: [noDevtools, inkPackage],

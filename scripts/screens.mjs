@@ -79,7 +79,7 @@ function createRun(work) {
     };
   }
 
-  function track(child, what) {
+  function trackChild(child, what) {
     children.push(child);
     child.once('error', (e) => console.error(`${what}: ${e.message}`));
     return child;
@@ -100,11 +100,29 @@ function createRun(work) {
     rmSync(work, { recursive: true, force: true });
   }
 
-  /** The context one screen's shoot() gets: its own state dir, servers and panes. */
+  /**
+   * The context one screen's shoot() gets: its own state dir, servers and panes. Its end() stops
+   * all of them, so no screen is taken beside the live views, servers and waiters of the last.
+   */
   function context(shot) {
     const env = baseEnv(work, shot);
     const cliEnv = (extra) => ({ ...env, ...extra });
+    const own = { children: [], stops: [], sessions: [] };
+    const track = (child, what) => {
+      own.children.push(child);
+      return trackChild(child, what);
+    };
+    let ended = false;
+    const end = async () => {
+      if (ended) return;
+      ended = true;
+      for (const fn of own.stops.reverse()) await Promise.resolve().then(fn).catch(() => undefined);
+      for (const session of own.sessions) await session.kill();
+      for (const child of own.children) if (child.pid !== undefined && child.exitCode === null && child.signalCode === null && alive(child.pid)) child.kill('SIGKILL');
+    };
+    stops.push(end); // an interrupted run ends the screen being taken too
     return {
+      end,
       async redis() {
         const port = await freePort();
         const dir = mkdtempSync(join(work, `redis-${port}-`));
@@ -131,7 +149,7 @@ function createRun(work) {
       background(args, extra = {}) {
         return track(spawn(process.execPath, [BIN, ...args], { env: cliEnv(extra), stdio: 'ignore' }), args[0]);
       },
-      onStop: (fn) => void stops.push(fn),
+      onStop: (fn) => void own.stops.push(fn),
       log: (message) => console.error(message),
       until,
       /** `redlock-cli <args>` in a pane, under the line a user would have typed to start it. */
@@ -141,10 +159,17 @@ function createRun(work) {
         const exitFile = join(work, shot, `${name}.exit`);
         const command = `printf '%s\\n' '$ ${line}'; ${line}; echo $? > ${exitFile}; exec sleep 600`;
         const session = tmux.session(name, command, { width: WIDTH, height, env: { ...env, ...extra } });
+        own.sessions.push(session);
         const readExit = () => (existsSync(exitFile) ? Number(readFileSync(exitFile, 'utf8').trim()) : undefined);
-        /** Waits for the command to end; its exit code. */
+        /**
+         * Waits for the command to end; its exit code. It watches the exit file only: capturing the
+         * pane meanwhile (a tmux process 20 times a second) would take CPU from the run on screen.
+         */
         const exitCode = async (ms = 20_000) => {
-          await session.until(() => readExit() !== undefined, `${line} to exit`, ms);
+          await until(() => {
+            session.track();
+            return readExit() !== undefined;
+          }, `${line} to exit`, ms);
           return readExit();
         };
         return {
@@ -219,7 +244,8 @@ async function main() {
     for (const shot of shots) {
       const started = Date.now();
       try {
-        const text = tidyCapture(await shot.shoot(run.context(shot.name)));
+        const ctx = run.context(shot.name);
+        const text = tidyCapture(await shot.shoot(ctx).finally(() => ctx.end()));
         if (stopping) return;
         writeFileSync(join(out, `${shot.name}.txt`), text);
         captured.set(shot.name, text);

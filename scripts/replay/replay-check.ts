@@ -5,7 +5,7 @@
 // variant) and scripts/scenario-replay-repeat.mjs (N times, with a table).
 
 import { join } from 'node:path';
-import type { Finding } from '../../src/core/trace/checker.js';
+import { replayable, type Finding } from '../../src/core/trace/checker.js';
 import type { VariantRun } from '../../src/core/scenario/run.js';
 import { parseEndpointUrl } from '../../src/core/endpoint.js';
 import { run } from '../../src/main.js';
@@ -72,7 +72,7 @@ export async function onSandbox<T>(scenario: Scenario, dir: string, fn: (sandbox
 
 export interface Recorded {
   readonly recording: Traced;
-  /** The first unsafe finding's kind, or undefined when the trace saw nothing unsafe. */
+  /** The first replayable (unsafe, or liveness: a deadlock or starvation) finding's kind, or undefined when the trace saw none. */
   readonly kind: string | undefined;
   /** What `trace --from REC --scenario OUT` did: exit code, its stdout and stderr. */
   readonly cli: { readonly code: number; readonly stdout: string; readonly stderr: string };
@@ -93,11 +93,11 @@ export async function recordAndConvert(scenario: Scenario, dir: string, env: Rec
     env,
   });
   const replay = code === 0 ? await loadScenario(out) : undefined;
-  return { recording, kind: recording.findings.find((f) => f.unsafe)?.kind, cli: { code, stdout, stderr }, replay };
+  return { recording, kind: recording.findings.find(replayable)?.kind, cli: { code, stdout, stderr }, replay };
 }
 
 export interface ReplayRun {
-  /** The unsafe variant: the runner's outcome and the unsafe kinds its trace found. */
+  /** The unsafe variant: the runner's outcome and the replayable kinds (unsafe, deadlock, starvation) its trace found. */
   readonly unsafe: { readonly outcome: VariantRun['outcome']; readonly kinds: readonly string[]; readonly why: string };
   /** Every other variant (the fixes), judged by the runner. */
   readonly fixed: readonly { readonly variant: string; readonly outcome: VariantRun['outcome']; readonly why: string }[];
@@ -110,7 +110,7 @@ export async function replayOnce(replay: Scenario, sandbox: SandboxHandle): Prom
   const fixed = fixes.length > 0 ? (await runScenario(replay, { sandbox, variants: fixes })).variants : [];
   const why = (v: VariantRun) => v.timing.inconclusive ?? v.verdict.violations.map((x) => x.kind).join(', ');
   return {
-    unsafe: { outcome: unsafe.run.outcome, kinds: [...new Set(unsafe.findings.filter((f) => f.unsafe).map((f) => f.kind))], why: why(unsafe.run) },
+    unsafe: { outcome: unsafe.run.outcome, kinds: [...new Set(unsafe.findings.filter(replayable).map((f) => f.kind))], why: why(unsafe.run) },
     fixed: fixed.map((v) => ({ variant: v.variant, outcome: v.outcome, why: why(v) })),
   };
 }

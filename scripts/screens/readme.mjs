@@ -40,7 +40,7 @@ const SHORT_OWNER = /\b[0-9a-f]{1,8}…/g; // trace's short owners: the first 8 
 // formatDuration's shapes: 850 ms, 4.2 s, 3 m 05 s, 2 h 10 m
 const DURATION = /-?\d+(?:\.\d+)? (?:ms|s|m|h)\b(?: \d+ [sm]\b)?/g;
 const NUMBER = /\d+(?:\.\d+)?/g;
-// Bars and sparklines: their length and level are time.
+// Bars and sparklines: their length and level are time, and so is whether they have a cell at all.
 const BAR = /[▁▂▃▄▅▆▇█░]+/g;
 // A swimlane row: a client or node name, then only lane glyphs (states, marks, holders' letters).
 const LANE = /^(\S{1,8}) +([·━█░×~│&?!*^+wrLfnvA-Z ]+)$/u;
@@ -75,7 +75,10 @@ function normaliseLine(line) {
     .replace(SHORT_OWNER, 'O…')
     .replace(DURATION, 'D')
     .replace(NUMBER, '#')
-    .replace(BAR, (run) => (run === '░' ? run : '█')) // a lone ░ is the legend's "paused"
+    // A bar is dropped, not kept as one cell: its length is time, and a share that rounds to no
+    // cell (the quietest race client on a busy machine) draws no bar at all. A lone ░ is the
+    // legend's "paused", not a bar.
+    .replace(BAR, (run) => (run === '░' ? run : ''))
     .replace(/(\S)\1+/gu, '$1')
     .replace(/\s+/g, ' ')
     .trim();

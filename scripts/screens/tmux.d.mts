@@ -3,6 +3,7 @@ export interface TmuxPane {
   readonly panePid: number;
   screen(): string;
   track(): void;
+  kill(): Promise<void>;
   children(): number[];
   until(check: (screen: string) => boolean, what: string, ms?: number): Promise<string>;
   line(text: string): void;

@@ -78,6 +78,18 @@ export function privateTmux(socket, env) {
         panePid,
         screen,
         track: () => track(panePid),
+        /** Ends the session and SIGKILLs what its pane started (the next screen gets the machine to itself). */
+        async kill() {
+          track(panePid);
+          const tree = processTree(panePid).filter((pid) => pids.has(pid) && startTime(pid) === pids.get(pid));
+          try {
+            tmux('kill-session', '-t', name);
+          } catch {
+            // the session had already ended
+          }
+          await sleep(100); // its SIGHUP is enough for most, as in stop()
+          for (const pid of tree) if (alive(pid) && startTime(pid) === pids.get(pid)) process.kill(pid, 'SIGKILL');
+        },
         /** The processes the pane's shell is running now (the command it started). */
         children: () => childrenOf(panePid),
         /** Polls the pane until `check(screen)` holds; throws with the last screen after `ms`. */

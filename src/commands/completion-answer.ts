@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { completeLine, forBash, joinBashWords, type Candidate, type CommandNode, type Sources } from '../core/completion.js';
+import { candidateLines, completeLine, DEFAULT_WORDBREAKS, joinBashWords, type Candidate, type CommandNode, type Sources } from '../core/completion.js';
 import { describeTopology, maskUrl } from '../core/targets.js';
 import { loadTargets } from '../state/targets.js';
 import type { Shell } from './completion-scripts.js';
@@ -39,8 +39,6 @@ export function completionSources(ctx: RunContext): Sources {
   };
 }
 
-// Bash's default, for a bash older than the script (the script always passes its own).
-const DEFAULT_WORDBREAKS = ` \t\n"'><=;|&(:`;
 
 /**
  * The last line of every answer tells the script whether file names fit the word (when nothing
@@ -52,7 +50,7 @@ export const NO_FILES = ':';
 
 /**
  * Tab-separated `value<TAB>description` for zsh and fish; bare values, cut at word breaks, for
- * bash; then the directive line. Lock keys are read from the line's server, within KEY_BUDGET_MS.
+ * bash; then the directive line. Lock keys come from the line's server's key cache (completion-cached-keys.ts).
  */
 export async function answerLines(
   tree: CommandNode,
@@ -67,10 +65,9 @@ export async function answerLines(
   if (words.length === 0) words.push('');
   const line = completeLine(tree, words, completionSources(ctx));
   const current = words[words.length - 1]!;
-  const keys = line.needs === 'key' ? await (await import('./completion-keys.js')).lockKeys(ctx, line, current) : [];
+  const keys = line.needs === 'key' ? await (await import('./completion-cached-keys.js')).cachedLockKeys(ctx, line.connection, current) : [];
   const candidates = [...line.candidates, ...keys];
   const directive = withDirective ? [line.files ? FILES : NO_FILES] : [];
-  if (shell === 'bash') return [...forBash(candidates, current, wordbreaks), ...directive];
-  return [...candidates.map((c) => (c.description ? `${c.value}\t${c.description.replace(/\s+/g, ' ')}` : c.value)), ...directive];
+  return [...candidateLines(candidates, current, shell === 'bash' ? wordbreaks : undefined), ...directive];
 }
 

@@ -2,6 +2,7 @@ import { Help, type Argument, type Command, type Option } from 'commander';
 import type { ArgNode, CommandNode, OptionNode, ValueSource } from '../core/completion.js';
 import { INSPECT_KINDS } from '../core/lock-view.js';
 import { LOCK_KINDS } from '../locks/types.js';
+import { CONNECTION_HELP_GROUP } from './connection-flags.js';
 
 // The commander program as a plain tree for core/completion.ts, read at completion time so every
 // command registered in src/cli/commands.ts completes. What commander cannot say (where a free-text value
@@ -25,6 +26,7 @@ function optionNode(option: Option, path: readonly string[]): OptionNode {
     value: option.required ? 'required' : option.optional ? 'optional' : 'none',
     choices,
     source,
+    ...(option.helpGroupHeading === CONNECTION_HELP_GROUP ? { connection: true } : {}),
   };
 }
 

@@ -1,17 +1,21 @@
 import { Argument, Option, type Command } from 'commander';
 import { ExitCode } from '../core/exit-codes.js';
+import { completionTable } from '../core/completion-table.js';
 import { completionScript, SHELLS, type Shell } from './completion-scripts.js';
-import { commandTree } from './completion-tree.js';
+import { commandTree, shippedScenarios } from './completion-tree.js';
 import { answerLines } from './completion-answer.js';
 import { act, print, type CommandContext } from './context.js';
 import { prose } from './help-text.js';
 
 const HELP = `
 Completes commands, subcommands, options, lock kinds, shipped scenario names, saved target
-names, and lock keys where a key goes (read from the server the line names, or REDIS_URL or the
-current target, for at most 0.1 s, or REDLOCK_CLI_COMPLETE_MS; never a password prompt). File names are offered only where a
-file can go. The script is small: on each Tab it asks \`redlock-cli __complete\`, so new
-commands, scenarios and targets complete without generating it again.
+names, and lock keys where a key goes; file names only where a file can go. Commands, options
+and fixed values are written into the script and answered by awk, without starting redlock-cli:
+save the script again after an upgrade (\`source <(...)\` in an rc file does that by itself).
+Lock keys come from the server the line names (or REDIS_URL, or the current target) through a
+small cache in the state dir: a Tab answers from it and, once it is 3 s old, refreshes it in the
+background for the next Tab. With no cache yet, a Tab waits for the keys at most 0.1 s
+(REDLOCK_CLI_COMPLETE_MS to change it), then offers what it has; never a password prompt.
 
 Examples:
   source <(redlock-cli completion bash)        # this shell; put the line in ~/.bashrc to keep it
@@ -27,7 +31,8 @@ export function registerCompletion(program: Command, ctx: CommandContext): void 
     .addHelpText('after', prose(ctx, HELP))
     .action(
       act(ctx, async (shell: Shell) => {
-        ctx.stdout.write(completionScript(shell));
+        const table = completionTable(commandTree(program), shippedScenarios().map((s) => s.value));
+        ctx.stdout.write(completionScript(shell, table));
         return ExitCode.ok;
       }),
     );

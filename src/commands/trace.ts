@@ -75,7 +75,11 @@ silent-reacquire (set again without NX), foreign-delete (a held lock removed by 
 FLUSH or a force-unlock), lost-in-failover (held on the old primary, absent on the promoted one).
 Warnings: renewal-gap (renewed with less than a third of the lease left, or renewals stopped),
 no-ttl, overdue-queue-head, unchecked-release (a holder's own plain DEL, which checks nobody: ShedLock
-without safeUpdate).
+without safeUpdate), starvation (an owner refused while the lock was never free: overtaken twice by
+holds that began after it asked, or kept out for more than 3 leases by holders that only renewed).
+Liveness: deadlock (a waiter kept out by a lock nobody alive will free, with its why: no-ttl,
+count-left, dead-queue-head, orphan-hold, data-key); starvation is one too.
+The trace sees a server clock that steps forward (MONITOR's times jump past its own clock) and records it.
 
 On a terminal: lanes per client and lock, findings and recent events, live. Piped: one line per
 event and finding, then a summary per lock (acquisitions, refusals, hold and wait p50 / p99).
@@ -88,16 +92,17 @@ attempt (a client asked for the lock: it comes before that request's acquired, r
 queue join, at the time the request reached the server), acquired, refused, renewed, released,
 renew-refused, release-refused, expired, force-unlocked, deleted, queue-join/-leave,
 reader-join/-leave, failover, lost-in-failover, raw, blind (from then on nothing was seen of a
-node), unblind (seen again) and clock-step (a node's clock jumped forward 1 s or more: stepMs).
+node), unblind (seen again) and clock-step (a node's clock moved forward by stepMs).
 --record FILE writes the events as the same event lines; --from FILE reads that back, or a log
 saved with \`redis-cli monitor > FILE\`, and prints the lane chart, the events and the findings.
 
---from FILE --scenario OUT.yaml writes a scenario that replays one unsafe finding instead (the
+--from FILE --scenario OUT.yaml writes a scenario that replays one unsafe, deadlock or starvation finding instead (the
 first; --finding N the n-th, --at TIME the one at that moment): the owners become clients A, B,
 C, with their leases and renewals, the fault that explains the history (a pause of the holder,
-a lease that ran out before the release, a foreign delete, a failover, a clock step) is
-injected, and fixed variants (longer lease, watchdog, owner-checked release, compare-and-extend,
-WAIT for a replica, slew-only time: those that apply) run beside the unsafe one. Run it with
+a lease that ran out before the release, a foreign delete, a failover, a clock step, readers
+overtaking a writer, a hung holder) is injected, and fixed variants (longer lease, watchdog,
+fencing on a fenced lock, owner-checked release, compare-and-extend, WAIT for a replica, slew-only
+time, writer preference, a bounded watchdog: those that apply) run beside the unsafe one. Run it with
 \`redlock-cli scenario run OUT.yaml\`. Exit 4 when the recording has no unsafe finding there, or
 its fault cannot be inferred (the line says what was seen). A recording of Redlock nodes replays
 the overlap of two majorities, with the clock step or the restart on the node both counted, and
@@ -237,7 +242,7 @@ async function replay(ctx: CommandContext, file: string, wants: (lock: string) =
     kept?.add(events);
     out.add(events, json ? found : []);
   };
-  const session = await replayFile({ file, wants, onEvents, drained: () => out.drained() }).finally(() => out.flush());
+  const session = await replayFile({ file, wants, onEvents, drained: () => out.drained(), chart: !json }).finally(() => out.flush());
   if (!json) {
     print(ctx, '');
     for (const line of replayChartLines(session, chartWidth(ctx))) print(ctx, line);

@@ -22,6 +22,8 @@ export interface OptionNode extends ValueSpec {
   readonly description: string;
   /** `<value>`: always takes the next word; `[value]`: only when it does not look like an option. */
   readonly value: 'none' | 'required' | 'optional';
+  /** Says where to connect (-u, -p, --target, ...): lock keys are read from the server these name. */
+  readonly connection?: boolean | undefined;
 }
 
 export interface ArgNode extends ValueSpec {
@@ -68,6 +70,8 @@ interface Walk {
   readonly pending?: OptionNode | undefined;
   /** Past `--`: the words belong to another program (`hold key -- ./job.sh`). */
   readonly passthrough: boolean;
+  /** The connection options typed so far, as argv: each by its long flag, with its value if it took one. */
+  readonly connection: readonly string[];
 }
 
 /** Follows the words like commander would: subcommands, options and their values, positionals. */
@@ -76,18 +80,24 @@ function walk(root: CommandNode, words: readonly string[]): Walk {
   let positionals = 0;
   const given = new Set<string>();
   const typed = new Map<string, string>();
-  const record = (option: OptionNode, value: string): void => option.flags.forEach((f) => typed.set(f, value));
+  const connection: string[] = [];
+  const record = (option: OptionNode, value: string): void => {
+    option.flags.forEach((f) => typed.set(f, value));
+    if (option.connection) connection.push(value);
+  };
+  const state = (rest: Partial<Walk> = {}): Walk => ({ path, positionals, given, typed, connection, passthrough: false, ...rest });
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
-    if (word === '--') return { path, positionals, given, typed, passthrough: true };
+    if (word === '--') return state({ passthrough: true });
     if (isOptionWord(word)) {
       const flag = word.split('=', 1)[0]!;
       const option = findOption(path, flag);
       if (option) for (const f of option.flags) given.add(f);
-      if (option && word.includes('=')) record(option, word.slice(flag.length + 1));
-      if (!option || word.includes('=') || option.value === 'none') continue;
       const next = words[i + 1];
-      if (next === undefined) return { path, positionals, given, typed, pending: option, passthrough: false };
+      if (option && next === undefined && !word.includes('=') && option.value !== 'none') return state({ pending: option });
+      if (option?.connection) connection.push(option.flags.find((f) => f.startsWith('--')) ?? flag);
+      if (option && word.includes('=')) record(option, word.slice(flag.length + 1));
+      if (!option || word.includes('=') || option.value === 'none' || next === undefined) continue;
       if (option.value === 'required' || !isOptionWord(next)) {
         record(option, next);
         i += 1;
@@ -99,7 +109,7 @@ function walk(root: CommandNode, words: readonly string[]): Walk {
     if (sub) path.push(sub);
     else positionals += 1;
   }
-  return { path, positionals, given, typed, passthrough: false };
+  return state();
 }
 
 /**
@@ -116,6 +126,8 @@ export interface LineCompletion {
   readonly typed: ReadonlyMap<string, string>;
   /** Every spelling of each option given so far, with or without a value. */
   readonly given: ReadonlySet<string>;
+  /** Where the line connects: its connection options as argv (lock keys are read from that server). */
+  readonly connection: readonly string[];
 }
 
 /** Free text with no list of its own may be a path; a value from a source or a choice never is. */
@@ -124,7 +136,7 @@ const freeValue = (spec: ValueSpec): boolean => spec.choices === undefined && (s
 export function completeLine(root: CommandNode, words: readonly string[], sources: Sources): LineCompletion {
   const current = words[words.length - 1] ?? '';
   const state = walk(root, words.slice(0, -1));
-  const line = { typed: state.typed, given: state.given };
+  const line = { typed: state.typed, given: state.given, connection: state.connection };
   const matching = (all: readonly Candidate[]): Candidate[] => {
     const seen = new Set<string>();
     return all.filter((c) => c.value.startsWith(current) && !seen.has(c.value) && seen.add(c.value));
@@ -183,6 +195,18 @@ export function forBash(candidates: readonly Candidate[], current: string, wordb
   let cut = -1;
   for (const ch of breakChars(wordbreaks)) cut = Math.max(cut, current.lastIndexOf(ch));
   return candidates.map((c) => c.value.slice(cut + 1));
+}
+
+/** Bash's default COMP_WORDBREAKS, for a bash older than the scripts (they always pass their own). */
+export const DEFAULT_WORDBREAKS = ` \t\n"'><=;|&(:`;
+
+/**
+ * Candidates as the scripts read them: for bash (given its word breaks) bare values cut as
+ * forBash cuts them; for zsh and fish `value<TAB>description`, the description on one line.
+ */
+export function candidateLines(candidates: readonly Candidate[], current: string, bashWordbreaks?: string): string[] {
+  if (bashWordbreaks !== undefined) return forBash(candidates, current, bashWordbreaks);
+  return candidates.map((c) => (c.description ? `${c.value}\t${c.description.replace(/\s+/g, ' ')}` : c.value));
 }
 
 /**

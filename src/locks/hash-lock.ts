@@ -2,7 +2,7 @@ import { fairQueueKey, fencedTokenKey, lockChannel } from '../core/names.js';
 import { runScript } from '../redis/scripts.js';
 import { parseAttempt, parseFlag, parseRelease } from './replies.js';
 import { publishCommand, type LockEnv, type LockProtocol, type LockRequest } from './types.js';
-import { sleepForTtl, waitForLock } from './wait.js';
+import { acquireWaiting, sleepForTtl } from './wait.js';
 
 /**
  * Redisson's RLock family on one hash: RLock (`reentrant`), RFencedLock (`fenced`, plus a token
@@ -27,15 +27,7 @@ export function hashLock(kind: 'reentrant' | 'fenced' | 'spin'): LockProtocol {
     kind,
     ownerFormat: 'redisson',
     tryAcquire,
-    acquire: (env, req, opts) =>
-      waitForLock(env, {
-        attempt: () => tryAcquire(env, req),
-        waitMs: opts.waitMs,
-        signal: opts.signal,
-        onRefused: opts.onRefused,
-        wakeChannel: spin ? undefined : lockChannel(req.key),
-        retryDelay: spin ? spinBackoff : sleepForTtl,
-      }),
+    acquire: acquireWaiting(tryAcquire, (req) => ({ wakeChannel: spin ? undefined : lockChannel(req.key), retryDelay: spin ? spinBackoff : sleepForTtl })),
     release: async (env, req) =>
       parseRelease(
         await runScript(env.conn.client, 'lockRelease', [req.key, lockChannel(req.key), fairQueueKey(req.key)], [

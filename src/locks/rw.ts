@@ -3,7 +3,7 @@ import { writeHolder } from '../core/owner.js';
 import { runScript } from '../redis/scripts.js';
 import { parseAttempt, parseFlag, parseRelease } from './replies.js';
 import { publishCommand, type Attempt, type LockEnv, type LockProtocol, type LockRequest } from './types.js';
-import { sleepForTtl, waitForLock } from './wait.js';
+import { acquireWaiting, sleepForTtl } from './wait.js';
 
 // Redisson's RReadWriteLock (docs/redisson-protocol.md §2.3): one hash with a `mode` field, readers as
 // `<uuid>:<thread>` fields plus one `rwlock_timeout:<n>` key per hold, the writer as `...:write`.
@@ -29,15 +29,7 @@ function rwProtocol(
     kind,
     ownerFormat: 'redisson',
     tryAcquire,
-    acquire: (env, req, opts) =>
-      waitForLock(env, {
-        attempt: () => tryAcquire(env, req),
-        waitMs: opts.waitMs,
-        signal: opts.signal,
-        onRefused: opts.onRefused,
-        wakeChannel: rwChannel(req.key),
-        retryDelay: sleepForTtl,
-      }),
+    acquire: acquireWaiting(tryAcquire, (req) => ({ wakeChannel: rwChannel(req.key), retryDelay: sleepForTtl })),
     release: ops.release,
     renew: ops.renew,
     forceUnlock: async (env, key) =>

@@ -74,7 +74,12 @@ export class RaceClient {
         d.rec.done(d.name, 'acquire', id, 'fail', { detail: stopping.aborted ? STOPPED : TIMED_OUT, refusals });
         continue;
       }
-      d.rec.done(d.name, 'acquire', id, 'ok', { leaseMs: grant.leaseMs, refusals, ...(grant.token !== undefined ? { token: grant.token } : {}) });
+      d.rec.done(d.name, 'acquire', id, 'ok', {
+        leaseMs: grant.leaseMs,
+        refusals,
+        ...(grant.token !== undefined ? { token: grant.token } : {}),
+        ...(grant.serverWaitMs !== undefined ? { serverWaitMs: grant.serverWaitMs } : {}),
+      });
       this.holding = true;
       if (!(await this.inside(grant.token))) return;
       await this.release();
@@ -111,8 +116,8 @@ export class RaceClient {
     if (this.dead) return;
     const id = d.rec.invoke(d.name, 'release');
     try {
-      const outcome = await d.session.release();
-      if (!this.dead) d.rec.done(d.name, 'release', id, 'ok', { detail: outcome });
+      const { outcome, serverHoldMs } = await d.session.release();
+      if (!this.dead) d.rec.done(d.name, 'release', id, 'ok', { detail: outcome, ...(serverHoldMs !== undefined ? { serverHoldMs } : {}) });
     } catch (err) {
       if (!this.dead) d.rec.done(d.name, 'release', id, 'fail', { detail: messageOf(err) });
     }

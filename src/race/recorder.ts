@@ -7,7 +7,7 @@ import type { RaceClock } from './clock.js';
 /** Room for this many processes (workers, their replacements, the parent) in one id space. */
 export const ID_STRIDE = 4096;
 
-type OpExtra = Partial<Pick<OpEvent, 'detail' | 'token' | 'leaseMs' | 'value' | 'read' | 'accepted' | 'refusals'>>;
+type OpExtra = Partial<Pick<OpEvent, 'detail' | 'token' | 'leaseMs' | 'value' | 'read' | 'accepted' | 'refusals' | 'serverWaitMs' | 'serverHoldMs'>>;
 
 export class Recorder {
   private seq = 0;

@@ -10,6 +10,7 @@ import { protocolFor } from '../locks/registry.js';
 import type { LockRequest } from '../locks/types.js';
 import { startWatchdog, type Watchdog } from '../locks/watchdog.js';
 import type { TargetSpec } from '../redis/target.js';
+import { ServerTiming } from './server-timing.js';
 
 /** What an acquisition gave the client. */
 export interface Grant {
@@ -17,16 +18,25 @@ export interface Grant {
   readonly token?: number | undefined;
   /** The lease (Redlock: its validity) the client believes it has from now. */
   readonly leaseMs: number;
+  /** On the server's clock: from the first attempt of this acquire to the one that took the lock (ms). */
+  readonly serverWaitMs?: number | undefined;
+}
+
+/** What a release found. */
+export interface Released {
+  /**
+   * `released` / `decremented`; `not-owner`: the lock was no longer this client's. A naive DEL
+   * also says `deleted-other` (it removed another client's lock) or `gone` (nobody's).
+   */
+  readonly outcome: string;
+  /** On the server's clock: from the acquisition to this release, or to the lease's end if it ran out first (ms). */
+  readonly serverHoldMs?: number | undefined;
 }
 
 export interface LockSession {
   /** Waits up to waitMs as the library does, calling onRefused after each refused attempt; undefined when not acquired in time. */
   acquire(waitMs: number, signal: AbortSignal, onRefused?: () => void): Promise<Grant | undefined>;
-  /**
-   * `released` / `decremented`; `not-owner`: the lock was no longer this client's. A naive DEL
-   * also says `deleted-other` (it removed another client's lock) or `gone` (nobody's).
-   */
-  release(): Promise<string>;
+  release(): Promise<Released>;
   /** A simulated process pause: renewals stop until thaw(), like every other thread of a frozen process. */
   freeze(): void;
   thaw(): void;
@@ -76,6 +86,8 @@ class ProtocolSession implements LockSession {
   private holding = false;
   private frozen = false;
   private grantedAt = 0;
+  // Redlock's nodes each keep their own clock: its waits and holds are timed at the client only.
+  private readonly timing: ServerTiming;
 
   constructor(
     private readonly env: OpenLockEnv,
@@ -83,24 +95,29 @@ class ProtocolSession implements LockSession {
     private readonly req: LockRequest,
     private readonly config: SessionConfig,
     private readonly hooks: SessionHooks,
-  ) {}
+  ) {
+    this.timing = new ServerTiming(req.leaseMs, env.nodes.length === 0);
+  }
 
   async acquire(waitMs: number, signal: AbortSignal, onRefused?: () => void): Promise<Grant | undefined> {
-    const attempt = await this.protocol.acquire(this.env, this.req, { waitMs, signal, onRefused });
+    const { value: attempt, serverWaitMs } = await this.timing.acquire(
+      () => this.protocol.acquire(this.env, this.req, { waitMs, signal, onRefused }),
+      (a) => a.acquired,
+    );
     // The last attempt, refused when the wait ran out, is reported by the wait loop only while it waits.
     if (!attempt.acquired && waitMs <= 0) onRefused?.();
     if (!attempt.acquired) return undefined;
     this.holding = true;
     this.grantedAt = Date.now();
     if (!this.frozen) this.watch(this.grantedAt);
-    return { token: attempt.token, leaseMs: attempt.validityMs ?? this.req.leaseMs };
+    return { token: attempt.token, leaseMs: attempt.validityMs ?? this.req.leaseMs, serverWaitMs };
   }
 
   /** Renewals (or, with --no-renew, ownership checks) from `leaseStartedAt`, reporting a loss once. */
   private watch(leaseStartedAt: number): void {
     const watchdog = startWatchdog({
       env: this.env,
-      protocol: this.protocol,
+      protocol: { renew: (env, req) => this.timing.renew(() => this.protocol.renew(env, req)) },
       req: this.req,
       mode: this.config.renew ? 'watchdog' : 'fixed',
       leaseStartedAt,
@@ -112,11 +129,10 @@ class ProtocolSession implements LockSession {
     });
   }
 
-  async release(): Promise<string> {
+  release(): Promise<Released> {
     this.stopWatch();
     this.holding = false;
-    if (this.config.release === 'naive-del') return this.naiveDelete();
-    return this.protocol.release(this.env, this.req);
+    return this.timing.release(() => (this.config.release === 'naive-del' ? this.naiveDelete() : this.protocol.release(this.env, this.req)));
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { RedisClient } from './connection.js';
 import { runScript, translateScriptError } from './scripts.js';
+import { sendLockCommand } from './server-time.js';
 
 /** How a server deletes a key only if it still holds our token. */
 export type DeleteStrategy = 'delex' | 'delifeq' | 'lua';
@@ -55,7 +56,7 @@ export async function compareAndDelete(client: RedisClient, key: string, token: 
     reply = await runScript(client, 'tokenRelease', [key], [token]);
   } else {
     try {
-      reply = strategy === 'delex' ? await client.call('DELEX', key, 'IFEQ', token) : await client.call('DELIFEQ', key, token);
+      reply = strategy === 'delex' ? await sendLockCommand(client, 'delex', [key, 'IFEQ', token]) : await sendLockCommand(client, 'delifeq', [key, token]);
     } catch (err) {
       throw translateScriptError(err, key);
     }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError, WrongTypeError } from '../core/errors.js';
 import type { RedisClient } from './connection.js';
 import { preludeFor } from './prelude.js';
+import { sendLockCommand } from './server-time.js';
 
 /**
  * Every Lua script we send, with the number of KEYS it takes. Each file documents its own
@@ -131,13 +132,13 @@ export async function runScript(
   try {
     if (!known.has(name)) {
       known.add(name);
-      return await client.eval(scriptSource(name), keys.length, ...keys, ...args);
+      return await sendLockCommand(client, 'eval', [scriptSource(name), keys.length, ...keys, ...args]);
     }
     try {
-      return await client.evalsha(scriptSha(name), keys.length, ...keys, ...args);
+      return await sendLockCommand(client, 'evalsha', [scriptSha(name), keys.length, ...keys, ...args]);
     } catch (err) {
       if (!isNoScript(err)) throw err;
-      return await client.eval(scriptSource(name), keys.length, ...keys, ...args);
+      return await sendLockCommand(client, 'eval', [scriptSource(name), keys.length, ...keys, ...args]);
     }
   } catch (err) {
     throw translateScriptError(err, keys[0] ?? '');

@@ -1,7 +1,7 @@
+import { ClockStepWatch, clockStepEvent } from '../core/trace/clock-steps.js';
 import { PermissionError } from '../core/errors.js';
 import { TraceDecoder } from '../core/trace/decoder.js';
 import type { TraceEvent } from '../core/trace/events.js';
-import { ClockSteps, clockStepEvent } from '../core/trace/clock-steps.js';
 import { fenceCommand, fenceNumber } from '../core/trace/fence.js';
 import { parseMonitorLine } from '../core/trace/monitor-line.js';
 import { openMonitor, type MonitorConnection, type MonitorEndpoint, type MonitorHandlers } from '../redis/monitor.js';
@@ -21,6 +21,8 @@ import type { FeedConnection, FeedHost, ShardFeed } from './feed.js';
 const QUIET_MS = 50;
 /** A fence unanswered this long: expiries fall back to the local clock estimate. */
 const FENCE_PATIENCE_MS = 1000;
+// On a stream that is never quiet, a fence at least this often: its time bounds the clocks' offset (clock-steps.ts).
+const ANCHOR_EVERY_MS = 1000;
 const TICK_MARGIN_MS = 1000;
 /** At the end, how long to wait for a fence before a script run still open is taken as it is. */
 const SETTLE_MS = 1000;
@@ -46,6 +48,8 @@ export class MonitorFeed implements ShardFeed {
   /** Local time minus server time at the newest line (for the clock between lines). */
   private offset = 0;
   private minGap = Number.POSITIVE_INFINITY;
+  private readonly steps = new ClockStepWatch();
+  private lastFenceAt = 0;
   private fences = 0;
   /** The fence sent and not seen yet, with the local time it was sent. */
   private awaited: { readonly n: number; readonly sentAt: number } | undefined;
@@ -58,7 +62,6 @@ export class MonitorFeed implements ShardFeed {
   /** settle() waiting for the fence it sent (or for the node to refuse it). */
   private fenceSeen: (() => void) | undefined;
   private readonly link: MonitorLink;
-  private readonly clock = new ClockSteps();
 
   constructor(
     private readonly host: FeedHost,
@@ -122,8 +125,8 @@ export class MonitorFeed implements ShardFeed {
       const line = parseMonitorLine(text);
       if (!line) continue;
       newest = line.t;
-      // Before the line's own events: they (and the expiries it completes) happened after the step.
-      const step = this.clock.observe(now, line.t);
+      // Before the line's own events: the expiries it completes ran out in the step.
+      const step = this.steps.see(now, line.t);
       if (step !== undefined) out.push(clockStepEvent(line.t, step));
       const fence = fenceNumber(line);
       if (fence === undefined) {
@@ -131,7 +134,7 @@ export class MonitorFeed implements ShardFeed {
         this.unfenced = true;
       } else if (fence === this.awaited?.n) {
         // Every line before it has arrived: the decoder completes the open run and the expiries.
-        this.clock.fenced(this.awaited.sentAt, line.t);
+        this.steps.fence(this.awaited.sentAt, line.t);
         this.awaited = undefined;
         this.unfenced = false;
         this.fencedAt = line.t;
@@ -148,6 +151,7 @@ export class MonitorFeed implements ShardFeed {
     this.quietTimer = setTimeout(() => this.quiet(), QUIET_MS);
     this.host.emit(out);
     if (!this.awaited) this.wake();
+    if (now - this.lastFenceAt >= ANCHOR_EVERY_MS) this.fence();
   }
 
   private wake(): void {
@@ -166,6 +170,7 @@ export class MonitorFeed implements ShardFeed {
     if (!this.fencing || this.awaited || !this.connection) return;
     const n = ++this.fences;
     this.awaited = { n, sentAt: Date.now() };
+    this.lastFenceAt = this.awaited.sentAt;
     this.connection.send(fenceCommand(n));
   }
 

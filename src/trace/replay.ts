@@ -16,6 +16,8 @@ export interface ReplayOptions {
   readonly onEvents: (events: readonly TraceEvent[], found: readonly Finding[]) => void;
   /** Asked after each chunk: a promise to wait for before the next (the output is behind). */
   readonly drained?: () => Promise<void> | undefined;
+  /** The session keeps the most recent events for a chart (default true; --json draws none). */
+  readonly chart?: boolean;
 }
 
 /** Reads the whole file through a session; resolves with it at the end of the file. */
@@ -23,7 +25,7 @@ export async function replayFile(opts: ReplayOptions): Promise<TraceSession> {
   const reader = new HistoryReader({ wants: opts.wants, file: opts.file });
   // Made at the first events, after the header: a recording of Redlock nodes is checked with its quorum view.
   let made: TraceSession | undefined;
-  const session = () => (made ??= new TraceSession({ redlockNodes: reader.header?.nodes }));
+  const session = () => (made ??= new TraceSession({ redlockNodes: reader.header?.nodes }, opts.chart === false ? 0 : undefined));
   const shown = (e: TraceEvent) => isNodeEvent(e) || opts.wants(e.lock);
   const take = (events: readonly TraceEvent[]) => {
     if (events.length === 0) return;

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { formatDuration } from '../core/duration.js';
 import { allMatched } from '../core/scenario/run.js';
 import { rowPassed, summaryTable, type SummaryRow } from '../core/scenario/scenario-summary.js';
@@ -7,6 +7,7 @@ import { kindsText } from '../core/scenario/timeline-text.js';
 import { violationKinds } from '../core/scenario/verdict.js';
 import type { ScenarioAllStore, ScenarioProgress } from './scenario-all-store.js';
 import { useTerminalSize } from './use-terminal-size.js';
+import { useTick } from './use-tick.js';
 
 export interface ScenarioAllViewProps {
   readonly store: ScenarioAllStore;
@@ -47,13 +48,8 @@ export function ScenarioAllView({ store, columns, tickMs = 100 }: ScenarioAllVie
   const width = Math.max(20, (columns ?? terminal.columns) - 1);
   const screen = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const running = screen.scenarios.some((s) => s.status === 'running');
-  // The tick only re-renders, so the running scenarios' elapsed time moves.
-  const [, setTick] = useState(0);
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => setTick((n) => n + 1), tickMs);
-    return () => clearInterval(timer);
-  }, [running, tickMs]);
+  // The running scenarios' elapsed time moves with the tick.
+  useTick(running, tickMs);
   const now = store.now();
 
   const nameWidth = Math.min(Math.max(...screen.scenarios.map((s) => s.name.length), 8), Math.floor(width / 2));

@@ -1,14 +1,15 @@
 import { Box, Static, Text } from 'ink';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { memo, useSyncExternalStore } from 'react';
 import { eventLines, seconds, type EventTone } from '../core/scenario/timeline-events.js';
 import { roundSpan } from '../core/scenario/timeline-raster.js';
 import { kindsText } from '../core/scenario/timeline-text.js';
 import { deriveLanes } from '../core/scenario/timeline.js';
 import { OUTCOME_TEXT } from '../core/scenario/timing.js';
 import { violationKinds } from '../core/scenario/verdict.js';
-import type { LiveVariant, ScenarioRunStore, ScenarioScreen } from './scenario-run-store.js';
+import { SCENARIO_REPAINT_MS, type LiveVariant, type ScenarioRunStore, type ScenarioScreen } from './scenario-run-store.js';
 import { Swimlane } from './Swimlane.js';
 import { useTerminalSize } from './use-terminal-size.js';
+import { useTick } from './use-tick.js';
 import { VerdictColumns } from './VerdictColumns.js';
 
 export interface ScenarioRunViewProps {
@@ -92,26 +93,41 @@ function RunningVariant({ variant, index, screen, width, now, logLines }: { read
 }
 
 /** `scenario run <name>` on a terminal: each variant's swimlane grows live, then all verdicts side by side. */
-export function ScenarioRunView({ store, columns, tickMs = 100, logLines = 5 }: ScenarioRunViewProps) {
+export function ScenarioRunView({ store, columns, tickMs = SCENARIO_REPAINT_MS, logLines = 5 }: ScenarioRunViewProps) {
   const terminal = useTerminalSize();
   const width = Math.max(20, (columns ?? terminal.columns) - 1);
   const screen = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const current = screen.variants[screen.variants.length - 1];
   const running = current !== undefined && current.result === undefined;
-  // The tick only re-renders; the cursor reads the store's clock, so a new variant starts at 0.
-  const [, setTick] = useState(0);
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => setTick((n) => n + 1), tickMs);
-    return () => clearInterval(timer);
-  }, [running, tickMs]);
+  // The cursor reads the store's clock, so a new variant starts at 0.
+  useTick(running, tickMs);
   const now = store.elapsed();
-
-  // Finished variants are printed once above the live part and scroll away with the terminal.
-  const finished = screen.variants.flatMap((v, index) => (v.result ? [{ key: `${index}-${v.variant}`, variant: v, index }] : []));
-  const items = [{ key: 'title' } as const, ...finished];
   return (
     <Box flexDirection="column">
+      <PrintedAbove screen={screen} width={width} />
+      {running && <RunningVariant variant={current} index={screen.variants.length - 1} screen={screen} width={width} now={now} logLines={logLines} />}
+      {screen.finished && (
+        <Box marginTop={1}>
+          <VerdictColumns runs={finishedOf(screen).map((f) => f.variant.result!)} width={width} />
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+const finishedOf = (screen: ScenarioScreen) =>
+  screen.variants.flatMap((v, index) => (v.result ? [{ key: `${index}-${v.variant}`, variant: v, index }] : []));
+
+/**
+ * The title and the finished variants, printed once above the live part (they scroll away with the
+ * terminal). Re-rendered only when another variant finishes: ink draws a frame at once, past its
+ * frame-rate limit, whenever a <Static> re-renders, so re-rendering it with every tick and event
+ * would draw every one of them.
+ */
+const PrintedAbove = memo(
+  function PrintedAbove({ screen, width }: { readonly screen: ScenarioScreen; readonly width: number }) {
+    const items = [{ key: 'title' } as const, ...finishedOf(screen)];
+    return (
       <Static items={items}>
         {(item) =>
           'variant' in item ? (
@@ -125,12 +141,8 @@ export function ScenarioRunView({ store, columns, tickMs = 100, logLines = 5 }: 
           )
         }
       </Static>
-      {running && <RunningVariant variant={current} index={screen.variants.length - 1} screen={screen} width={width} now={now} logLines={logLines} />}
-      {screen.finished && (
-        <Box marginTop={1}>
-          <VerdictColumns runs={finished.map((f) => f.variant.result!)} width={width} />
-        </Box>
-      )}
-    </Box>
-  );
-}
+    );
+  },
+  // A finished variant never changes, so the count says whether anything above is new.
+  (before, after) => before.width === after.width && finishedOf(before.screen).length === finishedOf(after.screen).length,
+);

@@ -19,6 +19,8 @@ export interface LiveOptions {
   readonly beforeClose?: () => void;
   /** Let React commit the last update before unmounting, so the final frame stays on screen. */
   readonly settle?: boolean;
+  /** Most frames a second ink draws, whatever triggers them (ink's default: 30). */
+  readonly maxFps?: number;
 }
 
 export interface LiveView {
@@ -41,6 +43,7 @@ export function mountLive(element: ReactElement, io: LiveIo, opts: LiveOptions =
     ...(io.stdin ? { stdin: io.stdin as NodeJS.ReadStream } : {}),
     exitOnCtrlC: false,
     patchConsole: false,
+    ...(opts.maxFps !== undefined ? { maxFps: opts.maxFps } : {}),
   });
   // Taken now: ink unmounts itself on SIGTERM / SIGHUP (signal-exit), and an exit promise asked
   // for after that would never settle.

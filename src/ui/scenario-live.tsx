@@ -1,7 +1,7 @@
 import type { HistoryEvent } from '../core/scenario/history.js';
 import type { ScenarioRun, VariantRun } from '../core/scenario/run.js';
 import { createScenarioAllStore, type ScenarioAllStore } from './scenario-all-store.js';
-import { createScenarioRunStore, type VariantStart } from './scenario-run-store.js';
+import { createScenarioRunStore, SCENARIO_REPAINT_MS, type VariantStart } from './scenario-run-store.js';
 import { ScenarioAllView } from './ScenarioAllView.js';
 import { ScenarioRunView } from './ScenarioRunView.js';
 import { mountLive } from './mount-view.js';
@@ -32,8 +32,10 @@ export interface LiveScenarioRun {
 /** Mounts the live view of one `scenario run <name>`. */
 export function mountScenarioRunView(opts: MountOptions & { readonly name: string; readonly title: string; readonly variantCount?: number }): LiveScenarioRun {
   const store = createScenarioRunStore({ name: opts.name, title: opts.title, ...(opts.variantCount !== undefined ? { variantCount: opts.variantCount } : {}) });
-  // No key handling: Ctrl-C stays a signal, which the launcher turns into ctx.signal.
-  const view = mountLive(<ScenarioRunView store={store} />, opts, { beforeClose: store.finish, settle: true });
+  // No key handling: Ctrl-C stays a signal, which the launcher turns into ctx.signal. Frames at
+  // the store's cadence, however many updates (cursor ticks, events) fall between two of them.
+  const maxFps = 1000 / SCENARIO_REPAINT_MS;
+  const view = mountLive(<ScenarioRunView store={store} />, opts, { beforeClose: store.finish, settle: true, maxFps });
   return {
     startVariant: store.startVariant,
     restartVariant: store.restartVariant,

@@ -4,8 +4,17 @@ import type { ViolationKind } from '../core/scenario/verdict.js';
 
 // `scenario run` feeds this store from the runner's onEvent callback. Events can come in bursts of
 // hundreds a second (watchdog renewals, server reads); the store folds each at once but tells the
-// view at most every `repaintMs`, so the terminal repaints ~20 times a second, whatever the rate.
-// Like hold-store, it lives outside React: events may arrive before ink has mounted.
+// view at most every `repaintMs`, whatever the rate. Like hold-store, it lives outside React:
+// events may arrive before ink has mounted.
+
+/**
+ * The live view's cadence (ms), for its cursor and its events alike: 4 frames a second, as the race
+ * and trace views. The view shares its event loop with the race it draws, whose steps and replies
+ * must keep within a tolerance of ~80 ms; a frame costs a few ms of CPU on an idle machine and many
+ * times that on a busy one, and at the 10-30 frames a second this view once drew, its frames alone
+ * made a loaded machine's runs inconclusive far more often than the same runs without the view.
+ */
+export const SCENARIO_REPAINT_MS = 250;
 
 /** What the view needs before a variant's first event: its lanes and what it should find. */
 export interface VariantStart {
@@ -59,7 +68,7 @@ export interface ScenarioRunStoreOptions {
   readonly repaintMs?: number;
 }
 
-export function createScenarioRunStore({ name, title, variantCount, clock = Date.now, repaintMs = 50 }: ScenarioRunStoreOptions): ScenarioRunStore {
+export function createScenarioRunStore({ name, title, variantCount, clock = Date.now, repaintMs = SCENARIO_REPAINT_MS }: ScenarioRunStoreOptions): ScenarioRunStore {
   const variants: { start: VariantStart; events: HistoryEvent[]; startedAt: number; result?: VariantRun }[] = [];
   let finished = false;
   const build = (): ScenarioScreen => ({
@@ -81,12 +90,11 @@ export function createScenarioRunStore({ name, title, variantCount, clock = Date
     snapshot = build();
     for (const listener of listeners) listener();
   };
-  // Events wait for the next repaint slot; starts and finishes show at once.
+  // Events wait for the next repaint slot, never drawn inside the runner's callback (the step or
+  // reply it reports on goes on first); starts and finishes show at once.
   const schedule = (): void => {
     if (timer) return;
-    const wait = Math.max(0, lastPublish + repaintMs - clock());
-    if (wait === 0) publish();
-    else timer = setTimeout(publish, wait);
+    timer = setTimeout(publish, Math.max(0, lastPublish + repaintMs - clock()));
   };
 
   return {

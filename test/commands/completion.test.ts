@@ -7,7 +7,8 @@ import { commandTree, shippedScenarios } from '../../src/commands/completion-tre
 import { completeWords } from '../../src/core/completion.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
-import { KEY_BUDGET_MS, prefixPattern } from '../../src/commands/completion-keys.js';
+import { prefixPattern } from '../../src/commands/completion-keys.js';
+import { KEY_BUDGET_MS } from '../../src/commands/completion-cached-keys.js';
 
 let env: Record<string, string | undefined>;
 

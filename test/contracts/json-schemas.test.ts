@@ -120,6 +120,18 @@ describe('reading commands', () => {
     const replayed = checkOutput('trace', (await offline('trace', '--from', record, '--json')).stdout) as { type: string }[];
     expect(replayed.filter((l) => l.type === 'event').length).toBe(lines.filter((l) => l.type === 'event').length);
   }, SPAWNS_BOUND);
+
+  it('trace --from: a deadlock finding, a liveness one with its why, and a refusal on a data key', async () => {
+    const record = join(mkdtempSync(join(tmpdir(), 'redlock-cli-trace-')), 'stuck.ndjson');
+    const t0 = Date.UTC(2026, 10, 28, 14, 0, 0);
+    const event = (kind: string, t: number, owner: string, extra: object = {}) => JSON.stringify({ type: 'event', kind, t: t0 + t, lock: 'jobs', owner, library: 'token', ...extra });
+    const refusals = [0, 400, 800, 1200].map((t) => event('refused', 200 + t, 'tok-b', { holders: ['tok-a'] }));
+    const onData = [0, 600, 1200].map((t) => JSON.stringify({ type: 'event', kind: 'refused', t: t0 + t, lock: 'cart:42', owner: 'tok-c', library: 'token', holders: [], data: true }));
+    writeFileSync(record, [JSON.stringify({ type: 'redlock-cli-trace', version: 1, source: 'test', startedAt: t0 }), event('acquired', 0, 'tok-a', { count: 1 }), ...refusals, ...onData, ''].join('\n'));
+    const lines = checkOutput('trace', (await offline('trace', '--from', record, '--json')).stdout) as { type: string; kind?: string; why?: string; liveness?: boolean }[];
+    const found = lines.filter((l) => l.type === 'finding' && l.kind === 'deadlock').map((l) => [l.why, l.liveness]);
+    expect(found).toEqual([['no-ttl', true], ['data-key', true]]);
+  }, SPAWNS_BOUND);
 });
 
 describe('race, sandbox, scenario, target', () => {

@@ -1,7 +1,7 @@
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_KINDS } from '../../src/locks/types.js';
-import { completionHome, exec } from './completion-home.js';
+import { completionHome, exec, stubbedCli } from './completion-home.js';
 
 // The bash script as bash runs it: sourced, then its function called with COMP_WORDS/COMP_CWORD
 // the way readline fills them (split at COMP_WORDBREAKS), calling the built redlock-cli on PATH.
@@ -27,12 +27,16 @@ const TEST_MS = 5 * COMPLETION_MS;
 
 /** COMPREPLY for these COMP_WORDS, the cursor in the last one. */
 async function complete(...words: string[]): Promise<string[]> {
+  return completeIn({}, ...words);
+}
+
+async function completeIn(extraEnv: NodeJS.ProcessEnv, ...words: string[]): Promise<string[]> {
   const program = `
     source "$1"; shift
     COMP_WORDS=(redlock-cli "$@"); COMP_CWORD=$#
     _redlock_cli_complete
     printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const { stdout } = await exec('bash', ['--norc', '--noprofile', '-c', program, 'bash', script, ...words], { env, timeout: COMPLETION_MS, killSignal: 'SIGKILL' });
+  const { stdout } = await exec('bash', ['--norc', '--noprofile', '-c', program, 'bash', script, ...words], { env: { ...env, ...extraEnv }, timeout: COMPLETION_MS, killSignal: 'SIGKILL' });
   return stdout.split('\n').filter((l) => l !== '');
 }
 
@@ -79,6 +83,20 @@ describe('bash completion', { timeout: TEST_MS }, () => {
     expect(await complete('target', 'show', '')).toEqual(['prod', 'staging']);
     expect(await complete('target', 'rm', 'p')).toEqual(['prod']);
     expect(await complete('target', 'add', '')).toEqual([]);
+  });
+
+  it('answers commands, options and fixed values without starting redlock-cli; keys and targets ask it', async () => {
+    const stub = stubbedCli(dir);
+    expect(await completeIn(stub.env, 'ins')).toEqual(['inspect']);
+    expect(await completeIn(stub.env, 'inspect', '--ki')).toEqual(['--kind']);
+    expect(await completeIn(stub.env, 'acquire', 'k', '--kind', '=', 'f')).toEqual(['fair', 'fenced']);
+    expect(await completeIn(stub.env, 'scenario', 'run', 'gc-')).toEqual(['gc-pause-no-fencing']);
+    expect(await completeIn(stub.env, 'sandbox', 'help', 'st')).toEqual(['status', 'stall-replication']);
+    expect(existsSync(stub.started)).toBe(false);
+    // Where a key or a saved target goes, the script asks redlock-cli (here the stub, which fails: nothing).
+    expect(await completeIn(stub.env, 'release', 'ord')).toEqual([]);
+    expect(await completeIn(stub.env, 'ls', '--target', '')).toEqual([]);
+    expect(readFileSync(stub.started, 'utf8')).toBe('__complete --keys bash =ord\n__complete --shell bash --files-line -- ls --target \n');
   });
 
   it('leaves the words after -- to bash (the command hold runs)', async () => {

@@ -1,8 +1,8 @@
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_KINDS } from '../../src/locks/types.js';
-import { completionHome, killRunningShells, requireShell, runShell } from './completion-home.js';
+import { completionHome, killRunningShells, requireShell, runShell, stubbedCli } from './completion-home.js';
 import { startRedis } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
@@ -17,8 +17,8 @@ let script: string;
 let env: NodeJS.ProcessEnv;
 
 /** fish's stdout; a non-zero exit is an error. */
-async function fish(args: readonly string[]): Promise<string> {
-  const run = await runShell('fish', args, { env, work });
+async function fish(args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
+  const run = await runShell('fish', args, { env, work }, extraEnv);
   if (run.code !== 0) throw new Error(`fish exited with ${run.code}: ${run.output}`);
   return run.stdout;
 }
@@ -38,8 +38,8 @@ const parse = (stdout: string): Completion[] =>
     });
 
 /** What Tab offers after `redlock-cli <line>` with the script sourced from its file. */
-async function complete(line: string): Promise<Completion[]> {
-  return parse(await fish(['--no-config', '-c', 'source $argv[1]; and complete -C $argv[2]', script, `redlock-cli ${line}`]));
+async function complete(line: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Completion[]> {
+  return parse(await fish(['--no-config', '-c', 'source $argv[1]; and complete -C $argv[2]', script, `redlock-cli ${line}`], extraEnv));
 }
 
 const values = async (line: string): Promise<string[]> => (await complete(line)).map((c) => c.value);
@@ -116,6 +116,24 @@ describe('fish completion', () => {
     expect(inspect).toEqual(['staging']);
     expect(show).toEqual(['prod', 'staging']);
     expect(rm).toEqual(['prod']);
+  });
+
+  it('answers commands, options and fixed values without starting redlock-cli; keys and targets ask it', async () => {
+    const stub = stubbedCli(dir);
+    const [ins, kind, values, scenario] = await Promise.all([
+      complete('ins', stub.env),
+      complete('inspect --ki', stub.env),
+      complete('acquire k --kind=f', stub.env),
+      complete('scenario run gc-', stub.env),
+    ]);
+    expect(ins).toEqual([{ value: 'inspect', description: expect.stringMatching(/^decode any lock found in Redis/) }]);
+    expect(kind).toEqual([{ value: '--kind', description: expect.stringMatching(/^read the data as this kind/) }]);
+    expect(values.map((c) => c.value)).toEqual(['--kind=fair', '--kind=fenced']);
+    expect(scenario.map((c) => c.value)).toEqual(['gc-pause-no-fencing']);
+    expect(existsSync(stub.started)).toBe(false);
+    // A key goes here: the script asks redlock-cli (the stub fails: nothing, and no file names).
+    expect(await complete('release j', stub.env)).toEqual([]);
+    expect(readFileSync(stub.started, 'utf8')).toBe('__complete --keys fish =j\n');
   });
 
   it('falls back to file names where redlock-cli offers nothing (the command hold runs)', async () => {

@@ -53,6 +53,19 @@ export async function completionHome(shell: CompletionShell, extraEnv: (dir: str
   return { dir, work, script, env };
 }
 
+/**
+ * PATH for a shell whose \`redlock-cli\` is a stub that only writes its arguments to \`started\` and
+ * fails: a Tab that leaves \`started\` absent never started redlock-cli (nor node behind it).
+ */
+export function stubbedCli(dir: string): { readonly env: NodeJS.ProcessEnv; readonly started: string } {
+  const stub = join(dir, 'stub');
+  const started = join(dir, 'stub-started');
+  mkdirSync(stub, { recursive: true });
+  writeFileSync(join(stub, 'redlock-cli'), `#!/bin/sh\necho "$*" >> '${started}'\nexit 1\n`);
+  chmodSync(join(stub, 'redlock-cli'), 0o755);
+  return { env: { PATH: `${stub}:${process.env.PATH}` }, started };
+}
+
 /** Fails with what to install when the shell (or the part of it a test drives) is missing. */
 export async function requireShell(shell: CompletionShell, probe: readonly string[], what: string = shell): Promise<void> {
   try {

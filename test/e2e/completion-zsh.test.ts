@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_KINDS } from '../../src/locks/types.js';
 import { startRedis } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
-import { completionHome, exec, killGroup, killRunningShells, requireShell, runShell } from './completion-home.js';
+import { completionHome, exec, killGroup, killRunningShells, requireShell, runShell, stubbedCli } from './completion-home.js';
 
 // The zsh script as zsh runs it on Tab: an interactive `zsh -f -i` in a pseudo-terminal (the
 // zsh/zpty module, driven by a second zsh) loads compinit and the script, the line is typed and
@@ -100,10 +100,10 @@ const INSTALL = {
 };
 
 /** Types `redlock-cli <line>` into an interactive zsh and presses TAB. */
-async function tab(line: string, install: keyof typeof INSTALL = 'sourced'): Promise<Tab> {
+async function tab(line: string, install: keyof typeof INSTALL = 'sourced', extraEnv: NodeJS.ProcessEnv = {}): Promise<Tab> {
   const capdir = mkdtempSync(join(dir, 'tab-'));
   try {
-    const { code, output } = await zsh(['-f', join(dir, 'driver.zsh'), join(dir, 'capture.zsh'), INSTALL[install](), `redlock-cli ${line}`], { __CAPDIR: capdir });
+    const { code, output } = await zsh(['-f', join(dir, 'driver.zsh'), join(dir, 'capture.zsh'), INSTALL[install](), `redlock-cli ${line}`], { __CAPDIR: capdir, ...extraEnv });
     if (code !== 0 || !existsSync(join(capdir, 'shown'))) throw new Error(`zsh driver exited with ${code}; the terminal showed:\n${output}`);
     const lines = (name: string) => readFileSync(join(capdir, name), 'utf8').split('\n').filter((l) => l !== '');
     return { line: readFileSync(join(capdir, 'buffer'), 'utf8').replace(/\n$/, ''), matches: lines('matches'), shown: lines('shown') };
@@ -185,6 +185,19 @@ describe('zsh completion', () => {
     expect(ls.shown).toEqual(['prod  -- rediss://app@10.0.0.5:6380 standalone', 'staging  -- redis://10.0.0.9:6379 standalone']);
     expect(inspect.line).toBe('redlock-cli inspect k --target staging ');
     expect(rm.line).toBe('redlock-cli target rm prod ');
+  });
+
+  it('answers commands, options and fixed values without starting redlock-cli; keys ask it', async () => {
+    const stub = stubbedCli(dir);
+    const [ins, kind, value] = await Promise.all([tab('ins', 'sourced', stub.env), tab('inspect --ki', 'sourced', stub.env), tab('hold k -k reen', 'sourced', stub.env)]);
+    expect(ins.line).toBe('redlock-cli inspect ');
+    expect(kind.line).toBe('redlock-cli inspect --kind ');
+    expect(value.line).toBe('redlock-cli hold k -k reentrant ');
+    expect(existsSync(stub.started)).toBe(false);
+    // A key goes here: the script asks redlock-cli (the stub fails: nothing, and no file names).
+    const key = await tab('release j', 'sourced', stub.env);
+    expect(key.line).toBe('redlock-cli release j');
+    expect(readFileSync(stub.started, 'utf8')).toBe('__complete --keys zsh =j\n');
   });
 
   it('falls back to file names where redlock-cli offers nothing (the command hold runs)', async () => {

@@ -91,3 +91,19 @@ export async function within(timeoutMs: number, check: () => Promise<boolean>): 
     await new Promise((r) => setTimeout(r, 500));
   }
 }
+
+/**
+ * Prometheus's histogram_quantile over plain values bucketed at `bounds` (upper bounds, `le`
+ * inclusive, ascending; +Inf implied): the rank's bucket found, then linear interpolation inside
+ * it, as promql's bucketQuantile does. So values measured elsewhere can be compared with
+ * Prometheus's answer at the same resolution.
+ */
+export function bucketQuantile(q: number, values: readonly number[], bounds: readonly number[]): number {
+  const counts = bounds.map((b) => values.filter((v) => v <= b).length);
+  const rank = q * values.length;
+  const b = counts.findIndex((c) => c >= rank);
+  if (b === -1) return bounds.at(-1)!;
+  const start = b === 0 ? 0 : bounds[b - 1]!;
+  const below = b === 0 ? 0 : counts[b - 1]!;
+  return start + (bounds[b]! - start) * ((rank - below) / (counts[b]! - below));
+}

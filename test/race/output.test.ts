@@ -47,6 +47,7 @@ describe('race output', () => {
     expect(lines[1]).toBe('  fenced lock on orders, invoices · 4 clients · lease 2000 ms renewed · hold 2 ms fixed · wait 1000 ms · release safe');
     expect(r.stdout).toMatch(/^ {2}acquisitions +\d+ \(\d+\.\d\/s\) +[▁▂▃▄▅▆▇█]+$/m);
     expect(stdout).toMatch(/^ {2}wait +p50 [\d.]+ ms · p95 .+ · p99 .+ · max .+$/m);
+    expect(stdout).toMatch(/^ {2}server clock +wait p50 [\d.]+ ms · p99 .+ · hold p50 .+ · p99 .+$/m);
     expect(stdout).toMatch(/^ {2}fairness +[01]\.\d\d \(Jain's index, 1 = even\) · busiest c\d [\d.]+% · quietest c\d [\d.]+%$/m);
     for (const key of ['orders', 'invoices']) {
       const [, counter, increments] = new RegExp(`counter ${key} +(\\d+) after (\\d+) increments \\(none lost\\)`).exec(stdout) ?? [];
@@ -63,9 +64,11 @@ describe('race output', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown> & { keys: { history: { clients: string[]; events: { kind: string }[] }; counter: number; acquisitions: number }[] };
     expect(Object.keys(out)).toEqual(
-      expect.arrayContaining(['plan', 'target', 'elapsedMs', 'safe', 'acquisitions', 'ratePerSec', 'series', 'waits', 'timeouts', 'fairness', 'shares', 'lostLocks', 'faults', 'harness', 'violations', 'keys']),
+      expect.arrayContaining(['plan', 'target', 'elapsedMs', 'safe', 'acquisitions', 'ratePerSec', 'series', 'waits', 'serverTimed', 'timeouts', 'fairness', 'shares', 'lostLocks', 'faults', 'harness', 'violations', 'keys']),
     );
     expect(out.safe).toBe(true);
+    // Worker clients' server-timed figures, one wait per acquisition.
+    expect(out.serverTimed).toMatchObject({ waits: { count: out.acquisitions }, holds: { count: expect.any(Number) } });
     expect(out.harness).toMatchObject({ workers: 1, keptUp: expect.any(Boolean) });
     const [k] = out.keys;
     expect(k!.counter).toBe(k!.acquisitions);

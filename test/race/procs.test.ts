@@ -24,7 +24,9 @@ describe('race --procs', () => {
     const [k] = r.keys;
     expect(r.violations).toEqual([]);
     expect(k!.counter).toBe(r.stats.acquisitions);
-    expect(r.stats.acquisitions).toBeGreaterThan(20);
+    // Enough acquisitions that both workers' clients interleave; not a throughput floor: worker
+    // start-up eats most of the 2.5 s when the machine is loaded (>20 failed at load 35).
+    expect(r.stats.acquisitions).toBeGreaterThan(5);
     // Clients of both workers (dealt round-robin: c1, c3, c5 and c2, c4, c6) took the lock.
     const who = new Set(ops(r, 'acquire', 'ok').map((e) => e.client));
     expect(who.has('c1') || who.has('c3') || who.has('c5')).toBe(true);

@@ -36,6 +36,7 @@ const short = ['--clients', '3', '--duration', '1s', '--lease', '2s', '--hold', 
 const race = (...args: string[]) => runCli(['race', ...args], env);
 
 interface RaceJson {
+  readonly plan: { readonly target: unknown };
   readonly target: string;
   readonly acquisitions: number;
   readonly violations: readonly unknown[];
@@ -150,6 +151,8 @@ describe('race on a Sentinel and a Cluster of your own', () => {
     const json = ran(await race('rt:c1', 'rt:c2', '--cluster', `127.0.0.1:${cluster.nodes[0]!.port}`, ...short, '--yes', '--json'));
     expect(json.target).toBe(`cluster 127.0.0.1:${cluster.nodes[0]!.port}`);
     expect(json.acquisitions).toBeGreaterThan(0);
+    // The plan names the Cluster it raced on, not the default server --cluster left in the endpoint.
+    expect(json.plan.target).toEqual({ type: 'url', url: `redis://127.0.0.1:${cluster.nodes[0]!.port}`, where: `cluster 127.0.0.1:${cluster.nodes[0]!.port}` });
   }, 30_000);
 
   it('--chaos failover against a Sentinel of your own is refused', async () => {

@@ -22,6 +22,15 @@ const SEEN_BY_TRACE: Readonly<Record<string, readonly string[]>> = {
   // lock there before the trace followed it, the key exists and A's loss shows at its refused
   // release instead (expired-while-held). Both are the same incident (sameFinding).
   'master-failover-lock-loss': ['lost-in-failover', 'expired-while-held'],
+  'gc-pause-no-fencing': ['expired-while-held'],
+  'rwlock-writer-starvation': ['starvation'],
+  'watchdog-crash-vs-hang': ['starvation'],
+  // Liveness: the lock stuck, each by the server's own fact (checker-stuck.ts's why).
+  'setnx-expire-crash': ['deadlock'],
+  'reentrancy-count-mismatch': ['deadlock'],
+  'fair-lock-dead-waiter': ['deadlock'],
+  'orphan-rwlock-timeout': ['deadlock'],
+  'lock-key-collision': ['deadlock'],
   // Traced on every node (trace --nodes): two majorities at once, through the node that stepped or restarted.
   'redlock-clock-jump': ['overlap'],
   'redlock-restart-amnesia': ['overlap'],

@@ -144,6 +144,36 @@ describe('mountScenarioRunView', () => {
   });
 });
 
+describe('the live view beside the race it draws', () => {
+  // The view shares its event loop with the race, whose steps must keep within ~80 ms: every frame
+  // it draws is CPU the race waits for on a busy machine. At 10-30 frames a second (the cursor's
+  // 100 ms tick, events every 50 ms) a loaded machine's runs came out inconclusive; 4 a second
+  // keeps the race's process mostly idle. A slow machine only draws fewer frames, never more.
+  it('draws at most 4 frames a second while events arrive every 10 ms, and none inside the runner\'s callback', async () => {
+    // A frame is a write that draws text (ink also writes bare escape codes around each one).
+    const drawsText = (chunk: string): boolean => chunk.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').trim() !== '';
+    const out = Object.assign(new EventEmitter(), { columns: 100, rows: 40, isTTY: true, frames: 0, write(chunk: string) { if (drawsText(chunk)) out.frames++; return true; } });
+    const live = mountScenarioRunView({ stdout: out, stderr: out, name: 'gc-pause-stale-write', title: 'A long pause', variantCount: 1 });
+    try {
+      live.startVariant({ variant: 'unsafe', description: 'no fencing', expected: ['stale-write'], clients: ['A', 'B', 'C'], nodes: ['n1'], expectedMs: 2000 });
+      await new Promise((r) => setTimeout(r, 300)); // the first frame of the running variant is drawn
+      const before = out.frames;
+      const started = Date.now();
+      for (let i = 0; Date.now() - started < 1000 && i < 200; i++) {
+        const drawn = out.frames;
+        live.event({ kind: 'note', t: i * 10, lane: 'A', text: `renewed ${i}` });
+        expect(out.frames, 'a frame drawn inside the event callback').toBe(drawn);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const seconds = (Date.now() - started) / 1000;
+      expect(out.frames - before).toBeGreaterThan(0);
+      expect(out.frames - before).toBeLessThanOrEqual(Math.ceil(4 * seconds) + 1);
+    } finally {
+      await live.close();
+    }
+  });
+});
+
 describe('ScenarioRunView at 40 columns', () => {
   it('no line is wider than the terminal while the lanes grow and the log scrolls', async () => {
     const run = mount(40, 40);

@@ -3,7 +3,7 @@
 
 import { formatDuration } from '../../core/duration.js';
 import { describePlan, type RaceTarget } from '../../core/race/plan.js';
-import { describeEndpoint, endpointUrl } from '../../core/endpoint.js';
+import { atNode, describeEndpoint, endpointUrl, type Endpoint } from '../../core/endpoint.js';
 import { formatWait, sparkline } from '../../core/race/stats.js';
 import { violationKinds } from '../../core/scenario/verdict.js';
 import type { RaceResult } from '../../race/run.js';
@@ -55,6 +55,7 @@ export function raceFigures(r: RaceResult, sparkWidth: (acquisitions: string) =>
     ['duration', formatDuration(r.elapsedMs)],
     ['acquisitions', `${acquisitions}  ${sparkline(s.series, sparkWidth(acquisitions))}`],
     ['wait', `p50 ${ms(s.waits.p50)} · p95 ${ms(s.waits.p95)} · p99 ${ms(s.waits.p99)} · max ${ms(s.waits.max)}`],
+    ...serverTimedRow(s.serverTimed),
     ['timeouts', `${s.timeouts} waits of ${formatDuration(r.plan.waitMs)} ran out · ${s.errors} errors`],
     [
       'fairness',
@@ -77,6 +78,12 @@ export function raceFigures(r: RaceResult, sparkWidth: (acquisitions: string) =>
   ];
 }
 
+/** The waits and holds on the server's clock, as the exporter sees them; no row where nothing was timed. */
+function serverTimedRow(t: RaceResult['stats']['serverTimed']): [string, string][] {
+  if (!t) return [];
+  return [['server clock', `wait p50 ${ms(t.waits.p50)} · p99 ${ms(t.waits.p99)} · hold p50 ${ms(t.holds.p50)} · p99 ${ms(t.holds.p99)}`]];
+}
+
 function harnessLine(r: RaceResult): string {
   const h = r.harness;
   const workers = h.workers > 0 ? `; ${h.workers} workers, busiest ${h.workerCpuPctMax.toFixed(0)}% of a core, timers late p99 ${ms(h.workerLoopDelayP99Ms)}` : '';
@@ -95,11 +102,22 @@ function verdictLine(r: RaceResult): string {
   return `UNSAFE: ${found}`;
 }
 
-/** Every figure, each key's verdict and its history, as one JSON value. */
+/**
+ * A URL that reaches the target, its password masked. A URL names one node, so a Cluster's is its
+ * first seed's (a URL to a Cluster node is read as that Cluster); `where` names every seed. The
+ * endpoint's own host and port are not the Cluster's: with --cluster they are the default's.
+ */
+function targetUrl(ep: Endpoint): string {
+  const seed = ep.clusterNodes?.[0];
+  return endpointUrl(seed ? atNode(ep, seed) : ep, 'mask');
+}
+
 function maskedTarget(t: RaceTarget): unknown {
   if (t.type !== 'url') return t;
-  return { type: t.type, url: endpointUrl(t.endpoint, 'mask'), where: describeEndpoint(t.endpoint), ...(t.nodes ? { nodes: t.nodes.map((n) => endpointUrl(n, 'mask')) } : {}) };
+  return { type: t.type, url: targetUrl(t.endpoint), where: describeEndpoint(t.endpoint), ...(t.nodes ? { nodes: t.nodes.map((n) => endpointUrl(n, 'mask')) } : {}) };
 }
+
+/** Every figure, each key's verdict and its history, as one JSON value. */
 
 export function raceJson(r: RaceResult): unknown {
   const { shares, keys: _liveKeys, elapsedMs: _snapshotAt, ...stats } = r.stats;

@@ -32,7 +32,7 @@ export async function traceToScenario(ctx: CommandContext, file: string, wants: 
   if (!result.ok) throw new NotFoundError(`trace --scenario: ${result.problem}`);
   const { incident } = result;
   const scenario = await writeScenarioFile(incidentScenario(incident, file), flags.scenario);
-  note(ctx, safeLine(`trace: unsafe finding ${incident.number} (${incident.finding.kind} on ${incident.lock}): the fault is ${incident.fault.replaceAll('-', ' ')}`));
+  note(ctx, safeLine(`trace: ${incident.finding.unsafe ? 'unsafe' : 'liveness'} finding ${incident.number} (${incident.finding.kind} on ${incident.lock}): the fault is ${incident.fault.replaceAll('-', ' ')}`));
   print(ctx, safeLine(`wrote ${flags.scenario}: variants ${scenario.variants.map((v) => v.name).join(', ')}; run it with: redlock-cli scenario run ${flags.scenario}`));
   return ExitCode.ok;
 }

@@ -7,11 +7,13 @@ const target = z.union([
   z.strictObject({ type: z.literal('sandbox'), name: z.string().optional() }),
   z.strictObject({
     type: z.literal('url'),
-    url: z.string().describe('password masked'),
+    url: z.string().describe('password masked; a Cluster\'s is its first seed\'s'),
     where: z.string().describe('host:port, or the Sentinel/Cluster seeds, as messages name it'),
     nodes: z.array(z.string()).optional(),
   }),
 ]);
+
+const percentiles = z.strictObject({ count: z.number(), p50: z.number(), p95: z.number(), p99: z.number(), max: z.number() });
 
 const plan = z.strictObject({
   keys: z.array(z.string()),
@@ -42,7 +44,16 @@ export const raceJson = z.strictObject({
   acquisitions: z.number(),
   ratePerSec: z.number(),
   series: z.array(z.number()).describe('acquisitions per second'),
-  waits: z.strictObject({ count: z.number(), p50: z.number(), p95: z.number(), p99: z.number(), max: z.number() }),
+  waits: percentiles.describe('acquire waits (ms) at the clients, round trips and scheduling included'),
+  serverTimed: z
+    .strictObject({
+      waits: percentiles.describe('first attempt to the attempt that took the lock'),
+      holds: percentiles.describe('acquisition to release, or to the lease end when it ran out first'),
+    })
+    .optional()
+    .describe(
+      "the same waits and holds (ms) on the server's clock, from TIME pipelined behind each lock command: what the exporter measures from MONITOR; absent for Redlock (a clock per node)",
+    ),
   timeouts: z.number(),
   refusals: z.number().describe('acquisition attempts the server refused (every try of a waiting acquire)'),
   errors: z.number(),

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { TRACE_EVENT_KINDS, TRACE_LIBRARIES } from '../trace/events.js';
 import { FINDING_KINDS } from '../trace/checker.js';
+import { STUCK_WHYS } from '../trace/checker-stuck.js';
 import { epochMs, traceClient } from './shapes.js';
 
 const traceEvent = z.strictObject({
@@ -18,9 +19,11 @@ const traceEvent = z.strictObject({
   count: z.number().optional(),
   shared: z.boolean().optional(),
   holders: z.array(z.string()).optional(),
+  data: z.literal(true).optional().describe('refused: the key holds application data a plain SET wrote, not a lock'),
   overwrite: z.boolean().optional(),
+  fenced: z.boolean().optional().describe('acquired: the grant counted a fencing token'),
   deadline: z.number().optional(),
-  stepMs: z.number().optional().describe('clock-step: how far the node clock moved forward, ms'),
+  stepMs: z.number().optional().describe('clock-step: how far the server clock moved forward beyond the time that passed'),
   command: z.array(z.string()).optional(),
   detail: z.string().optional(),
 });
@@ -33,6 +36,8 @@ const finding = {
   owners: z.array(z.string()),
   clients: z.array(traceClient),
   unsafe: z.boolean(),
+  liveness: z.literal(true).optional().describe('a liveness finding (deadlock, starvation): nobody was inside twice, but a waiter did not get in'),
+  why: z.enum(STUCK_WHYS).optional().describe('deadlock: the fact that shows the lock stuck (no-ttl, count-left, dead-queue-head, orphan-hold, data-key)'),
   message: z.string(),
   update: z.literal(true).optional().describe('issued again: a later act of the stale owner made its window longer'),
 };

@@ -87,6 +87,15 @@ interface LockState {
 
 const ENDS_EVERY_HOLD: ReadonlySet<string> = new Set(['deleted', 'force-unlocked']);
 
+/**
+ * Keyspace notifications carry no values: when the key had changed again before it was read
+ * back (a busy server), the source knows a hold began and ended but not whose (core/trace/
+ * keyspace-decoder.ts). Those holds are counted and timed under this stand-in owner; a renewal
+ * or an attempt without an owner names no hold and is skipped as before.
+ */
+const UNREAD_OWNER = '\u0000unread';
+const HOLD_EVENTS: ReadonlySet<string> = new Set(['acquired', 'reader-join', 'released', 'reader-leave', 'expired', 'lost-in-failover']);
+
 export class ExportFold {
   private readonly locks = new Map<string, LockState>();
   private readonly checker = new TraceChecker();
@@ -128,7 +137,7 @@ export class ExportFold {
   }
 
   private apply(s: LockState, e: TraceEvent, labels: LockLabels): void {
-    const owner = e.owner;
+    const owner = e.owner ?? (HOLD_EVENTS.has(e.kind) ? UNREAD_OWNER : undefined);
     switch (e.kind) {
       case 'attempt':
       case 'refused':

@@ -39,6 +39,11 @@ export interface RaceSnapshot {
   /** Acquisitions in each whole second so far. */
   readonly series: readonly number[];
   readonly waits: Percentiles;
+  /**
+   * The same races' waits and holds on the server's clock (the TIME behind each lock command),
+   * as the exporter measures them from MONITOR; absent where nothing was timed (Redlock).
+   */
+  readonly serverTimed?: { readonly waits: Percentiles; readonly holds: Percentiles };
   readonly timeouts: number;
   /** Acquisition attempts the server refused (each try of a waiting acquire counts). */
   readonly refusals: number;
@@ -74,6 +79,8 @@ export class RaceTally {
   private readonly counts = new Map<string, number>();
   private readonly invokedAt = new Map<number, number>();
   private readonly waits: number[] = [];
+  private readonly serverWaits: number[] = [];
+  private readonly serverHolds: number[] = [];
   private readonly okTimes: number[] = [];
   private readonly faultLines: string[] = [];
   private readonly faultStarts = new Map<number, { readonly what: string; readonly t: number }>();
@@ -147,6 +154,7 @@ export class RaceTally {
         this.counts.set(e.client, (this.counts.get(e.client) ?? 0) + 1);
         this.okTimes.push(e.t);
         if (from !== undefined) this.waits.push(e.t - from);
+        if (e.serverWaitMs !== undefined) this.serverWaits.push(e.serverWaitMs);
       } else if (e.detail === TIMED_OUT) this.timeouts += 1;
       else if (e.detail !== STOPPED) this.errors += 1;
       return;
@@ -154,7 +162,8 @@ export class RaceTally {
     if (e.op === 'release') {
       if (e.phase === 'invoke') ks.holders.delete(e.client);
       else if (e.phase === 'fail') this.errors += 1;
-      else if (e.detail !== undefined && LOST_AT_RELEASE.includes(e.detail)) {
+      else if (e.serverHoldMs !== undefined) this.serverHolds.push(e.serverHoldMs);
+      if (e.phase === 'ok' && e.detail !== undefined && LOST_AT_RELEASE.includes(e.detail)) {
         if (e.detail === 'not-owner') this.notOwner += 1;
         if (e.detail === 'deleted-other') this.foreignDeletes += 1;
         // Found out only at release: lost all the same, unless the watchdog had said so already.
@@ -188,7 +197,8 @@ export class RaceTally {
     const shares = all
       .map(([client, n]) => ({ client, acquisitions: n, share: total(this.keyOf.get(client) ?? '') > 0 ? n / total(this.keyOf.get(client) ?? '') : 0 }))
       .sort((a, b) => b.acquisitions - a.acquisitions || a.client.localeCompare(b.client, 'en', { numeric: true }));
-    const waits = Number.isFinite(recentWaits) ? this.waits.slice(-recentWaits) : this.waits;
+    const recent = (values: number[]): number[] => (Number.isFinite(recentWaits) ? values.slice(-recentWaits) : values);
+    const waits = recent(this.waits);
     const keys = [...this.keys.entries()].map(([key, ks]) => ({
       key,
       clients: ks.clients.size,
@@ -203,6 +213,7 @@ export class RaceTally {
       ratePerSec: nowMs > 0 ? (acquisitions * 1000) / nowMs : 0,
       series: rateSeries(this.okTimes, Math.max(1000, Math.floor(nowMs / 1000) * 1000)),
       waits: percentiles(waits),
+      ...(this.serverWaits.length > 0 ? { serverTimed: { waits: percentiles(recent(this.serverWaits)), holds: percentiles(recent(this.serverHolds)) } } : {}),
       timeouts: this.timeouts,
       refusals: this.refusals,
       errors: this.errors,

@@ -9,7 +9,7 @@ import type { EventTone } from '../scenario/timeline-events.js';
 import { blindLine, type BlindPeriod } from '../trace/blind.js';
 import type { Finding } from '../trace/checker.js';
 import { clientLabel, isNodeEvent, type TraceEvent } from '../trace/events.js';
-import { eventText } from '../trace/format.js';
+import { eventText, findingTally } from '../trace/format.js';
 import { laneOf, traceHistory } from '../trace/history.js';
 import type { LockSummary } from '../trace/summary.js';
 import { summaryRows } from '../trace/summary-text.js';
@@ -49,7 +49,6 @@ export function traceReport(input: TraceReportInput): Report {
   };
   const reportEvents: ReportEvent[] = events.map((e) => ({ t: e.t - origin, lane: laneFor(e), text: eventText(e), tone: tone(e), detail: traceDetail(e) }));
   const shown = events.length < input.seen ? `the last ${events.length} of ${input.seen} events` : `${input.seen} events`;
-  const unsafe = input.findings.filter((f) => f.unsafe).length;
   const { head, rows } = summaryRows(input.locks);
   return {
     title: 'Lock trace',
@@ -57,7 +56,7 @@ export function traceReport(input: TraceReportInput): Report {
     sections: [{ title: 'Lanes', note: `${shown}; times are the server's (UTC)`, originMs: origin, lanes: deriveLanes(history, { violations: withLock }), events: reportEvents }],
     tables: [{ caption: 'Per lock', head, rows }],
     notes: [
-      input.findings.length === 0 ? 'findings: none: nothing unsafe seen' : `findings: ${unsafe} unsafe, ${input.findings.length - unsafe} warnings`,
+      input.findings.length === 0 ? 'findings: none: nothing unsafe seen' : `findings: ${findingTally(input.findings)}`,
       ...input.blind.map((p) => escapeControls(blindLine(p))),
     ],
   };

@@ -26,6 +26,10 @@ export interface OpEvent {
   readonly leaseMs?: number;
   /** acquire ok / fail (race): attempts the server refused during this acquire, before it ended. */
   readonly refusals?: number;
+  /** acquire ok (race, one server): the wait on the server's clock, first attempt to the one that took the lock (ms). */
+  readonly serverWaitMs?: number;
+  /** release ok (race, one server): the hold on the server's clock, acquisition to release or to the lease's end (ms). */
+  readonly serverHoldMs?: number;
   /** write: the value written. incr ok: the value written (read + 1). */
   readonly value?: number;
   /** incr ok: the value the client read before writing. */

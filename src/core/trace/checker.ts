@@ -11,8 +11,10 @@
 import { isShedLockValue } from '../decode/shedlock.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
+import { StuckLocks, type StuckWhy } from './checker-stuck.js';
 import { OpenLosses, type Acquisition, type HolderAct, type Loss, type StaleWindow } from './open-losses.js';
 import { QuorumView } from './quorum.js';
+import { StarvationWatch, type IssueStarved } from './checker-starvation.js';
 
 export const FINDING_KINDS = [
   'expired-while-held',
@@ -24,11 +26,16 @@ export const FINDING_KINDS = [
   'no-ttl',
   'overdue-queue-head',
   'unchecked-release',
+  'starvation',
+  'deadlock',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
 /** Kinds where two holders may have been inside at once or a holder lost its lock: exit 7. */
 export const UNSAFE_KINDS: ReadonlySet<FindingKind> = new Set(['expired-while-held', 'overlap', 'silent-reacquire', 'foreign-delete', 'lost-in-failover']);
+
+/** What `trace --scenario` can replay: an unsafe finding, or a liveness one (a deadlock, a starvation). */
+export const replayable = (f: Finding): boolean => f.unsafe || f.liveness === true;
 
 export interface Finding {
   readonly kind: FindingKind;
@@ -42,6 +49,10 @@ export interface Finding {
   readonly unsafe: boolean;
   /** One sentence a user understands without the events. */
   readonly message: string;
+  /** A liveness finding (deadlock, starvation): nobody is inside twice, but a waiter does not get in. */
+  readonly liveness?: true;
+  /** deadlock: the server's fact that shows the lock stuck (checker-stuck.ts). */
+  readonly why?: StuckWhy;
   /**
    * Issued again with a longer window (`to`), after a later act of the same stale owner: it
    * replaces the finding of the same kind, lock, owners and `from` issued before.
@@ -63,6 +74,7 @@ interface Hold {
 interface LockFacts {
   readonly holds: Map<string, Hold>;
   readonly lost: OpenLosses;
+  readonly starving: StarvationWatch;
 }
 
 /**
@@ -103,6 +115,7 @@ export class TraceChecker {
   readonly findings: Finding[] = [];
   /** The findings of the event being read: most events complete none, and get no new array for it. */
   private found: Finding[] = NO_FINDINGS;
+  private readonly stuck = new StuckLocks();
 
   constructor(opts: CheckerOptions = {}) {
     this.quorum = opts.redlockNodes ? new QuorumView(opts.redlockNodes) : undefined;
@@ -113,11 +126,14 @@ export class TraceChecker {
     this.found = NO_FINDINGS;
     // A rate limiter's permits are taken, never held: nothing to overlap, lose or leave behind.
     if (e.library === 'rate-limiter') return NO_FINDINGS;
+    this.stuck.push(e, (f, slot) => this.issue(e.lock, f, slot));
     const add = (f: NewFinding) => void this.issue(e.lock, f, undefined);
     if (this.quorum) for (const f of this.quorum.push(e)) add(f);
     // On independent primaries each node has its own copy of the lock: one set of facts per node.
     const facts = this.factsOf(this.quorum && e.node !== undefined ? `${e.node}\n${e.lock}` : e.lock);
     const owner = e.owner ?? '?';
+    const starved: IssueStarved = (f, slot) => this.issue(e.lock, { ...f, liveness: true }, slot);
+    facts.starving.before(e, facts.holds, starved);
     switch (e.kind) {
       case 'acquired':
       case 'reader-join':
@@ -169,6 +185,7 @@ export class TraceChecker {
       default:
         break;
     }
+    facts.starving.after(e, facts.holds.size === 0, starved);
     facts.lost.prune(e.t);
     return this.found;
   }
@@ -198,7 +215,7 @@ export class TraceChecker {
 
   private factsOf(lock: string): LockFacts {
     let f = this.locks.get(lock);
-    if (!f) this.locks.set(lock, (f = { holds: new Map(), lost: new OpenLosses() }));
+    if (!f) this.locks.set(lock, (f = { holds: new Map(), lost: new OpenLosses(), starving: new StarvationWatch() }));
     return f;
   }
 

@@ -8,7 +8,7 @@ import { keyInfo } from './keys.js';
 import type { MonitorLine } from './monitor-line.js';
 import type { EffectContext } from './effect-context.js';
 import { conditionalDelete, conditionalSet, deleteLock } from './conditional-writes.js';
-import { parseSetOptions } from './set-options.js';
+import { parseSetOptions, setLease } from './set-options.js';
 import { resolveSet, sentPlainly } from './token-set.js';
 
 // Commands that only read: seen on a lock key they are the lock's own business (a library's
@@ -19,9 +19,10 @@ const READS = new Set([
   'scan', 'keys', 'pexpiretime', 'expiretime', 'watch', 'unwatch', 'debug', 'eval_ro', 'evalsha_ro', 'sscan', 'zscan',
 ]);
 
-/** Decodes one client command (not a script, not CLIENT SETNAME). */
-export function applyCommand(ctx: EffectContext, line: MonitorLine, client: TraceClient): void {
-  const cmd = line.args[0]!.toLowerCase();
+const EXPIRES = new Set(['expire', 'pexpire', 'expireat', 'pexpireat']);
+
+/** Decodes one client command (not a script, not CLIENT SETNAME); `cmd` is its name in lower case. */
+export function applyCommand(ctx: EffectContext, line: MonitorLine, client: TraceClient, cmd = line.args[0]!.toLowerCase()): void {
   const key = line.args[1];
   const { model } = ctx;
   if (cmd === 'flushall' || cmd === 'flushdb') {
@@ -32,17 +33,23 @@ export function applyCommand(ctx: EffectContext, line: MonitorLine, client: Trac
   const lockKey = ctx.wants(key) && keyInfo(key).role === 'lock';
   if ((cmd === 'delifeq' || cmd === 'delex') && lockKey) return conditionalDelete(ctx, line);
   if ((cmd === 'set' || cmd === 'setnx') && lockKey) {
-    const opts = cmd === 'setnx' ? { nx: true, xx: false, keepTtl: false } : parseSetOptions(line.args.slice(3));
+    const opts = cmd === 'setnx' ? { nx: true, xx: false, keepTtl: false } : parseSetOptions(line.args, 3);
     if (opts.condition) return conditionalSet(ctx, line, { ...opts, condition: opts.condition }, client);
-    // A SET without NX on a key never seen as a lock is application data, not our business.
-    if (!opts.nx && !model.has(key)) return;
+    // A SET without NX on a key never seen as a lock is application data. Without a TTL it stays
+    // forever: remembered, so a lock asking for that key later is known refused, and says why.
+    if (!opts.nx && !model.has(key)) return setLease(opts, line.t) === undefined && !opts.keepTtl ? model.noteData(key) : undefined;
     const s = model.state(key, 'token');
     return resolveSet(ctx, s, opts, sentPlainly(line.args[2] ?? ''), line.t, client);
   }
   if (cmd === 'del' || cmd === 'unlink') {
-    for (const k of line.args.slice(1)) deleteLock(ctx, model.get(k), line);
+    for (const k of line.args.slice(1)) {
+      model.forgetData(k);
+      deleteLock(ctx, model.get(k), line);
+    }
     return;
   }
+  // Data given a TTL goes away by itself: no longer a key that keeps a lock out forever.
+  if (EXPIRES.has(cmd)) model.forgetData(key);
   const s = model.get(key);
   if (!s) return;
   if (cmd === 'zrem' && s.library === 'semaphore') {

@@ -1,36 +1,61 @@
-// A node's clock stepping forward, seen from the command stream. A fence (an ECHO the trace sends
-// on its MONITOR connection and reads back, fence.ts) was sent before the server ran it, so the
-// local send time minus the fence's server time is a lower bound of how far this machine's clock
-// is ahead of the server's. A later line can arrive late (a busy machine, a backlog), never early:
-// its local-minus-server gap is at least that offset. A gap well below the last fence's bound can
-// only mean the server's clock jumped ahead (an NTP step, `date`, a VM resumed): Redis expires keys
-// by that clock, so every lease on the node ran short by the step. A late first line cannot pass
-// for a step (it is compared with a fence, not with other lines), and a step back only raises the
-// next fence's bound: it makes leases last longer, never shorter, and is not reported.
+// A server clock that steps forward (an NTP step, a VM resumed, an operator's `date -s`) makes
+// every TTL on it run out at once, and MONITOR's timestamps jump with it: read naively, a key
+// that vanished 100 ms after it was set looks as if it lived its whole lease. The live feed
+// compares the server's times with its own clock and its fences to see a step (ClockStepWatch), records it as a
+// `clock-step` node event, and an incident read from the recording undoes it (realTime), so the
+// early expiry shows as what it was.
 
-/** Smaller drops are not called steps: a fence's own round trip may be this long on a busy machine. */
-export const CLOCK_STEP_MIN_MS = 1000;
+import type { TraceEvent } from './events.js';
 
-export class ClockSteps {
-  /** The last fence's lower bound of local-minus-server time (ms); undefined before one, and after a step. */
-  private floor: number | undefined;
+/** A forward step smaller than this is lag noise or too small to matter next to a lease. */
+export const CLOCK_STEP_MS = 500;
 
-  /** A line of server time `serverT` arrived at local time `localT`: the step (ms) when the server's clock jumped ahead. */
-  observe(localT: number, serverT: number): number | undefined {
-    if (this.floor === undefined) return undefined;
-    const step = this.floor - (localT - serverT);
-    if (step < CLOCK_STEP_MIN_MS) return undefined;
-    this.floor = undefined;
-    return Math.round(step);
+/**
+ * Watches one server's times against the trace's own clock. The offset (local minus server time)
+ * is bounded below by each fence: the server ran it after the trace sent it, so the offset is at
+ * least its send time minus its server time. Any line's gap (its arrival minus its server time)
+ * is at least the offset, however late the line came: a backlog drained never looks like a step.
+ * A gap below the last fence's bound by more than CLOCK_STEP_MS means the server's clock moved
+ * forward by at least the difference; the next fence bounds the new offset.
+ */
+export class ClockStepWatch {
+  private lowest: number | undefined;
+
+  /** A fence sent at local `sentAt` came back stamped `serverT`. */
+  fence(sentAt: number, serverT: number): void {
+    this.lowest = sentAt - serverT;
   }
 
-  /** A fence sent at local time `sentT` came back with server time `serverT`. */
-  fenced(sentT: number, serverT: number): void {
-    this.floor = sentT - serverT;
+  /** A line stamped `serverT` arrived by local time `localNow`: the forward step it proves (ms), if any. */
+  see(localNow: number, serverT: number): number | undefined {
+    if (this.lowest === undefined) return undefined;
+    const step = this.lowest - (localNow - serverT);
+    if (step <= CLOCK_STEP_MS) return undefined;
+    // Until the next fence, the lines of this same step prove nothing more.
+    this.lowest = undefined;
+    return Math.round(step);
   }
 }
 
-/** The node event for a step seen at server time `t`. */
-export function clockStepEvent(t: number, stepMs: number): { kind: 'clock-step'; t: number; lock: '*'; stepMs: number; detail: string } {
-  return { kind: 'clock-step', t, lock: '*', stepMs, detail: `the server's clock moved ${(stepMs / 1000).toFixed(1)} s forward at once: its leases ran short by that much` };
+/** The `clock-step` event for a step seen at the line stamped `t` (the first after the step). */
+export function clockStepEvent(t: number, stepMs: number): TraceEvent {
+  return { kind: 'clock-step', t, lock: '*', stepMs, detail: `the server's clock stepped ${stepMs} ms forward` };
+}
+
+/**
+ * Events in real time: each forward step recorded is taken out of the times after it, and a time
+ * inside the skipped span (an expiry computed from a lease the step cut short) moves to the step.
+ */
+export function realTime(events: readonly TraceEvent[], all: readonly TraceEvent[]): readonly TraceEvent[] {
+  const steps = all.filter((e) => e.kind === 'clock-step' && e.stepMs !== undefined).sort((a, b) => b.t - a.t);
+  if (steps.length === 0) return events;
+  return events.map((e) => {
+    let t = e.t;
+    for (const s of steps) {
+      const before = s.t - s.stepMs!;
+      if (t >= s.t) t -= s.stepMs!;
+      else if (t > before) t = before;
+    }
+    return t === e.t ? e : { ...e, t };
+  });
 }

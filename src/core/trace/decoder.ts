@@ -40,7 +40,7 @@ interface PendingRun extends Omit<ScriptRun, 't' | 'lua'> {
   readonly line: MonitorLine;
   readonly lua: MonitorLine[];
   /** An EVALSHA whose body neither the stream nor the catalogue has: its purpose is read from its commands. */
-  readonly unknownSha?: string;
+  readonly unknownSha: string | undefined;
 }
 
 /** A script body seen in the stream: what it means to do, and how a raw event shows it. */
@@ -75,7 +75,9 @@ export class TraceDecoder {
   /** The run flush() closed last, until the next client line. */
   private flushed: PendingRun | undefined;
   private out: TraceEvent[] = [];
-  private current: { t: number; client: TraceClient } = { t: 0, client: {} };
+  /** The operation being decoded: what an event emitted without its own time and client gets. */
+  private currentT = 0;
+  private currentClient: TraceClient = {};
   private lastT = 0;
   /** `lock NUL owner` of the attempts the current operation (a client line and its script) announced. */
   private readonly attempted = new Set<string>();
@@ -92,8 +94,8 @@ export class TraceDecoder {
       // Events are built fresh by the effects: filled in place, not copied (this runs for every operation).
       emit: (e) => {
         const event = e as { -readonly [K in keyof TraceEvent]: TraceEvent[K] };
-        event.t ??= this.current.t;
-        event.client ??= this.current.client;
+        event.t ??= this.currentT;
+        event.client ??= this.currentClient;
         if (this.opts.node) event.node = this.opts.node;
         if (ATTEMPT_OUTCOMES.has(event.kind)) this.attempt(event);
         this.out.push(event);
@@ -122,11 +124,13 @@ export class TraceDecoder {
     // A fence completes what came before it and tells the server's time; it is not traffic.
     if (fenceNumber(line) !== undefined) return this.drain();
     const client = this.clientOf(line.source);
-    this.current = { t: line.t, client };
+    this.currentT = line.t;
+    this.currentClient = client;
     const cmd = line.args[0]!.toLowerCase();
     if (cmd === 'eval' || cmd === 'evalsha' || cmd === 'fcall') this.startRun(line, cmd, client);
     else if (cmd === 'script' && line.args[1]?.toLowerCase() === 'load' && line.args[2] !== undefined) this.learn(line.args[2]);
-    else if (!this.nameCommand(line)) applyCommand(this.ctx, line, client);
+    else if (cmd === 'client' || cmd === 'hello') this.nameCommand(line, cmd);
+    else applyCommand(this.ctx, line, client, cmd);
     return this.drain();
   }
 
@@ -163,9 +167,9 @@ export class TraceDecoder {
     if (this.attempted.has(key)) return;
     this.attempted.add(key);
     // Built field by field in the order the event is written (no object spread: this runs per acquisition).
-    const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = { kind: 'attempt', t: e.t ?? this.current.t, lock: e.lock };
+    const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = { kind: 'attempt', t: e.t ?? this.currentT, lock: e.lock };
     if (e.owner !== undefined) event.owner = e.owner;
-    event.client = e.client ?? this.current.client;
+    event.client = e.client ?? this.currentClient;
     if (e.library) event.library = e.library;
     if (e.shared) event.shared = true;
     if (this.opts.node) event.node = this.opts.node;
@@ -199,21 +203,20 @@ export class TraceDecoder {
     return client;
   }
 
-  /** CLIENT SETNAME / HELLO ... SETNAME: remembers the name; true when the line was one. */
-  private nameCommand(line: MonitorLine): boolean {
-    const [cmd, sub] = [line.args[0]!.toLowerCase(), line.args[1]?.toLowerCase()];
+  /** CLIENT / HELLO (`cmd`, lower case): a name set with SETNAME is remembered. */
+  private nameCommand(line: MonitorLine, cmd: 'client' | 'hello'): void {
     let name: string | undefined;
-    if (cmd === 'client' && sub === 'setname') name = line.args[2];
-    else if (cmd === 'hello') {
+    if (cmd === 'client') {
+      if (line.args[1]?.toLowerCase() === 'setname') name = line.args[2];
+    } else {
       const at = line.args.findIndex((a, i) => i > 0 && a.toLowerCase() === 'setname');
       if (at > 0) name = line.args[at + 1];
-    } else return false;
-    if (name === undefined) return true;
+    }
+    if (name === undefined) return;
     if (this.names.size >= MAX_CLIENTS) this.names.clear();
     if (name === '') this.names.delete(line.source);
     else this.names.set(line.source, name);
     this.clients.delete(line.source);
-    return true;
   }
 
   private learn(body: string): LearntBody {
@@ -236,8 +239,10 @@ export class TraceDecoder {
     const n = Math.max(0, Number(numkeys) || 0);
     const keys = line.args.slice(3, 3 + n);
     const argv = line.args.slice(3 + n);
-    const shown = body ? ['EVAL', body.shown] : [cmd.toUpperCase(), script];
-    this.pending = { line, client, intent, keys, argv, command: [...shown, ...line.args.slice(2)], lua: [], ...(known === undefined && sha !== undefined ? { unknownSha: sha } : {}) };
+    // The command as shown in a raw event: the body shortened, the rest as sent (built in place: this runs per script run).
+    const command = body ? ['EVAL', body.shown] : [cmd.toUpperCase(), script];
+    for (let i = 2; i < line.args.length; i++) command.push(line.args[i]!);
+    this.pending = { line, client, intent, keys, argv, command, lua: [], unknownSha: known === undefined ? sha : undefined };
     const lock = keys[0];
     const owner = argv.find((a) => REDISSON_OWNER.test(a));
     // A group multi-lock's locks are its values, known once its commands ran: announced with their outcomes.
@@ -251,14 +256,17 @@ export class TraceDecoder {
     const run = this.pending;
     if (!run) return;
     this.pending = undefined;
-    const prev = this.current;
-    this.current = { t: run.line.t, client: run.client };
+    const prevT = this.currentT;
+    const prevClient = this.currentClient;
+    this.currentT = run.line.t;
+    this.currentClient = run.client;
     const intent = run.unknownSha !== undefined ? intentFromCommands(run.keys, run.lua.map((l) => l.args)) : run.intent;
     const before = this.out.length;
     // Built field by field: an object spread here costs microseconds per script run on Node 20.
     applyScript(this.ctx, { t: run.line.t, client: run.client, intent, keys: run.keys, argv: run.argv, command: run.command, lua: run.lua });
     if (run.unknownSha !== undefined) this.reportUnknown(run, run.unknownSha, this.out.slice(before));
-    this.current = prev;
+    this.currentT = prevT;
+    this.currentClient = prevClient;
   }
 
   /**

@@ -8,13 +8,18 @@ import type { MonitorLine } from './monitor-line.js';
 import type { ScriptIntent } from './script-intent.js';
 import type { ServerCommands } from './server-commands.js';
 
+/** An event as an effect hands it over: emit fills in the time and client when absent, and the node. */
+export type EmittedEvent = Omit<TraceEvent, 't' | 'node'> & { readonly t?: number };
+/** One being built field by field, in the order it is written: an optional field is added, not spread in. */
+export type EventDraft = { -readonly [K in keyof EmittedEvent]: EmittedEvent[K] };
+
 /** Where decoded events go, with the run's time, client and node filled in. */
 export interface EffectContext {
   readonly model: LockModel;
   readonly wants: (lock: string) => boolean;
   /** The conditional writes the server has; undefined: not known (a saved MONITOR log). */
   readonly commands?: ServerCommands | undefined;
-  emit(event: Omit<TraceEvent, 't' | 'node'> & { readonly t?: number }): void;
+  emit(event: EmittedEvent): void;
 }
 
 /** One EVAL / EVALSHA / FCALL and the commands the script ran, in the server's order. */

@@ -22,7 +22,7 @@ const isClient = (v: unknown) =>
   );
 
 /** Each field an event may carry, and what its value must be (in words for the error). */
-const FIELDS: Readonly<Record<string, readonly [(v: unknown) => boolean, string]>> = {
+export const EVENT_FIELDS: Readonly<Record<string, readonly [(v: unknown) => boolean, string]>> = {
   kind: [(v) => KINDS.has(v), `one of ${TRACE_EVENT_KINDS.join(', ')}`],
   t: [isTime, 'a time in epoch ms'],
   lock: [isString, 'a string'],
@@ -35,6 +35,8 @@ const FIELDS: Readonly<Record<string, readonly [(v: unknown) => boolean, string]
   shared: [(v) => typeof v === 'boolean', 'true or false'],
   holders: [isStrings, 'a list of strings'],
   overwrite: [(v) => typeof v === 'boolean', 'true or false'],
+  fenced: [(v) => typeof v === 'boolean', 'true or false'],
+  data: [(v) => v === true, 'true'],
   deadline: [isTime, 'a time in epoch ms'],
   stepMs: [isTime, 'a number of ms'],
   command: [isStrings, 'a list of strings'],
@@ -46,7 +48,7 @@ const REQUIRED = ['kind', 't', 'lock'] as const;
 export function eventProblem(value: Readonly<Record<string, unknown>>): string | undefined {
   for (const field of REQUIRED)
     if (value[field] === undefined) return `a trace event needs kind, t and lock; "${field}" is missing`;
-  for (const [field, [valid, words]] of Object.entries(FIELDS)) {
+  for (const [field, [valid, words]] of Object.entries(EVENT_FIELDS)) {
     if (value[field] !== undefined && !valid(value[field])) return `"${field}" must be ${words}`;
   }
   return undefined;

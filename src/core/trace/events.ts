@@ -29,7 +29,7 @@ export const TRACE_EVENT_KINDS = [
   'configured',
   'blind',
   'unblind',
-  /** A node's clock moved forward at once (an NTP step, `date`, a VM resumed): `stepMs` says how far. */
+  /** A node's clock stepped forward (`stepMs`): server times after it are that much ahead of real time. */
   'clock-step',
 ] as const;
 export type TraceEventKind = (typeof TRACE_EVENT_KINDS)[number];
@@ -69,11 +69,15 @@ export interface TraceEvent {
   readonly shared?: boolean;
   /** refused / deleted / force-unlocked / expired: who held the lock then. */
   readonly holders?: readonly string[];
+  /** acquired: the grant counted a fencing token (Redisson's RFencedLock), so writes under it can be fenced. */
+  readonly fenced?: boolean;
+  /** refused: nobody holds the key as a lock; a plain SET wrote it (application data under the lock's name). */
+  readonly data?: true;
   /** acquired: set without NX over a lock the owner no longer held (a silent re-acquire). */
   readonly overwrite?: boolean;
   /** queue-join: the waiter's deadline in the fair lock's timeout set (server epoch ms). */
   readonly deadline?: number;
-  /** clock-step: how far the node's clock moved forward (ms). */
+  /** clock-step: how far the server's clock moved forward beyond the time that passed (ms). */
   readonly stepMs?: number;
   /** The command that did it, for deleted / raw: `DEL orders`, `FLUSHALL`. */
   readonly command?: readonly string[];

@@ -59,6 +59,7 @@ export function eventDetails(e: TraceEvent): string {
   if (e.leaseMs !== undefined && e.kind !== 'expired') parts.push(`lease ${formatDuration(e.leaseMs)}`);
   if (e.count !== undefined && (e.count > 1 || (e.kind === 'released' && e.count > 0))) parts.push(`count ${e.count}`);
   if (e.holders && e.holders.length > 0 && e.kind !== 'expired') parts.push(`held by ${e.holders.map((h) => printable(shortOwner(h))).join(', ')}`);
+  if (e.data) parts.push('the key holds application data');
   if (e.overwrite) parts.push('without NX');
   if (e.command) parts.push(e.command.map((a) => printable(a)).join(' ').slice(0, 120));
   if (e.detail) parts.push(`(${printable(e.detail)})`);
@@ -76,8 +77,19 @@ export function eventText(e: TraceEvent): string {
   return `${printable(e.lock)}  ${VERB[e.kind]}  ${eventDetails(e)}${node}`.trimEnd();
 }
 
-/** `! overlap orders 12:00:01.300-12:00:02.100: ...`; `overlap (updated)` when issued again with a longer window. */
+/**
+ * `! overlap orders 12:00:01.300-12:00:02.100: ...`; `overlap (updated)` when issued again with a
+ * longer window; `deadlock (liveness, no-ttl)` for a liveness finding, with its why.
+ */
 export function findingLine(f: Finding): string {
   const window = f.to > f.from ? `${traceTime(f.from)}-${traceTime(f.to)}` : traceTime(f.from);
-  return `${f.unsafe ? '!' : '~'} ${f.kind}${f.update ? ' (updated)' : ''} ${printable(f.lock)} ${window}: ${escapeControls(f.message)}`;
+  const liveness = f.liveness ? ` (liveness${f.why ? `, ${f.why}` : ''})` : '';
+  return `${f.unsafe ? '!' : '~'} ${f.kind}${liveness}${f.update ? ' (updated)' : ''} ${printable(f.lock)} ${window}: ${escapeControls(f.message)}`;
+}
+
+/** `2 unsafe, 1 warnings`, or `2 unsafe, 1 liveness, 1 warnings` when a lock was seen stuck. */
+export function findingTally(findings: readonly Finding[]): string {
+  const unsafe = findings.filter((f) => f.unsafe).length;
+  const liveness = findings.filter((f) => f.liveness).length;
+  return `${unsafe} unsafe, ${liveness > 0 ? `${liveness} liveness, ` : ''}${findings.length - unsafe - liveness} warnings`;
 }

@@ -5,36 +5,42 @@
 // scaled down when the leases are long, so a 30 s lease replays in about a second.
 
 import { traceTime } from './format.js';
+import { acquire, act, inside, ms, step, type Plan, type Step } from './incident-plan.js';
+import { fencedLostLease } from './incident-scenario-fenced.js';
+import { starvationPlan } from './incident-scenario-starvation.js';
 import type { Incident, IncidentActor } from './incident.js';
+import { stuckPlan } from './incident-stuck-scenario.js';
 
 /** A scenario file's data, key for key as in YAML (kebab-case, durations as text). */
 export type ScenarioSpec = Readonly<Record<string, unknown>>;
-type Step = Record<string, unknown>;
 
 const SHORTEST_LEASE_MS = 100;
 const LONGEST_REPLAY_LEASE_MS = 1000;
 
-const ms = (n: number) => `${Math.max(0, Math.round(n))}ms`;
 /** `1370ms` or `4s` (the two spellings this file writes) in ms. */
 const durationMs = (text: string) => (text.endsWith('ms') ? Number.parseFloat(text) : Number.parseFloat(text) * 1000);
 
 /** The scenario that replays `incident`; `source` names the recording in the narration. */
 export function incidentScenario(incident: Incident, source: string): ScenarioSpec {
-  const t = new Timeline(incident);
-  const plan = PLANS[planOf(incident)](t);
+  const t = incident.stuck ? undefined : new Timeline(incident);
+  // A lost lease on a fenced lock: the work is its writes, and the storage checking tokens is a fix.
+  const plan = incident.stuck ? stuckPlan(incident, incident.stuck) : (starvationPlan(incident) ?? lockPlan(incident, t!));
+  const scale = t?.scale ?? 1;
   const waits = plan.steps.flatMap((s) => (typeof s.wait === 'string' ? [durationMs(s.wait)] : []));
   const f = incident.finding;
   return {
     title: `Replay of ${f.kind} on ${incident.lock} at ${traceTime(f.from)}`,
     summary: plan.summary,
-    narration: `${plan.narration}\n\nAs recorded: ${incident.actors.map(castLine).join('; ')}.\n\nWritten by redlock-cli trace --scenario from ${source}, unsafe finding ${incident.number} (${f.kind}): ${f.message}${t.scale < 1 ? `\n\nTimes are ${Math.round(1 / t.scale)} times shorter than recorded; the interleaving is the same.` : ''}`,
+    narration: `${plan.narration}\n\nAs recorded: ${incident.actors.map(castLine).join('; ')}.\n\nWritten by redlock-cli trace --scenario from ${source}, ${f.unsafe ? 'unsafe' : 'liveness'} finding ${incident.number} (${f.kind}): ${f.message}${scale < 1 ? `\n\nTimes are ${Math.round(1 / scale)} times shorter than recorded; the interleaving is the same.` : ''}`,
     sources: [`trace recording ${source}`],
     'look-for': plan.lookFor,
     sandbox: plan.sandbox ?? { topology: 'single' },
     lock: { kind: incident.family, key: incident.lock },
     clients: plan.clients,
+    ...(plan.seed ? { seed: plan.seed } : {}),
     // A client's longest wait is the fix working (it waits for the holder), not starvation: a second beyond it.
-    starvation: ms(Math.max(2000, ...waits.map((w) => w + 1000))),
+    starvation: plan.starvation ?? ms(Math.max(2000, ...waits.map((w) => w + 1000))),
+    ...(plan.tolerance ? { tolerance: plan.tolerance } : {}),
     settle: '300ms',
     steps: plan.steps,
     variants: plan.variants,
@@ -58,18 +64,13 @@ function castLine(x: IncidentActor): string {
   return `${x.name} (${x.seenAs}): ${lease}${renewals}`;
 }
 
-interface Plan {
-  readonly summary: string;
-  readonly narration: string;
-  readonly lookFor: readonly string[];
-  readonly sandbox?: Readonly<Record<string, unknown>>;
-  readonly clients: readonly (string | Readonly<Record<string, unknown>>)[];
-  readonly steps: readonly Step[];
-  readonly variants: Readonly<Record<string, { readonly description: string; readonly expect: unknown }>>;
+function lockPlan(incident: Incident, t: Timeline): Plan {
+  const name = planOf(incident);
+  return name === 'lost-lease' && incident.family === 'fenced' ? fencedLostLease(t) : PLANS[name](t);
 }
 
 /** Recorded server times as scenario ms; each actor's lease and acquire options. */
-class Timeline {
+export class Timeline {
   readonly scale: number;
   readonly a: IncidentActor;
   readonly b: IncidentActor | undefined;
@@ -115,10 +116,6 @@ class Timeline {
   }
 }
 
-const step = (at: number, fields: Step, only?: string | readonly string[]): Step => ({ at: ms(at), ...fields, ...(only ? { only } : {}) });
-const acquire = (at: number, client: string, options: Step, only?: string | readonly string[]) => step(at, { client, do: 'acquire', ...options }, only);
-const act = (at: number, client: string, what: string, options: Step = {}, only?: string | readonly string[]) => step(at, { client, do: what, ...options }, only);
-const inside = (client: string, from: number, to: number): Step[] => [act(from, client, 'enter'), act(to, client, 'leave'), act(to, client, 'release')];
 const who = (x: IncidentActor | undefined, name: string) => (x ? `${name} (${x.seenAs} in the trace)` : name);
 
 /** The fixed variant's name and A's acquire there, for a lease that ran out under its holder. */

@@ -3,9 +3,12 @@
 // took it), each one's lease and renewal cadence, and the fault that explains the history. Pure:
 // `trace --from FILE --scenario OUT` writes a replayable scenario from it (incident-scenario.ts).
 
-import type { Finding } from './checker.js';
+import { replayable, type Finding } from './checker.js';
+import { stuckIncident, type StuckFacts } from './incident-stuck.js';
 import { shortClient, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
+import { realTime } from './clock-steps.js';
+import { starvedIncident } from './incident-starvation.js';
 
 /**
  * What explains the history. `pause`: the holder renewed, then sent nothing for longer than its
@@ -13,15 +16,20 @@ import { traceTime } from './format.js';
  * owner still worked. `foreign-delete`: a client that never held the lock deleted it.
  * `failover`: the lock was absent on a promoted primary. `clock-step`: the key was gone before
  * its lease could have run out, and nothing deleted it (the server's clock moved forward).
+ * `reader-stream` and `hung-holder`: a waiter starved by overtaking readers, or by a holder that
+ * only renewed (incident-starvation.ts). `crash`, `count-left` and `key-collision` explain a
+ * deadlock (incident-stuck.ts): a holder or queued waiter that died and left the lock stuck, a
+ * release that left a reentrant hold count above 0, a lock named after a key that holds
+ * application data.
  */
-export const INCIDENT_FAULTS = ['pause', 'expiry-before-release', 'foreign-delete', 'failover', 'clock-step'] as const;
+export const INCIDENT_FAULTS = ['pause', 'expiry-before-release', 'foreign-delete', 'failover', 'clock-step', 'reader-stream', 'hung-holder', 'crash', 'count-left', 'key-collision'] as const;
 export type IncidentFault = (typeof INCIDENT_FAULTS)[number];
 
 /** What the first actor did after its loss, as if it still held the lock. */
 export type StaleAct = 'renew' | 'release' | 'delete' | 'reset' | 'none';
 
-/** The lock families a scenario can replay: Redisson's hash layout, or a plain token. */
-export type IncidentFamily = 'reentrant' | 'read' | 'token';
+/** The lock families a scenario can replay: Redisson's hash layout (a fair lock's with its queue), or a plain token. */
+export type IncidentFamily = 'reentrant' | 'fenced' | 'read' | 'token' | 'fair';
 
 export interface IncidentActor {
   /** The scenario's client name: A, B, C, ... (D for a deleter that never held the lock). */
@@ -64,6 +72,8 @@ export interface Incident {
   readonly aheadMs?: number;
   /** The events of the lock in the window, in order. */
   readonly events: readonly TraceEvent[];
+  /** A deadlock's own facts (incident-stuck.ts); absent for the unsafe findings. */
+  readonly stuck?: StuckFacts;
 }
 
 /** Which finding to turn into a scenario: the first unsafe one, the n-th (1-based), or the one at a moment. */
@@ -78,12 +88,15 @@ const EARLY_SLACK_MS = 20;
 
 /** Infers the incident behind one unsafe finding of a recording's events and findings. */
 export function inferIncident(events: readonly TraceEvent[], findings: readonly Finding[], pick: IncidentPick = {}): IncidentResult {
-  const unsafe = findings.filter((f) => f.unsafe);
+  const unsafe = findings.filter(replayable);
   const chosen = chooseFinding(unsafe, findings, pick);
   if (!chosen.ok) return chosen;
   const { finding, number } = chosen;
-  const lockEvents = events.filter((e) => e.lock === finding.lock);
+  // A recorded clock step is undone first: a key its step cut short then expired early, as it did.
+  const lockEvents = realTime(events.filter((e) => e.lock === finding.lock), events);
   if (lockEvents.some((e) => e.library === 'semaphore')) return fail(`${finding.kind} on ${finding.lock} is a semaphore's: scenarios replay locks, not semaphores`);
+  if (finding.kind === 'starvation') return starvedIncident(finding, number, lockEvents);
+  if (finding.kind === 'deadlock') return stuckIncident(finding, number, lockEvents);
   return finding.kind === 'foreign-delete' ? foreignDelete(finding, number, lockEvents) : lost(finding, number, lockEvents, events);
 }
 
@@ -187,6 +200,7 @@ function windowEnd(events: readonly TraceEvent[], others: readonly string[], act
 /** The lock family of an acquisition: a reader is a read lock, other Redisson hashes reentrant locks, a plain value a token lock. */
 function familyOf(acquired: TraceEvent): IncidentFamily {
   if (acquired.library === 'token') return 'token';
+  if (acquired.fenced) return 'fenced';
   return acquired.shared ? 'read' : 'reentrant';
 }
 

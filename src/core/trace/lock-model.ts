@@ -26,10 +26,14 @@ export interface LockState {
 }
 
 const NOTHING: TraceEvent[] = [];
+/** Application data keys remembered at most (the oldest forgotten first): a busy server's SETs must not grow the trace. */
+export const DATA_KEYS_KEPT = 1024;
 
 export class LockModel {
   private readonly locks = new Map<string, LockState>();
   private nextExpiry = Number.POSITIVE_INFINITY;
+  /** Keys a plain SET wrote before any lock was seen on them: application data, if a lock later asks for the key. */
+  private readonly data = new Set<string>();
 
   constructor(private readonly node?: string) {}
 
@@ -123,6 +127,22 @@ export class LockModel {
     // Only a fair lock has a queue: the others (nearly every release) skip clearing empty ones.
     if (s.queue.length > 0) s.queue.length = 0;
     if (s.deadlines.size > 0) s.deadlines.clear();
+  }
+
+  /** A plain SET of a key not known as a lock: remembered, so a lock refused on it can say the key holds data. */
+  noteData(key: string): void {
+    this.data.delete(key);
+    this.data.add(key);
+    if (this.data.size > DATA_KEYS_KEPT) this.data.delete(this.data.values().next().value!);
+  }
+
+  /** Whether the key was last written as application data (no lock has taken it since, nobody deleted it). */
+  holdsData(key: string): boolean {
+    return this.data.has(key);
+  }
+
+  forgetData(key: string): void {
+    this.data.delete(key);
   }
 
   all(): IterableIterator<LockState> {

@@ -27,28 +27,8 @@ export interface RecordingHeader {
 }
 
 export const headerLine = (header: Omit<RecordingHeader, 'type' | 'version'>): string => JSON.stringify({ type: RECORDING_TYPE, version: RECORDING_VERSION, ...header });
-/** `{"type":"event",...}`: the type spliced in front of the event's own JSON, not copied into a new object per event. */
-export const eventJson = (e: TraceEvent): string => `{"type":"event",${JSON.stringify(e).slice(1)}`;
-
-const EVENT_LINE_START = '{"type":"event","';
-/** Between two events of one JSON array: an object's end, a comma and the next object's first key. */
-const BETWEEN_EVENTS = '},{"';
-
-/**
- * The event lines of many events, joined by `\n` (none after the last): the same text as eventJson
- * per event, in one JSON.stringify call (most of its cost is per call). The array's text is cut
- * between events where `},{"` stands: inside a JSON string a `"` is always escaped, and an event
- * holds no array of objects, so it stands nowhere else; should one ever appear, the count of
- * pieces differs from the events' and each event is written alone.
- */
-export function eventLines(events: readonly TraceEvent[]): string {
-  if (events.length === 0) return '';
-  const array = JSON.stringify(events);
-  // `[{"` ... `}]`: the first key of the first event and the last event's end are cut off.
-  const pieces = array.slice(3, -2).split(BETWEEN_EVENTS);
-  if (pieces.length !== events.length) return events.map(eventJson).join('\n');
-  return `${EVENT_LINE_START}${pieces.join(`}\n${EVENT_LINE_START}`)}}`;
-}
+/** `{"type":"event",...}` (event-json.ts): a recording's event line, and what --json prints for an event. */
+export { eventJson } from './event-json.js';
 
 export interface ReadOptions extends DecoderOptions {
   /** The file's name, for errors that point at a line of it: `incident.ndjson:12: ...`. */

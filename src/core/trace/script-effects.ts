@@ -4,7 +4,7 @@
 // knowing its text; the body (when seen) only says what a script that changed nothing had meant
 // to do: an acquire refused, a renewal or a release that found another holder.
 
-import type { EffectContext, ScriptRun } from './effect-context.js';
+import type { EffectContext, EventDraft, ScriptRun } from './effect-context.js';
 import { queueCommand } from './fair-queue.js';
 import { keyInfo, REDISSON_OWNER } from './keys.js';
 import type { LockState } from './lock-model.js';
@@ -45,10 +45,15 @@ function recordCommand(ctx: EffectContext, run: ScriptRun, facts: Map<string, Fa
     if (ctx.wants(info.lock)) queueCommand(ctx, run, info.lock, info.role, cmd, args);
     return;
   }
+  if (info.role === 'token-counter' && cmd === 'incr') return void (factsOf(facts, info.lock).fenced = true);
   if (info.role !== 'lock') return;
+  recordFact(factsOf(facts, key), cmd, args);
+}
+
+function factsOf(facts: Map<string, Facts>, key: string): Facts {
   let f = facts.get(key);
   if (!f) facts.set(key, (f = newFacts()));
-  recordFact(f, cmd, args);
+  return f;
 }
 
 const MULTI_KEY = new Set(['mset', 'msetnx', 'mget', 'del', 'unlink']);
@@ -83,11 +88,6 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
   const s = model.state(key, library);
   s.library = library;
   const token = run.argv[0];
-  // The server's evidence that the key was gone: whoever the model still had there lost it by now.
-  const goneNow = (except?: string) => {
-    const others = [...s.holders.keys()].filter((o) => o !== except);
-    if (others.length > 0 && !s.holders.get(others[0]!)?.shared) for (const e of model.expire(s, run.t, 'gone before its computed expiry')) ctx.emit(e);
-  };
 
   if (semaphore) return resolvePermits(ctx, run, s, f);
   if (f.mode === 'read' || f.mode === 'write') s.mode = f.mode;
@@ -95,14 +95,18 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
   for (const [owner, n] of f.incr) {
     const shared = s.mode === 'read' && !owner.endsWith(':write');
     const prev = s.holders.get(owner);
-    if (!prev && !shared) goneNow(owner);
+    if (!prev && !shared) goneNow(ctx, s, run.t, owner);
     const count = (prev?.count ?? 0) + n;
     s.holders.set(owner, { count, shared, client: run.client });
     if (f.pexpireMs !== undefined) model.setExpiry(s, run.t, f.pexpireMs);
     const leaseMs = f.pexpireMs ?? (s.expiresAt !== undefined ? s.expiresAt - run.t : undefined);
-    ctx.emit({ lock: key, library, kind: shared ? 'reader-join' : 'acquired', owner, count, ...(shared ? { shared } : {}), ...(leaseMs !== undefined ? { leaseMs } : {}) });
+    const joined: EventDraft = { lock: key, library, kind: shared ? 'reader-join' : 'acquired', owner, count };
+    if (shared) joined.shared = shared;
+    if (leaseMs !== undefined) joined.leaseMs = leaseMs;
+    if (f.fenced) joined.fenced = true;
+    ctx.emit(joined);
   }
-  const released = new Set([...f.decr.keys(), ...f.hdel]);
+  const released: ReadonlySet<string> = f.decr.size + f.hdel.size > 0 ? new Set([...f.decr.keys(), ...f.hdel]) : NO_OWNERS;
   for (const owner of released) {
     const prev = s.holders.get(owner);
     const gone = f.deleted || f.hdel.has(owner) || (prev !== undefined && prev.count - (f.decr.get(owner) ?? 0) <= 0);
@@ -110,7 +114,9 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
     const shared = prev?.shared ?? (s.mode === 'read' && !owner.endsWith(':write'));
     if (gone) s.holders.delete(owner);
     else s.holders.set(owner, { count, shared, client: prev?.client ?? run.client });
-    ctx.emit({ lock: key, library, kind: shared ? 'reader-leave' : 'released', owner, count, ...(shared ? { shared } : {}) });
+    const left: EventDraft = { lock: key, library, kind: shared ? 'reader-leave' : 'released', owner, count };
+    if (shared) left.shared = shared;
+    ctx.emit(left);
   }
   if (f.incr.size > 0) return;
   if (released.size > 0) {
@@ -142,7 +148,9 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
     const owner = f.probeOwner ?? (token !== undefined && s.holders.has(token) ? token : undefined) ?? soleHolder(s) ?? argOwner ?? token ?? '?';
     if (!s.holders.has(owner)) s.holders.set(owner, { count: 1, shared: false, client: run.client });
     model.setExpiry(s, run.t, f.persist ? undefined : f.pexpireMs);
-    ctx.emit({ lock: key, library, kind: 'renewed', owner, ...(f.persist ? {} : { leaseMs: f.pexpireMs! }) });
+    const renewed: EventDraft = { lock: key, library, kind: 'renewed', owner };
+    if (!f.persist) renewed.leaseMs = f.pexpireMs!;
+    ctx.emit(renewed);
     return;
   }
   // Nothing changed: the script's purpose says what was refused.
@@ -165,6 +173,14 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
     case 'unknown':
       return; // a script that only read: a check, a peek, `inspect`
   }
+}
+
+const NO_OWNERS: ReadonlySet<string> = new Set();
+
+/** The server's evidence that the key was gone: whoever the model still had there (but `except`) lost it by now. */
+function goneNow(ctx: EffectContext, s: LockState, t: number, except?: string): void {
+  const others = [...s.holders.keys()].filter((o) => o !== except);
+  if (others.length > 0 && !s.holders.get(others[0]!)?.shared) for (const e of ctx.model.expire(s, t, 'gone before its computed expiry')) ctx.emit(e);
 }
 
 function soleHolder(s: LockState): string | undefined {

@@ -6,25 +6,49 @@ import type { TraceLibrary } from './events.js';
 import type { LockState } from './lock-model.js';
 import { parseSetOptions, type SetOptions } from './set-options.js';
 
-/** What one script did to one lock key. */
+/**
+ * What one script did to one lock key. Its counts, fields and members start as shared empty ones,
+ * made the first time one is recorded (most scripts touch one or two of them, and this runs per
+ * key per script run of a log of millions).
+ */
 export interface Facts {
   probed: boolean;
   probeOwner: string | undefined;
   /** A probe that came after a SET NX: the SET found the key taken (our token-acquire.lua). */
   probedAfterSet: boolean;
   probedExists: boolean;
-  readonly incr: Map<string, number>;
-  readonly decr: Map<string, number>;
-  readonly hdel: Set<string>;
+  incr: ReadonlyMap<string, number>;
+  decr: ReadonlyMap<string, number>;
+  hdel: ReadonlySet<string>;
   mode: string | undefined;
   pexpireMs: number | undefined;
   persist: boolean;
   deleted: boolean;
   set: (SetOptions & { readonly value: string }) | undefined;
-  readonly zadd: string[];
-  readonly zrem: string[];
+  zadd: readonly string[];
+  zrem: readonly string[];
   permitsTaken: number;
   permitsGiven: number;
+  /** The script counted a fencing token for this lock (Redisson's RFencedLock): its grants carry one. */
+  fenced: boolean;
+}
+
+// Shared and never written to: recordFact replaces one before its first write.
+const NO_COUNTS: ReadonlyMap<string, number> = new Map();
+const NO_FIELDS: ReadonlySet<string> = new Set();
+const NO_FIELDS_LIST: readonly string[] = [];
+
+/** `n` more for `field` in `counts`: the counts themselves, made now if they were the shared empty ones. */
+function addCount(counts: ReadonlyMap<string, number>, field: string, n: number): Map<string, number> {
+  const own = counts === NO_COUNTS ? new Map<string, number>() : (counts as Map<string, number>);
+  return own.set(field, (own.get(field) ?? 0) + n);
+}
+
+/** `items` appended to `list`, made now if it was the shared empty one. */
+function appended(list: readonly string[], items: readonly string[]): string[] {
+  const own = list === NO_FIELDS_LIST ? [] : (list as string[]);
+  own.push(...items);
+  return own;
 }
 
 export const newFacts = (): Facts => ({
@@ -32,16 +56,17 @@ export const newFacts = (): Facts => ({
   probeOwner: undefined,
   probedAfterSet: false,
   probedExists: false,
-  incr: new Map(),
-  decr: new Map(),
-  hdel: new Set(),
+  incr: NO_COUNTS,
+  decr: NO_COUNTS,
+  hdel: NO_FIELDS,
   mode: undefined,
   pexpireMs: undefined,
   persist: false,
+  fenced: false,
   deleted: false,
   set: undefined,
-  zadd: [],
-  zrem: [],
+  zadd: NO_FIELDS_LIST,
+  zrem: NO_FIELDS_LIST,
   permitsTaken: 0,
   permitsGiven: 0,
 });
@@ -62,19 +87,19 @@ export function recordFact(f: Facts, cmd: string, args: readonly string[]): void
     case 'hincrby': {
       const n = Number(args[3]);
       const field = args[2]!;
-      if (n > 0) f.incr.set(field, (f.incr.get(field) ?? 0) + n);
-      else if (n < 0) f.decr.set(field, (f.decr.get(field) ?? 0) - n);
+      if (n > 0) f.incr = addCount(f.incr, field, n);
+      else if (n < 0) f.decr = addCount(f.decr, field, -n);
       return;
     }
     case 'hset':
     case 'hsetnx':
       for (let i = 2; i + 1 < args.length; i += 2) {
         if (args[i] === 'mode') f.mode = args[i + 1];
-        else f.incr.set(args[i]!, (f.incr.get(args[i]!) ?? 0) + (Number(args[i + 1]) || 1));
+        else f.incr = addCount(f.incr, args[i]!, Number(args[i + 1]) || 1);
       }
       return;
     case 'hdel':
-      for (const field of args.slice(2)) f.hdel.add(field);
+      if (args.length > 2) f.hdel = new Set([...f.hdel, ...args.slice(2)]);
       return;
     case 'pexpire':
       f.pexpireMs = Number(args[2]);
@@ -86,17 +111,17 @@ export function recordFact(f: Facts, cmd: string, args: readonly string[]): void
       f.persist = true;
       return;
     case 'set':
-      f.set = { value: args[2] ?? '', ...parseSetOptions(args.slice(3)) };
+      f.set = { value: args[2] ?? '', ...parseSetOptions(args, 3) };
       return;
     case 'del':
     case 'unlink':
       f.deleted = true;
       return;
     case 'zadd':
-      for (let i = firstScore(args); i + 1 < args.length; i += 2) f.zadd.push(args[i + 1]!);
+      for (let i = firstScore(args); i + 1 < args.length; i += 2) f.zadd = appended(f.zadd, [args[i + 1]!]);
       return;
     case 'zrem':
-      f.zrem.push(...args.slice(2));
+      f.zrem = appended(f.zrem, args.slice(2));
       return;
     case 'decrby':
       f.permitsTaken += Number(args[2]) || 0;

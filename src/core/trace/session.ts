@@ -19,8 +19,14 @@ export class TraceSession {
   private readonly recentEvents: TraceEvent[] = [];
   events = 0;
 
-  /** `redlockNodes`: a trace of independent Redlock primaries (the quorum view, see checker.ts). */
-  constructor(readonly opts: CheckerOptions = {}) {
+  /**
+   * `redlockNodes`: a trace of independent Redlock primaries (the quorum view, see checker.ts).
+   * `keep`: the most recent events kept for recent() (0 where nothing draws them: `trace --from --json`).
+   */
+  constructor(
+    readonly opts: CheckerOptions = {},
+    private readonly keep = RECENT_EVENTS,
+  ) {
     this.checker = new TraceChecker(opts);
   }
 
@@ -34,9 +40,9 @@ export class TraceSession {
       if (more.length > 0) found = found.length === 0 ? more : [...found, ...more];
       this.summary.push(e);
       this.blindness.push(e);
-      this.recentEvents.push(e);
+      if (this.keep > 0) this.recentEvents.push(e);
     }
-    if (this.recentEvents.length > RECENT_EVENTS * 1.5) this.recentEvents.splice(0, this.recentEvents.length - RECENT_EVENTS);
+    if (this.recentEvents.length > this.keep * 1.5) this.recentEvents.splice(0, this.recentEvents.length - this.keep);
     return found;
   }
 
@@ -48,7 +54,7 @@ export class TraceSession {
     return this.checker.findings.some((f) => f.unsafe);
   }
 
-  recent(limit = RECENT_EVENTS): readonly TraceEvent[] {
+  recent(limit = this.keep): readonly TraceEvent[] {
     return this.recentEvents.slice(-limit);
   }
 

@@ -23,27 +23,21 @@ export interface SetCondition {
 
 const CONDITIONS = new Set(['ifeq', 'ifne', 'ifdeq', 'ifdne']);
 
-/** Parses the options after `SET key value`. */
-export function parseSetOptions(options: readonly string[]): SetOptions {
-  let nx = false;
-  let xx = false;
-  let keepTtl = false;
-  let pxMs: number | undefined;
-  let atMs: number | undefined;
-  let condition: SetCondition | undefined;
-  for (let i = 0; i < options.length; i++) {
-    const opt = options[i]!.toLowerCase();
-    const n = Number(options[i + 1]);
-    if (opt === 'nx') nx = true;
-    else if (opt === 'xx') xx = true;
-    else if (opt === 'keepttl') keepTtl = true;
-    else if (opt === 'px') (pxMs = n), i++;
-    else if (opt === 'ex') (pxMs = n * 1000), i++;
-    else if (opt === 'pxat') (atMs = n), i++;
-    else if (opt === 'exat') (atMs = n * 1000), i++;
-    else if (CONDITIONS.has(opt)) (condition = { option: opt.toUpperCase(), value: options[i + 1] ?? '' }), i++;
+/** Parses the options of a SET, `args[from]` on (`SET key value` from 3); runs for every SET of a log. */
+export function parseSetOptions(args: readonly string[], from = 0): SetOptions {
+  const opts: { -readonly [K in keyof SetOptions]: SetOptions[K] } = { nx: false, xx: false, keepTtl: false };
+  for (let i = from; i < args.length; i++) {
+    const opt = args[i]!.toLowerCase();
+    if (opt === 'nx') opts.nx = true;
+    else if (opt === 'xx') opts.xx = true;
+    else if (opt === 'keepttl') opts.keepTtl = true;
+    else if (opt === 'px') opts.pxMs = Number(args[++i]);
+    else if (opt === 'ex') opts.pxMs = Number(args[++i]) * 1000;
+    else if (opt === 'pxat') opts.atMs = Number(args[++i]);
+    else if (opt === 'exat') opts.atMs = Number(args[++i]) * 1000;
+    else if (CONDITIONS.has(opt)) opts.condition = { option: opt.toUpperCase(), value: args[++i] ?? '' };
   }
-  return { nx, xx, keepTtl, ...(pxMs !== undefined ? { pxMs } : {}), ...(atMs !== undefined ? { atMs } : {}), ...(condition ? { condition } : {}) };
+  return opts;
 }
 
 /** The lease a SET gives from server time `t` (absolute expiries converted); undefined: none. */

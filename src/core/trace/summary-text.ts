@@ -6,7 +6,7 @@ import { formatDuration } from '../duration.js';
 import { formatColumns } from '../text-layout.js';
 import { blindLine, type BlindPeriod } from './blind.js';
 import type { Finding } from './checker.js';
-import { findingLine } from './format.js';
+import { findingLine, findingTally } from './format.js';
 import type { LockSummary } from './summary.js';
 
 const pair = (p: { p50: number; p99: number } | undefined) => (p ? `${formatDuration(p.p50)} / ${formatDuration(p.p99)}` : '-');
@@ -24,12 +24,11 @@ export function summaryLines(locks: readonly LockSummary[], findings: readonly F
   // The lock name gives way first when a terminal is narrow (cut in the middle: both ends tell locks apart).
   const out = locks.length === 0 ? ['no lock operation seen'] : formatColumns([head, ...rows], { width, columns: [{ min: 12, cut: 'middle' }] });
   if (locks.length > maxLocks) out.push(`... ${locks.length - maxLocks} more locks (--json lists them all)`);
-  const unsafe = findings.filter((f) => f.unsafe).length;
   out.push('');
   if (findings.length === 0 && blind.length === 0) out.push('findings: none: nothing unsafe seen');
   // Blind for a while: what was not seen cannot be called safe.
   else if (findings.length === 0) out.push(`findings: none seen, but the trace was blind ${blind.length === 1 ? 'once' : `${blind.length} times`}: nothing unsafe seen outside ${blind.length === 1 ? 'that period' : 'those periods'}`);
-  else out.push(`findings: ${unsafe} unsafe, ${findings.length - unsafe} warnings${blind.length > 0 ? `; the trace was also blind ${blind.length === 1 ? 'once' : `${blind.length} times`}` : ''}`);
+  else out.push(`findings: ${findingTally(findings)}${blind.length > 0 ? `; the trace was also blind ${blind.length === 1 ? 'once' : `${blind.length} times`}` : ''}`);
   for (const f of findings) out.push(`  ${findingLine(f)}`);
   for (const p of blind) out.push(`  ! ${escapeControls(blindLine(p))}`);
   return out;

@@ -3,6 +3,7 @@ import { ExportFold, type CounterName, type MetricSink } from '../../../src/core
 import { LockGrouper } from '../../../src/core/export/groups.js';
 import { PollDiff } from '../../../src/core/export/poll-events.js';
 import type { TraceEvent } from '../../../src/core/trace/events.js';
+import { KeyspaceDecoder, type KeyspaceNotice } from '../../../src/core/trace/keyspace-decoder.js';
 import type { LockView } from '../../../src/core/lock-view.js';
 
 /** A sink that remembers what it was told, in order. */
@@ -60,6 +61,28 @@ describe('the exporter fold', () => {
     fold.sweep(61_000);
     expect(r.waits).toEqual([['abandoned', 0.5]]);
     expect(fold.gauges(61_000)).toEqual([]);
+  });
+});
+
+describe('the exporter fold on keyspace events whose owner no reading showed', () => {
+  it('counts the hold all the same: a token lock set and released before its read-back', () => {
+    const r = recorder();
+    const fold = new ExportFold(new LockGrouper([]), r.sink);
+    const decoder = new KeyspaceDecoder();
+    const t0 = 1_000;
+    // The first hold is read back in time; the second's reading came after its DEL (a busy server).
+    const notices: KeyspaceNotice[] = [
+      { t: t0, key: 'jobs:1', event: 'set', reading: { exists: true, value: 'tok-a', pttl: 300 } },
+      { t: t0 + 20, key: 'jobs:1', event: 'del' },
+      { t: t0 + 21, key: 'jobs:1', event: 'set', reading: { exists: false, pttl: -2 } },
+      { t: t0 + 45, key: 'jobs:1', event: 'del' },
+    ];
+    const events = notices.flatMap((n) => decoder.push(n));
+    expect(events.map((e) => [e.kind, e.owner])).toEqual([['acquired', 'tok-a'], ['released', 'tok-a'], ['acquired', undefined], ['released', undefined]]);
+    fold.push(events);
+    expect(r.counts).toMatchObject({ acquisitions: 2, releases: 2 });
+    expect(r.holds.map((h) => Math.round(h * 1000))).toEqual([20, 24]);
+    expect(fold.gauges(t0 + 50)).toEqual([]);
   });
 });
 

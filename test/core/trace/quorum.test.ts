@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkEvents, type Finding } from '../../../src/core/trace/checker.js';
-import { ClockSteps, CLOCK_STEP_MIN_MS } from '../../../src/core/trace/clock-steps.js';
+import { ClockStepWatch, CLOCK_STEP_MS } from '../../../src/core/trace/clock-steps.js';
 import type { TraceEvent } from '../../../src/core/trace/events.js';
 
 // The quorum view of a trace of Redlock's independent primaries: each node holds its own copy of
@@ -83,22 +83,22 @@ describe('the quorum view of Redlock nodes', () => {
 
 describe("a node's clock steps, from MONITOR's timestamps and the trace's fences", () => {
   it('calls a line well below the last fence\'s bound a step forward; lines that arrive late are not', () => {
-    const steps = new ClockSteps();
+    const steps = new ClockStepWatch();
     // No fence yet: nothing to compare with, even for a line far ahead.
-    expect(steps.observe(1000, 1000 + 5000)).toBeUndefined();
-    steps.fenced(2000, 1995); // sent at local 2000, run by the server at its 1995: local is at least 5 ms ahead
+    expect(steps.see(1000, 1000 + 5000)).toBeUndefined();
+    steps.fence(2000, 1995); // sent at local 2000, run by the server at its 1995: local is at least 5 ms ahead
     // A backlog: lines 3 s late (the gap grows), and a first line of a busy start, are no step.
-    expect(steps.observe(5000, 2000)).toBeUndefined();
-    expect(steps.observe(5100, 5095 + CLOCK_STEP_MIN_MS / 2)).toBeUndefined();
-    expect(steps.observe(5200, 5195 + 5000)).toBe(5000);
+    expect(steps.see(5000, 2000)).toBeUndefined();
+    expect(steps.see(5100, 5095 + CLOCK_STEP_MS / 2)).toBeUndefined();
+    expect(steps.see(5200, 5195 + 5000)).toBe(5000);
     // Told once: the next lines on the new clock are no second step.
-    expect(steps.observe(5300, 5295 + 5000)).toBeUndefined();
+    expect(steps.see(5300, 5295 + 5000)).toBeUndefined();
   });
 
   it('takes its bound from the newest fence: after the clock went back, the next jump is seen', () => {
-    const steps = new ClockSteps();
-    steps.fenced(1000, 1000 + 5000); // the node starts 5 s ahead (a jump left from before)
-    steps.fenced(2000, 2000); // then its clock is put back
-    expect(steps.observe(3000, 2995 + 5000)).toBe(4995);
+    const steps = new ClockStepWatch();
+    steps.fence(1000, 1000 + 5000); // the node starts 5 s ahead (a jump left from before)
+    steps.fence(2000, 2000); // then its clock is put back
+    expect(steps.see(3000, 2995 + 5000)).toBe(4995);
   });
 });
