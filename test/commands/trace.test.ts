@@ -12,8 +12,9 @@ const env = () => tempStateEnv({ REDIS_URL: fx.server.url });
 /** Runs `trace` for `forMs` while `traffic` runs once its MONITOR is up (it says so on stderr). */
 async function traceDuring(args: string[], traffic: () => Promise<void>) {
   const run = runCli(['trace', ...args], env());
-  // Traffic starts once the server lists trace's MONITOR connection (it has another, for CLIENT LIST).
-  const monitoring = (list: string) => list.split('\n').some((c) => c.includes('name=redlock-cli:trace') && c.includes('cmd=monitor'));
+  // Traffic starts once the server lists trace's MONITOR connection (it has another, for CLIENT LIST):
+  // flag O. Not `cmd=monitor`: the feed's first fence (an ECHO) follows at once and becomes its cmd.
+  const monitoring = (list: string) => list.split('\n').some((c) => c.includes('name=redlock-cli:trace') && /\bflags=\S*O/.test(c));
   const until = Date.now() + 15_000;
   while (!monitoring(String(await fx.raw.client('LIST')))) {
     if (Date.now() > until) throw new Error('trace did not start');

@@ -72,16 +72,18 @@ describe('fault proxy in front of a real redis-server', () => {
     expect(reply).toBe('+PONG\r\n');
   });
 
-  it('adds the configured latency to every round trip, within a couple of ms', async () => {
+  it('adds the configured latency to every round trip, once (not per direction, never early)', async () => {
     const c = client(proxy.port);
     const base = median(await pingTimes(c, 20));
     proxy.latency(40);
     expect(proxy.mode).toEqual({ kind: 'latency', ms: 40 });
-    const slow = await pingTimes(c, 15);
+    const slow = await pingTimes(c, 30);
     // Never early; the fastest sample shows the proxy's own precision (a loaded 2-core box adds to
-    // the other samples' timers on top, so they prove nothing about the proxy).
+    // the other samples' timers on top, so they prove nothing about the proxy). At load 17 even the
+    // fastest of 15 was 3.9 ms over: the bound is what tells once from twice (80 ms), not a timer's
+    // precision.
     expect(Math.min(...slow)).toBeGreaterThanOrEqual(40);
-    expect(Math.min(...slow) - base).toBeLessThan(42.5);
+    expect(Math.min(...slow) - base).toBeLessThan(50);
     proxy.heal();
     // Lifted: round trips without the 40 ms again (the fastest, for the same reason).
     expect(Math.min(...(await pingTimes(c, 20)))).toBeLessThan(20);
