@@ -2,6 +2,7 @@ import {
   cacheIdentity,
   FRESH_MS,
   keysStarting,
+  lineKey,
   parseKeyCache,
   REFRESH_BOUND_MS,
   REFRESH_ENV,
@@ -13,7 +14,7 @@ import {
 import type { Candidate } from '../core/completion.js';
 import { compiledPath } from '../core/compiled-path.js';
 import { sleep } from '../core/sleep.js';
-import { claimRefresh, keyCacheFile, readCacheFile, refreshRunning, releaseRefresh, stamp } from '../state/completion-cache.js';
+import { claimRefresh, keyCacheFile, readCacheFile, refreshRunning, releaseRefresh, rememberLine, stamp } from '../state/completion-cache.js';
 import { sandboxesRoot } from '../sandbox/state.js';
 import { targetsFile } from '../state/paths.js';
 import type { RunContext } from './context.js';
@@ -67,6 +68,9 @@ export async function cachedLockKeys(ctx: RunContext, connection: readonly strin
     sandboxes: stamp(sandboxesRoot(undefined, ctx.env)),
   });
   const file = keyCacheFile(ctx.env, identity);
+  // The scripts' awk answers this line's next Tabs from this file, without node.
+  const key = lineKey(connection, ctx.env.REDIS_URL || undefined);
+  if (key !== undefined) rememberLine(ctx.env, key, file);
   const { cache, scan } = fromFile(file, word);
   if (scan) {
     // Refreshed as it was read (its prefix), so it keeps answering the words it answers now.

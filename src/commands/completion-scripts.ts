@@ -6,7 +6,8 @@ import { COMPLETION_WALK } from './completion-walk.js';
 // Where a lock key goes the walk prints `:keys` and what the key cache needs (the word, the
 // line's connection options), and the script runs `redlock-cli __complete --keys` on them; where
 // saved targets go it prints `:ask`, and the script runs `redlock-cli __complete` on the line.
-// The table is this install's: a saved script is saved again after an upgrade.
+// The table is this install's: a saved script is saved again after an upgrade. REDLOCK_CLI_BIN
+// tells awk the command the line runs, for the key cache's background refresh.
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -51,7 +52,7 @@ _redlock_cli_complete() {
   local directive
   local -a lines words=("\${COMP_WORDS[@]:1:COMP_CWORD}")
   COMPREPLY=()
-  _redlock_cli_lines < <(COMP_WORDBREAKS="$COMP_WORDBREAKS" _redlock_cli_answer bash "\${words[@]}" 2>/dev/null)
+  _redlock_cli_lines < <(COMP_WORDBREAKS="$COMP_WORDBREAKS" REDLOCK_CLI_BIN="\${COMP_WORDS[0]}" _redlock_cli_answer bash "\${words[@]}" 2>/dev/null)
   if [[ \${lines[0]} == :keys ]]; then
     _redlock_cli_lines < <(COMP_WORDBREAKS="$COMP_WORDBREAKS" "\${COMP_WORDS[0]}" __complete --keys bash "\${lines[@]:1}" 2>/dev/null)
   elif [[ \${lines[0]} == :ask ]]; then
@@ -79,7 +80,7 @@ ${answerFunction(table)}
 _redlock-cli() {
   local -a lines values displays
   local line directive
-  lines=("\${(@f)$(_redlock_cli_answer zsh "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  lines=("\${(@f)$(REDLOCK_CLI_BIN=\${words[1]} _redlock_cli_answer zsh "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
   if [[ $lines[1] == :keys ]]; then
     lines=("\${(@f)$("\${words[1]}" __complete --keys zsh "\${(@)lines[2,-1]}" 2>/dev/null)}")
   elif [[ $lines[1] == :ask ]]; then
@@ -121,6 +122,7 @@ set -g __redlock_cli_table ${fishQuoted(table)}
 function __redlock_cli_complete
     set -l tokens (commandline -opc)
     set -l words $tokens[2..-1] (commandline -ct)
+    set -lx REDLOCK_CLI_BIN $tokens[1]
     set -l out (printf '%s' $__redlock_cli_table | awk -- $__redlock_cli_walk fish $words 2>/dev/null)
     if test "$out[1]" = :keys
         set out ($tokens[1] __complete --keys fish $out[2..-1] 2>/dev/null)

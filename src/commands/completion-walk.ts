@@ -3,15 +3,18 @@
 // takes a few). It is the walk of src/core/completion.ts, over the table of
 // core/completion-table.ts (read from stdin), and prints what `redlock-cli __complete --shell
 // <sh> --files-line` prints: candidates (bash: bare, cut after the last word break; zsh and fish:
-// value<TAB>description), then `:files` or `:`. Where a lock key goes it prints `:keys`, then
-// `=` and the word being typed, then the connection options of the line, one word a line: the
-// script hands those to `redlock-cli __complete --keys`, which answers from its key cache without
-// reading the command tree. Where only redlock-cli can answer otherwise (saved targets) it
+// value<TAB>description), then `:files` or `:`. Where a lock key goes it answers from the key
+// cache when it is warm (completion-walk-keys.ts); otherwise it prints `:keys`, then `=` and the
+// word being typed, then the connection options of the line, one word a line: the script hands
+// those to `redlock-cli __complete --keys`, which answers from its key cache without reading the
+// command tree. Where only redlock-cli can answer otherwise (saved targets) it
 // prints the single line `:ask`, and the script asks `redlock-cli __complete` the whole line.
 // test/commands/completion-walk.test.ts runs both walks over the whole tree and compares them.
 //
 // POSIX awk only (mawk, gawk, BSD awk, busybox): no single quote anywhere, since the scripts
 // quote the program in single quotes. Usage: awk -- PROGRAM <shell> <words...> < table
+
+import { COMPLETION_WALK_KEYS } from './completion-walk-keys.js';
 
 export const COMPLETION_WALK = String.raw`
 function load(line,   f, key, n, ids, flags, i, j) {
@@ -114,6 +117,7 @@ function finish(files,   i, cut, c) {
 
 function values(spec, prefix,   list, n, i) {
   if (vask[spec] == "key" && prefix == "") {
+    cachedkeys()
     print ":keys"
     print "=" current
     for (i = 1; i <= nconn; i++) print conn[i]
@@ -198,4 +202,4 @@ BEGIN {
   if (nwords == 0) words[++nwords] = ""
   complete()
 }
-`;
+${COMPLETION_WALK_KEYS}`;

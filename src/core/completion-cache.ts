@@ -51,15 +51,11 @@ const PASSWORD_FLAG = '--pass';
 /** `scheme://user:password@host` -> `scheme://user@host`: a URL's password never reaches the file or its name. */
 export const withoutPassword = (text: string): string => text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i, '$1@');
 
-/**
- * What makes two Tabs read the same server: the connection options as typed and what they read
- * from (REDIS_URL, the targets file, the sandboxes), passwords left out. The file is named by its
- * hash; a password typed differently still reaches the same server, so it need not be part of it.
- */
-export function cacheIdentity(input: CacheIdentityInput): string {
+/** The connection options without `--pass` and its value, and URLs without theirs. */
+function maskedArgs(connection: readonly string[]): string[] {
   const args: string[] = [];
-  for (let i = 0; i < input.connection.length; i++) {
-    const word = input.connection[i]!;
+  for (let i = 0; i < connection.length; i++) {
+    const word = connection[i]!;
     // Its value always follows it (the walk records a required value whatever it looks like).
     if (word === PASSWORD_FLAG) {
       i += 1;
@@ -67,34 +63,85 @@ export function cacheIdentity(input: CacheIdentityInput): string {
     }
     args.push(withoutPassword(word));
   }
+  return args;
+}
+
+/**
+ * What makes two Tabs read the same server: the connection options as typed and what they read
+ * from (REDIS_URL, the targets file, the sandboxes), passwords left out. The file is named by its
+ * hash; a password typed differently still reaches the same server, so it need not be part of it.
+ */
+export function cacheIdentity(input: CacheIdentityInput): string {
+  const args = maskedArgs(input.connection);
   const sandbox = args.includes('--sandbox') ? input.sandboxes : '';
   return JSON.stringify({ args, redisUrl: input.redisUrl === undefined ? null : withoutPassword(input.redisUrl), targets: input.targets, sandbox });
 }
 
-const isCandidate = (c: unknown): c is Candidate => {
-  const k = c as Partial<Record<keyof Candidate, unknown>> | null;
-  return typeof k?.value === 'string' && (k.description === undefined || typeof k.description === 'string');
-};
+// The index (state/completion-cache.ts writes it): which cache file answers a line, by what the
+// completion's awk sees of it (completion-walk-keys.ts), so that a Tab with a warm cache starts
+// no node. awk cannot see what the targets file or the sandboxes say, so: the index is dropped
+// whenever the targets file is written (target add/remove/use), a line with --sandbox is never
+// in it (node answers it, as before), and a Tab whose entry is stale has node put it right in
+// the background (a hand-edited targets file answers from the old target until then).
 
-const isScan = (s: unknown): s is KeyScan => {
-  const d = s as Partial<Record<keyof KeyScan, unknown>> | null;
-  return typeof d?.prefix === 'string' && typeof d.complete === 'boolean' && typeof d.at === 'number' && Array.isArray(d.keys) && d.keys.every(isCandidate);
-};
+/** The index's name in the cache directory. */
+export const LINE_INDEX = 'index';
+/** Lines kept in the index, newest first. */
+export const MAX_INDEX_LINES = 64;
+
+/**
+ * The line key: REDIS_URL, then the connection options, masked as cacheIdentity masks them, tab
+ * separated; undefined when the line is not indexed (a tab or a line break in a word would make
+ * two lines one key; --sandbox depends on what awk cannot see).
+ */
+export function lineKey(connection: readonly string[], redisUrl: string | undefined): string | undefined {
+  const args = maskedArgs(connection);
+  const parts = [withoutPassword(redisUrl ?? ''), ...args];
+  if (args.includes('--sandbox') || parts.some((p) => /[\t\n\r]/.test(p))) return undefined;
+  return parts.join('\t');
+}
+
+/** `index` with `key` naming `file` (a base name), first, each key once, at most MAX_INDEX_LINES. */
+export function withIndexEntry(index: string, key: string, file: string): string {
+  const others = index.split('\n').filter((l) => l !== '' && l.slice(l.indexOf('\t') + 1) !== key);
+  return `${[`${file}\t${key}`, ...others].slice(0, MAX_INDEX_LINES).join('\n')}\n`;
+}
+
+// The file is lines awk reads as well as node: a header, `server<TAB>where`, then per scan
+// `scan<TAB>prefix<TAB>complete (1/0)<TAB>ms since the epoch` and its keys, `key<TAB>value<TAB>kind`.
+// A backslash, tab or line break in a field is escaped (\\ \t \n \r); awk leaves a scan that holds
+// one to node.
+export const KEY_CACHE_HEADER = 'redlock-cli key cache 2';
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+const UNESCAPES: Record<string, string> = { '\\': '\\', t: '\t', n: '\n', r: '\r' };
+const escapeField = (text: string): string => text.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!);
+const unescapeField = (text: string): string => text.replace(/\\(.)/g, (_, c: string) => UNESCAPES[c] ?? c);
 
 /** The file's text, or undefined when it is not a cache this version wrote (then it is read again). */
 export function parseKeyCache(text: string): KeyCache | undefined {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return undefined;
+  const lines = text.split('\n');
+  if (lines[0] !== KEY_CACHE_HEADER) return undefined;
+  let server: string | undefined;
+  const scans: { prefix: string; complete: boolean; at: number; keys: Candidate[] }[] = [];
+  for (const line of lines.slice(1)) {
+    const [kind, ...f] = line.split('\t').map(unescapeField);
+    if (kind === 'server' && f.length === 1) server = f[0];
+    else if (kind === 'scan' && f.length === 3 && /^[01]$/.test(f[1]!) && /^\d+$/.test(f[2]!)) scans.push({ prefix: f[0]!, complete: f[1] === '1', at: Number(f[2]), keys: [] });
+    else if (kind === 'key' && f.length === 2 && scans.length > 0) scans[scans.length - 1]!.keys.push({ value: f[0]!, ...(f[1] ? { description: f[1] } : {}) });
+    else if (line !== '') return undefined;
   }
-  const d = data as Partial<Record<keyof KeyCache | 'version', unknown>> | null;
-  if (d?.version !== 1 || typeof d.server !== 'string' || !Array.isArray(d.scans) || !d.scans.every(isScan)) return undefined;
-  return { server: d.server, scans: d.scans };
+  if (server === undefined) return undefined;
+  return { server, scans };
 }
 
-export const formatKeyCache = (cache: KeyCache): string => `${JSON.stringify({ version: 1, ...cache })}\n`;
+export function formatKeyCache(cache: KeyCache): string {
+  const lines = [KEY_CACHE_HEADER, `server\t${escapeField(cache.server)}`];
+  for (const s of cache.scans) {
+    lines.push(`scan\t${escapeField(s.prefix)}\t${s.complete ? 1 : 0}\t${Math.round(s.at)}`);
+    for (const k of s.keys) lines.push(`key\t${escapeField(k.value)}\t${escapeField(k.description ?? '')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
 
 /** `old` with `scan` in place of the one for its prefix, newest first. */
 export function withScan(old: KeyCache | undefined, server: string, scan: KeyScan): KeyCache {

@@ -1,11 +1,13 @@
 import { closeSync, constants, mkdirSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { LINE_INDEX, withIndexEntry } from '../core/completion-cache.js';
 import { stateDir } from './paths.js';
 import { readPrivate, writePrivate } from './private-file.js';
 
-// The completion's lock-key files: $XDG_STATE_HOME/redlock-cli/completion/keys-<hash>.json, mode
+// The completion's lock-key files: $XDG_STATE_HOME/redlock-cli/completion/keys-<hash>.txt, mode
 // 0600 in a 0700 directory, named by the hash of a password-free identity (core/completion-cache.ts),
-// and beside each, while a refresh runs, `<file>.refreshing` (so a burst of Tabs starts one).
+// beside each, while a refresh runs, `<file>.refreshing` (so a burst of Tabs starts one), and
+// `index`, which file answers which line, for the scripts' awk (core/completion-cache.ts).
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -21,7 +23,7 @@ export function keyCacheFile(env: Env, identity: string): string {
     for (let i = 0; i < identity.length; i++) h = Math.imul(h ^ identity.charCodeAt(i), 0x01000193) >>> 0;
     return h.toString(16).padStart(8, '0');
   };
-  return join(completionCacheDir(env), `keys-${fnv(0x811c9dc5)}${fnv(0x050c5d1f)}.json`);
+  return join(completionCacheDir(env), `keys-${fnv(0x811c9dc5)}${fnv(0x050c5d1f)}.txt`);
 }
 
 /** `path@mtime`, or `path@-` when it is not there: what changes when the file does. */
@@ -79,3 +81,15 @@ export const releaseRefresh = (file: string): void => rmSync(marker(file), { for
 
 /** A refresh of `file` is running. */
 export const refreshRunning = (file: string): boolean => modifiedAt(marker(file)) !== undefined;
+
+const indexFile = (env: Env): string => join(completionCacheDir(env), LINE_INDEX);
+
+/** Makes the index name `file` for `key` (core/completion-cache.ts's lineKey), unless it already does. */
+export function rememberLine(env: Env, key: string, file: string): void {
+  const old = readCacheFile(indexFile(env)) ?? '';
+  if (old.split('\n').includes(`${basename(file)}\t${key}`)) return;
+  writeCacheFile(indexFile(env), withIndexEntry(old, key, basename(file)), env);
+}
+
+/** Forgets every line: what they resolve to may have changed (the targets file was written). */
+export const dropLineIndex = (env: Env): void => rmSync(indexFile(env), { force: true });

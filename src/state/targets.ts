@@ -4,6 +4,7 @@ import { CliError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import type { StoredTarget } from '../core/targets.js';
 import { configDir, targetsFile } from './paths.js';
+import { dropLineIndex } from './completion-cache.js';
 import { readPrivate, writePrivate } from './private-file.js';
 
 export { configDir, targetsFile } from './paths.js';
@@ -99,4 +100,6 @@ function writeTargetsFile(env: Env, { current, targets }: TargetsFile): void {
   mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
   const sorted = Object.fromEntries(Object.entries(targets).sort(([a], [b]) => a.localeCompare(b)));
   writePrivate(file, `${JSON.stringify({ version: 1, ...(current !== undefined ? { current } : {}), targets: sorted }, null, 2)}\n`);
+  // A line's lock keys may now come from another server: Tab asks node again.
+  dropLineIndex(env);
 }

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -55,15 +55,39 @@ export async function completionHome(shell: CompletionShell, extraEnv: (dir: str
 
 /**
  * PATH for a shell whose \`redlock-cli\` is a stub that only writes its arguments to \`started\` and
- * fails: a Tab that leaves \`started\` absent never started redlock-cli (nor node behind it).
+ * fails: a Tab that leaves \`started\` absent never started redlock-cli (nor node behind it). With
+ * \`holdUntil\`, the stub then waits (at most 10 s) until that file exists and writes \`finished\`:
+ * an answer seen while it waits did not wait for it.
  */
-export function stubbedCli(dir: string): { readonly env: NodeJS.ProcessEnv; readonly started: string } {
+export function stubbedCli(dir: string, holdUntil?: string): { readonly env: NodeJS.ProcessEnv; readonly started: string } {
   const stub = join(dir, 'stub');
   const started = join(dir, 'stub-started');
   mkdirSync(stub, { recursive: true });
-  writeFileSync(join(stub, 'redlock-cli'), `#!/bin/sh\necho "$*" >> '${started}'\nexit 1\n`);
+  const hold = holdUntil === undefined ? '' : `for i in $(seq 200); do [ -e '${holdUntil}' ] && break; sleep 0.05; done\necho finished >> '${started}'\n`;
+  writeFileSync(join(stub, 'redlock-cli'), `#!/bin/sh\necho "$*" >> '${started}'\n${hold}exit 1\n`);
   chmodSync(join(stub, 'redlock-cli'), 0o755);
   return { env: { PATH: `${stub}:${process.env.PATH}` }, started };
+}
+
+/** The key cache's directory in this home. */
+export const keyCacheDir = (env: NodeJS.ProcessEnv): string => join(env.XDG_STATE_HOME!, 'redlock-cli', 'completion');
+
+/** Dates every scan in every key cache file `agoMs` back (a minute: stale; negative: fresh for a while); returns now. */
+export function ageKeyCaches(env: NodeJS.ProcessEnv, agoMs = 60_000): number {
+  const now = Date.now();
+  const dir = keyCacheDir(env);
+  for (const f of existsSync(dir) ? readdirSync(dir).filter((n) => /^keys-[0-9a-f]+\.txt$/.test(n)) : []) {
+    const text = readFileSync(join(dir, f), 'utf8');
+    writeFileSync(join(dir, f), text.replace(/^(scan\t.*\t)\d+$/gm, (_, head: string) => `${head}${now - agoMs}`));
+  }
+  return now;
+}
+
+/** The lines a stub wrote, once it wrote at least `count` (bounded: 10 s). */
+export async function stubLines(started: string, count: number): Promise<string[]> {
+  const lines = (): string[] => (existsSync(started) ? readFileSync(started, 'utf8').split('\n').filter((l) => l !== '') : []);
+  for (let i = 0; i < 200 && lines().length < count; i++) await new Promise((r) => setTimeout(r, 50));
+  return lines();
 }
 
 /** Fails with what to install when the shell (or the part of it a test drives) is missing. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { runCli } from '../helpers/run-cli.js';
-import { completionHome, exec } from './completion-home.js';
+import { ageKeyCaches, completionHome, exec, keyCacheDir, stubbedCli, stubLines } from './completion-home.js';
 
 // Lock keys where a key goes, as bash asks for them on Tab: through the script's `redlock-cli
 // __complete`, which answers from a cache file per connection in the state dir and refreshes it
@@ -27,7 +27,7 @@ beforeAll(async () => {
   for (const key of ['orders:1', 'orders:2', 'payments']) expect((await runCli(['acquire', key, '--lease', '10m', '-u', url], env)).code).toBe(0);
   expect((await runCli(['target', 'add', 'local', url, '--save-password'], env)).code).toBe(0);
   expect((await runCli(['target', 'use', 'local'], env)).code).toBe(0);
-  cacheDir = join(env.XDG_STATE_HOME!, 'redlock-cli', 'completion');
+  cacheDir = keyCacheDir(env);
 }, 60_000);
 
 afterAll(async () => {
@@ -58,20 +58,13 @@ async function complete(words: readonly string[], extraEnv: NodeJS.ProcessEnv = 
   return stdout.split('\n').filter((l) => l !== '');
 }
 
-const cacheFiles = (): string[] => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => /^keys-[0-9a-f]+\.json$/.test(f)) : []);
+const cacheFiles = (): string[] => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => /^keys-[0-9a-f]+\.txt$/.test(f)) : []);
 const refreshing = (): string[] => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.endsWith('.refreshing')) : []);
-/** Makes every scan in every cache file a minute old, as if it was read that long ago. */
-function ageCaches(): number {
-  for (const f of cacheFiles()) {
-    const cache = JSON.parse(readFileSync(join(cacheDir, f), 'utf8')) as { scans: { at: number }[] };
-    for (const scan of cache.scans) scan.at -= 60_000;
-    writeFileSync(join(cacheDir, f), JSON.stringify(cache));
-  }
-  return Date.now();
-}
+const ageCaches = (): number => ageKeyCaches(env);
+/** When each cache file's newest scan was read (its first scan line). */
+const newest = (f: string): number => Number(/^scan\t.*\t(\d+)$/m.exec(readFileSync(join(cacheDir, f), 'utf8'))?.[1] ?? 0);
 /** Waits (bounded) until a scan read after `since` is in a cache file and no refresh runs: the refresh has landed. */
 async function refreshed(since: number): Promise<void> {
-  const newest = (f: string): number => (JSON.parse(readFileSync(join(cacheDir, f), 'utf8')) as { scans: { at: number }[] }).scans[0]?.at ?? 0;
   for (let i = 0; i < 200; i++) {
     if (refreshing().length === 0 && cacheFiles().some((f) => newest(f) >= since)) return;
     await new Promise((r) => setTimeout(r, 100));
@@ -113,8 +106,10 @@ describe('lock keys on Tab, from the cache', { timeout: 90_000 }, () => {
     process.kill(server.pid, 'SIGSTOP');
     try {
       ageCaches();
-      // Its refresh is stuck on the paused server, up to its own bound; the Tab returned first.
+      // Its refresh is stuck on the paused server, up to its own bound; the Tab returned first
+      // (the script started it in the background: it claims the file a moment later).
       expect(await complete(['inspect', 'ord'])).toEqual(['orders:1', 'orders:2', 'orders:3']);
+      for (let i = 0; i < 200 && refreshing().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
       expect(refreshing().length).toBe(1);
       // A line with no cache yet (db 1 is another identity): nothing, while its refresh still waits.
       expect(await complete(['inspect', '-n', '1', 'ord'])).toEqual([]);
@@ -123,6 +118,60 @@ describe('lock keys on Tab, from the cache', { timeout: 90_000 }, () => {
       expect(await complete(['inspect', '-p', '1', ''])).toEqual([]);
     } finally {
       process.kill(server.pid, 'SIGCONT');
+    }
+  });
+
+  it('answers a warm cache in the script alone; a stale one refreshes in the background, not waited for', async () => {
+    const go = join(dir, 'go-warm');
+    // redlock-cli here is a stub that records its arguments and holds until \`go\` exists.
+    const stub = stubbedCli(dir, go);
+    ageKeyCaches(env, -60_000);
+    try {
+    expect(await complete(['inspect', 'ord'], stub.env)).toEqual(['orders:1', 'orders:2', 'orders:3']);
+    expect(await complete(['inspect', '-u', `redis://:${PASSWORD}@127.0.0.1:${server.port}`, 'pay'], stub.env)).toEqual(['payments']);
+    expect(await complete(['inspect', '-p', String(server.port), '-a', PASSWORD, 'pay'], stub.env)).toEqual(['payments']);
+    expect(existsSync(stub.started)).toBe(false);
+    ageCaches();
+    // Stale: the keys at once, and redlock-cli started beside the Tab, still held when it answered.
+    expect(await complete(['inspect', 'ord'], stub.env)).toEqual(['orders:1', 'orders:2', 'orders:3']);
+    expect(await stubLines(stub.started, 1)).toEqual(['__complete --keys bash =ord']);
+    } finally {
+      writeFileSync(go, '');
+    }
+    expect(await stubLines(stub.started, 2)).toEqual(['__complete --keys bash =ord', 'finished']);
+  });
+
+  it('keeps no password in the index of lines, whether typed, in REDIS_URL or saved with the target', async () => {
+    const url = `redis://:${PASSWORD}@127.0.0.1:${server.port}`;
+    expect(await complete(['inspect', 'pay'], { REDIS_URL: url, ...COLD })).toEqual(['payments']);
+    const index = readFileSync(join(cacheDir, 'index'), 'utf8');
+    // The current target's line, -u, -p with -a, and REDIS_URL's.
+    expect(index.trim().split('\n').length).toBeGreaterThanOrEqual(4);
+    expect(index).toContain(`redis://@127.0.0.1:${server.port}`);
+    expect(index).not.toContain(PASSWORD);
+    expect(statSync(join(cacheDir, 'index')).mode & 0o777).toBe(0o600);
+  });
+
+  it('never answers from the old target once target use chose another: the next Tab asks redlock-cli', async () => {
+    const other = await startRedis();
+    try {
+      const otherUrl = `redis://127.0.0.1:${other.port}`;
+      expect((await runCli(['acquire', 'other:1', '--lease', '10m', '-u', otherUrl], env)).code).toBe(0);
+      expect((await runCli(['target', 'add', 'other', otherUrl], env)).code).toBe(0);
+      expect((await runCli(['target', 'use', 'other'], env)).code).toBe(0);
+      expect(await complete(['inspect', ''], COLD)).toEqual(['other:1']);
+      const stub = stubbedCli(join(dir, 'use'));
+      ageKeyCaches(env, -60_000);
+      // Learnt by that Tab: the script answers the new target's keys alone.
+      expect(await complete(['inspect', ''], stub.env)).toEqual(['other:1']);
+      expect(existsSync(stub.started)).toBe(false);
+      // Back to the first target: not other's keys from the script, but redlock-cli asked.
+      expect((await runCli(['target', 'use', 'local'], env)).code).toBe(0);
+      expect(await complete(['inspect', ''], stub.env)).toEqual([]);
+      expect(readFileSync(stub.started, 'utf8')).toBe('__complete --keys bash =\n');
+      expect(await complete(['inspect', 'ord'], COLD)).toEqual(['orders:1', 'orders:2', 'orders:3']);
+    } finally {
+      await other.stop();
     }
   });
 });
