@@ -1,8 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_KINDS } from '../../src/locks/types.js';
-import { completionHome, killRunningShells, requireShell, runShell, stubbedCli } from './completion-home.js';
+import { ageKeyCaches, completionHome, killRunningShells, requireShell, runShell, stubbedCli, stubLines } from './completion-home.js';
 import { startRedis } from '../helpers/redis-server.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 
@@ -155,6 +155,23 @@ describe('fish completion', () => {
       ]);
       // REDIS_URL is a closed port: no keys, and not job.sh either.
       expect(none).toEqual([]);
+      // Warm: the script alone answers (the stub is never started); stale: it answers, and starts
+      // redlock-cli beside the Tab, which is still held when the Tab is over.
+      const nightly = [{ value: 'jobs:nightly', description: 'reentrant' }];
+      ageKeyCaches(env, -60_000);
+      const fresh = stubbedCli(join(dir, 'fresh'));
+      expect(await complete(`inspect -p ${server.port} jobs:n`, fresh.env)).toEqual(nightly);
+      expect(existsSync(fresh.started)).toBe(false);
+      ageKeyCaches(env);
+      const go = join(dir, 'go-stale');
+      const stale = stubbedCli(join(dir, 'stale'), go);
+      try {
+        expect(await complete(`inspect -p ${server.port} jobs:n`, stale.env)).toEqual(nightly);
+        expect(await stubLines(stale.started, 1)).toEqual([`__complete --keys fish =jobs:n --port ${server.port}`]);
+      } finally {
+        writeFileSync(go, '');
+      }
+      expect(await stubLines(stale.started, 2)).toEqual([`__complete --keys fish =jobs:n --port ${server.port}`, 'finished']);
     } finally {
       delete env.REDLOCK_CLI_COMPLETE_MS;
       await server.stop();
