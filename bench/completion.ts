@@ -1,10 +1,11 @@
 // A Tab as bash runs it: the script `redlock-cli completion bash` prints, sourced, and its
 // function called the way readline calls it, timed inside one bash (EPOCHREALTIME around the
 // call), beside `node -e 0` timed the same way (the floor any Tab that starts node pays), 15
-// rounds, medians. Four Tabs: a command name and an option (answered by the script's awk walk,
-// no node), a lock key with the cache warm (just refreshed: the launcher reads the cache file),
-// and a lock key with no cache (the Tab starts the refresh and waits for it up to its budget,
-// 100 ms, then answers without it). The keys
+// rounds, medians. Five Tabs: a command name and an option (answered by the script's awk walk,
+// no node), a lock key with the cache warm (just refreshed: awk reads the file the index names,
+// no node), the same with the cache stale (awk answers and starts the refresh in the background
+// through sh, not waited for), and a lock key with no cache (node: the Tab starts the refresh and
+// waits for it up to its budget, 100 ms, then answers without it). The keys
 // are those of a local redis-server holding 50 locks. `--hogs` adds one busy-looping node per
 // core beside it. Figures go in docs/performance.md ("Shell completion").
 import { execFileSync } from 'node:child_process';
@@ -41,7 +42,9 @@ for ((i = 0; i < runs; i++)); do
   echo "option $(tab inspect --ki)";              echo "floor $(floor)"
   settle
   echo "warm $(tab inspect -p "$port" orders:1)"; echo "floor $(floor)"
-  settle; rm -f "$cache"/keys-*.json
+  settle; sed -i 's/^\\(scan\t.*\t\\)[0-9]*$/\\10/' "$cache"/keys-*.txt
+  echo "stale $(tab inspect -p "$port" orders:1)"; echo "floor $(floor)"
+  settle; rm -f "$cache"/keys-*.txt
   echo "cold $(tab inspect -p "$port" orders:1)"; echo "floor $(floor)"
 done
 `;
@@ -73,7 +76,8 @@ try {
   for (const [name, what] of [
     ['command', '`ins` (a command: awk, no node)'],
     ['option', '`inspect --ki` (an option: awk, no node)'],
-    ['warm', '`inspect -p <port> orders:1`, cache warm (50 locks)'],
+    ['warm', '`inspect -p <port> orders:1`, cache warm (50 locks: awk, no node)'],
+    ['stale', '`inspect -p <port> orders:1`, cache stale (awk; refresh in the background)'],
     ['cold', '`inspect -p <port> orders:1`, no cache yet'],
   ] as const) {
     const t = timesOf(name);
