@@ -158,11 +158,11 @@ describe('fish completion', () => {
       // Warm: the script alone answers (the stub is never started); stale: it answers, and starts
       // redlock-cli beside the Tab, which is still held when the Tab is over.
       const nightly = [{ value: 'jobs:nightly', description: 'reentrant' }];
-      ageKeyCaches(env, -60_000);
+      await ageKeyCaches(env, -60_000);
       const fresh = stubbedCli(join(dir, 'fresh'));
       expect(await complete(`inspect -p ${server.port} jobs:n`, fresh.env)).toEqual(nightly);
       expect(existsSync(fresh.started)).toBe(false);
-      ageKeyCaches(env);
+      await ageKeyCaches(env);
       const go = join(dir, 'go-stale');
       const stale = stubbedCli(join(dir, 'stale'), go);
       try {

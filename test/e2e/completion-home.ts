@@ -72,11 +72,16 @@ export function stubbedCli(dir: string, holdUntil?: string): { readonly env: Nod
 /** The key cache's directory in this home. */
 export const keyCacheDir = (env: NodeJS.ProcessEnv): string => join(env.XDG_STATE_HOME!, 'redlock-cli', 'completion');
 
-/** Dates every scan in every key cache file `agoMs` back (a minute: stale; negative: fresh for a while); returns now. */
-export function ageKeyCaches(env: NodeJS.ProcessEnv, agoMs = 60_000): number {
-  const now = Date.now();
+/**
+ * Dates every scan in every key cache file `agoMs` back (a minute: stale; negative: fresh for a
+ * while), once no refresh runs (bounded: 20 s), so that none lands afterwards; returns now.
+ */
+export async function ageKeyCaches(env: NodeJS.ProcessEnv, agoMs = 60_000): Promise<number> {
   const dir = keyCacheDir(env);
-  for (const f of existsSync(dir) ? readdirSync(dir).filter((n) => /^keys-[0-9a-f]+\.txt$/.test(n)) : []) {
+  const names = (): string[] => (existsSync(dir) ? readdirSync(dir) : []);
+  for (let i = 0; i < 400 && names().some((n) => n.endsWith('.refreshing')); i++) await new Promise((r) => setTimeout(r, 50));
+  const now = Date.now();
+  for (const f of names().filter((n) => /^keys-[0-9a-f]+\.txt$/.test(n))) {
     const text = readFileSync(join(dir, f), 'utf8');
     writeFileSync(join(dir, f), text.replace(/^(scan\t.*\t)\d+$/gm, (_, head: string) => `${head}${now - agoMs}`));
   }

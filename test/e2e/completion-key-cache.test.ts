@@ -60,7 +60,7 @@ async function complete(words: readonly string[], extraEnv: NodeJS.ProcessEnv = 
 
 const cacheFiles = (): string[] => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => /^keys-[0-9a-f]+\.txt$/.test(f)) : []);
 const refreshing = (): string[] => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.endsWith('.refreshing')) : []);
-const ageCaches = (): number => ageKeyCaches(env);
+const ageCaches = (): Promise<number> => ageKeyCaches(env);
 /** When each cache file's newest scan was read (its first scan line). */
 const newest = (f: string): number => Number(/^scan\t.*\t(\d+)$/m.exec(readFileSync(join(cacheDir, f), 'utf8'))?.[1] ?? 0);
 /** Waits (bounded) until a scan read after `since` is in a cache file and no refresh runs: the refresh has landed. */
@@ -95,7 +95,7 @@ describe('lock keys on Tab, from the cache', { timeout: 90_000 }, () => {
 
   it('shows a changed keyspace once the refresh a stale Tab started has landed', async () => {
     expect((await runCli(['acquire', 'orders:3', '--lease', '10m'], env)).code).toBe(0);
-    const since = ageCaches();
+    const since = await ageCaches();
     // Stale: it answers from the file at once, and starts the refresh for the next Tab.
     expect(await complete(['inspect', 'ord'])).toEqual(['orders:1', 'orders:2']);
     await refreshed(since);
@@ -105,7 +105,7 @@ describe('lock keys on Tab, from the cache', { timeout: 90_000 }, () => {
   it('does not wait for a server that does not answer: cached keys at once, nothing for a new line, never file names', async () => {
     process.kill(server.pid, 'SIGSTOP');
     try {
-      ageCaches();
+      await ageCaches();
       // Its refresh is stuck on the paused server, up to its own bound; the Tab returned first
       // (the script started it in the background: it claims the file a moment later).
       expect(await complete(['inspect', 'ord'])).toEqual(['orders:1', 'orders:2', 'orders:3']);
@@ -125,13 +125,13 @@ describe('lock keys on Tab, from the cache', { timeout: 90_000 }, () => {
     const go = join(dir, 'go-warm');
     // redlock-cli here is a stub that records its arguments and holds until \`go\` exists.
     const stub = stubbedCli(dir, go);
-    ageKeyCaches(env, -60_000);
+    await ageKeyCaches(env, -60_000);
     try {
     expect(await complete(['inspect', 'ord'], stub.env)).toEqual(['orders:1', 'orders:2', 'orders:3']);
     expect(await complete(['inspect', '-u', `redis://:${PASSWORD}@127.0.0.1:${server.port}`, 'pay'], stub.env)).toEqual(['payments']);
     expect(await complete(['inspect', '-p', String(server.port), '-a', PASSWORD, 'pay'], stub.env)).toEqual(['payments']);
     expect(existsSync(stub.started)).toBe(false);
-    ageCaches();
+    await ageCaches();
     // Stale: the keys at once, and redlock-cli started beside the Tab, still held when it answered.
     expect(await complete(['inspect', 'ord'], stub.env)).toEqual(['orders:1', 'orders:2', 'orders:3']);
     expect(await stubLines(stub.started, 1)).toEqual(['__complete --keys bash =ord']);
@@ -161,7 +161,7 @@ describe('lock keys on Tab, from the cache', { timeout: 90_000 }, () => {
       expect((await runCli(['target', 'use', 'other'], env)).code).toBe(0);
       expect(await complete(['inspect', ''], COLD)).toEqual(['other:1']);
       const stub = stubbedCli(join(dir, 'use'));
-      ageKeyCaches(env, -60_000);
+      await ageKeyCaches(env, -60_000);
       // Learnt by that Tab: the script answers the new target's keys alone.
       expect(await complete(['inspect', ''], stub.env)).toEqual(['other:1']);
       expect(existsSync(stub.started)).toBe(false);

@@ -216,13 +216,13 @@ describe('zsh completion', () => {
       expect(none.line).toBe('redlock-cli release j');
       expect(none.matches).toEqual([]);
       // Warm: the script alone answers (the stub is never started).
-      ageKeyCaches(env, -60_000);
+      await ageKeyCaches(env, -60_000);
       const fresh = stubbedCli(join(dir, 'fresh'));
       expect((await tab(`release -p ${server.port} jo`, 'sourced', fresh.env)).line).toBe(`redlock-cli release -p ${server.port} jobs:nightly `);
       expect(existsSync(fresh.started)).toBe(false);
       // Stale: it still answers at once. (Whether it started the refresh is bash's and fish's test
       // to say: tab() ends the terminal's zsh with its process group, which the refresh's sh is in.)
-      ageKeyCaches(env);
+      await ageKeyCaches(env);
       const stale = stubbedCli(join(dir, 'stale'));
       expect((await tab(`release -p ${server.port} jo`, 'sourced', stale.env)).line).toBe(`redlock-cli release -p ${server.port} jobs:nightly `);
     } finally {
