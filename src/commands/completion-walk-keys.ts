@@ -9,7 +9,8 @@ import { FRESH_MS, KEY_CACHE_HEADER, LINE_INDEX } from '../core/completion-cache
 // detached (through sh, so no shell reports a job): it refreshes the file and puts the line's index
 // entry right. Where the file cannot answer (no entry, no scan, an escaped field), cachedkeys
 // returns and the walk prints `:keys`, so node answers as before. The command is REDLOCK_CLI_BIN,
-// set by the scripts. POSIX awk: `srand()` returns the previous seed, the time of the first call.
+// set by the scripts. POSIX awk: `srand()` returns the previous seed, the time of the first call,
+// in whole seconds: a scan is taken for stale up to a second late.
 
 export const COMPLETION_WALK_KEYS = String.raw`
 # A URL without its password, as withoutPassword does: scheme://user:pw@host -> scheme://user@host.
