@@ -58,6 +58,8 @@ export interface Finding {
    * replaces the finding of the same kind, lock, owners and `from` issued before.
    */
   readonly update?: true;
+  /** Found by the quorum view of Redlock's nodes (quorum.ts): a majority's finding, not one node's. */
+  readonly quorum?: true;
 }
 
 interface Hold {
@@ -128,7 +130,7 @@ export class TraceChecker {
     if (e.library === 'rate-limiter') return NO_FINDINGS;
     this.stuck.push(e, (f, slot) => this.issue(e.lock, f, slot));
     const add = (f: NewFinding) => void this.issue(e.lock, f, undefined);
-    if (this.quorum) for (const f of this.quorum.push(e)) add(f);
+    this.quorum?.push(e, (f, slot) => this.issue(e.lock, f, slot));
     // On independent primaries each node has its own copy of the lock: one set of facts per node.
     const facts = this.factsOf(this.quorum && e.node !== undefined ? `${e.node}\n${e.lock}` : e.lock);
     const owner = e.owner ?? '?';

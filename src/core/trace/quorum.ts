@@ -6,6 +6,11 @@
 // why: its key for the first owner ended early there, by a clock that stepped forward, a restart
 // without its data (the trace was blind on it meanwhile), a delete, or a lease that ran out.
 //
+// An owner whose validity ended and who then acts as holder on a majority of nodes (refused
+// releases or renewals: the servers had given its keys to someone else) worked without the lock:
+// expired-while-held from its validity's end to its last act, and an overlap with every other
+// owner's majority inside that window. One node's refusal alone is that node's finding (checker.ts).
+//
 // Times are made comparable across nodes: a node's server time after a clock step of it is moved
 // back by the step, so one jumping node does not push its events seconds past the others'.
 
@@ -15,6 +20,9 @@ import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './ev
 import { traceTime } from './format.js';
 
 type NewFinding = Omit<Finding, 'unsafe' | 'lock'>;
+/** Issues a quorum finding, new (`slot` undefined) or lengthening the one at `slot`; returns its slot. */
+export type IssueQuorum = (f: NewFinding, slot: number | undefined) => number;
+type HolderAct = 'renew' | 'release';
 
 /** Why a node stopped counting an owner's vote before the owner let go. */
 export type VoteLoss = 'clock-step' | 'restart' | 'deleted' | 'expired';
@@ -43,6 +51,15 @@ interface Holder {
   majorityAt: number | undefined;
   validUntil: number;
   releasedAt: number | undefined;
+  /** Its acts as holder after its validity ended, by node, and the findings they showed. */
+  stale: StaleActs | undefined;
+}
+
+interface StaleActs {
+  readonly nodes: Set<string>;
+  last: { t: number; act: HolderAct };
+  expiredSlot: number | undefined;
+  readonly overlapSlots: Map<Holder, number>;
 }
 
 /** A holder's window ends at its first release or at the end of its validity. */
@@ -86,8 +103,12 @@ export class QuorumView {
     this.majority = quorumOf(nodes.length);
   }
 
-  /** Reads one event; returns the overlaps it completed. */
-  push(e: TraceEvent): NewFinding[] {
+  /** Reads one event; issues the overlaps it completed, and the stale windows it opened or lengthened. */
+  push(e: TraceEvent, issue: IssueQuorum): void {
+    for (const f of this.read(e, issue)) issue(f, undefined);
+  }
+
+  private read(e: TraceEvent, issue: IssueQuorum): NewFinding[] {
     if (e.node === undefined) return [];
     const node = e.node;
     const t = this.times.comparable(node, e.t);
@@ -108,6 +129,10 @@ export class QuorumView {
         return [];
       case 'released':
         if (e.owner !== undefined && e.count === 0) this.released(e.lock, e.owner, node, t);
+        return [];
+      case 'release-refused':
+      case 'renew-refused':
+        if (e.owner !== undefined) this.actedAsHolder(e.lock, e.owner, node, t, e.kind === 'renew-refused' ? 'renew' : 'release', issue);
         return [];
       case 'expired':
         if (e.owner !== undefined) this.lose(e.lock, [e.owner], node, t, this.expiryCause(node));
@@ -154,7 +179,7 @@ export class QuorumView {
     // A new try (after a release, or once the last validity ended) starts a new count of votes.
     if (!h || ended(h, t)) {
       holders.delete(owner);
-      h = { owner, client: e.client, votes: new Map(), leaseMs: e.leaseMs, majorityAt: undefined, validUntil: Number.POSITIVE_INFINITY, releasedAt: undefined };
+      h = { owner, client: e.client, votes: new Map(), leaseMs: e.leaseMs, majorityAt: undefined, validUntil: Number.POSITIVE_INFINITY, releasedAt: undefined, stale: undefined };
       holders.set(owner, h);
       prune(holders, t);
     }
@@ -184,6 +209,57 @@ export class QuorumView {
     // The first release is the client leaving: from then on it does not use the lock.
     h.releasedAt ??= t;
     h.votes.delete(node);
+  }
+
+  /**
+   * A refused release or renewal of `owner` on `node`: after its validity, once it has acted so on
+   * a majority of nodes, its window without the lock runs from its validity's end to this act; the
+   * findings are issued, or issued again with the longer window (as checker.ts does for one node).
+   */
+  private actedAsHolder(lock: string, owner: string, node: string, t: number, act: HolderAct, issue: IssueQuorum): void {
+    const holders = this.locks.get(lock);
+    const h = holders?.get(owner);
+    if (!holders || !h || h.majorityAt === undefined || h.releasedAt !== undefined || t <= h.validUntil) return;
+    const s = (h.stale ??= { nodes: new Set(), last: { t, act }, expiredSlot: undefined, overlapSlots: new Map() });
+    s.nodes.add(node);
+    if (t >= s.last.t) s.last = { t, act };
+    if (s.nodes.size < this.majority) return;
+    s.expiredSlot = issue(this.expiredWhileHeld(lock, h, s), s.expiredSlot);
+    for (const other of holders.values()) {
+      if (other === h || other.majorityAt === undefined || other.majorityAt >= s.last.t || windowEnd(other) <= h.validUntil) continue;
+      s.overlapSlots.set(other, issue(this.staleOverlap(lock, h, s, other), s.overlapSlots.get(other)));
+    }
+  }
+
+  private expiredWhileHeld(lock: string, h: Holder, s: StaleActs): NewFinding {
+    return {
+      kind: 'expired-while-held',
+      from: h.validUntil,
+      to: s.last.t,
+      owners: [h.owner],
+      clients: [h.client ?? {}],
+      quorum: true,
+      message:
+        `${who(h.owner, h.client)}'s validity on ${lock}'s ${this.nodes.length} Redlock nodes ended at ${traceTime(h.validUntil)}; ` +
+        `it went on as holder on ${[...s.nodes].join(', ')} until ${traceTime(s.last.t)} (its ${s.last.act === 'renew' ? 'renewal' : 'release'} refused there): it worked without the lock for ${ms(s.last.t - h.validUntil)}`,
+    };
+  }
+
+  /** The time `other`'s majority shares with `h`'s window without the lock. */
+  private staleOverlap(lock: string, h: Holder, s: StaleActs, other: Holder): NewFinding {
+    const from = Math.max(other.majorityAt!, h.validUntil);
+    const to = Math.min(s.last.t, windowEnd(other));
+    return {
+      kind: 'overlap',
+      from,
+      to,
+      owners: [h.owner, other.owner],
+      clients: [h.client ?? {}, other.client ?? {}],
+      quorum: true,
+      message:
+        `${who(other.owner, other.client)} held a majority of ${lock}'s Redlock nodes (${[...other.votes.keys()].join(', ')}) from ${traceTime(other.majorityAt!)} ` +
+        `while ${who(h.owner, h.client)}, its validity over at ${traceTime(h.validUntil)}, still acted as holder until ${traceTime(s.last.t)}: both may have been inside for ${ms(to - from)}`,
+    };
   }
 
   private lose(lock: string, owners: readonly string[], node: string, t: number, why: VoteLoss): void {
@@ -220,6 +296,7 @@ export class QuorumView {
     return {
       kind: 'overlap',
       from: at,
+      quorum: true,
       to,
       owners: [first.owner, second.owner],
       clients: [first.client ?? {}, second.client ?? {}],

@@ -81,6 +81,40 @@ describe('the quorum view of Redlock nodes', () => {
   });
 });
 
+const refused = (ms: number, node: string, owner: string) => ev(ms, 'release-refused', node, owner);
+const ofQuorum = (findings: readonly Finding[]) => unsafe(findings.filter((f) => f.quorum));
+/** A takes all five with a 500 ms lease (validity 493 ms); its keys expire at 500; B takes all five at 900. */
+const pausedThenB: TraceEvent[] = [
+  ...NODES.map((n, i) => take(i, n, A, 500)),
+  ...NODES.map((n) => ev(500, 'expired', n, A, { leaseMs: 500 })),
+  ...NODES.map((n, i) => take(900 + i, n, B, 1000)),
+];
+
+describe('an owner that acts as holder on a majority after its validity ended', () => {
+  it('is expired-while-held from its validity\'s end to its last act, and overlaps the majority held meanwhile', () => {
+    const events = [...pausedThenB, refused(1500, 'n1', A), refused(1501, 'n2', A), refused(1502, 'n3', A)];
+    // Validity 500 - 1 % - 2 ms from A's first vote; B's majority from its third vote, at 902.
+    expect(ofQuorum(check(events))).toEqual([
+      ['expired-while-held', A, 493, 1502],
+      ['overlap', `${A},${B}`, 902, 1502],
+    ]);
+  });
+
+  it('lengthens both windows in place at a later act, as the one-node checker does', () => {
+    const events = [...pausedThenB, refused(1500, 'n1', A), refused(1501, 'n2', A), refused(1502, 'n3', A), refused(1600, 'n4', A)];
+    expect(ofQuorum(check(events))).toEqual([
+      ['expired-while-held', A, 493, 1600],
+      ['overlap', `${A},${B}`, 902, 1600],
+    ]);
+  });
+
+  it('says nothing for refusals on a minority, nor for a release after the work within validity', () => {
+    expect(ofQuorum(check([...pausedThenB, refused(1500, 'n1', A), refused(1501, 'n2', A)]))).toEqual([]);
+    const healthy = [...NODES.map((n, i) => take(i, n, A, 500)), ...NODES.map((n) => free(300, n, A)), ...NODES.map((n, i) => take(400 + i, n, B, 1000)), ...NODES.map((n) => free(800, n, B))];
+    expect(unsafe(check(healthy))).toEqual([]);
+  });
+});
+
 describe("a node's clock steps, from MONITOR's timestamps and the trace's fences", () => {
   it('calls a line well below the last fence\'s bound a step forward; lines that arrive late are not', () => {
     const steps = new ClockStepWatch();
