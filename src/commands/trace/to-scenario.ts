@@ -37,12 +37,13 @@ export async function traceToScenario(ctx: CommandContext, file: string, wants: 
   return ExitCode.ok;
 }
 
-/** A recording of Redlock nodes: the overlap of two majorities, replayed with the fault on the node both counted. */
+/** A recording of Redlock nodes: a majority's finding, replayed with its fault (on the node both majorities counted, if any). */
 async function redlockScenario(ctx: CommandContext, result: ReturnType<typeof inferRedlockIncident>, out: string): Promise<number> {
   if (!result.ok) throw new NotFoundError(`trace --scenario: ${result.problem}`);
   const { incident } = result;
   const scenario = await writeScenarioFile(incident.spec, out);
-  note(ctx, safeLine(`trace: unsafe finding ${incident.number} (overlap of two Redlock majorities on ${incident.finding.lock}): the fault is ${incident.fault.replaceAll('-', ' ')} on ${incident.node}`));
+  const what = incident.node === undefined ? `${incident.finding.kind} of a Redlock majority` : 'overlap of two Redlock majorities';
+  note(ctx, safeLine(`trace: unsafe finding ${incident.number} (${what} on ${incident.finding.lock}): the fault is ${incident.fault.replaceAll('-', ' ')}${incident.node === undefined ? '' : ` on ${incident.node}`}`));
   print(ctx, safeLine(`wrote ${out}: variants ${scenario.variants.map((v) => v.name).join(', ')}; run it with: redlock-cli scenario run ${out}`));
   return ExitCode.ok;
 }

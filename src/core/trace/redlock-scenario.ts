@@ -2,6 +2,8 @@
 // owners whose majorities overlapped become clients A and B, each reaching the nodes it took, and
 // the node both counted gets the fault the trace saw on it: a clock step (fake-clock nodes jump
 // as far), or a restart that lost A's key (the trace was blind on it, then found the key gone).
+// An owner that went on as holder after its validity (its releases refused on a majority) is a
+// freeze of that owner, replayed by redlock-lost-validity.ts.
 // The fixed variant is the catalogue's operational fix for that fault: slew-only time (an offset
 // inside Redlock's drift allowance), or a delayed restart (the node back after A's lease). Times
 // are ms since A's first vote, on the nodes' common scale (quorum.ts), scaled down to a lease of
@@ -13,16 +15,18 @@ import { traceTime } from './format.js';
 import { chooseFinding, type IncidentPick } from './incident.js';
 import type { ScenarioSpec } from './incident-scenario.js';
 import { NodeTimes } from './quorum.js';
+import { lostValidityPlan } from './redlock-lost-validity.js';
+import { quorumOf } from '../redlock-quorum.js';
 
-export type RedlockFault = 'clock-step' | 'restart';
+export type RedlockFault = 'clock-step' | 'restart' | 'pause';
 
 export interface RedlockIncident {
   readonly finding: Finding;
   /** 1-based, among the recording's unsafe findings. */
   readonly number: number;
   readonly fault: RedlockFault;
-  /** The node both majorities counted, as the scenario names it (n1, n2, ...). */
-  readonly node: string;
+  /** The node both majorities counted, as the scenario names it (n1, n2, ...); none for a pause. */
+  readonly node: string | undefined;
   readonly spec: ScenarioSpec;
 }
 
@@ -47,13 +51,17 @@ interface Actor {
 
 /** The incident behind an overlap of two Redlock majorities, and the scenario that replays it. */
 export function inferRedlockIncident(events: readonly TraceEvent[], findings: readonly Finding[], nodes: readonly string[], source: string, pick: IncidentPick = {}): RedlockResult {
-  const chosen = chooseFinding(findings.filter((f) => f.unsafe), findings, pick);
+  const unsafe = findings.filter((f) => f.unsafe);
+  // Unpicked, the first majority's finding: each node's own findings come first in the recording.
+  const firstQuorum = unsafe.findIndex((f) => f.quorum);
+  const chosen = chooseFinding(unsafe, findings, pick.finding === undefined && pick.at === undefined && firstQuorum >= 0 ? { finding: firstQuorum + 1 } : pick);
   if (!chosen.ok) return chosen;
   const { finding, number } = chosen;
-  if (finding.kind !== 'overlap') return fail(`${finding.kind} on ${finding.lock} is one node's finding: a Redlock replay starts from two majorities that overlap`);
+  if (!finding.quorum) return fail(`${finding.kind} on ${finding.lock} is one node's finding: a Redlock replay starts from a majority's finding (two majorities that overlap, or an owner past its validity)`);
   const times = new NodeTimes();
   for (const e of events) if (e.kind === 'clock-step' && e.node !== undefined) times.step(e.node, e.t, e.stepMs ?? 0);
   const name = (node: string) => `n${nodes.indexOf(node) + 1}`;
+  if (finding.kind === 'expired-while-held') return pauseIncident(events, times, finding, number, nodes, name, source, finding.to);
   const [a, b] = finding.owners.map((owner) => actor(events, times, finding, owner, name));
   if (!a || !b) return fail(`the overlap on ${finding.lock} at ${traceTime(finding.from)}: the trace did not see both owners take their nodes`);
   const shared = a.nodes.filter((n) => b.nodes.includes(n));
@@ -65,10 +73,33 @@ export function inferRedlockIncident(events: readonly TraceEvent[], findings: re
     const blind = onNode.find((e) => e.kind === 'blind');
     if (blind) return ok(finding, number, 'restart', node, plan(a, b, node, nodes.length, finding, source, { kind: 'restart', at: times.comparable(label, blind.t) }));
   }
+  // No fault on a node both counted: A's majority lapsed and it went on as holder (quorum.ts's stale window).
+  const stale = staleActAt(events, times, finding);
+  if (stale !== undefined) return pauseIncident(events, times, finding, number, nodes, name, source, stale);
   return fail(`the overlap on ${finding.lock} at ${traceTime(finding.from)}: the trace saw no clock step or restart on the node${shared.length === 1 ? '' : 's'} both majorities counted (${shared.join(', ') || 'none'}): its fault is not inferred`);
 }
 
-const ok = (finding: Finding, number: number, fault: RedlockFault, node: string, spec: ScenarioSpec): RedlockResult => ({ ok: true, incident: { finding, number, fault, node, spec } });
+/** The last refused release or renewal of the finding's first owner after the finding began: it went on as holder. */
+function staleActAt(events: readonly TraceEvent[], times: NodeTimes, finding: Finding): number | undefined {
+  let last: number | undefined;
+  for (const e of events) {
+    if ((e.kind !== 'release-refused' && e.kind !== 'renew-refused') || e.lock !== finding.lock || e.owner !== finding.owners[0] || e.node === undefined) continue;
+    const t = times.comparable(e.node, e.t);
+    if (t >= finding.from && (last === undefined || t > last)) last = t;
+  }
+  return last;
+}
+
+/** A past its validity: B is the first other owner that took a majority before A's last act. */
+function pauseIncident(events: readonly TraceEvent[], times: NodeTimes, finding: Finding, number: number, nodes: readonly string[], name: (node: string) => string, source: string, last: number): RedlockResult {
+  const a = actor(events, times, finding, finding.owners[0], name);
+  const others = new Set(events.filter((e) => e.kind === 'acquired' && e.lock === finding.lock && e.owner !== undefined && e.owner !== finding.owners[0]).map((e) => e.owner!));
+  const b = [...others].map((o) => actor(events, times, { ...finding, to: last }, o, name)).find((x) => x !== undefined && x.at >= (a?.at ?? 0) && x.nodes.length >= quorumOf(nodes.length));
+  if (!a || !b) return fail(`${finding.kind} on ${finding.lock} at ${traceTime(finding.from)}: the trace did not see the owner take its nodes and another owner take a majority before its last act`);
+  return ok(finding, number, 'pause', undefined, lostValidityPlan(a, b, last, nodes.length, finding, source));
+}
+
+const ok = (finding: Finding, number: number, fault: RedlockFault, node: string | undefined, spec: ScenarioSpec): RedlockResult => ({ ok: true, incident: { finding, number, fault, node, spec } });
 
 /** An owner of the overlap: its acquisitions up to the overlap's end (its round), on the nodes' common scale. */
 function actor(events: readonly TraceEvent[], times: NodeTimes, finding: Finding, owner: string | undefined, name: (node: string) => string): Actor | undefined {
