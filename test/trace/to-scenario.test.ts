@@ -34,6 +34,7 @@ const SEEN_BY_TRACE: Readonly<Record<string, readonly string[]>> = {
   // Traced on every node (trace --nodes): two majorities at once, through the node that stepped or restarted.
   'redlock-clock-jump': ['overlap'],
   'redlock-restart-amnesia': ['overlap'],
+  'redlock-pause-during-acquire': ['expired-while-held'],
 };
 
 const catalogue = (await listScenarios()).filter((s) => s.variants.some((v) => v.name === 'unsafe'));
