@@ -3,6 +3,7 @@ import { connect } from '../redis/connection.js';
 import { SENTINEL_REFAILOVER_MS } from '../sandbox/config.js';
 import { waitReplicationLive } from '../sandbox/form-replication.js';
 import type { SandboxHandle } from '../sandbox/handle.js';
+import type { SandboxStatus } from '../sandbox/status.js';
 import { call } from '../sandbox/resp.js';
 import { logPath } from '../sandbox/state.js';
 import { sleep } from '../core/sleep.js';
@@ -20,7 +21,7 @@ import { clientTargets, redisNodes } from './targets.js';
 export async function prepareSandbox(sandbox: SandboxHandle, scenario: Scenario, variant: Variant, signal?: AbortSignal): Promise<void> {
   await revive(sandbox);
   await applyConfig(sandbox, desiredConfig(scenario, variant));
-  const status = await sandbox.status();
+  const status = await statusWithPrimary(sandbox);
   const primaries = status.nodes.filter((n) => n.role === 'primary');
   if (primaries.length === 0) throw new UsageError(`sandbox "${sandbox.name}" has no node answering as primary`);
   for (const p of primaries) await call(p.port, ['FLUSHALL'], 2000);
@@ -81,5 +82,22 @@ async function seed(sandbox: SandboxHandle, scenario: Scenario): Promise<void> {
     } finally {
       await conn.close();
     }
+  }
+}
+
+/** How long a variant's start waits for a primary to answer its status probe. */
+const PRIMARY_WAIT_MS = 5000;
+
+/**
+ * The sandbox's status once some node answers as primary. A status probe gives each node 300 ms
+ * (what `sandbox status` can afford); on a loaded machine a revived or busy node can miss that,
+ * and one missed probe is no reason to call the sandbox broken. Asked again, bounded in time.
+ */
+async function statusWithPrimary(sandbox: SandboxHandle): Promise<SandboxStatus> {
+  const until = Date.now() + PRIMARY_WAIT_MS;
+  for (;;) {
+    const status = await sandbox.status();
+    if (status.nodes.some((n) => n.role === 'primary') || Date.now() >= until) return status;
+    await sleep(100);
   }
 }
