@@ -39,6 +39,7 @@ const FAULT_STYLE: Readonly<Record<NodeFault, Style>> = {
   killed: { char: '×', color: 'red' },
   paused: { char: '░', color: 'yellow' },
   partitioned: { char: '~', color: 'magenta' },
+  blind: { char: '┄', color: 'gray' },
 };
 const MARK_COLOR: Readonly<Partial<Record<MarkKind, string>>> = {
   'write-ok': 'green',

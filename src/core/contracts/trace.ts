@@ -39,6 +39,7 @@ const finding = {
   liveness: z.literal(true).optional().describe('a liveness finding (deadlock, starvation): nobody was inside twice, but a waiter did not get in'),
   why: z.enum(STUCK_WHYS).optional().describe('deadlock: the fact that shows the lock stuck (no-ttl, count-left, dead-queue-head, orphan-hold, data-key)'),
   message: z.string(),
+  nodes: z.array(z.string()).optional().describe('a Redlock overlap: the nodes both majorities counted (host:port)'),
   update: z.literal(true).optional().describe('issued again: a later act of the stale owner made its window longer'),
 };
 

@@ -41,10 +41,14 @@ export function traceReport(input: TraceReportInput): Report {
   const origin = events[0]?.t ?? input.findings[0]?.from ?? 0;
   const findings = input.findings.filter((f) => f.to >= origin);
   const { history, violations, lanes: laneOfOwner } = traceHistory(events, findings, origin);
-  // Each finding carries its lock, so its band also covers that lock's lane.
-  const withLock = violations.map((v, i) => ({ ...v, clients: [...v.clients, printable(findings[i]!.lock)] }));
+  // A finding's band also covers its server lanes: the nodes it names (a Redlock overlap), else its lock's.
+  const withLock = violations.map((v, i) => {
+    const f = findings[i]!;
+    return { ...v, clients: [...v.clients, ...(f.nodes ?? [f.lock]).map(printable)] };
+  });
   const laneFor = (e: TraceEvent): string => {
     if (e.owner !== undefined) return laneOfOwner.get(e.owner) ?? laneOf(e);
+    if (e.node !== undefined) return printable(e.node);
     return isNodeEvent(e) ? 'server' : printable(e.lock);
   };
   const reportEvents: ReportEvent[] = events.map((e) => ({ t: e.t - origin, lane: laneFor(e), text: eventText(e), tone: tone(e), detail: traceDetail(e) }));

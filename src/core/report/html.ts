@@ -130,6 +130,7 @@ function legendHtml(): string {
     ['held', 'server: held by'],
     ['killed', 'node killed'],
     ['partitioned', 'node partitioned'],
+    ['blind', 'trace blind on a node'],
     ['finding', 'finding window'],
   ];
   return `<p class="legend">${items.map(([cls, text]) => `<span><i class="lg-${cls}"></i>${text}</span>`).join('')}<span>▮ event (hover for detail, click to link)</span></p>`;

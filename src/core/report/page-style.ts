@@ -26,6 +26,7 @@ h1 { font-size: 22px; margin: 0 0 2px; } h2 { font-size: 18px; margin: 28px 0 4p
 .st-in-section, .lg-in-section { fill: #2d7a3a; background: #2d7a3a; } .st-paused, .lg-paused { fill: #a68ad6; background: #a68ad6; }
 .st-crashed, .lg-crashed { fill: #555; background: #555; } .held, .lg-held { fill: #9cc0ef; background: #9cc0ef; }
 .fault-killed, .lg-killed { fill: #d9534f; background: #d9534f; } .fault-paused { fill: #a68ad6; } .fault-partitioned, .lg-partitioned { fill: #f0a04b; background: #f0a04b; }
+.fault-blind, .lg-blind { fill: #c8c8c8; background: #c8c8c8; }
 .finding, .lg-finding { fill: #e0303033; stroke: #c02020; stroke-width: 1; background: #e0303033; }
 .ev { fill: #333; } .tone-failed { fill: #c62828; } .tone-fault { fill: #e07b00; } .tone-server { fill: #2457a6; } .tone-note { fill: #888; } .tone-end { fill: #000; }
 .ev:hover, .ev.hl { stroke: #000; stroke-width: 2; }

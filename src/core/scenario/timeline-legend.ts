@@ -24,7 +24,7 @@ const STATE_TEXT: Readonly<Record<ClientState, string>> = {
   paused: 'paused',
   crashed: 'crashed',
 };
-const FAULT_TEXT: Readonly<Record<NodeFault, string>> = { killed: 'killed', paused: 'paused', partitioned: 'partitioned' };
+const FAULT_TEXT: Readonly<Record<NodeFault, string>> = { killed: 'killed', paused: 'paused', partitioned: 'partitioned', blind: 'trace blind' };
 const MARK_TEXT: Readonly<Record<MarkKind, string>> = {
   'acquire-fail': 'acquire failed',
   'release-ok': 'released',

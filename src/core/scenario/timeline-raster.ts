@@ -34,7 +34,7 @@ export interface Raster {
 // Marks drawn on a lane, most telling first; release-ok and plain notes show in the log only
 // (the end of the bar already says "released").
 const MARK_ORDER: readonly MarkKind[] = ['lost', 'write-rejected', 'release-fail', 'fault-fail', 'write-ok', 'incr', 'acquire-fail', 'renew-fail', 'fault', 'renew-ok'];
-const FAULT_ORDER: readonly NodeFault[] = ['killed', 'paused', 'partitioned'];
+const FAULT_ORDER: readonly NodeFault[] = ['killed', 'paused', 'partitioned', 'blind'];
 
 /** Cuts the lanes into `width` columns over [0, spanMs]. */
 export function rasterize(lanes: Lanes, width: number, spanMs: number = Math.max(lanes.end, 1)): Raster {

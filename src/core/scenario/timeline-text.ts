@@ -16,7 +16,7 @@ import { legendItems, SEVERAL_HOLDERS, UNKNOWN_HOLDER, VIOLATION, type LaneGlyph
 export const TEXT_WIDTH = 80;
 
 const STATE_GLYPH: Readonly<Record<ClientState, string>> = { idle: ' ', waiting: '.', holding: '=', 'in-section': '#', paused: 'z', crashed: 'x' };
-const FAULT_GLYPH: Readonly<Record<NodeFault, string>> = { killed: 'x', paused: 'z', partitioned: '~' };
+const FAULT_GLYPH: Readonly<Record<NodeFault, string>> = { killed: 'x', paused: 'z', partitioned: '~', blind: '-' };
 const MARK_GLYPH: Readonly<Partial<Record<MarkKind, string>>> = {
   'write-ok': 'w',
   'write-rejected': 'r',

@@ -48,8 +48,11 @@ export interface ClientLane {
   readonly marks: readonly Mark[];
 }
 
-/** A fault that lasts: killed until restart, paused until resume, partitioned until heal. */
-export type NodeFault = 'killed' | 'paused' | 'partitioned';
+/**
+ * A fault that lasts: killed until restart, paused until resume, partitioned until heal; and a
+ * trace's blind period on a node (it saw nothing there: a lost connection, a restart) until unblind.
+ */
+export type NodeFault = 'killed' | 'paused' | 'partitioned' | 'blind';
 
 export interface FaultPeriod {
   readonly from: number;
@@ -100,6 +103,7 @@ const FAULT_PERIODS: Readonly<Record<string, { readonly fault: NodeFault; readon
   kill: { fault: 'killed', endedBy: 'restart' },
   pause: { fault: 'paused', endedBy: 'resume' },
   partition: { fault: 'partitioned', endedBy: 'heal' },
+  blind: { fault: 'blind', endedBy: 'unblind' },
 };
 const FAULT_ENDS = new Set(Object.values(FAULT_PERIODS).map((p) => p.endedBy));
 

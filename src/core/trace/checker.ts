@@ -49,6 +49,8 @@ export interface Finding {
   readonly unsafe: boolean;
   /** One sentence a user understands without the events. */
   readonly message: string;
+  /** A Redlock overlap: the nodes both majorities counted, where the first owner's key ended early. */
+  readonly nodes?: readonly string[];
   /** A liveness finding (deadlock, starvation): nobody is inside twice, but a waiter does not get in. */
   readonly liveness?: true;
   /** deadlock: the server's fact that shows the lock stuck (checker-stuck.ts). */

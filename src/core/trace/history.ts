@@ -1,13 +1,16 @@
 // Trace events as a scenario history, so the scenario timeline (text chart and ink swimlane) draws
 // a trace with the same lanes: one per client (waiting, holding, renewals, refusals, losses) and
-// one per lock showing who the server had as its holder. Times become ms since `origin`. Lane
+// one per lock showing who the server had as its holder. A trace of independent Redlock primaries
+// (events carry `node`) gets a lane per node instead: who held the lock on that node, the periods
+// the trace was blind there (a restart) and its clock steps. Times become ms since `origin`. Lane
 // names are drawn on a terminal, so names from Redis are escaped here.
 
 import { printable } from '../decode/escape.js';
 import type { History, HistoryEvent } from '../scenario/history.js';
 import type { ViolationLike } from '../scenario/timeline.js';
 import type { Finding } from './checker.js';
-import { shortOwner, type TraceEvent } from './events.js';
+import { isNodeEvent, shortOwner, type TraceEvent } from './events.js';
+import { formatDuration } from '../duration.js';
 
 export interface TraceHistory {
   readonly history: History;
@@ -30,7 +33,6 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
   const clients: string[] = [];
   const nodes: string[] = [];
   const waiting = new Map<string, number>();
-  const holders = new Map<string, Map<string, string>>();
   let id = 0;
   const at = (t: number) => Math.max(0, t - origin);
   // Lanes by client: two connections with the same name (two processes of one service) get their ports.
@@ -53,16 +55,34 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
     out.push({ kind: 'op', t: at(t), client, op: kind, phase, id: opId, ...extra });
   const lost = (t: number, client: string, reason: string) => out.push({ kind: 'lock-lost', t: at(t), client, reason });
   const renewals = new Map<string, number>();
+  // The server lane of an event: its node's on independent primaries (each holds its own copy of
+  // every lock, so a node lane holds one map per lock), else its lock's.
+  const severalLocks = new Set(events.filter((e) => e.node !== undefined && !isNodeEvent(e)).map((e) => e.lock)).size > 1;
+  const serverLane = (e: Pick<TraceEvent, 'lock' | 'node'>) => printable(e.node ?? e.lock);
+  const heldOnLane = new Map<string, Map<string, Map<string, string>>>();
   const server = (e: TraceEvent) => {
-    const held = holders.get(e.lock) ?? new Map<string, string>();
-    holders.set(e.lock, held);
-    if (!nodes.includes(printable(e.lock))) nodes.push(printable(e.lock));
+    const lane = serverLane(e);
+    let locks = heldOnLane.get(lane);
+    if (!locks) heldOnLane.set(lane, (locks = new Map()));
+    let held = locks.get(e.lock);
+    if (!held) locks.set(e.lock, (held = new Map<string, string>()));
+    if (!nodes.includes(lane)) nodes.push(lane);
     return held;
   };
-  const serverRead = (e: TraceEvent, held: Map<string, string>) =>
-    out.push({ kind: 'server', t: at(e.t), node: printable(e.lock), holders: [...new Set(held.values())], ttlMs: held.size === 0 ? -2 : (e.leaseMs ?? -1) });
+  const serverRead = (e: TraceEvent, held: Map<string, string>) => {
+    const lane = serverLane(e);
+    const all = [...heldOnLane.get(lane)!].flatMap(([lock, h]) => [...h.values()].map((who) => (severalLocks ? `${who} on ${printable(lock)}` : who)));
+    out.push({ kind: 'server', t: at(e.t), node: lane, holders: [...new Set(all)], ttlMs: all.length === 0 ? -2 : held.size > 0 ? (e.leaseMs ?? -1) : -1 });
+  };
 
   for (const e of events) {
+    if (e.node !== undefined && isNodeEvent(e)) {
+      // A node's blind period (until unblind) and its clock steps, on its lane.
+      if (!nodes.includes(serverLane(e))) nodes.push(serverLane(e));
+      const detail = e.stepMs !== undefined ? { detail: `+${formatDuration(e.stepMs)}` } : {};
+      out.push({ kind: 'fault', t: at(e.t), node: serverLane(e), verb: e.kind, phase: 'invoke', id: ++id, ...detail });
+      continue;
+    }
     if (e.owner === undefined && !['deleted', 'force-unlocked'].includes(e.kind)) continue;
     const held = server(e);
     switch (e.kind) {

@@ -300,6 +300,7 @@ export class QuorumView {
       to,
       owners: [first.owner, second.owner],
       clients: [first.client ?? {}, second.client ?? {}],
+      ...(shared.length > 0 ? { nodes: shared } : {}),
       message:
         `${who(second.owner, second.client)} got a majority of ${lock}'s ${this.nodes.length} Redlock nodes (${nodes(second)}) at ${traceTime(at)} ` +
         `while ${who(first.owner, first.client)} held one (${nodes(first)}) within its validity until ${traceTime(windowEnd(first))}: both may have been inside for ${ms(to - at)}` +

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { traceReport } from '../../../src/core/report/from-trace.js';
+import { checkEvents } from '../../../src/core/trace/checker.js';
+import type { TraceEvent } from '../../../src/core/trace/events.js';
+
+// The page model of a trace of Redlock's independent primaries: a lane per node showing who held
+// the lock there, the trace's blind period on a node that restarted, its clock step; node events
+// drawn (and hovered) on their node's lane; the overlap's band and list entry naming the node
+// both majorities counted. Three nodes, times in ms after T0.
+
+const T0 = 1_764_064_800_000;
+const NODES = ['10.0.0.1:6379', '10.0.0.2:6379', '10.0.0.3:6379'];
+const [N1, N2, N3] = NODES as [string, string, string];
+const [A, B] = ['token-of-a', 'token-of-b'];
+const client = (port: number) => ({ addr: `127.0.0.1:${port}`, name: port === 5001 ? 'worker-a' : 'worker-b' });
+const ev = (ms: number, kind: TraceEvent['kind'], node: string, owner?: string, extra: Partial<TraceEvent> = {}): TraceEvent => ({
+  kind,
+  t: T0 + ms,
+  lock: owner === undefined ? '*' : 'payments',
+  node,
+  library: 'token',
+  ...(owner !== undefined ? { owner, client: client(owner === A ? 5001 : 5002) } : {}),
+  ...extra,
+});
+const take = (ms: number, node: string, owner: string) => ev(ms, 'acquired', node, owner, { leaseMs: 10_000, count: 1 });
+
+/** A takes n1 and n2; n2 restarts empty (blind, then A's key found gone); n3's clock steps; B takes n2 and n3. */
+const EVENTS: TraceEvent[] = [
+  take(0, N1, A),
+  take(1, N2, A),
+  ev(100, 'blind', N2),
+  ev(300, 'expired', N2, A, { leaseMs: 10_000 }),
+  ev(301, 'unblind', N2),
+  ev(350, 'clock-step', N3, undefined, { stepMs: 5000 }),
+  take(400, N2, B),
+  take(401, N3, B),
+];
+
+function report() {
+  const findings = checkEvents(EVENTS, { redlockNodes: NODES }).filter((f) => f.unsafe);
+  return traceReport({ subtitle: 'trace --from redlock.ndjson', events: EVENTS, seen: EVENTS.length, findings, locks: [], blind: [] });
+}
+
+describe('the page of a multi-node trace', () => {
+  it('has a lane per node with who held the lock there, the blind period and the clock step', () => {
+    const { lanes } = report().sections[0]!;
+    expect(lanes.nodes.map((n) => n.name)).toEqual(NODES);
+    const lane = (name: string) => lanes.nodes.find((n) => n.name === name)!;
+    expect(lane(N1).holders.map((h) => [h.from, h.holders])).toEqual([[0, ['worker-a']]]);
+    // n2: A until the restart lost its key, then B.
+    expect(lane(N2).holders.map((h) => [h.from, h.to, h.holders])).toEqual([
+      [1, 300, ['worker-a']],
+      [400, lanes.end, ['worker-b']],
+    ]);
+    expect(lane(N2).faults).toEqual([{ from: 100, to: 301, fault: 'blind', open: false }]);
+    expect(lane(N3).marks.map((m) => [m.t, m.text])).toEqual([[350, 'clock-step (+5.0 s)']]);
+    expect(lane(N3).holders.map((h) => h.holders)).toEqual([['worker-b']]);
+  });
+
+  it('draws node events on their node lane, with the node in their hover card', () => {
+    const onLane = report().sections[0]!.events.filter((e) => NODES.includes(e.lane));
+    expect(onLane.map((e) => [e.lane, e.detail.find(([k]) => k === 'event')![1]])).toEqual([
+      [N2, 'blind'],
+      [N2, 'unblind'],
+      [N3, 'clock-step'],
+    ]);
+    for (const e of onLane) expect(e.detail).toContainEqual(['node', e.lane]);
+  });
+
+  it('marks the overlap on the node both majorities counted, and names it', () => {
+    const [overlap] = report().sections[0]!.lanes.violations;
+    expect(overlap!.kind).toBe('overlap');
+    expect(overlap!.clients).toEqual(['worker-a', 'worker-b', N2]);
+    expect(overlap!.message).toContain(`${N2} counted for both`);
+  });
+});
