@@ -69,6 +69,8 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
     if (!nodes.includes(lane)) nodes.push(lane);
     return held;
   };
+  const holdsOnAnotherNode = (e: TraceEvent): boolean =>
+    e.node !== undefined && [...heldOnLane].some(([lane, locks]) => lane !== serverLane(e) && locks.get(e.lock)?.has(e.owner!) === true);
   const serverRead = (e: TraceEvent, held: Map<string, string>) => {
     const lane = serverLane(e);
     const all = [...heldOnLane.get(lane)!].flatMap(([lock, h]) => [...h.values()].map((who) => (severalLocks ? `${who} on ${printable(lock)}` : who)));
@@ -101,11 +103,14 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
       case 'reader-join': {
         const lane = laneFor(e);
         if (held.has(e.owner!)) break; // re-entry
-        const key = `${lane}\u0000${e.lock}`;
-        const opId = waiting.get(key) ?? ++id;
-        if (!waiting.has(key)) op(e.t, lane, 'acquire', 'invoke', opId);
-        waiting.delete(key);
-        op(e.t, lane, 'acquire', 'ok', opId, { ...(e.leaseMs !== undefined ? { leaseMs: e.leaseMs } : {}), ...(e.shared ? { shared: true } : {}) });
+        // A Redlock client's next vote: it has been holding (as far as it knows) since its first.
+        if (!holdsOnAnotherNode(e)) {
+          const key = `${lane}\u0000${e.lock}`;
+          const opId = waiting.get(key) ?? ++id;
+          if (!waiting.has(key)) op(e.t, lane, 'acquire', 'invoke', opId);
+          waiting.delete(key);
+          op(e.t, lane, 'acquire', 'ok', opId, { ...(e.leaseMs !== undefined ? { leaseMs: e.leaseMs } : {}), ...(e.shared ? { shared: true } : {}) });
+        }
         held.set(e.owner!, lane);
         serverRead(e, held);
         break;
@@ -137,7 +142,8 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
       }
       case 'expired':
       case 'lost-in-failover':
-        lost(e.t, laneFor(e), e.kind === 'expired' ? 'the lease ran out' : 'absent on the promoted primary');
+        // One node losing a Redlock client's key leaves it holding while its other nodes still do.
+        if (!holdsOnAnotherNode(e)) lost(e.t, laneFor(e), e.kind === 'expired' ? 'the lease ran out' : 'absent on the promoted primary');
         held.delete(e.owner!);
         serverRead(e, held);
         break;

@@ -31,9 +31,10 @@ const EVENTS: TraceEvent[] = [
   ev(100, 'blind', N2),
   ev(300, 'expired', N2, A, { leaseMs: 10_000 }),
   ev(301, 'unblind', N2),
-  ev(350, 'clock-step', N3, undefined, { stepMs: 5000 }),
+  ev(350, 'clock-step', N3, undefined, { stepMs: 50 }),
   take(400, N2, B),
-  take(401, N3, B),
+  // n3's server times after its step run 50 ms ahead.
+  take(451, N3, B),
 ];
 
 function report() {
@@ -53,8 +54,15 @@ describe('the page of a multi-node trace', () => {
       [400, lanes.end, ['worker-b']],
     ]);
     expect(lane(N2).faults).toEqual([{ from: 100, to: 301, fault: 'blind', open: false }]);
-    expect(lane(N3).marks.map((m) => [m.t, m.text])).toEqual([[350, 'clock-step (+5.0 s)']]);
+    expect(lane(N3).marks.map((m) => [m.t, m.text])).toEqual([[350, 'clock-step (+50 ms)']]);
     expect(lane(N3).holders.map((h) => h.holders)).toEqual([['worker-b']]);
+  });
+
+  it("keeps a Redlock client holding from its first vote while its other node still has its key", () => {
+    const { lanes } = report().sections[0]!;
+    const a = lanes.clients.find((c) => c.name === 'worker-a')!;
+    expect(a.segments.map((s) => [s.from, s.to, s.state])).toEqual([[0, lanes.end, 'holding']]);
+    expect(a.marks.filter((m) => m.kind === 'lost')).toEqual([]);
   });
 
   it('draws node events on their node lane, with the node in their hover card', () => {
