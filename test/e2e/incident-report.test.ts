@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TraceEvent } from '../../src/core/trace/events.js';
+import { eventJson, headerLine } from '../../src/core/trace/recording.js';
 import { open, startChromium, type Browser, type Page } from '../helpers/chromium.js';
 import { useRedisServer } from '../helpers/fixture.js';
 import { rawClient } from '../helpers/lock-env.js';
@@ -44,6 +46,36 @@ function monitorLog(): string {
   lines.push(`${stamp(300)} ${a} "SET" "${HOSTILE}" "tokA" "NX" "PX" "150"`, `${stamp(600)} ${b} "SET" "${HOSTILE}" "tokB" "NX" "PX" "5000"`);
   lines.push(`${stamp(650)} ${a} "EVAL" "${quoted}" "1" "${HOSTILE}" "tokA"`, `${stamp(650)} [0 lua] "get" "${HOSTILE}"`);
   return `${lines.join('\n')}\n`;
+}
+
+const NODES = ['127.0.0.1:7001', '127.0.0.1:7002', '127.0.0.1:7003'];
+
+/** A recording of `trace --nodes` on 3 Redlock nodes: A takes n1 and n2, n2 restarts empty, n3's clock steps, B takes n2 and n3. */
+function redlockRecording(): string {
+  const t0 = 1_764_064_800_000;
+  const [n1, n2, n3] = NODES as [string, string, string];
+  const ev = (ms: number, kind: TraceEvent['kind'], node: string, owner?: string, extra: Partial<TraceEvent> = {}): TraceEvent => ({
+    kind,
+    t: t0 + ms,
+    lock: owner === undefined ? '*' : 'payments',
+    node,
+    ...(owner !== undefined ? { owner, library: 'token' as const, client: { addr: owner === 'tokA' ? '127.0.0.1:5001' : '127.0.0.1:5002', name: owner === 'tokA' ? 'worker-a' : 'worker-b' } } : {}),
+    ...extra,
+  });
+  const take = (ms: number, node: string, owner: string) => ev(ms, 'acquired', node, owner, { leaseMs: 10_000, count: 1 });
+  const events = [
+    take(0, n1, 'tokA'),
+    take(2, n2, 'tokA'),
+    ev(100, 'blind', n2),
+    ev(400, 'expired', n2, 'tokA', { leaseMs: 10_000 }),
+    ev(401, 'unblind', n2),
+    // n3's clock steps 200 ms: its server times after the step run that much ahead.
+    ev(500, 'clock-step', n3, undefined, { stepMs: 200 }),
+    take(600, n2, 'tokB'),
+    take(802, n3, 'tokB'),
+    ev(900, 'released', n1, 'tokA', { count: 0 }),
+  ];
+  return `${[headerLine({ source: 'redlock 3 nodes', startedAt: t0, nodes: NODES }), ...events.map(eventJson)].join('\n')}\n`;
 }
 
 interface Shown {
@@ -148,6 +180,28 @@ describe('--html', () => {
     expect(await event.evaluate<number>(`document.querySelectorAll('rect.ev.hl[data-ev="3"]').length`)).toBe(1);
     expectQuiet(event, file);
     await event.close();
+  }, 60_000);
+
+  it('trace --from a 3-node Redlock recording: a lane per node, node events hovered with their node, the overlap on its node', async () => {
+    const recording = join(dir, 'redlock.ndjson');
+    writeFileSync(recording, redlockRecording());
+    const file = join(dir, 'redlock.html');
+    const r = await runCli(['trace', '--from', recording, '--html', file], env);
+    expect(r.code).toBe(7);
+
+    const page = await openReport(file);
+    const s = await shown(page);
+    expect(s.lanes).toEqual(expect.arrayContaining(['worker-a', 'worker-b', ...NODES]));
+    expect(await page.evaluate<string[]>(`[...document.querySelectorAll('.lane.node .lane-name')].map((e) => e.textContent)`)).toEqual(NODES);
+    expect(await page.evaluate<number>(`document.querySelectorAll('.lane.node rect.fault-blind').length`)).toBe(1);
+    expect(await page.evaluate<string>(`document.querySelector('ol.findings li').textContent`)).toContain(`${NODES[1]} counted for both`);
+    const card = await hover(page, `document.querySelector('.lane.node rect[data-ev]')`);
+    expect(card.card).toMatch(new RegExp(`^#${card.id}\\s`));
+    expect(card.card).toContain('node');
+    expect(card.card).toMatch(/127\.0\.0\.1:700[23]/);
+    await screenshot(page, 'report-redlock');
+    expectQuiet(page, file);
+    await page.close();
   }, 60_000);
 
   it('a live trace ended by Ctrl-C still writes its page', async () => {
