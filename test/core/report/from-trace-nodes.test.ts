@@ -1,41 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { traceReport } from '../../../src/core/report/from-trace.js';
 import { checkEvents } from '../../../src/core/trace/checker.js';
-import type { TraceEvent } from '../../../src/core/trace/events.js';
+import { EVENTS, NODES } from '../trace/redlock-trace-fixture.js';
 
 // The page model of a trace of Redlock's independent primaries: a lane per node showing who held
 // the lock there, the trace's blind period on a node that restarted, its clock step; node events
 // drawn (and hovered) on their node's lane; the overlap's band and list entry naming the node
-// both majorities counted. Three nodes, times in ms after T0.
+// both majorities counted (the fixture: test/core/trace/redlock-trace-fixture.ts).
 
-const T0 = 1_764_064_800_000;
-const NODES = ['10.0.0.1:6379', '10.0.0.2:6379', '10.0.0.3:6379'];
 const [N1, N2, N3] = NODES as [string, string, string];
-const [A, B] = ['token-of-a', 'token-of-b'];
-const client = (port: number) => ({ addr: `127.0.0.1:${port}`, name: port === 5001 ? 'worker-a' : 'worker-b' });
-const ev = (ms: number, kind: TraceEvent['kind'], node: string, owner?: string, extra: Partial<TraceEvent> = {}): TraceEvent => ({
-  kind,
-  t: T0 + ms,
-  lock: owner === undefined ? '*' : 'payments',
-  node,
-  library: 'token',
-  ...(owner !== undefined ? { owner, client: client(owner === A ? 5001 : 5002) } : {}),
-  ...extra,
-});
-const take = (ms: number, node: string, owner: string) => ev(ms, 'acquired', node, owner, { leaseMs: 10_000, count: 1 });
-
-/** A takes n1 and n2; n2 restarts empty (blind, then A's key found gone); n3's clock steps; B takes n2 and n3. */
-const EVENTS: TraceEvent[] = [
-  take(0, N1, A),
-  take(1, N2, A),
-  ev(100, 'blind', N2),
-  ev(300, 'expired', N2, A, { leaseMs: 10_000 }),
-  ev(301, 'unblind', N2),
-  ev(350, 'clock-step', N3, undefined, { stepMs: 50 }),
-  take(400, N2, B),
-  // n3's server times after its step run 50 ms ahead.
-  take(451, N3, B),
-];
 
 function report() {
   const findings = checkEvents(EVENTS, { redlockNodes: NODES }).filter((f) => f.unsafe);
