@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import type { Finding } from '../../core/trace/checker.js';
 import { JsonLines } from '../../core/trace/event-json.js';
 import type { TraceEvent } from '../../core/trace/events.js';
@@ -41,7 +42,11 @@ export class ReplayOutput {
   /** Writes everything gathered. */
   flush(): void {
     if (this.lines.size === 0) return;
-    this.queued = this.ctx.stdout.write(this.lines.take()) === false;
+    const { stdout } = this.ctx;
+    // A Node stream (the process's stdout) takes the UTF-8 bytes as they are: no decoding them to
+    // a string for the stream to encode again. Other outputs (a test's capture, the REPL) take text.
+    const written = stdout instanceof Writable ? stdout.write(this.lines.takeBytes()) : stdout.write(this.lines.take());
+    this.queued = written === false;
   }
 
   /** Resolves when what was written has left memory (at once when nothing is queued). */

@@ -12,7 +12,20 @@ import type { TraceClient, TraceEvent } from './events.js';
 
 const ENCODER = new TextEncoder();
 const DECODER = new TextDecoder();
-const [NEWLINE, QUOTE, ZERO, BACKSLASH, CLOSE] = [10, 34, 48, 92, 125];
+const [NEWLINE, QUOTE, DOT, ZERO, BACKSLASH, CLOSE] = [10, 34, 46, 48, 92, 125];
+/** Where numbers with three decimals are written without String() (see thousandths()). */
+const [MIN_THOUSANDTHS, MAX_THOUSANDTHS] = [2 ** 30, 2 ** 43];
+/** Far above the error of the arithmetic in thousandths() (about 1e-16), far below half an ulp there (over 1e-7). */
+const ROUNDING_MARGIN = 1e-12;
+
+/** Half a unit in the last place of `n` (a positive normal double). */
+function halfUlp(n: number): number {
+  let power = 2 ** Math.floor(Math.log2(n));
+  // log2 may round across a power of two: the power is put right by one step either way.
+  if (power > n) power /= 2;
+  else if (power * 2 <= n) power *= 2;
+  return power * Number.EPSILON * 0.5;
+}
 const START = ENCODER.encode('{"type":"event"');
 const [TRUE, FALSE, NULL] = [ENCODER.encode('true'), ENCODER.encode('false'), ENCODER.encode('null')];
 /** `,"kind":` for each field an event may have; any other key (a recording may carry one) is escaped. */
@@ -27,6 +40,8 @@ const CAPACITY = 96 * 1024;
 export class JsonLines {
   private bytes = new Uint8Array(CAPACITY);
   private at = 0;
+  private lastClient: TraceClient | undefined;
+  private lastClientText: Uint8Array = new Uint8Array(0);
 
   /** Bytes gathered so far. */
   get size(): number {
@@ -65,6 +80,16 @@ export class JsonLines {
     return text;
   }
 
+  /**
+   * Everything gathered, as UTF-8 bytes of its own (a stream may hold them until written, while
+   * this buffer is filled again); the buffer starts again empty.
+   */
+  takeBytes(): Uint8Array {
+    const bytes = this.bytes.slice(0, this.at);
+    this.at = 0;
+    return bytes;
+  }
+
   private value(key: string, v: unknown): void {
     switch (typeof v) {
       case 'string':
@@ -99,15 +124,56 @@ export class JsonLines {
     this.at = at;
   }
 
-  /** A whole number up to 2^53 as its digits; any other as String() writes it (NaN, infinities: null). */
+  /**
+   * A whole number up to 2^53 as its digits, an epoch-ms time with microseconds as its digits and
+   * up to three decimals; any other as String() writes it (NaN, infinities: null).
+   */
   private number(n: number): void {
     if (!Number.isFinite(n)) return this.raw(NULL);
-    if (!Number.isInteger(n) || n < 0 || n > Number.MAX_SAFE_INTEGER) return this.text(`${n}`);
+    if (!Number.isInteger(n)) {
+      if (!this.thousandths(n)) this.text(`${n}`);
+      return;
+    }
+    if (n < 0 || n > Number.MAX_SAFE_INTEGER) return this.text(`${n}`);
+    this.whole(n);
+  }
+
+  /** A whole number in [0, 2^53]. */
+  private whole(n: number): void {
     if (n < 1e9) return this.digits(n, 1);
     // An epoch-ms time: two halves that each fit a small integer, whose arithmetic is cheap.
     const high = Math.floor(n / 1e9);
     this.digits(high, 1);
     this.digits(n - high * 1e9, 9);
+  }
+
+  /**
+   * Writes `n` as String() does when that is its whole part and one to three decimals (a MONITOR
+   * time in ms: a microsecond is 0.001), else writes nothing and says false. String() gives the
+   * shortest decimal that reads back as `n`. Between 2^30 and 2^43 one unit in the last place
+   * (ulp) is under 0.001, so at most one number of three decimals lies within half an ulp of `n`:
+   * when the nearest one does (with a margin far above the error of this arithmetic), it reads
+   * back as `n` and none shorter does, so it is String()'s text.
+   */
+  private thousandths(n: number): boolean {
+    if (n < MIN_THOUSANDTHS || n >= MAX_THOUSANDTHS) return false;
+    const whole = Math.floor(n);
+    const fraction = n - whole; // exact for n >= 1 (Sterbenz)
+    const milli = Math.round(fraction * 1000);
+    if (milli === 0 || milli === 1000) return false;
+    if (Math.abs(milli / 1000 - fraction) >= halfUlp(n) - ROUNDING_MARGIN) return false;
+    this.whole(whole);
+    // The decimals without trailing zeros: .5 not .500.
+    let digits = milli;
+    let width = 3;
+    while (digits % 10 === 0) {
+      digits /= 10;
+      width--;
+    }
+    this.ensure(1);
+    this.bytes[this.at++] = DOT;
+    this.digits(digits, width);
+    return true;
   }
 
   /** The decimal digits of `n` (a whole number below 1e9), zeros in front up to `width`. */
@@ -138,12 +204,18 @@ export class JsonLines {
   }
 
   private client(client: TraceClient): void {
-    let text = clientTexts.get(client);
-    if (text === undefined) {
-      text = ENCODER.encode(safeJson(JSON.stringify(client)));
-      clientTexts.set(client, text);
+    // Events come in runs of one connection's (a command, then its script's): the last client's
+    // text is at hand without a lookup.
+    if (client !== this.lastClient) {
+      let text = clientTexts.get(client);
+      if (text === undefined) {
+        text = ENCODER.encode(safeJson(JSON.stringify(client)));
+        clientTexts.set(client, text);
+      }
+      this.lastClient = client;
+      this.lastClientText = text;
     }
-    this.raw(text);
+    this.raw(this.lastClientText);
   }
 
   private raw(chunk: Uint8Array): void {

@@ -41,4 +41,37 @@ describe('event JSON lines', () => {
     lines.event(EVENTS[0]![1]);
     expect(lines.take()).toBe(`${reference(EVENTS[0]![1])}\n`);
   });
+
+  it('writes MONITOR times with microseconds as String() does, and numbers near its edges', () => {
+    // Times as the MONITOR parser makes them (seconds * 1000 + microseconds / 1000), a fixed walk
+    // of seeds so a failure repeats; then the edges of the fast path and fractions it must refuse.
+    const times: number[] = [];
+    let seed = 26;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 20_000; i++) times.push((1_000_000_000 + (next() % 2_000_000_000)) * 1000 + (next() % 1_000_000) / 1000);
+    for (let usec = 0; usec < 1000; usec++) times.push(1_764_064_800_000 + usec / 1000, 1_764_064_800_999 + (999_000 + usec) / 1_000_000);
+    const edges = [2 ** 30, 2 ** 43, 2 ** 41, 2 ** 42];
+    for (const edge of edges) for (const d of [-0.5, -0.001, 0.001, 0.5, 0.999]) times.push(edge + d, edge * (1 + Number.EPSILON), edge * (1 - Number.EPSILON / 2));
+    times.push(1764064800000.0001, 1764064800000.0005, 1764064800000.00049, 1 / 3 + 2 ** 35, 0.5, 1.5, 12.074);
+    const lines = new JsonLines();
+    for (const t of times) lines.event(event({ kind: 'renewed', t, lock: 'x' }));
+    expect(lines.take()).toBe(times.map((t) => `${reference(event({ kind: 'renewed', t, lock: 'x' }))}\n`).join(''));
+  });
+
+  it('hands its bytes over as a copy of their own, and starts empty again', () => {
+    const lines = new JsonLines();
+    lines.event(EVENTS[0]![1]);
+    const first = lines.takeBytes();
+    lines.event(EVENTS[1]![1]);
+    expect(Buffer.from(first).toString('utf8')).toBe(`${reference(EVENTS[0]![1])}\n`);
+    expect(lines.take()).toBe(`${reference(EVENTS[1]![1])}\n`);
+  });
+
+  it('writes each client of events that alternate between connections', () => {
+    const [a, b] = [{ addr: '127.0.0.1:1', name: 'a' }, { addr: '127.0.0.1:2' }];
+    const events = [a, a, b, a, b, b].map((client, i) => event({ kind: 'acquired', t: i, lock: 'x', client }));
+    const lines = new JsonLines();
+    for (const e of events) lines.event(e);
+    expect(lines.take()).toBe(events.map((e) => `${reference(e)}\n`).join(''));
+  });
 });
