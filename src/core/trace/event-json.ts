@@ -18,14 +18,20 @@ const [MIN_THOUSANDTHS, MAX_THOUSANDTHS] = [2 ** 30, 2 ** 43];
 /** Far above the error of the arithmetic in thousandths() (about 1e-16), far below half an ulp there (over 1e-7). */
 const ROUNDING_MARGIN = 1e-12;
 
+/** The binade [low, 2 * low) of the last number halfUlp() was asked about, and its answer: times come in order. */
+let binade = { low: 1, half: Number.EPSILON / 2 };
+
 /** Half a unit in the last place of `n` (a positive normal double). */
 function halfUlp(n: number): number {
-  let power = 2 ** Math.floor(Math.log2(n));
+  if (n >= binade.low && n < binade.low * 2) return binade.half;
+  let low = 2 ** Math.floor(Math.log2(n));
   // log2 may round across a power of two: the power is put right by one step either way.
-  if (power > n) power /= 2;
-  else if (power * 2 <= n) power *= 2;
-  return power * Number.EPSILON * 0.5;
+  if (low > n) low /= 2;
+  else if (low * 2 <= n) low *= 2;
+  binade = { low, half: low * Number.EPSILON * 0.5 };
+  return binade.half;
 }
+
 const START = ENCODER.encode('{"type":"event"');
 const [TRUE, FALSE, NULL] = [ENCODER.encode('true'), ENCODER.encode('false'), ENCODER.encode('null')];
 /** `,"kind":` for each field an event may have; any other key (a recording may carry one) is escaped. */
