@@ -52,7 +52,7 @@ describe('event JSON lines', () => {
     for (let usec = 0; usec < 1000; usec++) times.push(1_764_064_800_000 + usec / 1000, 1_764_064_800_999 + (999_000 + usec) / 1_000_000);
     const edges = [2 ** 30, 2 ** 43, 2 ** 41, 2 ** 42];
     for (const edge of edges) for (const d of [-0.5, -0.001, 0.001, 0.5, 0.999]) times.push(edge + d, edge * (1 + Number.EPSILON), edge * (1 - Number.EPSILON / 2));
-    times.push(1764064800000.0001, 1764064800000.0005, 1764064800000.00049, 1 / 3 + 2 ** 35, 0.5, 1.5, 12.074);
+    times.push(1_764_064_800_000 + 0.0001, 1_764_064_800_000 + 0.0005, 1_764_064_800_000 + 0.00049, 1 / 3 + 2 ** 35, 0.5, 1.5, 12.074);
     const lines = new JsonLines();
     for (const t of times) lines.event(event({ kind: 'renewed', t, lock: 'x' }));
     expect(lines.take()).toBe(times.map((t) => `${reference(event({ kind: 'renewed', t, lock: 'x' }))}\n`).join(''));
