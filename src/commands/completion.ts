@@ -14,8 +14,8 @@ and fixed values are written into the script and answered by awk, without starti
 save the script again after an upgrade (\`source <(...)\` in an rc file does that by itself).
 Lock keys come from the server the line names (or REDIS_URL, or the current target) through a
 small cache in the state dir: a Tab answers from it and, once it is 3 s old, refreshes it in the
-background for the next Tab. With no cache yet, a Tab waits for the keys at most 0.1 s
-(REDLOCK_CLI_COMPLETE_MS to change it), then offers what it has; never a password prompt.
+background for the next Tab. With no cache yet, a Tab starts one and offers nothing; the next
+Tab has the keys (REDLOCK_CLI_COMPLETE_MS=<ms> to wait for them); never a password prompt.
 
 Examples:
   source <(redlock-cli completion bash)        # this shell; put the line in ~/.bashrc to keep it

@@ -8,7 +8,7 @@ import { completeWords } from '../../src/core/completion.js';
 import { runCli, tempStateEnv } from '../helpers/run-cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { prefixPattern } from '../../src/commands/completion-keys.js';
-import { KEY_BUDGET_MS } from '../../src/commands/completion-cached-keys.js';
+import { KEY_BUDGET_MS, keyBudgetMs } from '../../src/commands/completion-cached-keys.js';
 
 let env: Record<string, string | undefined>;
 
@@ -147,6 +147,12 @@ describe('lock keys where a key goes', () => {
     expect(fromEnv.stdout).toBe('payments\treentrant\n:\n');
     expect(await complete('bash', 'inspect', '-p', port, 'orders:[')).toEqual([]);
     expect(prefixPattern('a*b?[c]\\')).toBe('a\\*b\\?\\[c\\]\\\\*');
+  });
+
+  it('a Tab with no cache yet waits for its refresh only when REDLOCK_CLI_COMPLETE_MS asks', () => {
+    expect(keyBudgetMs({})).toBe(0);
+    expect(keyBudgetMs({ REDLOCK_CLI_COMPLETE_MS: '250' })).toBe(250);
+    expect(keyBudgetMs({ REDLOCK_CLI_COMPLETE_MS: '0' })).toBe(0);
   });
 
   it('offers nothing, and still no file names, when the server does not answer; the Tab stays bounded', async () => {
