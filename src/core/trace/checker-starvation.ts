@@ -12,6 +12,7 @@
 //
 // Liveness, not safety: nobody was inside with anyone else, so the finding is not unsafe.
 
+import type { IssueFinding, NewFinding } from './checker.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 
@@ -29,17 +30,9 @@ export interface HeldBy {
 }
 
 /** A starvation finding as the checker issues it (it adds the lock and `unsafe`). */
-export interface Starved {
-  readonly kind: 'starvation';
-  readonly from: number;
-  readonly to: number;
-  readonly owners: readonly string[];
-  readonly clients: readonly TraceClient[];
-  readonly message: string;
-}
+export type Starved = NewFinding & { readonly kind: 'starvation' };
 
-/** Issues `f`, new (`slot` undefined) or as an update of the finding at `slot`; returns its slot. */
-export type IssueStarved = (f: Starved, slot: number | undefined) => number;
+export type IssueStarved = IssueFinding<Starved>;
 
 interface Wait {
   readonly owner: string;

@@ -13,6 +13,7 @@
 // All but orphan-hold need the waiter kept out for longer than STUCK_AFTER_MS (the bound each finding
 // states); an orphan's evidence is its overrun itself, beyond ORPHAN_SLACK_MS of the trace's rounding.
 
+import type { IssueFinding, NewFinding } from './checker.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 
@@ -27,20 +28,11 @@ export const ORPHAN_SLACK_MS = 100;
 const GAVE_UP_MS = 60_000;
 
 /** What checker-stuck issues: a `deadlock` finding without the fields the checker adds. */
-export interface StuckFinding {
-  readonly kind: 'deadlock';
-  readonly why: StuckWhy;
-  readonly liveness: true;
-  readonly from: number;
-  readonly to: number;
-  /** The stuck holder (or dead queue head) first, then the waiter kept out; only the waiter for a data key. */
-  readonly owners: readonly string[];
-  readonly clients: readonly TraceClient[];
-  readonly message: string;
-}
+// `owners`: the stuck holder (or dead queue head) first, then the waiter kept out; only the waiter
+// for a data key.
+export type StuckFinding = NewFinding & { readonly kind: 'deadlock'; readonly why: StuckWhy; readonly liveness: true };
 
-/** Issues a finding (slot undefined) or issues it again with a longer window; returns its slot. */
-export type IssueStuck = (f: StuckFinding, slot: number | undefined) => number;
+export type IssueStuck = IssueFinding<StuckFinding>;
 
 interface HoldSeen {
   readonly client: TraceClient | undefined;

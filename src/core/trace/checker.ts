@@ -99,7 +99,10 @@ const ms = (n: number) => `${Math.round(n)} ms`;
 const ACT_WORDS: Record<HolderAct, string> = { renew: 'its renewal was refused', release: 'its release was refused', write: 'it set the key again without NX' };
 const FIRST_ACT_WORDS: Record<HolderAct, string> = { renew: 'it tried to renew', release: 'it tried to release', write: 'it set the key again without NX' };
 
-type NewFinding = Omit<Finding, 'unsafe' | 'lock'>;
+/** A finding as a checker part issues it: the checker adds the lock and `unsafe`. */
+export type NewFinding = Omit<Finding, 'unsafe' | 'lock'>;
+/** Issues `f`, new (`slot` undefined) or as an update of the finding at `slot`; returns its slot. */
+export type IssueFinding<F extends NewFinding = NewFinding> = (f: F, slot: number | undefined) => number;
 
 /** Shared and never written to: what push() returns for an event that completed nothing. */
 const NO_FINDINGS: Finding[] = [];

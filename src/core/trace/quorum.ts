@@ -15,13 +15,12 @@
 // back by the step, so one jumping node does not push its events seconds past the others'.
 
 import { quorumOf, redlockDrift } from '../redlock-quorum.js';
-import type { Finding } from './checker.js';
+import type { IssueFinding, NewFinding } from './checker.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 
-type NewFinding = Omit<Finding, 'unsafe' | 'lock'>;
 /** Issues a quorum finding, new (`slot` undefined) or lengthening the one at `slot`; returns its slot. */
-export type IssueQuorum = (f: NewFinding, slot: number | undefined) => number;
+export type IssueQuorum = IssueFinding;
 type HolderAct = 'renew' | 'release';
 
 /** Why a node stopped counting an owner's vote before the owner let go. */
