@@ -22,6 +22,8 @@ export interface Plan {
   readonly tolerance?: string;
 }
 
+/** The narration's last line when a replay's times were scaled down from the recording's (scale < 1). */
+export const scaledNote = (scale: number): string => (scale < 1 ? `\n\nTimes are ${Math.round(1 / scale)} times shorter than recorded; the interleaving is the same.` : '');
 export const ms = (n: number) => `${Math.max(0, Math.round(n))}ms`;
 export const step = (at: number, fields: Step, only?: string | readonly string[]): Step => ({ at: ms(at), ...fields, ...(only ? { only } : {}) });
 export const acquire = (at: number, client: string, options: Step, only?: string | readonly string[]) => step(at, { client, do: 'acquire', ...options }, only);

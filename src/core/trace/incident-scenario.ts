@@ -5,7 +5,7 @@
 // scaled down when the leases are long, so a 30 s lease replays in about a second.
 
 import { traceTime } from './format.js';
-import { acquire, act, inside, ms, step, type Plan, type Step } from './incident-plan.js';
+import { acquire, act, inside, ms, scaledNote, step, type Plan, type Step } from './incident-plan.js';
 import { fencedLostLease } from './incident-scenario-fenced.js';
 import { starvationPlan } from './incident-scenario-starvation.js';
 import type { Incident, IncidentActor } from './incident.js';
@@ -31,7 +31,7 @@ export function incidentScenario(incident: Incident, source: string): ScenarioSp
   return {
     title: `Replay of ${f.kind} on ${incident.lock} at ${traceTime(f.from)}`,
     summary: plan.summary,
-    narration: `${plan.narration}\n\nAs recorded: ${incident.actors.map(castLine).join('; ')}.\n\nWritten by redlock-cli trace --scenario from ${source}, ${f.unsafe ? 'unsafe' : 'liveness'} finding ${incident.number} (${f.kind}): ${f.message}${scale < 1 ? `\n\nTimes are ${Math.round(1 / scale)} times shorter than recorded; the interleaving is the same.` : ''}`,
+    narration: `${plan.narration}\n\nAs recorded: ${incident.actors.map(castLine).join('; ')}.\n\nWritten by redlock-cli trace --scenario from ${source}, ${f.unsafe ? 'unsafe' : 'liveness'} finding ${incident.number} (${f.kind}): ${f.message}${scaledNote(scale)}`,
     sources: [`trace recording ${source}`],
     'look-for': plan.lookFor,
     sandbox: plan.sandbox ?? { topology: 'single' },

@@ -5,9 +5,8 @@
 
 import type { StuckFacts } from './incident-stuck.js';
 import type { Incident, IncidentActor } from './incident.js';
-import type { Plan, Step } from './incident-plan.js';
+import { ms, type Plan, type Step } from './incident-plan.js';
 
-const ms = (n: number) => `${Math.max(0, Math.round(n))}ms`;
 const clamp = (n: number | undefined, fallback: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.round((n ?? fallback) / 10) * 10));
 const step = (at: number, fields: Step, only?: string): Step => ({ at: ms(at), ...fields, ...(only ? { only } : {}) });
 const act = (at: number, client: string, what: string, options: Step = {}, only?: string) => step(at, { client, do: what, ...options }, only);

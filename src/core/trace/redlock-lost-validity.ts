@@ -11,6 +11,7 @@
 import type { Finding } from './checker.js';
 import type { ScenarioSpec } from './incident-scenario.js';
 import { traceTime } from './format.js';
+import { ms, scaledNote } from './incident-plan.js';
 
 export interface StaleActor {
   readonly owner: string;
@@ -29,7 +30,6 @@ const HEAL_AT = ACQUIRE_AT + LATENCY_MS + 100;
 /** When A's keys are set in the replay, at the latest (the SETs cross one slowed link). */
 const VOTES_AT = ACQUIRE_AT + LATENCY_MS;
 
-const ms = (n: number) => `${Math.max(0, Math.round(n))}ms`;
 
 /**
  * The scenario for `a`'s stale window: B (`b`) took a majority after A's keys ran out, and A
@@ -74,7 +74,7 @@ export function lostValidityPlan(a: StaleActor, b: StaleActor, actAt: number, co
       `The trace cannot see where A stopped; the replay freezes A during its acquisition (after its SETs, before the replies, the nodes ${ms(LATENCY_MS)} away), where both fixes apply. ` +
       `validity-check: A measures lease - elapsed - drift after the replies, finds it negative and gives up. longer-lease: the lease outlasts the freeze and B waits for A's release. ` +
       `A freeze after a successful check needs fencing, which Redlock does not give.\n\n` +
-      `Written by redlock-cli trace --scenario from ${source}: ${finding.message}${scale < 1 ? `\n\nTimes are ${Math.round(1 / scale)} times shorter than recorded; the interleaving is the same.` : ''}`,
+      `Written by redlock-cli trace --scenario from ${source}: ${finding.message}${scaledNote(scale)}`,
     sources: [`trace recording ${source}`],
     'look-for': [`A frozen from ${ms(ACQUIRE_AT + 10)} to ${ms(aAct - 10)}`, `B taking ${b.nodes.join(', ')} at ${ms(bAt)} while A is inside (unsafe)`, 'A giving up after its replies (validity-check)', "B waiting for A's release (longer-lease)"],
     sandbox: { topology: 'redlock', nodes: count },

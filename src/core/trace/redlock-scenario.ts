@@ -12,6 +12,7 @@
 import type { Finding } from './checker.js';
 import { shortClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
+import { ms, scaledNote } from './incident-plan.js';
 import { chooseFinding, type IncidentPick } from './incident.js';
 import type { ScenarioSpec } from './incident-scenario.js';
 import { NodeTimes } from './quorum.js';
@@ -36,7 +37,6 @@ const LONGEST_REPLAY_LEASE_MS = 1000;
 /** The fixed clock: a slewed error well inside the drift allowance (1 % of a second's lease + 2 ms). */
 const SLEWED_MS = 10;
 
-const ms = (n: number) => `${Math.max(0, Math.round(n))}ms`;
 const fail = (problem: string): { ok: false; problem: string } => ({ ok: false, problem });
 
 interface Actor {
@@ -162,7 +162,7 @@ function plan(a: Actor, b: Actor, node: string, count: number, finding: Finding,
       `${count} independent Redis primaries. A (${a.seenAs} in the trace) took ${a.nodes.join(', ')}, a majority, with a ${ms(lease)} lease. ` +
       `Then ${what}, and B (${b.seenAs} in the trace) took ${b.nodes.join(', ')}: a second majority while A was still within its validity.\n\n` +
       `The fix: ${clock ? `slew-only time (the node ${SLEWED_MS} ms ahead, inside Redlock's drift allowance)` : `a delayed restart (${node} back ${ms(restartAt - faultAt)} after the crash, after A's lease)`}; B waits until A's lease has run out.\n\n` +
-      `Written by redlock-cli trace --scenario from ${source}: ${finding.message}${scale < 1 ? `\n\nTimes are ${Math.round(1 / scale)} times shorter than recorded; the interleaving is the same.` : ''}`,
+      `Written by redlock-cli trace --scenario from ${source}: ${finding.message}${scaledNote(scale)}`,
     sources: [`trace recording ${source}`],
     'look-for': [`${node}'s ${clock ? 'clock step' : 'restart'} at ${ms(faultAt)}`, `B taking ${b.nodes.join(', ')} at ${ms(bAt)} while A is inside (unsafe)`, 'B refused until A\'s lease has run out (fixed)'],
     sandbox: { topology: 'redlock', nodes: count, ...(clock ? { 'fake-clock': true } : { config: { appendonly: 'no', save: '' } }) },
