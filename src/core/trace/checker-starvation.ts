@@ -59,6 +59,11 @@ const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(ow
 export class StarvationWatch {
   private readonly waits = new Map<string, Wait>();
 
+  /** No wait open: nothing to remember about the lock. */
+  get idle(): boolean {
+    return this.waits.size === 0;
+  }
+
   /** Reads `e` against the holds before it: opens, proves or closes waits; counts overtakers. */
   before(e: TraceEvent, holds: ReadonlyMap<string, HeldBy>, issue: IssueStarved): void {
     const owner = e.owner;

@@ -80,11 +80,29 @@ const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(ow
 export class StuckLocks {
   private readonly locks = new Map<string, LockSeen>();
 
+  /** Locks with a holder, a waiter, a queue or an open episode: the others are forgotten. */
+  get locksTracked(): number {
+    return this.locks.size;
+  }
+
   push(e: TraceEvent, issue: IssueStuck): void {
     const owner = e.owner;
     // A semaphore's refusal means no permit is left, not that anyone is stuck.
     if (owner === undefined || e.library === 'semaphore') return;
     const lock = this.lockOf(e.lock);
+    this.read(lock, e, owner, issue);
+    if (idle(lock)) this.locks.delete(e.lock);
+  }
+
+  /** Drops, on every lock, the waiters that gave up (a lock nobody is refused again keeps none), and the locks left idle. */
+  sweep(now: number): void {
+    for (const [name, lock] of this.locks) {
+      dropGaveUp(lock, now);
+      if (idle(lock)) this.locks.delete(name);
+    }
+  }
+
+  private read(lock: LockSeen, e: TraceEvent, owner: string, issue: IssueStuck): void {
     // An expiry is the server's doing, not the owner's act; a renewal is an act that keeps a count stuck.
     if (e.kind !== 'expired') lock.acts.set(owner, { t: e.t, client: e.client });
     const hold = lock.holds.get(owner);
@@ -168,11 +186,7 @@ export class StuckLocks {
     const since = had && had.last >= t - GAVE_UP_MS ? had.since : t;
     lock.waiting.delete(owner);
     lock.waiting.set(owner, { since, last: t });
-    for (const [o, wait] of lock.waiting) {
-      if (wait.last >= t - GAVE_UP_MS) break;
-      lock.waiting.delete(o);
-      forgetIdle(lock, o);
-    }
+    dropGaveUp(lock, t);
   }
 
   /** A waiter refused: the evidence, if any, that what keeps it out will never let it in. */
@@ -192,7 +206,8 @@ export class StuckLocks {
       const headAct = lock.acts.get(head);
       const from = Math.max(since, lock.lastEnd, headAct?.t ?? Number.NEGATIVE_INFINITY);
       if (e.t - from < STUCK_AFTER_MS) return;
-      const message = `${e.lock} has been free since ${traceTime(lock.lastEnd)}, but ${who(waiter, e.client)} waited behind the head of its fair queue, ${who(head, headAct?.client)}, which has sent nothing since ${headAct ? traceTime(headAct.t) : 'before the trace began'}: the queue waits for a dead waiter's deadline (kept out ${ms(e.t - from)}, bound ${ms(STUCK_AFTER_MS)})`;
+      const free = Number.isFinite(lock.lastEnd) ? `has been free since ${traceTime(lock.lastEnd)}` : 'is free';
+      const message = `${e.lock} ${free}, but ${who(waiter, e.client)} waited behind the head of its fair queue, ${who(head, headAct?.client)}, which has sent nothing since ${headAct ? traceTime(headAct.t) : 'before the trace began'}: the queue waits for a dead waiter's deadline (kept out ${ms(e.t - from)}, bound ${ms(STUCK_AFTER_MS)})`;
       this.open(lock, e, 'dead-queue-head', head, headAct?.client, from, message, issue);
       return;
     }
@@ -248,6 +263,22 @@ export class StuckLocks {
     lock.episodes.clear();
   }
 }
+
+/** Waiters not refused since GAVE_UP_MS before `now` gave up: forgotten, oldest first. */
+function dropGaveUp(lock: LockSeen, now: number): void {
+  for (const [o, wait] of lock.waiting) {
+    if (wait.last >= now - GAVE_UP_MS) break;
+    lock.waiting.delete(o);
+    forgetIdle(lock, o);
+  }
+}
+
+/**
+ * Nobody holds, waits or queues: a lock seen later starts afresh, so a day of distinct names costs
+ * nothing. Only when it was last free is lost, which no later finding's window depends on: each
+ * starts at the waiter's first refusal after that (or a queue head's act) at the earliest.
+ */
+const idle = (lock: LockSeen): boolean => lock.holds.size === 0 && lock.waiting.size === 0 && lock.queue.length === 0 && lock.episodes.size === 0 && lock.acts.size === 0;
 
 /** Forgets the last act of an owner that neither holds, queues for nor waits for the lock. */
 function forgetIdle(lock: LockSeen, owner: string): void {

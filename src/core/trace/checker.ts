@@ -12,9 +12,10 @@ import { isShedLockValue } from '../decode/shedlock.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 import { StuckLocks, type StuckWhy } from './checker-stuck.js';
-import { OpenLosses, type Acquisition, type HolderAct, type Loss, type StaleWindow } from './open-losses.js';
+import { LOSS_HORIZON_MS, OpenLosses, type Acquisition, type HolderAct, type Loss, type StaleWindow } from './open-losses.js';
 import { QuorumView } from './quorum.js';
 import { StarvationWatch, type IssueStarved } from './checker-starvation.js';
+import { FindingStore } from './finding-store.js';
 
 export const FINDING_KINDS = [
   'expired-while-held',
@@ -33,6 +34,13 @@ export type FindingKind = (typeof FINDING_KINDS)[number];
 
 /** Kinds where two holders may have been inside at once or a holder lost its lock: exit 7. */
 export const UNSAFE_KINDS: ReadonlySet<FindingKind> = new Set(['expired-while-held', 'overlap', 'silent-reacquire', 'foreign-delete', 'lost-in-failover']);
+
+/** Kinds where nobody was inside twice, but a waiter does not get in: `trace --fail-on liveness` fails on them too. */
+export const LIVENESS_KINDS: ReadonlySet<FindingKind> = new Set(['deadlock', 'starvation']);
+
+/** A finding kind's class: what `trace` exits 7 on, what `--fail-on liveness` adds, or a warning. */
+export type FindingClass = 'unsafe' | 'liveness' | 'warning';
+export const findingClass = (kind: FindingKind): FindingClass => (UNSAFE_KINDS.has(kind) ? 'unsafe' : LIVENESS_KINDS.has(kind) ? 'liveness' : 'warning');
 
 /** What `trace --scenario` can replay: an unsafe finding, or a liveness one (a deadlock, a starvation). */
 export const replayable = (f: Finding): boolean => f.unsafe || f.liveness === true;
@@ -104,6 +112,9 @@ export type NewFinding = Omit<Finding, 'unsafe' | 'lock'>;
 /** Issues `f`, new (`slot` undefined) or as an update of the finding at `slot`; returns its slot. */
 export type IssueFinding<F extends NewFinding = NewFinding> = (f: F, slot: number | undefined) => number;
 
+/** How often, in server time, the locks tracked are swept for those nothing open keeps (sweep()). */
+const SWEEP_EVERY_MS = 60_000;
+
 /** Shared and never written to: what push() returns for an event that completed nothing. */
 const NO_FINDINGS: Finding[] = [];
 
@@ -113,19 +124,32 @@ export interface CheckerOptions {
    * is checked on its own, and the quorum view finds two owners each holding a majority at once.
    */
   readonly redlockNodes?: readonly string[] | undefined;
+  /** false: `findings` stays empty, for a reader that takes them as they are issued (finding-store.ts). */
+  readonly keepFindings?: boolean | undefined;
 }
 
 export class TraceChecker {
   private readonly locks = new Map<string, LockFacts>();
   private readonly quorum: QuorumView | undefined;
-  /** Every finding so far, each with its latest window (an update replaces its earlier issue in place). */
-  readonly findings: Finding[] = [];
+  private readonly store: FindingStore;
   /** The findings of the event being read: most events complete none, and get no new array for it. */
   private found: Finding[] = NO_FINDINGS;
   private readonly stuck = new StuckLocks();
+  private sweptAt = Number.NEGATIVE_INFINITY;
 
   constructor(opts: CheckerOptions = {}) {
     this.quorum = opts.redlockNodes ? new QuorumView(opts.redlockNodes) : undefined;
+    this.store = new FindingStore(opts.keepFindings ?? true);
+  }
+
+  /** Every finding so far, each with its latest window (an update replaces its earlier issue in place). */
+  get findings(): readonly Finding[] {
+    return this.store.list;
+  }
+
+  /** Locks the checker holds facts about now: those with a hold, an open loss or a wait (memory tests read it). */
+  get locksTracked(): number {
+    return this.locks.size + this.stuck.locksTracked;
   }
 
   /** Reads one event; returns the findings it completed, and those it lengthened (`update: true`). */
@@ -137,7 +161,8 @@ export class TraceChecker {
     const add = (f: NewFinding) => void this.issue(e.lock, f, undefined);
     this.quorum?.push(e, (f, slot) => this.issue(e.lock, f, slot));
     // On independent primaries each node has its own copy of the lock: one set of facts per node.
-    const facts = this.factsOf(this.quorum && e.node !== undefined ? `${e.node}\n${e.lock}` : e.lock);
+    const key = this.quorum && e.node !== undefined ? `${e.node}\n${e.lock}` : e.lock;
+    const facts = this.factsOf(key);
     const owner = e.owner ?? '?';
     const starved: IssueStarved = (f, slot) => this.issue(e.lock, { ...f, liveness: true }, slot);
     facts.starving.before(e, facts.holds, starved);
@@ -194,7 +219,22 @@ export class TraceChecker {
     }
     facts.starving.after(e, facts.holds.size === 0, starved);
     facts.lost.prune(e.t);
+    // Nothing open on it: a lock seen later starts afresh, so a day of distinct names costs nothing.
+    if (facts.holds.size === 0 && facts.lost.size === 0 && facts.starving.idle) this.locks.delete(key);
+    if (e.t - this.sweptAt >= SWEEP_EVERY_MS) this.sweep(e.t);
     return this.found;
+  }
+
+  /**
+   * Forgets the locks nobody holds or waits for whose last loss is older than LOSS_HORIZON_MS (its
+   * owner is not waited for any more), and the waiters that gave up: what a day of distinct lock
+   * names, each lost once (expired, deleted), would otherwise keep for good.
+   */
+  private sweep(now: number): void {
+    this.sweptAt = now;
+    for (const [key, facts] of this.locks)
+      if (facts.holds.size === 0 && facts.starving.idle && facts.lost.lastOpenedAt < now - LOSS_HORIZON_MS) this.locks.delete(key);
+    this.stuck.sweep(now);
   }
 
   /**
@@ -204,14 +244,10 @@ export class TraceChecker {
   private issue(lock: string, f: NewFinding, slot: number | undefined): number {
     const finding: Finding = { ...f, lock, unsafe: UNSAFE_KINDS.has(f.kind) };
     if (slot === undefined) {
-      this.findings.push(finding);
       this.issued(finding);
-      return this.findings.length - 1;
+      return this.store.add(finding);
     }
-    if (finding.to > (this.findings[slot]?.to ?? Number.NEGATIVE_INFINITY)) {
-      this.findings[slot] = finding;
-      this.issued({ ...finding, update: true });
-    }
+    if (this.store.lengthen(slot, finding)) this.issued({ ...finding, update: true });
     return slot;
   }
 
@@ -328,7 +364,7 @@ function overlap(lock: string, owner: string, w: StaleWindow, other: Acquisition
 }
 
 /** Every finding of a whole event list (a recording), in the order their evidence arrived. */
-export function checkEvents(events: readonly TraceEvent[], opts: CheckerOptions = {}): Finding[] {
+export function checkEvents(events: readonly TraceEvent[], opts: CheckerOptions = {}): readonly Finding[] {
   const checker = new TraceChecker(opts);
   for (const e of events) checker.push(e);
   return checker.findings;

@@ -102,6 +102,8 @@ export class OpenLosses {
   private readonly acquisitions = new Queue<Acquisition>();
   /** Entries visited by upkeep (pruning, compacting): what keeps the cost per event bounded. */
   upkeepSteps = 0;
+  /** Server ms of the newest loss opened (closed since or not): the lock's last loss. */
+  lastOpenedAt = Number.NEGATIVE_INFINITY;
 
   get size(): number {
     return this.byOwner.size;
@@ -113,6 +115,7 @@ export class OpenLosses {
 
   open(owner: string, loss: Loss): void {
     this.byOwner.set(owner, loss);
+    this.lastOpenedAt = Math.max(this.lastOpenedAt, loss.at);
     this.opened.push({ owner, loss });
     // Entries closed since are dropped only when reached: rebuild once they outnumber the open ones.
     if (this.opened.length > 2 * this.byOwner.size + KEPT) this.compact();
