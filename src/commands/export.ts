@@ -34,7 +34,9 @@ acquired | abandoned), redlock_lock_hold_seconds (histogram), redlock_lock_holde
 redlock_lock_waiters, redlock_lock_oldest_hold_seconds, redlock_lock_oldest_lease_left_seconds
 (gauges), redlock_lock_{acquisitions, refusals, releases, renewals, renewals_refused,
 releases_refused, expiries, expired_while_held, foreign_deletes, renewal_gaps, queue_overdue,
-lost_in_failover, overlaps}_total; redlock_lock_orphan_keys{group} (companion keys whose lock is
+lost_in_failover, overlaps}_total; redlock_lock_findings_total (what trace's checker finds, by
+finding = its kind and class = unsafe | liveness | warning: alert on {class="unsafe"} or
+{finding="deadlock"}); redlock_lock_orphan_keys{group} (companion keys whose lock is
 gone, from a scan every --orphan-scan); and the exporter's own redlock_exporter_* (series, groups,
 lag, reconnects, up, CPU, memory).
 
@@ -44,7 +46,7 @@ group "other": the number of series is bounded, stated at start-up and in redloc
 
 At start-up it prints one line on stderr:
   export: serving http://127.0.0.1:9479/metrics for the server (127.0.0.1:6379); at most 21
-  groups (20 and other), 12,222 lock series (582 per group, kind and library); Ctrl-C stops it
+  groups (20 and other), 12,453 lock series (593 per group, kind and library); Ctrl-C stops it
 
 Dashboard and alerting rules: docs/grafana/redlock-dashboard.json, docs/prometheus/redlock-alerts.yml.
 

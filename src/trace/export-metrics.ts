@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { DURATION_BUCKETS } from '../core/export/buckets.js';
 import { COUNTERS, type CounterName, type GaugeRow, type MetricSink } from '../core/export/fold.js';
 import type { LockLabels } from '../core/export/labels.js';
+import { FINDING_KINDS, findingClass, type FindingKind } from '../core/trace/checker.js';
 
 // The exporter's metrics as prom-client objects: the lock metrics (fed through the fold's sink
 // and, for gauges, set from its state at each scrape) and the exporter's own. prom-client is the
@@ -27,13 +28,14 @@ const COUNTER_HELP: Record<CounterName, string> = {
   overlaps: 'Holds that shared time with a stale holder (two inside at once)',
 };
 
-/** Series one lock label set can have: two wait histograms, one hold histogram, four gauges, the counters, the orphan gauge. */
-export const SERIES_PER_LABEL_SET = 3 * (DURATION_BUCKETS.length + 3) + 4 + COUNTERS.length + 1;
+/** Series one lock label set can have: two wait histograms, one hold histogram, four gauges, the counters, one findings counter per kind, the orphan gauge. */
+export const SERIES_PER_LABEL_SET = 3 * (DURATION_BUCKETS.length + 3) + 4 + COUNTERS.length + FINDING_KINDS.length + 1;
 
 export class ExportMetrics implements MetricSink {
   readonly locks = new Registry();
   readonly self = new Registry();
   private readonly counters: Record<CounterName, Counter<string>>;
+  private readonly findings: Counter<string>;
   private readonly waits: Histogram<string>;
   private readonly holds: Histogram<string>;
   private readonly holders: Gauge<string>;
@@ -60,6 +62,9 @@ export class ExportMetrics implements MetricSink {
     this.counters = Object.fromEntries(
       COUNTERS.map((name) => [name, new Counter({ name: `redlock_lock_${name}_total`, help: COUNTER_HELP[name], labelNames: LOCK_LABELS, registers: locks })]),
     ) as Record<CounterName, Counter<string>>;
+    // `finding` is the kind, `class` follows from it (no more series): one selector for "anything
+    // unsafe" or "a deadlock" alike. Not `severity`, which alerting rules set on their alerts.
+    this.findings = new Counter({ name: 'redlock_lock_findings_total', help: "Findings of trace's checker, by kind (finding) and class: unsafe (trace exits 7), liveness (deadlock, starvation) or warning", labelNames: [...LOCK_LABELS, 'finding', 'class'], registers: locks });
     this.waits = new Histogram({ name: 'redlock_lock_acquire_wait_seconds', help: 'From the first attempt to the acquisition (outcome acquired), or to the last attempt of a waiter that gave up (abandoned)', labelNames: [...LOCK_LABELS, 'outcome'], buckets: [...DURATION_BUCKETS], registers: locks });
     this.holds = new Histogram({ name: 'redlock_lock_hold_seconds', help: 'From the acquisition to the release, expiry or delete that ended the hold', labelNames: LOCK_LABELS, buckets: [...DURATION_BUCKETS], registers: locks });
     this.holders = new Gauge({ name: 'redlock_lock_holders', help: 'Owners holding a lock now (readers and permits each count)', labelNames: LOCK_LABELS, registers: locks });
@@ -86,6 +91,11 @@ export class ExportMetrics implements MetricSink {
     this.counters[counter].inc({ ...labels });
   }
 
+  found(labels: LockLabels, finding: FindingKind): void {
+    this.ensure(labels);
+    this.findings.inc({ ...labels, finding, class: findingClass(finding) });
+  }
+
   wait(labels: LockLabels, outcome: 'acquired' | 'abandoned', seconds: number): void {
     this.ensure(labels);
     this.waits.observe({ ...labels, outcome }, seconds);
@@ -105,6 +115,7 @@ export class ExportMetrics implements MetricSink {
     if (this.counted.has(key)) return;
     this.counted.add(key);
     for (const c of Object.values(this.counters)) c.inc({ ...labels }, 0);
+    for (const finding of FINDING_KINDS) this.findings.inc({ ...labels, finding, class: findingClass(finding) }, 0);
   }
 
   /** The gauges from the fold's state now: label sets seen before with nobody left now show 0. */

@@ -2,7 +2,8 @@
 // counters and histogram observations go to a sink as they happen; gauges (holders, waiters,
 // the oldest hold and its lease left) are read from the state at scrape time. Pure: the sink is
 // prom-client in the exporter and a plain recorder in tests. Memory is bounded by the locks held
-// or waited for now: a lock with neither is forgotten.
+// or waited for now: a lock with neither is forgotten (here and in the checker, which keeps what a
+// finding still needs: an owner that lost its lease and may act on, within its bounds).
 
 import { TraceChecker, type FindingKind } from '../trace/checker.js';
 import { isNodeEvent, type TraceEvent } from '../trace/events.js';
@@ -30,6 +31,8 @@ export type WaitOutcome = 'acquired' | 'abandoned';
 
 export interface MetricSink {
   count(counter: CounterName, labels: LockLabels): void;
+  /** One finding of the trace's checker, when it is issued (an update that lengthens it is not another). */
+  found(labels: LockLabels, finding: FindingKind): void;
   wait(labels: LockLabels, outcome: WaitOutcome, seconds: number): void;
   hold(labels: LockLabels, seconds: number): void;
 }
@@ -98,7 +101,8 @@ const HOLD_EVENTS: ReadonlySet<string> = new Set(['acquired', 'reader-join', 're
 
 export class ExportFold {
   private readonly locks = new Map<string, LockState>();
-  private readonly checker = new TraceChecker();
+  /** `trace`'s checker; it keeps no findings (they are counted here), only what is open. */
+  private readonly checker = new TraceChecker({ keepFindings: false });
 
   constructor(
     private readonly grouper: LockGrouper,
@@ -119,8 +123,10 @@ export class ExportFold {
       const counter = EVENT_COUNTERS[e.kind];
       if (counter) this.sink.count(counter, labels);
       for (const f of this.checker.push(e)) {
+        if (f.update) continue;
         const found = FINDING_COUNTERS[f.kind];
-        if (found && !f.update) this.sink.count(found, this.labelsOf(f.lock));
+        if (found) this.sink.count(found, this.labelsOf(f.lock));
+        this.sink.found(this.labelsOf(f.lock), f.kind);
       }
       if (s.holds.size === 0 && s.waits.size === 0) this.locks.delete(e.lock);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ExportFold, type CounterName, type MetricSink } from '../../../src/core/export/fold.js';
+import type { FindingKind } from '../../../src/core/trace/checker.js';
 import { LockGrouper } from '../../../src/core/export/groups.js';
 import { PollDiff } from '../../../src/core/export/poll-events.js';
 import type { TraceEvent } from '../../../src/core/trace/events.js';
@@ -11,12 +12,14 @@ function recorder() {
   const counts: Partial<Record<CounterName, number>> = {};
   const waits: [string, number][] = [];
   const holds: number[] = [];
+  const found: [string, FindingKind][] = [];
   const sink: MetricSink = {
     count: (c) => void (counts[c] = (counts[c] ?? 0) + 1),
+    found: (l, f) => void found.push([l.group, f]),
     wait: (_l, outcome, s) => void waits.push([outcome, s]),
     hold: (_l, s) => void holds.push(s),
   };
-  return { sink, counts, waits, holds };
+  return { sink, counts, waits, holds, found };
 }
 
 const A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa:1';
@@ -42,6 +45,20 @@ describe('the exporter fold', () => {
     expect(r.counts).toMatchObject({ acquisitions: 1, expiries: 1, releases_refused: 1, expired_while_held: 1 });
     expect(r.holds).toEqual([0.1]);
     expect(fold.gauges(200)).toEqual([]);
+  });
+
+  it('counts each finding of the checker once, an update that lengthens it not again: unsafe, liveness and warnings alike', () => {
+    const r = recorder();
+    const fold = new ExportFold(new LockGrouper([]), r.sink);
+    const tok = (kind: TraceEvent['kind'], t: number, owner: string, lock: string, extra: Partial<TraceEvent> = {}) => ev(kind, t, owner, { lock, library: 'token', ...extra });
+    // A's lease runs out, B takes the lock, A releases twice as if it still held it: one
+    // expired-while-held and one overlap, each lengthened by A's second act (updates).
+    fold.push([tok('acquired', 0, A, 'jobs:1', { leaseMs: 100 }), tok('expired', 100, A, 'jobs:1'), tok('acquired', 150, B, 'jobs:1', { leaseMs: 1000 }), tok('release-refused', 200, A, 'jobs:1'), tok('release-refused', 260, A, 'jobs:1')]);
+    expect(r.found).toEqual([['jobs:{n}', 'expired-while-held'], ['jobs:{n}', 'overlap']]);
+    // Held with no TTL by a holder that sends nothing more, B refused for 1.2 s: no-ttl, then deadlock once.
+    const refusals = Array.from({ length: 8 }, (_, i) => tok('refused', 1200 + i * 200, B, 'orders:eu', { holders: [A] }));
+    fold.push([tok('acquired', 1000, A, 'orders:eu'), ...refusals]);
+    expect(r.found.slice(2)).toEqual([['orders:eu', 'no-ttl'], ['orders:eu', 'deadlock']]);
   });
 
   it('keeps a fair waiter\'s wait across the queue-leave its acquisition pops', () => {
