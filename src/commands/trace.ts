@@ -10,7 +10,7 @@ import { globMatcher } from '../core/trace/pattern.js';
 import { eventJson } from '../core/trace/recording.js';
 import { REPORT_EVENTS } from '../core/report/model.js';
 import { replayChartLines } from '../core/trace/replay-chart.js';
-import type { TraceSession } from '../core/trace/session.js';
+import type { FailOn, TraceSession } from '../core/trace/session.js';
 import { summaryLines } from '../core/trace/summary-text.js';
 import { widthOf } from '../core/text-layout.js';
 import { safeJson, safeLine } from '../core/terminal-text.js';
@@ -34,6 +34,7 @@ interface TraceFlags extends ConnectionFlags {
   readonly scenario?: string;
   readonly at?: string;
   readonly finding?: string;
+  readonly failOn: string;
 }
 
 const HELP = `
@@ -109,7 +110,7 @@ the overlap of two majorities, with the clock step or the restart on the node bo
 the fix beside it (slew-only time, a delayed restart).
 
 Exit codes for trace: 0 nothing unsafe seen (--scenario: the file was written), 7 something
-unsafe was seen, 2 bad input, 3 Redis unreachable (or the user may not run MONITOR), 4 (--scenario)
+unsafe was seen (with --fail-on liveness, also a deadlock or a starvation), 2 bad input, 3 Redis unreachable (or the user may not run MONITOR), 4 (--scenario)
 no unsafe finding to replay, or its fault not inferred, 130 interrupted before anything was traced.
 
 Examples:
@@ -136,6 +137,7 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
     .option('--finding <n>', 'with --scenario: the n-th unsafe finding (default the first)')
     .option('--at <time>', 'with --scenario: the unsafe finding at this moment (14:03:07.250 UTC, or an ISO date and time)')
     .addOption(new Option('--source <source>', 'what to follow: the command stream, or keyspace notifications').choices(['monitor', 'keyspace']).default('monitor'))
+    .option('--fail-on <class>', 'liveness: exit 7 on deadlock, starvation too', 'unsafe')
     .option('--enable-notifications', 'with --source keyspace: turn on the notify-keyspace-events flags it needs, put them back at the end')
     .addOption(nodesOption('Redlock: follow these independent primaries, one MONITOR each, and judge the lock by majority'))
     .addHelpText('after', prose(ctx, HELP));
@@ -144,6 +146,7 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
   cmd.action(
     act(ctx, async (pattern: string | undefined, flags: TraceFlags) => {
       const wants = globMatcher(pattern);
+      const failOn = failOnFlag(flags.failOn);
       if (flags.html !== undefined) await checkReportPath(flags.html);
       if (flags.enableNotifications && flags.source !== 'keyspace') throw new UsageError('--enable-notifications goes with --source keyspace');
       if (flags.scenario === undefined && (flags.at !== undefined || flags.finding !== undefined)) throw new UsageError('--at and --finding pick the finding --scenario replays: add --scenario FILE');
@@ -159,9 +162,9 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
           const { traceToScenario } = await import('./trace/to-scenario.js');
           return traceToScenario(ctx, flags.from, wants, { scenario: flags.scenario, ...(flags.at !== undefined ? { at: flags.at } : {}), ...(flags.finding !== undefined ? { finding: flags.finding } : {}) });
         }
-        return replay(ctx, flags.from, wants, flags.json === true, flags.html);
+        return replay(ctx, flags.from, wants, flags.json === true, flags.html, failOn);
       }
-      return live(ctx, flags, wants);
+      return live(ctx, flags, wants, failOn);
     }),
   );
   return cmd;
@@ -186,7 +189,13 @@ async function redlockNodes(flags: TraceFlags): Promise<readonly TargetSpec[] | 
   return nodes ? (await import('../locks/env.js')).checkRedlockNodes(nodes) : undefined;
 }
 
-async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string) => boolean): Promise<number> {
+/** --fail-on: the class of finding that fails the run besides the unsafe ones. */
+function failOnFlag(value: string): FailOn {
+  if (value === 'unsafe' || value === 'liveness') return value;
+  throw new UsageError(`--fail-on ${JSON.stringify(value)}: expected unsafe (the default) or liveness (a deadlock or a starvation exits 7 too)`);
+}
+
+async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string) => boolean, failOn: FailOn): Promise<number> {
   const forMs = durationFlag(flags.for, '--for');
   const spec = targetSpec(flags, ctx);
   const nodes = await redlockNodes(flags);
@@ -226,14 +235,14 @@ async function live(ctx: CommandContext, flags: TraceFlags, wants: (lock: string
     view = undefined;
     printEnd(ctx, result.session, json, result.stats);
     if (flags.html !== undefined) await writeTraceReport(ctx, flags.html, `trace ${where}${result.interrupted ? ' (ended by Ctrl-C)' : ''}`, result.session, kept!);
-    return result.session.unsafe ? ExitCode.verdictMismatch : ExitCode.ok;
+    return result.session.fails(failOn) ? ExitCode.verdictMismatch : ExitCode.ok;
   } finally {
     await view?.close();
     await rememberWriters(ctx.env, writers.entries(), (line) => note(ctx, `trace: ${line}`));
   }
 }
 
-async function replay(ctx: CommandContext, file: string, wants: (lock: string) => boolean, json: boolean, html: string | undefined): Promise<number> {
+async function replay(ctx: CommandContext, file: string, wants: (lock: string) => boolean, json: boolean, html: string | undefined, failOn: FailOn): Promise<number> {
   const { replayFile } = await import('../trace/replay.js');
   const { ReplayOutput } = await import('./trace/replay-output.js');
   const out = new ReplayOutput(ctx, json);
@@ -249,7 +258,7 @@ async function replay(ctx: CommandContext, file: string, wants: (lock: string) =
   }
   printEnd(ctx, session, json);
   if (html !== undefined) await writeTraceReport(ctx, html, `trace --from ${file}`, session, kept!);
-  return session.unsafe ? ExitCode.verdictMismatch : ExitCode.ok;
+  return session.fails(failOn) ? ExitCode.verdictMismatch : ExitCode.ok;
 }
 
 /** The events a page shows: the most recent REPORT_EVENTS, so a day-long trace keeps bounded memory. */

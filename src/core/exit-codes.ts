@@ -31,7 +31,7 @@ export const EXIT_CODE_HELP = `Exit codes:
   4    key not found
   5    lock not acquired, or not owned by the caller
   6    doctor found problems
-  7    scenario: a variant missed its expected verdict; race: safety violations found; trace: something unsafe seen
+  7    scenario: a variant missed its expected verdict; race: safety violations found; trace: something unsafe seen (--fail-on liveness: or a deadlock, a starvation)
   8    scenario or race inconclusive, never called safe: the machine was too busy for its timing, or a race acquired nothing or had failed lock calls without --chaos
   9    partial: some Cluster nodes unreachable, results incomplete (ls, doctor, inspect)
   10   the Redis user may not run a command this needs (ACL), or the server disabled it: the message names the ACL rule to grant

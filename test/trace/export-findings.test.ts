@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenLockEnv } from '../../src/locks/env.js';
@@ -12,12 +11,13 @@ import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.
 import { tempStateEnv } from '../helpers/run-cli.js';
 import { eventually } from '../helpers/sandbox.js';
 import { metricSum, scrape } from './export-scrape.js';
+import { stageDeadlock, stageLongWait } from './stuck-traffic.js';
 
 // `trace`'s findings as the exporter counts them, on real traffic: a token lock whose lease runs
 // out while its holder still acts (it releases after another client took the lock: an overlap),
 // and a lock set without a TTL by a client that then disconnects while another waits (a deadlock),
 // each beside its healthy twin (the holder releases in time; the holder has a lease and releases),
-// scraped over HTTP from the built CLI. Each wait is measured in the server's own TIME.
+// scraped over HTTP from the built CLI.
 
 const FINDINGS = 'redlock_lock_findings_total';
 
@@ -48,26 +48,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const serverMs = async (): Promise<number> => {
-  const [s, us] = await raw.time();
-  return Number(s) * 1000 + Number(us) / 1000;
-};
-
 /** The findings series of one group, as `finding class value` lines (sorted). */
 function findingsOf(text: string, group: string): string[] {
   const series = new RegExp(`^${FINDINGS}\\{group="${group.replace(/[{}]/g, '\\$&')}",kind="([^"]+)",library="([^"]+)",finding="([^"]+)",class="([^"]+)"\\} (\\S+)$`, 'gm');
   return [...text.matchAll(series)].map((m) => `${m[1]} ${m[2]} ${m[3]} ${m[4]} ${m[5]}`).sort();
-}
-
-/** A waiter refused `key` (token lock) until the server's clock moved `ms` past its first refusal; each refusal checked. */
-async function refusedFor(key: string, waiter: string, ms: number): Promise<void> {
-  const first = await serverMs();
-  for (let tries = 0; tries < 200; tries++) {
-    expect((await tokenLock.tryAcquire(env, { key, owner: waiter, leaseMs: 10_000 })).acquired).toBe(false);
-    if ((await serverMs()) - first > ms) return;
-    await sleep(100);
-  }
-  throw new Error(`${key}: 200 refusals did not span ${ms} ms of the server's time`);
 }
 
 describe('export counts the findings trace would report', () => {
@@ -87,17 +71,9 @@ describe('export counts the findings trace would report', () => {
     expect(await tokenLock.release(env, calm)).toBe('released');
     expect((await tokenLock.tryAcquire(env, { ...calm, owner: owner(2) })).acquired).toBe(true);
 
-    // Set with no TTL by a client that then disconnects; another waits past the deadlock's bound (1 s).
-    const dead = rawClient(server);
-    expect(await dead.set('dead:1', owner(3), 'NX')).toBe('OK');
-    await dead.quit();
-    await refusedFor('dead:1', owner(4), 1500);
-    // Its twin: the same wait behind a holder with a lease, which releases.
-    const busy = { key: 'busy:1', owner: owner(3), leaseMs: 10_000 };
-    expect((await tokenLock.tryAcquire(env, busy)).acquired).toBe(true);
-    await refusedFor('busy:1', owner(4), 1500);
-    expect(await tokenLock.release(env, busy)).toBe('released');
-    expect((await tokenLock.tryAcquire(env, { ...busy, owner: owner(4) })).acquired).toBe(true);
+    // Set with no TTL by a client that disconnects while another waits; its twin's holder has a lease and releases.
+    await stageDeadlock(server, env, raw, 'dead:1');
+    await stageLongWait(env, raw, 'busy:1');
 
     // The last acquisition scraped: everything before it was decoded.
     const acquisitions = (text: string) => metricSum(text.split('\n').filter((l) => l.includes('group="busy:{n}"')).join('\n'), 'redlock_lock_acquisitions_total');

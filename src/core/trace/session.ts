@@ -2,12 +2,15 @@
 // per-lock summary, counts, and a bounded window of recent events for the lanes. Memory stays
 // flat however long the trace runs: only the window and per-lock tallies are kept.
 
-import { TraceChecker, type CheckerOptions, type Finding } from './checker.js';
+import { findingClass, TraceChecker, type CheckerOptions, type Finding, type FindingClass } from './checker.js';
 import { BlindPeriods, type BlindPeriod } from './blind.js';
 import type { TraceEvent } from './events.js';
 import { TraceSummary, type LockSummary } from './summary.js';
 
 const NO_FINDINGS: readonly Finding[] = [];
+
+/** What fails a trace (exit 7): an unsafe finding, or with `--fail-on liveness` a liveness one too. */
+export type FailOn = Exclude<FindingClass, 'warning'>;
 
 /** Recent events kept for the live lanes and the event pane. */
 export const RECENT_EVENTS = 2000;
@@ -52,6 +55,14 @@ export class TraceSession {
 
   get unsafe(): boolean {
     return this.checker.findings.some((f) => f.unsafe);
+  }
+
+  /** A finding was seen that fails the run: unsafe, or also liveness (a deadlock, a starvation). */
+  fails(on: FailOn): boolean {
+    return this.checker.findings.some((f) => {
+      const cls = findingClass(f.kind);
+      return cls === 'unsafe' || cls === on;
+    });
   }
 
   recent(limit = this.keep): readonly TraceEvent[] {
