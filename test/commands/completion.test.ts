@@ -68,7 +68,7 @@ describe('__complete', () => {
 
   it('trace completes with its summary and its options', async () => {
     expect(await complete('zsh', 'tra')).toEqual([expect.stringMatching(/^trace\tfollow every lock operation on a real server/)]);
-    expect((await complete('bash', 'trace', '--f')).sort()).toEqual(['--finding', '--for', '--from']);
+    expect((await complete('bash', 'trace', '--f')).sort()).toEqual(['--fail-on', '--finding', '--for', '--from']);
   });
 
   it('help completes the commands beside it, at the top and in a group', async () => {
