@@ -1,7 +1,8 @@
 // `export` as a benchmark, on one redis-server: (1) a paced load of BENCH_EXPORT_RATE lock
 // operations per second for BENCH_EXPORT_SECONDS without the exporter, then with it attached
 // (the built CLI, MONITOR source, scraped once a second as Prometheus would): the server's CPU
-// both times (the exporter's extra cost there), the exporter's own CPU and its resident memory;
+// both times (the exporter's extra cost there), the exporter's own CPU (and per million events)
+// and its resident memory;
 // (2) the series /metrics serves for 10,000 distinct locks, named by number (collapsed into one
 // group) and named so nothing collapses (the group cap holds). CPU is read from /proc by pid.
 //   npm run bench     (BENCH_EXPORT_SECONDS=20, BENCH_EXPORT_RATE=20000)
@@ -27,13 +28,14 @@ function cpuSeconds(pid: number): number {
 
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-/** Runs `work` and returns the share of one core each pid used meanwhile (percent). */
-async function cpuDuring<T>(pids: readonly number[], work: () => Promise<T>): Promise<{ result: T; pct: number[] }> {
+/** Runs `work` and returns the CPU seconds each pid used meanwhile, and as a share of one core (percent). */
+async function cpuDuring<T>(pids: readonly number[], work: () => Promise<T>): Promise<{ result: T; cpu: number[]; pct: number[] }> {
   const before = pids.map(cpuSeconds);
   const started = Date.now();
   const result = await work();
   const seconds = (Date.now() - started) / 1000;
-  return { result, pct: pids.map((pid, i) => ((cpuSeconds(pid) - before[i]!) / seconds) * 100) };
+  const cpu = pids.map((pid, i) => cpuSeconds(pid) - before[i]!);
+  return { result, cpu, pct: cpu.map((c) => (c / seconds) * 100) };
 }
 
 interface Exporter {
@@ -101,7 +103,9 @@ async function main(): Promise<void> {
     await exporter.stop();
     const rate = (r: { ops: number }) => Math.round(r.ops / SECONDS);
     console.log(`redis-server CPU: ${bare.pct[0]!.toFixed(0)} % of a core without the exporter (${rate(bare.result)} ops/s), ${traced.pct[0]!.toFixed(0)} % with it (${rate(traced.result)} ops/s)`);
-    console.log(`exporter: ${traced.pct[1]!.toFixed(0)} % of a core; resident memory p50 ${percentiles(rss).p50.toFixed(0)} MB, max ${Math.max(...rss).toFixed(0)} MB; lag at the end ${(value(text, 'redlock_exporter_lag_seconds') * 1000).toFixed(0)} ms; ${value(text, 'redlock_exporter_events_total')} events`);
+    // Per event, the exporter's CPU does not depend on the rate a busy machine let the load reach.
+    const perMillion = (traced.cpu[1]! / value(text, 'redlock_exporter_events_total')) * 1e6;
+    console.log(`exporter: ${traced.pct[1]!.toFixed(0)} % of a core, ${perMillion.toFixed(1)} s of CPU per million events; resident memory p50 ${percentiles(rss).p50.toFixed(0)} MB, max ${Math.max(...rss).toFixed(0)} MB; lag at the end ${(value(text, 'redlock_exporter_lag_seconds') * 1000).toFixed(0)} ms; ${value(text, 'redlock_exporter_events_total')} events`);
     const numbered = await seriesFor(server, (i) => `bench:lock:${i}`);
     console.log(`series for ${LOCKS} locks named bench:lock:<n>: ${numbered.series} (${numbered.groups} group)`);
     const words = await seriesFor(server, (i) => `bench-${i.toString(36).replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)]!)}`);
