@@ -2,7 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { DURATION_BUCKETS } from '../core/export/buckets.js';
 import { COUNTERS, type CounterName, type GaugeRow, type MetricSink } from '../core/export/fold.js';
 import type { LockLabels } from '../core/export/labels.js';
-import { FINDING_KINDS, findingClass, type FindingKind } from '../core/trace/checker.js';
+import { FINDING_KINDS, findingClass, type FindingKind } from '../core/trace/finding-kinds.js';
 
 // The exporter's metrics as prom-client objects: the lock metrics (fed through the fold's sink
 // and, for gauges, set from its state at each scrape) and the exporter's own. prom-client is the

@@ -2,7 +2,7 @@
 // happens, then one summary line (src/commands/trace.ts, src/core/trace/).
 import { z } from 'zod';
 import { TRACE_EVENT_KINDS, TRACE_LIBRARIES } from '../trace/events.js';
-import { FINDING_KINDS } from '../trace/checker.js';
+import { FINDING_KINDS } from '../trace/finding-kinds.js';
 import { STUCK_WHYS } from '../trace/checker-stuck.js';
 import { epochMs, traceClient } from './shapes.js';
 

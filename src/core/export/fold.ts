@@ -5,7 +5,8 @@
 // or waited for now: a lock with neither is forgotten (here and in the checker, which keeps what a
 // finding still needs: an owner that lost its lease and may act on, within its bounds).
 
-import { TraceChecker, type FindingKind } from '../trace/checker.js';
+import { TraceChecker } from '../trace/checker.js';
+import type { FindingKind } from '../trace/finding-kinds.js';
 import { isNodeEvent, type TraceEvent } from '../trace/events.js';
 import type { LockGrouper } from './groups.js';
 import { kindOf, libraryOf, type LockLabels } from './labels.js';

@@ -16,31 +16,7 @@ import { LOSS_HORIZON_MS, OpenLosses, type Acquisition, type HolderAct, type Los
 import { QuorumView } from './quorum.js';
 import { StarvationWatch, type IssueStarved } from './checker-starvation.js';
 import { FindingStore } from './finding-store.js';
-
-export const FINDING_KINDS = [
-  'expired-while-held',
-  'overlap',
-  'silent-reacquire',
-  'foreign-delete',
-  'lost-in-failover',
-  'renewal-gap',
-  'no-ttl',
-  'overdue-queue-head',
-  'unchecked-release',
-  'starvation',
-  'deadlock',
-] as const;
-export type FindingKind = (typeof FINDING_KINDS)[number];
-
-/** Kinds where two holders may have been inside at once or a holder lost its lock: exit 7. */
-export const UNSAFE_KINDS: ReadonlySet<FindingKind> = new Set(['expired-while-held', 'overlap', 'silent-reacquire', 'foreign-delete', 'lost-in-failover']);
-
-/** Kinds where nobody was inside twice, but a waiter does not get in: `trace --fail-on liveness` fails on them too. */
-export const LIVENESS_KINDS: ReadonlySet<FindingKind> = new Set(['deadlock', 'starvation']);
-
-/** A finding kind's class: what `trace` exits 7 on, what `--fail-on liveness` adds, or a warning. */
-export type FindingClass = 'unsafe' | 'liveness' | 'warning';
-export const findingClass = (kind: FindingKind): FindingClass => (UNSAFE_KINDS.has(kind) ? 'unsafe' : LIVENESS_KINDS.has(kind) ? 'liveness' : 'warning');
+import { UNSAFE_KINDS, type FindingKind } from './finding-kinds.js';
 
 /** What `trace --scenario` can replay: an unsafe finding, or a liveness one (a deadlock, a starvation). */
 export const replayable = (f: Finding): boolean => f.unsafe || f.liveness === true;

@@ -2,7 +2,8 @@
 // per-lock summary, counts, and a bounded window of recent events for the lanes. Memory stays
 // flat however long the trace runs: only the window and per-lock tallies are kept.
 
-import { findingClass, TraceChecker, type CheckerOptions, type Finding, type FindingClass } from './checker.js';
+import { TraceChecker, type CheckerOptions, type Finding } from './checker.js';
+import { findingClass, type FindingClass } from './finding-kinds.js';
 import { BlindPeriods, type BlindPeriod } from './blind.js';
 import type { TraceEvent } from './events.js';
 import { TraceSummary, type LockSummary } from './summary.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ExportFold, type CounterName, type MetricSink } from '../../../src/core/export/fold.js';
-import type { FindingKind } from '../../../src/core/trace/checker.js';
+import type { FindingKind } from '../../../src/core/trace/finding-kinds.js';
 import { LockGrouper } from '../../../src/core/export/groups.js';
 import { PollDiff } from '../../../src/core/export/poll-events.js';
 import type { TraceEvent } from '../../../src/core/trace/events.js';
