@@ -34,7 +34,7 @@ interface TraceFlags extends ConnectionFlags {
   readonly scenario?: string;
   readonly at?: string;
   readonly finding?: string;
-  readonly failOn: string;
+  readonly failOn?: string;
 }
 
 const HELP = `
@@ -137,7 +137,7 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
     .option('--finding <n>', 'with --scenario: the n-th unsafe finding (default the first)')
     .option('--at <time>', 'with --scenario: the unsafe finding at this moment (14:03:07.250 UTC, or an ISO date and time)')
     .addOption(new Option('--source <source>', 'what to follow: the command stream, or keyspace notifications').choices(['monitor', 'keyspace']).default('monitor'))
-    .option('--fail-on <class>', 'liveness: exit 7 on deadlock, starvation too', 'unsafe')
+    .option('--fail-on <class>', 'liveness: exit 7 on deadlock, starvation too')
     .option('--enable-notifications', 'with --source keyspace: turn on the notify-keyspace-events flags it needs, put them back at the end')
     .addOption(nodesOption('Redlock: follow these independent primaries, one MONITOR each, and judge the lock by majority'))
     .addHelpText('after', prose(ctx, HELP));
@@ -146,7 +146,7 @@ export function registerTrace(program: Command, ctx: CommandContext): Command {
   cmd.action(
     act(ctx, async (pattern: string | undefined, flags: TraceFlags) => {
       const wants = globMatcher(pattern);
-      const failOn = failOnFlag(flags.failOn);
+      const failOn = failOnFlag(flags.failOn ?? 'unsafe');
       if (flags.html !== undefined) await checkReportPath(flags.html);
       if (flags.enableNotifications && flags.source !== 'keyspace') throw new UsageError('--enable-notifications goes with --source keyspace');
       if (flags.scenario === undefined && (flags.at !== undefined || flags.finding !== undefined)) throw new UsageError('--at and --finding pick the finding --scenario replays: add --scenario FILE');
