@@ -56,8 +56,8 @@ interface Waiting {
 }
 
 interface Act {
-  readonly t: number;
-  readonly client: TraceClient | undefined;
+  t: number;
+  client: TraceClient | undefined;
 }
 
 interface LockSeen {
@@ -86,7 +86,7 @@ export class StuckLocks {
     if (owner === undefined || e.library === 'semaphore') return;
     const lock = this.lockOf(e.lock);
     // An expiry is the server's doing, not the owner's act; a renewal is an act that keeps a count stuck.
-    if (e.kind !== 'expired') lock.acts.set(owner, { t: e.t, client: e.client });
+    if (e.kind !== 'expired') noteAct(lock, owner, e);
     const hold = lock.holds.get(owner);
     switch (e.kind) {
       case 'acquired':
@@ -244,9 +244,17 @@ export class StuckLocks {
    * lengthened to this moment, the wait it describes being over.
    */
   private closeEpisodes(lock: LockSeen, e: TraceEvent, issue: IssueStuck): void {
+    if (lock.episodes.size === 0) return; // the common case: no iterator made per acquisition
     for (const { slot, finding } of lock.episodes.values()) if (e.t > finding.to) issue({ ...finding, to: e.t }, slot);
     lock.episodes.clear();
   }
+}
+
+/** Notes `e` as the owner's last act: its entry is updated in place (an owner acts several times per hold). */
+function noteAct(lock: LockSeen, owner: string, e: TraceEvent): void {
+  const act = lock.acts.get(owner);
+  if (act === undefined) lock.acts.set(owner, { t: e.t, client: e.client });
+  else (act.t = e.t), (act.client = e.client);
 }
 
 /** Forgets the last act of an owner that neither holds, queues for nor waits for the lock. */

@@ -123,6 +123,10 @@ export class TraceChecker {
   /** The findings of the event being read: most events complete none, and get no new array for it. */
   private found: Finding[] = NO_FINDINGS;
   private readonly stuck = new StuckLocks();
+  /** The lock of the event being read, named by the issuers below: push() makes no closure per event. */
+  private lock = '';
+  private readonly issueHere: IssueFinding = (f, slot) => this.issue(this.lock, f, slot);
+  private readonly issueStarved: IssueStarved = (f, slot) => this.issue(this.lock, { ...f, liveness: true }, slot);
 
   constructor(opts: CheckerOptions = {}) {
     this.quorum = opts.redlockNodes ? new QuorumView(opts.redlockNodes) : undefined;
@@ -133,21 +137,20 @@ export class TraceChecker {
     this.found = NO_FINDINGS;
     // A rate limiter's permits are taken, never held: nothing to overlap, lose or leave behind.
     if (e.library === 'rate-limiter') return NO_FINDINGS;
-    this.stuck.push(e, (f, slot) => this.issue(e.lock, f, slot));
-    const add = (f: NewFinding) => void this.issue(e.lock, f, undefined);
-    this.quorum?.push(e, (f, slot) => this.issue(e.lock, f, slot));
+    this.lock = e.lock;
+    this.stuck.push(e, this.issueHere);
+    this.quorum?.push(e, this.issueHere);
     // On independent primaries each node has its own copy of the lock: one set of facts per node.
     const facts = this.factsOf(this.quorum && e.node !== undefined ? `${e.node}\n${e.lock}` : e.lock);
     const owner = e.owner ?? '?';
-    const starved: IssueStarved = (f, slot) => this.issue(e.lock, { ...f, liveness: true }, slot);
-    facts.starving.before(e, facts.holds, starved);
+    facts.starving.before(e, facts.holds, this.issueStarved);
     switch (e.kind) {
       case 'acquired':
       case 'reader-join':
-        this.acquired(facts, e, owner, add);
+        this.acquired(facts, e, owner);
         break;
       case 'renewed':
-        this.renewed(facts, e, owner, add);
+        this.renewed(facts, e, owner);
         break;
       case 'released':
       case 'reader-leave':
@@ -159,7 +162,7 @@ export class TraceChecker {
         // ShedLock ends a lock by letting it expire: a job done before lockAtLeastFor moves the
         // expiry to then, which reads as a renewal followed by no more renewals.
         if (hold?.renewed && !isShedLockValue(owner))
-          add({ kind: 'renewal-gap', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} before, but renewals stopped and its lease ran out at ${traceTime(e.t)}` });
+          this.add({ kind: 'renewal-gap', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} before, but renewals stopped and its lease ran out at ${traceTime(e.t)}` });
         break;
       }
       case 'renew-refused':
@@ -169,10 +172,10 @@ export class TraceChecker {
       case 'deleted':
       case 'force-unlocked':
         if (e.kind === 'deleted' && deletedByHolder(facts, e)) {
-          add({ kind: 'unchecked-release', from: e.t, to: e.t, owners: [...(e.holders ?? [])], clients: [e.client ?? {}], message: `${who(e.holders![0]!, e.client)} released ${e.lock} with ${(e.command ?? ['DEL']).join(' ').slice(0, 60)}, which does not check who holds it (ShedLock without safeUpdate does this): had its lease run out first, it would have deleted the next holder's lock` });
+          this.add({ kind: 'unchecked-release', from: e.t, to: e.t, owners: [...(e.holders ?? [])], clients: [e.client ?? {}], message: `${who(e.holders![0]!, e.client)} released ${e.lock} with ${(e.command ?? ['DEL']).join(' ').slice(0, 60)}, which does not check who holds it (ShedLock without safeUpdate does this): had its lease run out first, it would have deleted the next holder's lock` });
         } else if ((e.holders ?? []).length > 0) {
           const how = e.kind === 'deleted' ? (e.command ?? ['DEL']).join(' ').slice(0, 60) : 'a force-unlock';
-          add({ kind: 'foreign-delete', from: e.t, to: e.t, owners: [...(e.holders ?? [])], clients: [e.client ?? {}], message: `${e.lock} held by ${(e.holders ?? []).map(shortOwner).join(', ')} was removed by ${how} from ${clientLabel(e.client)} at ${traceTime(e.t)}` });
+          this.add({ kind: 'foreign-delete', from: e.t, to: e.t, owners: [...(e.holders ?? [])], clients: [e.client ?? {}], message: `${e.lock} held by ${(e.holders ?? []).map(shortOwner).join(', ')} was removed by ${how} from ${clientLabel(e.client)} at ${traceTime(e.t)}` });
         }
         for (const [o, hold] of facts.holds) {
           hold.acquisition.end = e.t;
@@ -183,16 +186,16 @@ export class TraceChecker {
       case 'lost-in-failover':
         endHold(facts, owner, e.t);
         facts.lost.open(owner, { at: e.t, cause: 'failover', client: e.client });
-        add({ kind: 'lost-in-failover', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} held ${e.lock} on the old primary; the promoted primary does not have it (${e.detail ?? 'failover'})` });
+        this.add({ kind: 'lost-in-failover', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} held ${e.lock} on the old primary; the promoted primary does not have it (${e.detail ?? 'failover'})` });
         break;
       case 'queue-leave':
         if (e.detail === 'deadline passed')
-          add({ kind: 'overdue-queue-head', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `waiter ${shortOwner(owner)} stayed at the head of ${e.lock}'s queue past its deadline until purged at ${traceTime(e.t)}` });
+          this.add({ kind: 'overdue-queue-head', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `waiter ${shortOwner(owner)} stayed at the head of ${e.lock}'s queue past its deadline until purged at ${traceTime(e.t)}` });
         break;
       default:
         break;
     }
-    facts.starving.after(e, facts.holds.size === 0, starved);
+    facts.starving.after(e, facts.holds.size === 0, this.issueStarved);
     facts.lost.prune(e.t);
     return this.found;
   }
@@ -215,6 +218,11 @@ export class TraceChecker {
     return slot;
   }
 
+  /** Issues a new finding on the event's lock. */
+  private add(f: NewFinding): void {
+    this.issue(this.lock, f, undefined);
+  }
+
   private issued(finding: Finding): void {
     if (this.found === NO_FINDINGS) this.found = [];
     this.found.push(finding);
@@ -226,7 +234,7 @@ export class TraceChecker {
     return f;
   }
 
-  private acquired(facts: LockFacts, e: TraceEvent, owner: string, add: (f: NewFinding) => void): void {
+  private acquired(facts: LockFacts, e: TraceEvent, owner: string): void {
     const loss = facts.lost.get(owner);
     if (e.overwrite) {
       // Written over the key by an owner that had already acted as holder without the lock: its last such act.
@@ -234,7 +242,7 @@ export class TraceChecker {
       const others = (e.holders ?? []).filter((h) => h !== owner && facts.holds.has(h));
       if (loss || others.length > 0) {
         const why = loss ? `after its lease ran out at ${traceTime(loss.at)}` : `over ${others.map(shortOwner).join(', ')}'s hold`;
-        add({ kind: 'silent-reacquire', from: loss?.at ?? e.t, to: e.t, owners: [owner, ...others], clients: [e.client ?? {}], message: `${who(owner, e.client)} set ${e.lock} again without NX ${why}` });
+        this.add({ kind: 'silent-reacquire', from: loss?.at ?? e.t, to: e.t, owners: [owner, ...others], clients: [e.client ?? {}], message: `${who(owner, e.client)} set ${e.lock} again without NX ${why}` });
       }
       for (const o of others) endHold(facts, o, e.t);
     }
@@ -246,21 +254,21 @@ export class TraceChecker {
     facts.holds.set(owner, { since: prev?.since ?? e.t, client: e.client, leaseMs: e.leaseMs, expiresAt, renewed: prev?.renewed ?? false, shared: e.shared === true, acquisition });
     if (!e.shared && !prev) facts.lost.acquired(acquisition);
     if (e.leaseMs === undefined && e.library !== 'semaphore')
-      add({ kind: 'no-ttl', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} holds ${e.lock} with no TTL: if it dies, the lock is never freed` });
+      this.add({ kind: 'no-ttl', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} holds ${e.lock} with no TTL: if it dies, the lock is never freed` });
   }
 
-  private renewed(facts: LockFacts, e: TraceEvent, owner: string, add: (f: NewFinding) => void): void {
+  private renewed(facts: LockFacts, e: TraceEvent, owner: string): void {
     const hold = facts.holds.get(owner);
     if (!hold) return;
     if (hold.expiresAt !== undefined && hold.leaseMs !== undefined) {
       const left = hold.expiresAt - e.t;
       if (left >= 0 && left < hold.leaseMs / 3)
-        add({ kind: 'renewal-gap', from: e.t, to: hold.expiresAt, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} with ${ms(left)} left of a ${ms(hold.leaseMs)} lease (less than a third)` });
+        this.add({ kind: 'renewal-gap', from: e.t, to: hold.expiresAt, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} with ${ms(left)} left of a ${ms(hold.leaseMs)} lease (less than a third)` });
     }
     hold.renewed = true;
     if (e.leaseMs === undefined) {
       hold.expiresAt = hold.leaseMs = undefined;
-      add({ kind: 'no-ttl', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} removed the TTL of ${e.lock}: if it dies, the lock is never freed` });
+      this.add({ kind: 'no-ttl', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} removed the TTL of ${e.lock}: if it dies, the lock is never freed` });
       return;
     }
     hold.leaseMs = e.leaseMs;
