@@ -16,6 +16,7 @@
 import type { IssueFinding, NewFinding } from './checker.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
+import { OwnerMap } from './owner-map.js';
 
 export const STUCK_WHYS = ['no-ttl', 'count-left', 'dead-queue-head', 'orphan-hold', 'data-key'] as const;
 export type StuckWhy = (typeof STUCK_WHYS)[number];
@@ -61,13 +62,13 @@ interface Act {
 }
 
 interface LockSeen {
-  readonly holds: Map<string, HoldSeen>;
+  readonly holds: OwnerMap<HoldSeen>;
   /** Fair lock waiters in queue order (queue-join), until they leave or take the lock. */
   readonly queue: string[];
   /** Each refused owner's wait, oldest latest refusal first (so the ones that gave up are dropped from the front). */
   readonly waiting: Map<string, Waiting>;
   /** The last act (anything sent) of each holder, queued waiter and waiter: forgotten when it is none of those. */
-  readonly acts: Map<string, Act>;
+  readonly acts: OwnerMap<Act>;
   /** Server ms the last hold ended: a lock free since then, or the last live holder's leave. */
   lastEnd: number;
   readonly episodes: Map<string, Episode>;
@@ -153,7 +154,7 @@ export class StuckLocks {
 
   private lockOf(name: string): LockSeen {
     let l = this.locks.get(name);
-    if (!l) this.locks.set(name, (l = { holds: new Map(), queue: [], waiting: new Map(), acts: new Map(), lastEnd: Number.NEGATIVE_INFINITY, episodes: new Map() }));
+    if (!l) this.locks.set(name, (l = { holds: new OwnerMap(), queue: [], waiting: new Map(), acts: new OwnerMap(), lastEnd: Number.NEGATIVE_INFINITY, episodes: new Map() }));
     return l;
   }
 

@@ -13,6 +13,7 @@ import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './ev
 import { traceTime } from './format.js';
 import { StuckLocks, type StuckWhy } from './checker-stuck.js';
 import { OpenLosses, type Acquisition, type HolderAct, type Loss, type StaleWindow } from './open-losses.js';
+import { OwnerMap } from './owner-map.js';
 import { QuorumView } from './quorum.js';
 import { StarvationWatch, type IssueStarved } from './checker-starvation.js';
 
@@ -76,7 +77,7 @@ interface Hold {
 }
 
 interface LockFacts {
-  readonly holds: Map<string, Hold>;
+  readonly holds: OwnerMap<Hold>;
   readonly lost: OpenLosses;
   readonly starving: StarvationWatch;
 }
@@ -230,7 +231,7 @@ export class TraceChecker {
 
   private factsOf(lock: string): LockFacts {
     let f = this.locks.get(lock);
-    if (!f) this.locks.set(lock, (f = { holds: new Map(), lost: new OpenLosses(), starving: new StarvationWatch() }));
+    if (!f) this.locks.set(lock, (f = { holds: new OwnerMap(), lost: new OpenLosses(), starving: new StarvationWatch() }));
     return f;
   }
 

@@ -5,6 +5,7 @@
 import type { Finding } from './checker.js';
 import { DurationHistogram } from './durations.js';
 import { isNodeEvent, type TraceEvent } from './events.js';
+import { OwnerMap } from './owner-map.js';
 
 export interface LockSummary {
   readonly lock: string;
@@ -31,7 +32,7 @@ interface Tally {
    * Each owner's wait and hold, in one entry: an acquisition turns the wait into the hold in place,
    * where one map per role took an insert and a delete in each per hold.
    */
-  readonly owners: Map<string, OwnerTally>;
+  readonly owners: OwnerMap<OwnerTally>;
   /** Owners in `owners` with a wait. */
   waiting: number;
   /** Made at the first hold or wait: most locks of a busy trace have no waits at all. */
@@ -60,7 +61,7 @@ export class TraceSummary {
     if (isNodeEvent(e)) return;
     let t = this.tallies.get(e.lock);
     if (!t) {
-      t = { acquisitions: 0, refusals: 0, releases: 0, expiries: 0, clients: new Set(), lastClient: undefined, owners: new Map(), waiting: 0, holds: undefined, waits: undefined };
+      t = { acquisitions: 0, refusals: 0, releases: 0, expiries: 0, clients: new Set(), lastClient: undefined, owners: new OwnerMap(), waiting: 0, holds: undefined, waits: undefined };
       this.tallies.set(e.lock, t);
     }
     const owner = e.owner;
