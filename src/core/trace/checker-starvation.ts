@@ -62,7 +62,8 @@ export class StarvationWatch {
   /** Reads `e` against the holds before it: opens, proves or closes waits; counts overtakers. */
   before(e: TraceEvent, holds: ReadonlyMap<string, HeldBy>, issue: IssueStarved): void {
     const owner = e.owner;
-    if (owner === undefined) return;
+    // Only a refusal opens a wait: with none open, nothing else has anything to count (most events).
+    if (owner === undefined || (this.waits.size === 0 && e.kind !== 'refused')) return;
     const wait = this.waits.get(owner);
     switch (e.kind) {
       case 'refused':
