@@ -128,6 +128,8 @@ export class TraceChecker {
   private lock = '';
   private readonly issueHere: IssueFinding = (f, slot) => this.issue(this.lock, f, slot);
   private readonly issueStarved: IssueStarved = (f, slot) => this.issue(this.lock, { ...f, liveness: true }, slot);
+  /** Issues a new finding on the event's lock. */
+  private readonly add = (f: NewFinding) => void this.issue(this.lock, f, undefined);
 
   constructor(opts: CheckerOptions = {}) {
     this.quorum = opts.redlockNodes ? new QuorumView(opts.redlockNodes) : undefined;
@@ -140,6 +142,7 @@ export class TraceChecker {
     if (e.library === 'rate-limiter') return NO_FINDINGS;
     this.lock = e.lock;
     this.stuck.push(e, this.issueHere);
+    const add = this.add;
     this.quorum?.push(e, this.issueHere);
     // On independent primaries each node has its own copy of the lock: one set of facts per node.
     const facts = this.factsOf(this.quorum && e.node !== undefined ? `${e.node}\n${e.lock}` : e.lock);
@@ -148,10 +151,10 @@ export class TraceChecker {
     switch (e.kind) {
       case 'acquired':
       case 'reader-join':
-        this.acquired(facts, e, owner);
+        this.acquired(facts, e, owner, add);
         break;
       case 'renewed':
-        this.renewed(facts, e, owner);
+        this.renewed(facts, e, owner, add);
         break;
       case 'released':
       case 'reader-leave':
@@ -163,7 +166,7 @@ export class TraceChecker {
         // ShedLock ends a lock by letting it expire: a job done before lockAtLeastFor moves the
         // expiry to then, which reads as a renewal followed by no more renewals.
         if (hold?.renewed && !isShedLockValue(owner))
-          this.add({ kind: 'renewal-gap', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} before, but renewals stopped and its lease ran out at ${traceTime(e.t)}` });
+          add({ kind: 'renewal-gap', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} before, but renewals stopped and its lease ran out at ${traceTime(e.t)}` });
         break;
       }
       case 'renew-refused':
@@ -173,10 +176,10 @@ export class TraceChecker {
       case 'deleted':
       case 'force-unlocked':
         if (e.kind === 'deleted' && deletedByHolder(facts, e)) {
-          this.add({ kind: 'unchecked-release', from: e.t, to: e.t, owners: [...(e.holders ?? [])], clients: [e.client ?? {}], message: `${who(e.holders![0]!, e.client)} released ${e.lock} with ${(e.command ?? ['DEL']).join(' ').slice(0, 60)}, which does not check who holds it (ShedLock without safeUpdate does this): had its lease run out first, it would have deleted the next holder's lock` });
+          add({ kind: 'unchecked-release', from: e.t, to: e.t, owners: [...(e.holders ?? [])], clients: [e.client ?? {}], message: `${who(e.holders![0]!, e.client)} released ${e.lock} with ${(e.command ?? ['DEL']).join(' ').slice(0, 60)}, which does not check who holds it (ShedLock without safeUpdate does this): had its lease run out first, it would have deleted the next holder's lock` });
         } else if ((e.holders ?? []).length > 0) {
           const how = e.kind === 'deleted' ? (e.command ?? ['DEL']).join(' ').slice(0, 60) : 'a force-unlock';
-          this.add({ kind: 'foreign-delete', from: e.t, to: e.t, owners: [...(e.holders ?? [])], clients: [e.client ?? {}], message: `${e.lock} held by ${(e.holders ?? []).map(shortOwner).join(', ')} was removed by ${how} from ${clientLabel(e.client)} at ${traceTime(e.t)}` });
+          add({ kind: 'foreign-delete', from: e.t, to: e.t, owners: [...(e.holders ?? [])], clients: [e.client ?? {}], message: `${e.lock} held by ${(e.holders ?? []).map(shortOwner).join(', ')} was removed by ${how} from ${clientLabel(e.client)} at ${traceTime(e.t)}` });
         }
         for (const [o, hold] of facts.holds) {
           hold.acquisition.end = e.t;
@@ -187,11 +190,11 @@ export class TraceChecker {
       case 'lost-in-failover':
         endHold(facts, owner, e.t);
         facts.lost.open(owner, { at: e.t, cause: 'failover', client: e.client });
-        this.add({ kind: 'lost-in-failover', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} held ${e.lock} on the old primary; the promoted primary does not have it (${e.detail ?? 'failover'})` });
+        add({ kind: 'lost-in-failover', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} held ${e.lock} on the old primary; the promoted primary does not have it (${e.detail ?? 'failover'})` });
         break;
       case 'queue-leave':
         if (e.detail === 'deadline passed')
-          this.add({ kind: 'overdue-queue-head', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `waiter ${shortOwner(owner)} stayed at the head of ${e.lock}'s queue past its deadline until purged at ${traceTime(e.t)}` });
+          add({ kind: 'overdue-queue-head', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `waiter ${shortOwner(owner)} stayed at the head of ${e.lock}'s queue past its deadline until purged at ${traceTime(e.t)}` });
         break;
       default:
         break;
@@ -219,11 +222,6 @@ export class TraceChecker {
     return slot;
   }
 
-  /** Issues a new finding on the event's lock. */
-  private add(f: NewFinding): void {
-    this.issue(this.lock, f, undefined);
-  }
-
   private issued(finding: Finding): void {
     if (this.found === NO_FINDINGS) this.found = [];
     this.found.push(finding);
@@ -235,7 +233,7 @@ export class TraceChecker {
     return f;
   }
 
-  private acquired(facts: LockFacts, e: TraceEvent, owner: string): void {
+  private acquired(facts: LockFacts, e: TraceEvent, owner: string, add: (f: NewFinding) => void): void {
     const loss = facts.lost.get(owner);
     if (e.overwrite) {
       // Written over the key by an owner that had already acted as holder without the lock: its last such act.
@@ -243,7 +241,7 @@ export class TraceChecker {
       const others = (e.holders ?? []).filter((h) => h !== owner && facts.holds.has(h));
       if (loss || others.length > 0) {
         const why = loss ? `after its lease ran out at ${traceTime(loss.at)}` : `over ${others.map(shortOwner).join(', ')}'s hold`;
-        this.add({ kind: 'silent-reacquire', from: loss?.at ?? e.t, to: e.t, owners: [owner, ...others], clients: [e.client ?? {}], message: `${who(owner, e.client)} set ${e.lock} again without NX ${why}` });
+        add({ kind: 'silent-reacquire', from: loss?.at ?? e.t, to: e.t, owners: [owner, ...others], clients: [e.client ?? {}], message: `${who(owner, e.client)} set ${e.lock} again without NX ${why}` });
       }
       for (const o of others) endHold(facts, o, e.t);
     }
@@ -255,21 +253,21 @@ export class TraceChecker {
     facts.holds.set(owner, { since: prev?.since ?? e.t, client: e.client, leaseMs: e.leaseMs, expiresAt, renewed: prev?.renewed ?? false, shared: e.shared === true, acquisition });
     if (!e.shared && !prev) facts.lost.acquired(acquisition);
     if (e.leaseMs === undefined && e.library !== 'semaphore')
-      this.add({ kind: 'no-ttl', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} holds ${e.lock} with no TTL: if it dies, the lock is never freed` });
+      add({ kind: 'no-ttl', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} holds ${e.lock} with no TTL: if it dies, the lock is never freed` });
   }
 
-  private renewed(facts: LockFacts, e: TraceEvent, owner: string): void {
+  private renewed(facts: LockFacts, e: TraceEvent, owner: string, add: (f: NewFinding) => void): void {
     const hold = facts.holds.get(owner);
     if (!hold) return;
     if (hold.expiresAt !== undefined && hold.leaseMs !== undefined) {
       const left = hold.expiresAt - e.t;
       if (left >= 0 && left < hold.leaseMs / 3)
-        this.add({ kind: 'renewal-gap', from: e.t, to: hold.expiresAt, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} with ${ms(left)} left of a ${ms(hold.leaseMs)} lease (less than a third)` });
+        add({ kind: 'renewal-gap', from: e.t, to: hold.expiresAt, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} with ${ms(left)} left of a ${ms(hold.leaseMs)} lease (less than a third)` });
     }
     hold.renewed = true;
     if (e.leaseMs === undefined) {
       hold.expiresAt = hold.leaseMs = undefined;
-      this.add({ kind: 'no-ttl', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} removed the TTL of ${e.lock}: if it dies, the lock is never freed` });
+      add({ kind: 'no-ttl', from: e.t, to: e.t, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} removed the TTL of ${e.lock}: if it dies, the lock is never freed` });
       return;
     }
     hold.leaseMs = e.leaseMs;
