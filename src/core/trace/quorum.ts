@@ -17,6 +17,7 @@
 import { quorumOf, redlockDrift } from '../redlock-quorum.js';
 import type { IssueFinding, NewFinding } from './checker.js';
 import { formatMs } from '../duration.js';
+import { NodeTimes } from './clock-steps.js';
 import { ownerWithClient as who, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 
@@ -66,28 +67,6 @@ interface StaleActs {
 const windowEnd = (h: Holder): number => Math.min(h.releasedAt ?? Number.POSITIVE_INFINITY, h.validUntil);
 /** Holders kept per lock once their window ended: enough for any overlap still to be judged. */
 const KEPT_ENDED = 64;
-
-/**
- * Each node's clock steps, and server times made comparable across nodes: a time after a step of
- * its node is moved back by the step. Shared with the Redlock replay (redlock-scenario.ts).
- */
-export class NodeTimes {
-  private readonly steps = new Map<string, { readonly after: number; readonly ms: number }[]>();
-
-  /** `node` stepped `ms` forward; `after` is the server time of its first line after the step. */
-  step(node: string, after: number, ms: number): void {
-    const list = this.steps.get(node);
-    if (list) list.push({ after, ms });
-    else this.steps.set(node, [{ after, ms }]);
-  }
-
-  /** Server time `t` of `node` on the common scale: less every step the node took before it. */
-  comparable(node: string | undefined, t: number): number {
-    let c = t;
-    for (const step of (node !== undefined && this.steps.get(node)) || []) if (t >= step.after) c -= step.ms;
-    return c;
-  }
-}
 
 /** Each lock's owners as Redlock holders across the nodes: the overlaps of their majorities. */
 export class QuorumView {

@@ -10,12 +10,12 @@
 // at most a second so a long lease replays quickly with the same interleaving.
 
 import type { Finding } from './checker.js';
+import { NodeTimes } from './clock-steps.js';
 import { shortClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 import { ms, replayScale, type Step } from './incident-plan.js';
 import { chooseFinding, type IncidentPick } from './incident.js';
 import type { ScenarioSpec } from './incident-scenario.js';
-import { NodeTimes } from './quorum.js';
 import { lostValidityPlan } from './redlock-lost-validity.js';
 import { redlockSpec, type RedlockActor } from './redlock-replay.js';
 import { quorumOf } from '../redlock-quorum.js';
@@ -48,8 +48,7 @@ export function inferRedlockIncident(events: readonly TraceEvent[], findings: re
   if (!chosen.ok) return chosen;
   const { finding, number } = chosen;
   if (!finding.quorum) return fail(`${finding.kind} on ${finding.lock} is one node's finding: a Redlock replay starts from a majority's finding (two majorities that overlap, or an owner past its validity)`);
-  const times = new NodeTimes();
-  for (const e of events) if (e.kind === 'clock-step' && e.node !== undefined) times.step(e.node, e.t, e.stepMs ?? 0);
+  const times = NodeTimes.of(events);
   const name = (node: string) => `n${nodes.indexOf(node) + 1}`;
   if (finding.kind === 'expired-while-held') return pauseIncident(events, times, finding, number, nodes, name, source, finding.to);
   const [a, b] = finding.owners.map((owner) => actor(events, times, finding, owner, name));
