@@ -19,7 +19,7 @@ import { isMultiLockArgv } from './multi-lock-effects.js';
 import type { MonitorLine } from './monitor-line.js';
 import type { EffectContext, ScriptRun } from './effect-context.js';
 import { knownDigest } from './digest-catalogue.js';
-import { keyInfo, REDISSON_OWNER } from './keys.js';
+import { isLockKey, REDISSON_OWNER } from './keys.js';
 import { applyScript } from './script-effects.js';
 import type { ServerCommands } from './server-commands.js';
 import { intentFromCommands, scriptIntent, type ScriptIntent } from './script-intent.js';
@@ -35,12 +35,39 @@ export interface DecoderOptions {
   readonly commands?: ServerCommands | undefined;
 }
 
-/** A script run still collecting its `lua` lines; its time is its EVAL line's. */
-interface PendingRun extends Omit<ScriptRun, 't' | 'lua'> {
-  readonly line: MonitorLine;
-  readonly lua: MonitorLine[];
-  /** An EVALSHA whose body neither the stream nor the catalogue has: its purpose is read from its commands. */
-  readonly unknownSha: string | undefined;
+/**
+ * A script run still collecting its `lua` lines; its time is its EVAL line's. It is handed to the
+ * effects as it is, once complete: one object per run (this runs for every script run of a log).
+ */
+class PendingRun implements ScriptRun {
+  readonly lua: MonitorLine[] = [];
+  readonly t: number;
+
+  constructor(
+    readonly line: MonitorLine,
+    readonly client: TraceClient,
+    public intent: ScriptIntent,
+    readonly keys: readonly string[],
+    readonly argv: readonly string[],
+    /** An EVAL's body shortened, as a raw event shows it (undefined: EVALSHA / FCALL, shown as sent). */
+    private readonly shownBody: string | undefined,
+    /** An EVALSHA whose body neither the stream nor the catalogue has: its purpose is read from its commands. */
+    readonly unknownSha: string | undefined,
+  ) {
+    this.t = line.t;
+  }
+
+  /** The command as sent, the body shortened: built only for the rare event that shows it. */
+  get command(): readonly string[] {
+    const { args } = this.line;
+    const head = this.shownBody !== undefined ? ['EVAL', this.shownBody] : [args[0]!.toUpperCase(), args[1]!];
+    return [...head, ...args.slice(2)];
+  }
+
+  /** The same run again, without its `lua` lines yet: more are coming after flush() closed it early. */
+  reopened(): PendingRun {
+    return new PendingRun(this.line, this.client, this.intent, this.keys, this.argv, this.shownBody, this.unknownSha);
+  }
 }
 
 /** A script body seen in the stream: what it means to do, and how a raw event shows it. */
@@ -113,13 +140,14 @@ export class TraceDecoder {
     if (line.source === 'lua') {
       // Lines of a run that flush() closed early (the stream broke mid-script and came back, or a
       // caller flushed on a pause): they still belong to it, as no client line came between.
-      if (!this.pending && this.flushed) this.pending = { ...this.flushed, lua: [] };
+      if (!this.pending && this.flushed) this.pending = this.flushed.reopened();
       this.pending?.lua.push(line);
       return this.drain();
     }
     this.flushed = undefined;
     this.finishRun();
-    this.attempted.clear();
+    // Most operations announce no attempt: an empty set is left as it is (clear() makes a new table).
+    if (this.attempted.size > 0) this.attempted.clear();
     this.advance(line.t);
     // A fence completes what came before it and tells the server's time; it is not traffic.
     if (fenceNumber(line) !== undefined) return this.drain();
@@ -239,15 +267,12 @@ export class TraceDecoder {
     const n = Math.max(0, Number(numkeys) || 0);
     const keys = line.args.slice(3, 3 + n);
     const argv = line.args.slice(3 + n);
-    // The command as shown in a raw event: the body shortened, the rest as sent (built in place: this runs per script run).
-    const command = body ? ['EVAL', body.shown] : [cmd.toUpperCase(), script];
-    for (let i = 2; i < line.args.length; i++) command.push(line.args[i]!);
-    this.pending = { line, client, intent, keys, argv, command, lua: [], unknownSha: known === undefined ? sha : undefined };
+    this.pending = new PendingRun(line, client, intent, keys, argv, body?.shown, known === undefined ? sha : undefined);
     const lock = keys[0];
     const owner = argv.find((a) => REDISSON_OWNER.test(a));
     // A group multi-lock's locks are its values, known once its commands ran: announced with their outcomes.
     const group = isMultiLockArgv(argv);
-    if (intent === 'acquire' && !group && lock !== undefined && owner !== undefined && keyInfo(lock).role === 'lock' && this.ctx.wants(lock)) {
+    if (intent === 'acquire' && !group && lock !== undefined && owner !== undefined && isLockKey(lock) && this.ctx.wants(lock)) {
       this.attempt({ lock, owner, client, library: 'redisson', t: line.t });
     }
   }
@@ -260,10 +285,9 @@ export class TraceDecoder {
     const prevClient = this.currentClient;
     this.currentT = run.line.t;
     this.currentClient = run.client;
-    const intent = run.unknownSha !== undefined ? intentFromCommands(run.keys, run.lua.map((l) => l.args)) : run.intent;
+    if (run.unknownSha !== undefined) run.intent = intentFromCommands(run.keys, run.lua.map((l) => l.args));
     const before = this.out.length;
-    // Built field by field: an object spread here costs microseconds per script run on Node 20.
-    applyScript(this.ctx, { t: run.line.t, client: run.client, intent, keys: run.keys, argv: run.argv, command: run.command, lua: run.lua });
+    applyScript(this.ctx, run);
     if (run.unknownSha !== undefined) this.reportUnknown(run, run.unknownSha, this.out.slice(before));
     this.currentT = prevT;
     this.currentClient = prevClient;
