@@ -40,7 +40,8 @@ export interface DecoderOptions {
  * effects as it is, once complete: one object per run (this runs for every script run of a log).
  */
 class PendingRun implements ScriptRun {
-  readonly lua: MonitorLine[] = [];
+  /** Its `lua` lines, set when the run is complete (gathered meanwhile by the decoder: see luaLines). */
+  lua: readonly MonitorLine[] = NO_LINES;
   readonly t: number;
 
   constructor(
@@ -77,6 +78,35 @@ interface LearntBody {
   readonly shown: string;
 }
 
+/**
+ * The events of the line being decoded, gathered in one reused array and handed out at their
+ * exact count: a fresh array per line, grown by push, reserves room for 16 or more.
+ */
+class EventBuffer {
+  private readonly events: TraceEvent[] = [];
+  count = 0;
+
+  add(e: TraceEvent): void {
+    this.events[this.count++] = e;
+  }
+
+  /** The events added since `count` was `from`. */
+  since(from: number): TraceEvent[] {
+    return this.events.slice(from, this.count);
+  }
+
+  /** Every event gathered (undefined: none); the buffer starts again empty. */
+  take(): TraceEvent[] | undefined {
+    if (this.count === 0) return undefined;
+    const events = this.events.slice(0, this.count);
+    // The slots keep their old events until overwritten: a few, never more than one line made.
+    this.count = 0;
+    return events;
+  }
+}
+
+const NO_LINES: readonly MonitorLine[] = [];
+
 /** Shared and never written to: what push() returns for a line that completed nothing. */
 const NONE: TraceEvent[] = [];
 
@@ -101,7 +131,13 @@ export class TraceDecoder {
   private pending: PendingRun | undefined;
   /** The run flush() closed last, until the next client line. */
   private flushed: PendingRun | undefined;
-  private out: TraceEvent[] = [];
+  private readonly out = new EventBuffer();
+  /**
+   * The `lua` lines of the pending run, in one reused array (one run is pending at a time), copied
+   * out at their count when it completes: an array grown by push from empty reserves 16 or more.
+   */
+  private readonly luaLines: MonitorLine[] = [];
+  private luaCount = 0;
   /** The operation being decoded: what an event emitted without its own time and client gets. */
   private currentT = 0;
   private currentClient: TraceClient = {};
@@ -125,7 +161,7 @@ export class TraceDecoder {
         event.client ??= this.currentClient;
         if (this.opts.node) event.node = this.opts.node;
         if (ATTEMPT_OUTCOMES.has(event.kind)) this.attempt(event);
-        this.out.push(event);
+        this.out.add(event);
       },
     };
   }
@@ -141,7 +177,7 @@ export class TraceDecoder {
       // Lines of a run that flush() closed early (the stream broke mid-script and came back, or a
       // caller flushed on a pause): they still belong to it, as no client line came between.
       if (!this.pending && this.flushed) this.pending = this.flushed.reopened();
-      this.pending?.lua.push(line);
+      if (this.pending) this.luaLines[this.luaCount++] = line;
       return this.drain();
     }
     this.flushed = undefined;
@@ -181,7 +217,7 @@ export class TraceDecoder {
   /** Ends the holds of `lock` because it is absent on a promoted primary. */
   lostInFailover(lock: string, t: number, detail: string): TraceEvent[] {
     const s = this.model.get(lock);
-    if (s) this.out.push(...this.model.lose(s, t, detail));
+    if (s) for (const e of this.model.lose(s, t, detail)) this.out.add(e);
     return this.drain();
   }
 
@@ -201,21 +237,18 @@ export class TraceDecoder {
     if (e.library) event.library = e.library;
     if (e.shared) event.shared = true;
     if (this.opts.node) event.node = this.opts.node;
-    this.out.push(event);
+    this.out.add(event);
   }
 
   private advance(t: number): void {
     if (t > this.lastT) this.lastT = t;
     const expired = this.model.expireUntil(t);
-    if (expired.length > 0) this.out.push(...expired);
+    for (const e of expired) this.out.add(e);
   }
 
   /** The events completed so far; most lines complete none, and get no new array for it. */
   private drain(): TraceEvent[] {
-    if (this.out.length === 0) return NONE;
-    const events = this.out;
-    this.out = [];
-    return events;
+    return this.out.take() ?? NONE;
   }
 
   /** One client object per address (shared by its events), replaced when its name changes. */
@@ -285,10 +318,12 @@ export class TraceDecoder {
     const prevClient = this.currentClient;
     this.currentT = run.line.t;
     this.currentClient = run.client;
+    run.lua = this.luaCount > 0 ? this.luaLines.slice(0, this.luaCount) : NO_LINES;
+    this.luaCount = 0;
     if (run.unknownSha !== undefined) run.intent = intentFromCommands(run.keys, run.lua.map((l) => l.args));
-    const before = this.out.length;
+    const before = this.out.count;
     applyScript(this.ctx, run);
-    if (run.unknownSha !== undefined) this.reportUnknown(run, run.unknownSha, this.out.slice(before));
+    if (run.unknownSha !== undefined) this.reportUnknown(run, run.unknownSha, this.out.since(before));
     this.currentT = prevT;
     this.currentClient = prevClient;
   }

@@ -74,9 +74,10 @@ function numberAt(line: string, from: number, to: number): number {
 /** Quoted arguments from `start`, separated by spaces; undefined when one is not closed or not quoted. */
 function parseArgs(line: string, start: number): string[] | undefined {
   // Gathered in one reused array and copied out at their exact count: an array grown by push
-  // from empty takes room for 16 or more (most lines have 3 to 8 arguments).
+  // from empty takes room for 16 or more (most lines have 3 to 8 arguments). Its length is not
+  // reset, which would free its room: the slots past `count` keep the longest line's last words.
   const args = scratchArgs;
-  args.length = 0;
+  let count = 0;
   const end = line.length;
   // Most arguments hold no escape: each is cut out between two quotes found by indexOf, and only
   // one that holds the line's next backslash is scanned character by character.
@@ -92,13 +93,13 @@ function parseArgs(line: string, start: number): string[] | undefined {
     let close = line.indexOf('"', i + 1);
     if (close < 0) return undefined;
     if (backslash < 0 || backslash > close) {
-      args.push(line.slice(i + 1, close));
+      args[count++] = line.slice(i + 1, close);
       i = close + 1;
       continue;
     }
     const known = recentBodyAt(line, i + 1);
     if (known !== undefined) {
-      args.push(known.text);
+      args[count++] = known.text;
       i += known.escaped.length + 2;
       backslash = line.indexOf('\\', i);
       continue;
@@ -110,11 +111,11 @@ function parseArgs(line: string, start: number): string[] | undefined {
       else if (ch === QUOTE) break;
     }
     if (close >= end) return undefined;
-    args.push(unescapeRepeated(line, i + 1, close));
+    args[count++] = unescapeRepeated(line, i + 1, close);
     i = close + 1;
     backslash = line.indexOf('\\', i);
   }
-  return args.slice();
+  return args.slice(0, count);
 }
 
 const scratchArgs: string[] = [];
