@@ -107,6 +107,39 @@ class EventBuffer {
 
 const NO_LINES: readonly MonitorLine[] = [];
 
+/**
+ * Lock and owner pairs, each added once. An operation announces one or two attempts (a group
+ * multi-lock one per value): they are compared in place, without a string or a hash table per
+ * operation; past a few, a set takes the rest.
+ */
+class AttemptsSeen {
+  private readonly locks: string[] = [];
+  private readonly owners: string[] = [];
+  private count = 0;
+  private more: Set<string> | undefined;
+
+  /** False when the pair was added before. */
+  add(lock: string, owner: string): boolean {
+    for (let i = 0; i < this.count; i++) if (this.locks[i] === lock && this.owners[i] === owner) return false;
+    if (this.count < FEW_ATTEMPTS) {
+      this.locks[this.count] = lock;
+      this.owners[this.count++] = owner;
+      return true;
+    }
+    const key = `${lock}\u0000${owner}`;
+    if (this.more?.has(key)) return false;
+    (this.more ??= new Set()).add(key);
+    return true;
+  }
+
+  clear(): void {
+    this.count = 0;
+    this.more = undefined;
+  }
+}
+
+const FEW_ATTEMPTS = 8;
+
 /** Shared and never written to: what push() returns for a line that completed nothing. */
 const NONE: TraceEvent[] = [];
 
@@ -141,9 +174,11 @@ export class TraceDecoder {
   /** The operation being decoded: what an event emitted without its own time and client gets. */
   private currentT = 0;
   private currentClient: TraceClient = {};
+  /** The client clientOf() gave last. */
+  private lastClient: TraceClient | undefined;
   private lastT = 0;
-  /** `lock NUL owner` of the attempts the current operation (a client line and its script) announced. */
-  private readonly attempted = new Set<string>();
+  /** The attempts the current operation (a client line and its script) announced. */
+  private readonly attempted = new AttemptsSeen();
   private readonly ctx: EffectContext;
 
   constructor(private readonly opts: DecoderOptions = {}) {
@@ -182,8 +217,7 @@ export class TraceDecoder {
     }
     this.flushed = undefined;
     this.finishRun();
-    // Most operations announce no attempt: an empty set is left as it is (clear() makes a new table).
-    if (this.attempted.size > 0) this.attempted.clear();
+    this.attempted.clear();
     this.advance(line.t);
     // A fence completes what came before it and tells the server's time; it is not traffic.
     if (fenceNumber(line) !== undefined) return this.drain();
@@ -227,9 +261,7 @@ export class TraceDecoder {
    * ARGV), else just before the outcome that revealed it, at the time the request reached the server.
    */
   private attempt(e: Pick<TraceEvent, 'lock' | 'owner' | 'client' | 'library' | 'shared' | 't'>): void {
-    const key = `${e.lock}\u0000${e.owner ?? ''}`;
-    if (this.attempted.has(key)) return;
-    this.attempted.add(key);
+    if (!this.attempted.add(e.lock, e.owner ?? '')) return;
     // Built field by field in the order the event is written (no object spread: this runs per acquisition).
     const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = { kind: 'attempt', t: e.t ?? this.currentT, lock: e.lock };
     if (e.owner !== undefined) event.owner = e.owner;
@@ -253,6 +285,9 @@ export class TraceDecoder {
 
   /** One client object per address (shared by its events), replaced when its name changes. */
   private clientOf(addr: string): TraceClient {
+    // A client's command and its script's EVAL come one after the other: the last client is
+    // compared first (a Map lookup hashes the fresh address string every time).
+    if (addr === this.lastClient?.addr) return this.lastClient;
     let client = this.clients.get(addr);
     if (!client) {
       const name = this.names.get(addr);
@@ -261,6 +296,7 @@ export class TraceDecoder {
       if (this.clients.size >= MAX_CLIENTS) this.clients.clear();
       this.clients.set(addr, client);
     }
+    this.lastClient = client;
     return client;
   }
 
@@ -278,6 +314,7 @@ export class TraceDecoder {
     if (name === '') this.names.delete(line.source);
     else this.names.set(line.source, name);
     this.clients.delete(line.source);
+    this.lastClient = undefined;
   }
 
   private learn(body: string): LearntBody {
