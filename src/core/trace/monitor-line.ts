@@ -35,10 +35,13 @@ const EXACT_DIGITS = 15;
 export function parseMonitorLine(line: string): MonitorLine | undefined {
   // `<seconds>.<1-6 digits> [<db> `
   const dot = digitsEnd(line, 0);
+  const seconds = digitsValue;
   if (dot === 0 || line.charCodeAt(dot) !== DOT) return undefined;
   const usecEnd = digitsEnd(line, dot + 1);
+  const fraction = digitsValue;
   if (usecEnd === dot + 1 || usecEnd - dot - 1 > 6 || line.charCodeAt(usecEnd) !== SPACE || line.charCodeAt(usecEnd + 1) !== OPEN) return undefined;
   const dbEnd = digitsEnd(line, usecEnd + 2);
+  const db = digitsValue;
   if (dbEnd === usecEnd + 2 || line.charCodeAt(dbEnd) !== SPACE) return undefined;
   const sourceStart = dbEnd + 1;
   const sourceEnd = line.indexOf('] "', sourceStart);
@@ -46,9 +49,9 @@ export function parseMonitorLine(line: string): MonitorLine | undefined {
   const args = parseArgs(line, sourceEnd + 2) ?? parseUnescapedQuotes(line, sourceEnd + 2);
   if (!args || args.length === 0) return undefined;
   // The fraction as microseconds: "5" is 500000, as the server pads it.
-  const usec = numberAt(line, dot + 1, usecEnd) * 10 ** (6 - (usecEnd - dot - 1));
-  const t = numberAt(line, 0, dot) * 1000 + usec / 1000;
-  return { t, db: numberAt(line, usecEnd + 2, dbEnd), source: sourceAt(line, sourceStart, sourceEnd), args };
+  const usec = fraction * 10 ** (6 - (usecEnd - dot - 1));
+  const t = seconds * 1000 + usec / 1000;
+  return { t, db, source: sourceAt(line, sourceStart, sourceEnd), args };
 }
 
 const LUA = 'lua';
@@ -56,19 +59,20 @@ const LUA = 'lua';
 /** The line's source: `lua` (half the lines of a log of scripts) as one constant string, else its text. */
 const sourceAt = (line: string, from: number, to: number): string => (to - from === 3 && line.startsWith(LUA, from) ? LUA : line.slice(from, to));
 
-/** The index after the run of ASCII digits that starts at `from` (`from` itself: none). */
+/** The number digitsEnd() read last, as Number() would read its digits. */
+let digitsValue = 0;
+
+/**
+ * The index after the run of ASCII digits that starts at `from` (`from` itself: none); their
+ * number is left in digitsValue (one pass: this runs three times per line).
+ */
 function digitsEnd(line: string, from: number): number {
   let i = from;
-  for (let c = line.charCodeAt(i); c >= ZERO && c <= ZERO + 9; c = line.charCodeAt(++i));
-  return i;
-}
-
-/** The decimal number of the digits in [from, to), as Number() would read it. */
-function numberAt(line: string, from: number, to: number): number {
-  if (to - from > EXACT_DIGITS) return Number(line.slice(from, to));
   let n = 0;
-  for (let i = from; i < to; i++) n = n * 10 + (line.charCodeAt(i) - ZERO);
-  return n;
+  for (let c = line.charCodeAt(i); c >= ZERO && c <= ZERO + 9; c = line.charCodeAt(++i)) n = n * 10 + (c - ZERO);
+  // Past 15 digits the sum could round differently from Number()'s reading.
+  digitsValue = i - from > EXACT_DIGITS ? Number(line.slice(from, i)) : n;
+  return i;
 }
 
 /** Quoted arguments from `start`, separated by spaces; undefined when one is not closed or not quoted. */
