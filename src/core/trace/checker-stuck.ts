@@ -14,7 +14,8 @@
 // states); an orphan's evidence is its overrun itself, beyond ORPHAN_SLACK_MS of the trace's rounding.
 
 import type { IssueFinding, NewFinding } from './checker.js';
-import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
+import { formatMs } from '../duration.js';
+import { ownerWithClient as who, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 import { OwnerMap } from './owner-map.js';
 
@@ -74,8 +75,6 @@ interface LockSeen {
   readonly episodes: Map<string, Episode>;
 }
 
-const ms = (n: number) => `${Math.round(n)} ms`;
-const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${clientLabel(client)})`;
 
 /** Incremental: reads every event of the trace in order and issues `deadlock` findings through `issue`. */
 export class StuckLocks {
@@ -183,7 +182,7 @@ export class StuckLocks {
     if (listed.length === 0 && e.data) {
       const from = Math.max(since, lock.lastEnd);
       if (e.t - from < STUCK_AFTER_MS) return;
-      const message = `${who(waiter, e.client)} was refused ${e.lock} for ${ms(e.t - from)} (bound ${ms(STUCK_AFTER_MS)}) although no lock holds it: a plain SET wrote the key, so the lock is named after application data and nobody will ever get it`;
+      const message = `${who(waiter, e.client)} was refused ${e.lock} for ${formatMs(e.t - from)} (bound ${formatMs(STUCK_AFTER_MS)}) although no lock holds it: a plain SET wrote the key, so the lock is named after application data and nobody will ever get it`;
       this.open(lock, e, 'data-key', undefined, undefined, from, message, issue);
       return;
     }
@@ -193,7 +192,7 @@ export class StuckLocks {
       const headAct = lock.acts.get(head);
       const from = Math.max(since, lock.lastEnd, headAct?.t ?? Number.NEGATIVE_INFINITY);
       if (e.t - from < STUCK_AFTER_MS) return;
-      const message = `${e.lock} has been free since ${traceTime(lock.lastEnd)}, but ${who(waiter, e.client)} waited behind the head of its fair queue, ${who(head, headAct?.client)}, which has sent nothing since ${headAct ? traceTime(headAct.t) : 'before the trace began'}: the queue waits for a dead waiter's deadline (kept out ${ms(e.t - from)}, bound ${ms(STUCK_AFTER_MS)})`;
+      const message = `${e.lock} has been free since ${traceTime(lock.lastEnd)}, but ${who(waiter, e.client)} waited behind the head of its fair queue, ${who(head, headAct?.client)}, which has sent nothing since ${headAct ? traceTime(headAct.t) : 'before the trace began'}: the queue waits for a dead waiter's deadline (kept out ${formatMs(e.t - from)}, bound ${formatMs(STUCK_AFTER_MS)})`;
       this.open(lock, e, 'dead-queue-head', head, headAct?.client, from, message, issue);
       return;
     }
@@ -205,14 +204,14 @@ export class StuckLocks {
     if (hold.ownLeaseEnd === undefined && hold.countLeftAt === undefined) {
       const from = Math.max(since, act?.t ?? Number.NEGATIVE_INFINITY);
       if (e.t - from < STUCK_AFTER_MS) return;
-      const message = `${who(holder, hold.client)} holds ${e.lock} with no TTL and has sent nothing since ${act ? traceTime(act.t) : 'it took it'}, while ${who(waiter, e.client)} was refused for ${ms(e.t - from)} (bound ${ms(STUCK_AFTER_MS)}): a holder that died keeps it forever`;
+      const message = `${who(holder, hold.client)} holds ${e.lock} with no TTL and has sent nothing since ${act ? traceTime(act.t) : 'it took it'}, while ${who(waiter, e.client)} was refused for ${formatMs(e.t - from)} (bound ${formatMs(STUCK_AFTER_MS)}): a holder that died keeps it forever`;
       this.open(lock, e, 'no-ttl', holder, hold.client, from, message, issue);
       return;
     }
     if (hold.countLeftAt !== undefined) {
       const from = Math.max(since, hold.countLeftAt);
       if (e.t - from < STUCK_AFTER_MS) return;
-      const message = `${who(holder, hold.client)}'s last release of ${e.lock} at ${traceTime(hold.countLeftAt)} left its hold count at ${hold.count}, and since then it has only renewed, while ${who(waiter, e.client)} was refused for ${ms(e.t - from)} (bound ${ms(STUCK_AFTER_MS)}): an unlock missing or an acquire counted twice keeps it held`;
+      const message = `${who(holder, hold.client)}'s last release of ${e.lock} at ${traceTime(hold.countLeftAt)} left its hold count at ${hold.count}, and since then it has only renewed, while ${who(waiter, e.client)} was refused for ${formatMs(e.t - from)} (bound ${formatMs(STUCK_AFTER_MS)}): an unlock missing or an acquire counted twice keeps it held`;
       this.open(lock, e, 'count-left', holder, hold.client, from, message, issue);
       return;
     }
@@ -227,7 +226,7 @@ export class StuckLocks {
     const hold = lock.holds.get(holder)!;
     const leaseEnd = Math.max(...(ends as number[]));
     const from = Math.max(since, leaseEnd, lock.lastEnd);
-    const message = `${who(holder, hold.client)} still holds ${e.lock}, ${ms(e.t - leaseEnd)} after the lease it set itself ran out at ${traceTime(leaseEnd)} without its renewal, and ${who(waiter, e.client)} was refused for it: a dead holder's hold kept alive by someone else's renewal`;
+    const message = `${who(holder, hold.client)} still holds ${e.lock}, ${formatMs(e.t - leaseEnd)} after the lease it set itself ran out at ${traceTime(leaseEnd)} without its renewal, and ${who(waiter, e.client)} was refused for it: a dead holder's hold kept alive by someone else's renewal`;
     this.open(lock, e, 'orphan-hold', holder, hold.client, from, message, issue);
   }
 

@@ -9,6 +9,7 @@
 // findings are issued again with the longer window, marked as updates.
 
 import { isShedLockValue } from '../decode/shedlock.js';
+import { formatMs } from '../duration.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 import { StuckLocks, type StuckWhy } from './checker-stuck.js';
@@ -95,7 +96,6 @@ function deletedByHolder(facts: LockFacts, e: TraceEvent): boolean {
 
 /** `6f1c2a3b…:1 (worker-1@127.0.0.1:5001)`: short enough for one line of a finding. */
 const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${client?.name && client.addr ? `${client.name}@${client.addr}` : clientLabel(client)})`;
-const ms = (n: number) => `${Math.round(n)} ms`;
 
 const ACT_WORDS: Record<HolderAct, string> = { renew: 'its renewal was refused', release: 'its release was refused', write: 'it set the key again without NX' };
 const FIRST_ACT_WORDS: Record<HolderAct, string> = { renew: 'it tried to renew', release: 'it tried to release', write: 'it set the key again without NX' };
@@ -262,7 +262,7 @@ export class TraceChecker {
     if (hold.expiresAt !== undefined && hold.leaseMs !== undefined) {
       const left = hold.expiresAt - e.t;
       if (left >= 0 && left < hold.leaseMs / 3)
-        add({ kind: 'renewal-gap', from: e.t, to: hold.expiresAt, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} with ${ms(left)} left of a ${ms(hold.leaseMs)} lease (less than a third)` });
+        add({ kind: 'renewal-gap', from: e.t, to: hold.expiresAt, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} with ${formatMs(left)} left of a ${formatMs(hold.leaseMs)} lease (less than a third)` });
     }
     hold.renewed = true;
     if (e.leaseMs === undefined) {
@@ -316,7 +316,7 @@ function expiredWhileHeld(lock: string, owner: string, loss: Loss, w: StaleWindo
     to: last.t,
     owners: [owner],
     clients: [w.client ?? {}],
-    message: `${who(owner, w.client)}'s lease on ${lock} ran out at ${traceTime(loss.at)}; ${FIRST_ACT_WORDS[first.act]} at ${traceTime(first.t)}${first.act === 'write' ? '' : ' and was refused'}${later}: it worked without the lock for ${ms(last.t - loss.at)}`,
+    message: `${who(owner, w.client)}'s lease on ${lock} ran out at ${traceTime(loss.at)}; ${FIRST_ACT_WORDS[first.act]} at ${traceTime(first.t)}${first.act === 'write' ? '' : ' and was refused'}${later}: it worked without the lock for ${formatMs(last.t - loss.at)}`,
   };
 }
 
@@ -330,7 +330,7 @@ function overlap(lock: string, owner: string, w: StaleWindow, other: Acquisition
     to,
     owners: [owner, other.owner],
     clients: [w.client ?? {}, other.client ?? {}],
-    message: `${who(other.owner, other.client)} acquired ${lock} at ${traceTime(other.t)}${held} while ${who(owner, w.client)} still acted as its holder until ${traceTime(w.last.t)}: both may have been inside for ${ms(to - other.t)}`,
+    message: `${who(other.owner, other.client)} acquired ${lock} at ${traceTime(other.t)}${held} while ${who(owner, w.client)} still acted as its holder until ${traceTime(w.last.t)}: both may have been inside for ${formatMs(to - other.t)}`,
   };
 }
 
