@@ -41,6 +41,9 @@ function checkDurationBounds(ms: number, text: string, what: string, { minMs = 1
   return ms;
 }
 
+/** A span in whole milliseconds, `1250 ms`: for findings and details that quote the exact figure (formatDuration rounds to units). */
+export const formatMs = (n: number): string => `${Math.round(n)} ms`;
+
 /** Short human form of a millisecond span: 850 ms, 4.2 s, 3 m 05 s, 2 h 10 m. */
 export function formatDuration(ms: number): string {
   const abs = Math.abs(ms);

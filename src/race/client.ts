@@ -4,6 +4,7 @@
 // clients inside at once then lose an increment, so the counter shows what the checker finds.
 
 import { STOPPED, TIMED_OUT } from '../core/race/tally.js';
+import { formatMs } from '../core/duration.js';
 import { sleep } from '../core/sleep.js';
 import type { Recorder } from './recorder.js';
 import type { Grant, LockSession } from './session.js';
@@ -131,7 +132,7 @@ export class RaceClient {
   /** Freezes this client (its loop and its renewals) for `ms`, like a GC pause; recorded as a pause. */
   pause(ms: number): Promise<void> {
     if (this.frozenUntil || this.dead) return Promise.resolve();
-    const id = this.d.rec.invoke(this.d.name, 'pause', { detail: `${Math.round(ms)} ms` });
+    const id = this.d.rec.invoke(this.d.name, 'pause', { detail: formatMs(ms) });
     this.d.session.freeze();
     this.frozenUntil = new Promise<void>((resolve) => (this.thaw = resolve));
     return sleep(ms).then(() => this.resume(id));

@@ -7,6 +7,9 @@ export interface LineQueueHost {
   /** Runs one line; an error it throws is printed and the next line runs. */
   execute(line: string): Promise<void>;
   print(text: string, tone?: OutputTone): void;
+  /** A line starts running; `lineDone` follows once it has finished and its error is printed. */
+  lineStarted(): void;
+  lineDone(): void;
   publish(): void;
   ended(): boolean;
 }
@@ -76,11 +79,13 @@ export class LineQueue {
     while (this.pending.length > 0 && !this.host.ended()) {
       const line = this.pending.shift()!;
       this.host.publish();
+      this.host.lineStarted();
       try {
         await this.host.execute(line);
       } catch (err) {
         this.host.print(errorText(err), 'error');
       }
+      this.host.lineDone();
     }
     this.busy = false;
     this.host.publish();

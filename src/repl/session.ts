@@ -82,6 +82,8 @@ export class ReplSession implements ReplHost {
     this.lines = new LineQueue({
       execute: (line) => execute(this, line),
       print: (text, tone) => this.print(text, tone),
+      lineStarted: () => this.dispatch({ type: 'line-started' }),
+      lineDone: () => this.dispatch({ type: 'line-done' }),
       publish: () => this.publish(),
       ended: () => this.current.ended,
     });

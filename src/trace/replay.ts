@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import type { Finding } from '../core/trace/checker.js';
@@ -47,11 +48,15 @@ export async function replayFile(opts: ReplayOptions): Promise<TraceSession> {
  */
 async function eachLine(file: string, fn: (line: string) => void, drained?: () => Promise<void> | undefined): Promise<void> {
   const stream = createReadStream(file, { highWaterMark: 1 << 20 });
-  const line = (bytes: Buffer, from: number, to: number) => fn(bytes.toString('utf8', from, to > from && bytes[to - 1] === CR ? to - 1 : to));
+  // A chunk of ASCII (every MONITOR log: the server escapes any other byte) is read as latin1,
+  // which is that text without UTF-8's checks; any other chunk (a recording's names) as UTF-8.
+  let encoding: 'latin1' | 'utf8' = 'utf8';
+  const line = (bytes: Buffer, from: number, to: number) => fn(bytes.toString(encoding, from, to > from && bytes[to - 1] === CR ? to - 1 : to));
   let rest: Buffer | undefined;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       const bytes = rest ? Buffer.concat([rest, chunk]) : chunk;
+      encoding = isAscii(bytes) ? 'latin1' : 'utf8';
       let from = 0;
       for (let at = bytes.indexOf(LF); at >= 0; at = bytes.indexOf(LF, from)) {
         line(bytes, from, at);
@@ -67,7 +72,10 @@ async function eachLine(file: string, fn: (line: string) => void, drained?: () =
   } finally {
     stream.destroy();
   }
-  if (rest) line(rest, 0, rest.length);
+  if (rest) {
+    encoding = isAscii(rest) ? 'latin1' : 'utf8';
+    line(rest, 0, rest.length);
+  }
 }
 
 const [LF, CR] = [10, 13];

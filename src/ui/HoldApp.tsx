@@ -1,7 +1,8 @@
-import { Box, Static, Text } from 'ink';
+import { Box, Text } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { HoldView } from './HoldView.js';
-import type { HoldStore } from './hold-store.js';
+import type { HoldStore, OutputLine } from './hold-store.js';
+import { Scrollback } from './Scrollback.js';
 import { useTerminalSize } from './use-terminal-size.js';
 
 export interface HoldAppProps {
@@ -10,6 +11,8 @@ export interface HoldAppProps {
   readonly clock?: () => number;
   readonly tickMs?: number;
 }
+
+const lineId = (line: OutputLine): number => line.id;
 
 /** The live `hold` screen: the command's output scrolls above, the lock's view repaints below. */
 export function HoldApp({ store, clock = Date.now, tickMs = 200 }: HoldAppProps) {
@@ -25,13 +28,9 @@ export function HoldApp({ store, clock = Date.now, tickMs = 200 }: HoldAppProps)
   }, [ended, clock, tickMs]);
   return (
     <Box flexDirection="column">
-      <Static items={[...output]}>
-        {(line) => (
-          <Text key={line.id} {...(line.stream === 'stderr' ? { color: 'yellow' } : {})}>
-            {line.text}
-          </Text>
-        )}
-      </Static>
+      <Scrollback items={output} keyOf={lineId}>
+        {(line) => <Text {...(line.stream === 'stderr' ? { color: 'yellow' } : {})}>{line.text}</Text>}
+      </Scrollback>
       <HoldView state={state} now={ended ? (state.endedAt ?? now) : now} columns={columns} />
     </Box>
   );

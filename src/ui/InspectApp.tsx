@@ -1,10 +1,11 @@
-import { Box, Static, Text } from 'ink';
+import { Box, Text } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { clockTime } from './clock-time.js';
-import type { InspectStore, LogTone } from './inspect-store.js';
+import type { InspectLogLine, InspectStore, LogTone } from './inspect-store.js';
 import { InspectKey } from './InspectKey.js';
 import { InspectStatus } from './InspectStatus.js';
 import { safeText } from '../core/terminal-text.js';
+import { Scrollback } from './Scrollback.js';
 import { useKeys } from './use-keys.js';
 
 /** What a key press asks the command to do: `interrupt` is Ctrl-C, which raw mode turns into a key. */
@@ -23,6 +24,8 @@ const toneProps = (tone: LogTone): { color?: string } => {
   const color = TONE_COLOR[tone];
   return color ? { color } : {};
 };
+
+const lineId = (line: InspectLogLine): number => line.id;
 
 /** `inspect --watch`: derived events scroll above, every watched key repaints below with its countdowns. */
 export function InspectApp({ store, onAction, clock = Date.now, tickMs = 200 }: InspectAppProps) {
@@ -46,15 +49,15 @@ export function InspectApp({ store, onAction, clock = Date.now, tickMs = 200 }: 
   const several = screen.keys.length > 1;
   return (
     <Box flexDirection="column">
-      <Static items={[...screen.log]}>
+      <Scrollback items={screen.log} keyOf={lineId}>
         {(line) => (
-          <Text key={line.id} {...toneProps(line.tone)}>
+          <Text {...toneProps(line.tone)}>
             <Text dimColor>{clockTime(line.at)} </Text>
             {several && line.key !== undefined ? <Text bold>{safeText(line.key)} </Text> : null}
             {safeText(line.text)}
           </Text>
         )}
-      </Static>
+      </Scrollback>
       {(screen.views ?? []).map((view) => (
         <InspectKey key={view.key} view={view} scaleMs={screen.scales[view.key]} elapsedMs={elapsedMs} />
       ))}

@@ -1,4 +1,4 @@
-import { Box, Static, Text, useApp } from 'ink';
+import { Box, Text, useApp } from 'ink';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import * as edit from '../core/repl/line-editor.js';
 import { commonPrefix } from '../core/repl/complete.js';
@@ -6,6 +6,7 @@ import { completionPoint, quoteWord } from '../core/repl/tokenize.js';
 import type { OutputLine, OutputTone, ReplScreen } from './repl-screen.js';
 import { ReplPanel } from './ReplPanel.js';
 import { ReplPrompt } from './ReplPrompt.js';
+import { Scrollback } from './Scrollback.js';
 import { safeLine, safeText } from '../core/terminal-text.js';
 import type { KeyName } from '../core/key-press.js';
 import { useKeys, type KeyPress } from './use-keys.js';
@@ -59,7 +60,9 @@ function Output({ line }: { readonly line: OutputLine }) {
   return <Text {...TONE[line.tone]}>{line.text === '' ? ' ' : safe(line.text)}</Text>;
 }
 
-/** The REPL: command output scrolls above (<Static>), the live panel and the prompt repaint below. */
+const lineId = (line: OutputLine): number => line.id;
+
+/** The REPL: command output scrolls above (<Scrollback>), the live panel and the prompt repaint below. */
 export function ReplApp({ session, clock = Date.now, tickMs = 200 }: ReplAppProps) {
   const screen = useSyncExternalStore(session.subscribe, session.getSnapshot);
   const lineRef = useRef<edit.LineState>(edit.EMPTY_LINE);
@@ -145,7 +148,9 @@ export function ReplApp({ session, clock = Date.now, tickMs = 200 }: ReplAppProp
 
   return (
     <Box flexDirection="column">
-      <Static items={[...screen.output]}>{(l) => <Output key={l.id} line={l} />}</Static>
+      <Scrollback items={screen.output} keyOf={lineId}>
+        {(l) => <Output line={l} />}
+      </Scrollback>
       {!screen.ended && <ReplPanel screen={screen} now={now} />}
       {!screen.ended && <ReplPrompt screen={screen} line={line} candidates={candidates} hint={hint} now={now} />}
     </Box>

@@ -1,5 +1,5 @@
-import { Box, Static, Text } from 'ink';
-import { memo, useSyncExternalStore } from 'react';
+import { Box, Text } from 'ink';
+import { useSyncExternalStore } from 'react';
 import { eventLines, seconds, type EventTone } from '../core/scenario/timeline-events.js';
 import { roundSpan } from '../core/scenario/timeline-raster.js';
 import { kindsText } from '../core/scenario/timeline-text.js';
@@ -7,6 +7,7 @@ import { deriveLanes } from '../core/scenario/timeline.js';
 import { OUTCOME_TEXT } from '../core/scenario/timing.js';
 import { violationKinds } from '../core/scenario/verdict.js';
 import { SCENARIO_REPAINT_MS, type LiveVariant, type ScenarioRunStore, type ScenarioScreen } from './scenario-run-store.js';
+import { Scrollback } from './Scrollback.js';
 import { Swimlane } from './Swimlane.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useTick } from './use-tick.js';
@@ -118,31 +119,24 @@ export function ScenarioRunView({ store, columns, tickMs = SCENARIO_REPAINT_MS, 
 const finishedOf = (screen: ScenarioScreen) =>
   screen.variants.flatMap((v, index) => (v.result ? [{ key: `${index}-${v.variant}`, variant: v, index }] : []));
 
-/**
- * The title and the finished variants, printed once above the live part (they scroll away with the
- * terminal). Re-rendered only when another variant finishes: ink draws a frame at once, past its
- * frame-rate limit, whenever a <Static> re-renders, so re-rendering it with every tick and event
- * would draw every one of them.
- */
-const PrintedAbove = memo(
-  function PrintedAbove({ screen, width }: { readonly screen: ScenarioScreen; readonly width: number }) {
-    const items = [{ key: 'title' } as const, ...finishedOf(screen)];
-    return (
-      <Static items={items}>
-        {(item) =>
-          'variant' in item ? (
-            <FinishedVariant key={item.key} variant={item.variant} index={item.index} screen={screen} width={width} />
-          ) : (
-            <Box key="title" width={width}>
-              <Text wrap="truncate-end">
-                <Text bold>{screen.name}</Text> {screen.title}
-              </Text>
-            </Box>
-          )
-        }
-      </Static>
-    );
-  },
-  // A finished variant never changes, so the count says whether anything above is new.
-  (before, after) => before.width === after.width && finishedOf(before.screen).length === finishedOf(after.screen).length,
-);
+type Above = { readonly key: 'title' } | ReturnType<typeof finishedOf>[number];
+const aboveKey = (item: Above): string => item.key;
+
+/** The title and the finished variants, printed once above the live part (they scroll away with the terminal). */
+function PrintedAbove({ screen, width }: { readonly screen: ScenarioScreen; readonly width: number }) {
+  return (
+    <Scrollback items={[{ key: 'title' } as const, ...finishedOf(screen)]} keyOf={aboveKey}>
+      {(item) =>
+        'variant' in item ? (
+          <FinishedVariant variant={item.variant} index={item.index} screen={screen} width={width} />
+        ) : (
+          <Box width={width}>
+            <Text wrap="truncate-end">
+              <Text bold>{screen.name}</Text> {screen.title}
+            </Text>
+          </Box>
+        )
+      }
+    </Scrollback>
+  );
+}

@@ -69,9 +69,9 @@ function redlockRecording(): string {
     ev(100, 'blind', n2),
     ev(400, 'expired', n2, 'tokA', { leaseMs: 10_000 }),
     ev(401, 'unblind', n2),
-    // n3's clock steps 200 ms: its server times after the step run that much ahead.
-    ev(500, 'clock-step', n3, undefined, { stepMs: 200 }),
     take(600, n2, 'tokB'),
+    // n3's clock stepped 200 ms forward: the trace sees it on the first line after, B's vote, stamped that much ahead.
+    ev(802, 'clock-step', n3, undefined, { stepMs: 200 }),
     take(802, n3, 'tokB'),
     ev(900, 'released', n1, 'tokA', { count: 0 }),
   ];
@@ -112,12 +112,14 @@ async function hover(page: Page, element: string): Promise<{ id: string; card: s
   return { id, card };
 }
 
-/** An expression for the first glyph drawn whose event says `text` (read from the page's data block). */
-const glyphOf = (text: string) => `(() => {
+/** An expression for the first glyph drawn whose event says every one of `texts` (read from the page's data block). */
+const glyphOf = (...texts: string[]) => `(() => {
   const data = JSON.parse(document.getElementById('report-data').textContent);
   const says = new Map(data.sections.flatMap((s) => s.ev.map((e, i) => [String(s.firstEvent + i), e[3]])));
-  return [...document.querySelectorAll('rect[data-ev]')].find((r) => says.get(r.getAttribute('data-ev')).includes(${JSON.stringify(text)}));
+  return [...document.querySelectorAll('rect[data-ev]')].find((r) => ${JSON.stringify(texts)}.every((t) => says.get(r.getAttribute('data-ev')).includes(t)));
 })()`;
+/** The left edge of that glyph on the screen, px. */
+const glyphX = (page: Page, ...texts: string[]) => page.evaluate<number>(`${glyphOf(...texts)}.getBoundingClientRect().x`);
 
 async function screenshot(page: Page, name: string): Promise<void> {
   const { data } = await page.send<{ data: string }>('Page.captureScreenshot', { format: 'png' });
@@ -199,6 +201,12 @@ describe('--html', () => {
     expect(card.card).toMatch(new RegExp(`^#${card.id}\\s`));
     expect(card.card).toContain('node');
     expect(card.card).toMatch(/127\.0\.0\.1:700[23]/);
+    // B's votes on n2 (600 ms) and n3 (stamped 802 by n3's clock, 200 ms ahead since its step): drawn
+    // 2 ms apart, as the quorum checker reads them, not 202; n1's release at 900 ms for the scale.
+    const onN2 = await glyphX(page, 'acquired  by tokB', `@${NODES[1]}`);
+    const onN3 = await glyphX(page, 'acquired  by tokB', `@${NODES[2]}`);
+    const release = await glyphX(page, 'released  by tokA');
+    expect((onN3 - onN2) / (release - onN2)).toBeLessThan(0.1);
     await screenshot(page, 'report-redlock');
     expectQuiet(page, file);
     await page.close();

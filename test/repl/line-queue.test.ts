@@ -5,6 +5,8 @@ import { LineQueue } from '../../src/repl/line-queue.js';
 function queue() {
   const ran: string[] = [];
   const printed: string[] = [];
+  // Prints and the start and end of each line, in the order they came.
+  const trace: string[] = [];
   const release: (() => void)[] = [];
   const lines = new LineQueue({
     execute: (line) => {
@@ -12,7 +14,9 @@ function queue() {
       if (line === 'boom') return Promise.reject(new Error('boom failed'));
       return new Promise<void>((resolve) => release.push(resolve));
     },
-    print: (text) => printed.push(text),
+    print: (text) => (printed.push(text), trace.push(text)),
+    lineStarted: () => trace.push('<line>'),
+    lineDone: () => trace.push('</line>'),
     publish: () => undefined,
     ended: () => false,
   });
@@ -20,7 +24,7 @@ function queue() {
     release.shift()?.();
     await new Promise((r) => setImmediate(r));
   };
-  return { lines, ran, printed, finishOne };
+  return { lines, ran, printed, trace, finishOne };
 }
 
 describe('the prompt line queue', () => {
@@ -34,6 +38,14 @@ describe('the prompt line queue', () => {
     await finishOne();
     expect(ran).toEqual(['first', 'boom', 'third']);
     expect(printed).toEqual(['boom failed']);
+  });
+
+  it('tells when each line starts and when it is done, after its error', async () => {
+    const { lines, trace, finishOne } = queue();
+    lines.enqueue('first');
+    lines.enqueue('boom');
+    await finishOne();
+    expect(trace).toEqual(['<line>', '</line>', '<line>', 'boom failed', '</line>']);
   });
 
   it('a question takes the next line as its answer, and Ctrl-C answers it with no', async () => {

@@ -65,6 +65,13 @@ export interface ReplState<T extends TargetRef = TargetRef, S = unknown> {
   /** The newest `who` report, shown on the panel until the next one. */
   readonly who?: WhoPanel | undefined;
   readonly output: readonly OutputLine[];
+  /**
+   * Set while a typed line runs: what the panel noticed meanwhile (a lock changing hands, its
+   * connection dropping), printed once the line is done. A read answers whenever Redis does, so
+   * printed at once its line would land inside the command's own output, at a place that
+   * depended on timing; held back, a line's output stays together and the panel's follows it.
+   */
+  readonly noticedDuringLine?: readonly string[] | undefined;
   readonly history: readonly string[];
   readonly ended: boolean;
 }
@@ -98,6 +105,9 @@ export type ReplAction<T extends TargetRef = TargetRef, S = unknown> =
   | { readonly type: 'sandbox-polled'; readonly poll: PollState<S> }
   | { readonly type: 'stepping'; readonly view: StepView | undefined }
   | { readonly type: 'history'; readonly line: string }
+  /** A typed line starts running, and is done (its error, if any, printed). */
+  | { readonly type: 'line-started' }
+  | { readonly type: 'line-done' }
   | { readonly type: 'ended' };
 
 /** Lines of history kept. */
@@ -143,6 +153,19 @@ export function nameOwners(text: string, clients: readonly ClientState[]): strin
 function print<T extends TargetRef, S>(state: ReplState<T, S>, text: string, tone: OutputTone): ReplState<T, S> {
   const id = (state.output[state.output.length - 1]?.id ?? -1) + 1;
   return { ...state, output: [...state.output, { id, text, tone }] };
+}
+
+/** A line of the panel's: printed now, or after the typed line that is running. */
+function notice<T extends TargetRef, S>(state: ReplState<T, S>, text: string): ReplState<T, S> {
+  const held = state.noticedDuringLine;
+  return held ? { ...state, noticedDuringLine: [...held, text] } : print(state, text, 'event');
+}
+
+/** Prints what the panel noticed while a line ran, and stops holding its lines back. */
+function printNoticed<T extends TargetRef, S>(state: ReplState<T, S>): ReplState<T, S> {
+  const held = state.noticedDuringLine ?? [];
+  const after: ReplState<T, S> = { ...state, noticedDuringLine: undefined };
+  return held.reduce((s, text) => print(s, text, 'event'), after);
 }
 
 function retarget<T extends TargetRef, S>(state: ReplState<T, S>, to: Placed<T>): ReplState<T, S> {
@@ -264,16 +287,12 @@ export function replReducer<T extends TargetRef, S>(state: ReplState<T, S>, acti
     }
     case 'polled': {
       const { panel, lines } = foldPoll(state.panel, action.poll);
-      return lines.reduce((s, line) => print(s, nameOwners(line, s.clients), 'event'), { ...state, panel });
+      return lines.reduce((s, line) => notice(s, nameOwners(line, s.clients)), { ...state, panel });
     }
     case 'panel-connection': {
       const label = state.target.target.label;
       const next = { ...state, panel: { ...state.panel, reconnecting: action.down } };
-      return print(
-        next,
-        action.down ? `panel: connection to ${label} lost, reconnecting` : `panel: reconnected to ${label}`,
-        'event',
-      );
+      return notice(next, action.down ? `panel: connection to ${label} lost, reconnecting` : `panel: reconnected to ${label}`);
     }
     case 'sandbox-polled': {
       const sandbox = state.sandbox;
@@ -289,7 +308,11 @@ export function replReducer<T extends TargetRef, S>(state: ReplState<T, S>, acti
       if (line === '' || state.history[state.history.length - 1] === line) return state;
       return { ...state, history: [...state.history, line].slice(-HISTORY_KEPT) };
     }
+    case 'line-started':
+      return { ...state, noticedDuringLine: state.noticedDuringLine ?? [] };
+    case 'line-done':
+      return printNoticed(state);
     case 'ended':
-      return { ...state, ended: true, running: undefined };
+      return { ...printNoticed(state), ended: true, running: undefined };
   }
 }

@@ -40,7 +40,7 @@ export function traceReport(input: TraceReportInput): Report {
   const events = input.events;
   const origin = events[0]?.t ?? input.findings[0]?.from ?? 0;
   const findings = input.findings.filter((f) => f.to >= origin);
-  const { history, violations, lanes: laneOfOwner } = traceHistory(events, findings, origin);
+  const { history, violations, lanes: laneOfOwner, times } = traceHistory(events, findings, origin);
   // A finding's band also covers its server lanes: the nodes it names (a Redlock overlap), else its lock's.
   const withLock = violations.map((v, i) => {
     const f = findings[i]!;
@@ -51,13 +51,16 @@ export function traceReport(input: TraceReportInput): Report {
     if (e.node !== undefined) return printable(e.node);
     return isNodeEvent(e) ? 'server' : printable(e.lock);
   };
-  const reportEvents: ReportEvent[] = events.map((e) => ({ t: e.t - origin, lane: laneFor(e), text: eventText(e), tone: tone(e), detail: traceDetail(e) }));
+  // Drawn where the lanes put them (a stepped node's on the common scale); the card keeps the server's own time.
+  const reportEvents: ReportEvent[] = events.map((e) => ({ t: times.comparable(e.node, e.t) - origin, lane: laneFor(e), text: eventText(e), tone: tone(e), detail: traceDetail(e) }));
+  const stepped = events.some((e) => e.kind === 'clock-step' && e.node !== undefined);
+  const timesNote = stepped ? "times are the server's (UTC), a node's less its clock steps before them (the card keeps its own)" : "times are the server's (UTC)";
   const shown = events.length < input.seen ? `the last ${events.length} of ${input.seen} events` : `${input.seen} events`;
   const { head, rows } = summaryRows(input.locks);
   return {
     title: 'Lock trace',
     subtitle: input.subtitle,
-    sections: [{ title: 'Lanes', note: `${shown}; times are the server's (UTC)`, originMs: origin, lanes: deriveLanes(history, { violations: withLock }), events: reportEvents }],
+    sections: [{ title: 'Lanes', note: `${shown}; ${timesNote}`, originMs: origin, lanes: deriveLanes(history, { violations: withLock }), events: reportEvents }],
     tables: [{ caption: 'Per lock', head, rows }],
     notes: [
       input.findings.length === 0 ? 'findings: none: nothing unsafe seen' : `findings: ${findingTally(input.findings)}`,

@@ -4,6 +4,8 @@
 // the race tolerates. Otherwise the result is inconclusive, with the reason: never a wrong verdict.
 // Pure: the runner measures, this judges.
 
+import { formatMs } from '../duration.js';
+
 /** Why something ran late: the machine (CPU starved, timers late) or the user (a step held at the prompt). */
 export type LateCause = 'machine' | 'prompt';
 
@@ -29,7 +31,7 @@ export interface TimingReport {
 
 export const lateBy = (s: LateSample): number => Math.max(0, s.actualMs - s.plannedMs);
 
-const ms = (value: number): string => (value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`);
+const ms = (value: number): string => (value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : formatMs(value));
 
 /**
  * The event loop's own lateness (`general`) may have fallen where no timer was due; the named

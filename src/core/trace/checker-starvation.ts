@@ -13,6 +13,7 @@
 // Liveness, not safety: nobody was inside with anyone else, so the finding is not unsafe.
 
 import type { IssueFinding, NewFinding } from './checker.js';
+import { formatMs } from '../duration.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 
@@ -52,7 +53,6 @@ interface Wait {
   why: string;
 }
 
-const ms = (n: number) => `${Math.round(n)} ms`;
 const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${client?.name ?? clientLabel(client)})`;
 
 /** One lock's waiters: fed every event of the lock, before and after the checker updates its holds. */
@@ -67,7 +67,8 @@ export class StarvationWatch {
   /** Reads `e` against the holds before it: opens, proves or closes waits; counts overtakers. */
   before(e: TraceEvent, holds: ReadonlyMap<string, HeldBy>, issue: IssueStarved): void {
     const owner = e.owner;
-    if (owner === undefined) return;
+    // Only a refusal opens a wait: with none open, nothing else has anything to count (most events).
+    if (owner === undefined || (this.waits.size === 0 && e.kind !== 'refused')) return;
     const wait = this.waits.get(owner);
     switch (e.kind) {
       case 'refused':
@@ -128,7 +129,7 @@ export class StarvationWatch {
       if (leases.length === 0 || !Number.isFinite(longest) || e.t - w.from <= RENEWED_LEASES_BOUND * longest) return;
       others = [...holds.keys()];
       clients = others.map((h) => holds.get(h)?.client ?? {});
-      w.why = `${others.map((h, i) => who(h, clients[i])).join(', ')} did nothing on the lock but renew it (${w.renewals} renewals of a ${ms(longest)} lease) for more than ${RENEWED_LEASES_BOUND} leases: a hung holder whose watchdog lives on keeps everyone out`;
+      w.why = `${others.map((h, i) => who(h, clients[i])).join(', ')} did nothing on the lock but renew it (${w.renewals} renewals of a ${formatMs(longest)} lease) for more than ${RENEWED_LEASES_BOUND} leases: a hung holder whose watchdog lives on keeps everyone out`;
     } else return;
     const end = how === 'got' ? `got it at ${traceTime(e.t)}` : `was still refused at ${traceTime(e.t)}`;
     w.last = { kind: 'starvation', from: w.from, to: e.t, owners: [w.owner, ...others], clients: [w.client ?? {}, ...clients], message: `${head(w, e, end)}: ${w.why}` };
@@ -142,5 +143,5 @@ function newWait(owner: string, e: TraceEvent): Wait {
 
 /** `W (client) was refused catalog from 10:00:00.100 and got it at 10:00:02.600, 2500 ms later`. */
 function head(w: Wait, e: TraceEvent, end: string): string {
-  return `${who(w.owner, w.client)} was refused ${e.lock} from ${traceTime(w.from)} and ${end}, ${ms(e.t - w.from)} later`;
+  return `${who(w.owner, w.client)} was refused ${e.lock} from ${traceTime(w.from)} and ${end}, ${formatMs(e.t - w.from)} later`;
 }

@@ -14,8 +14,10 @@
 // states); an orphan's evidence is its overrun itself, beyond ORPHAN_SLACK_MS of the trace's rounding.
 
 import type { IssueFinding, NewFinding } from './checker.js';
-import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
+import { formatMs } from '../duration.js';
+import { ownerWithClient as who, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
+import { OwnerMap } from './owner-map.js';
 
 export const STUCK_WHYS = ['no-ttl', 'count-left', 'dead-queue-head', 'orphan-hold', 'data-key'] as const;
 export type StuckWhy = (typeof STUCK_WHYS)[number];
@@ -56,25 +58,23 @@ interface Waiting {
 }
 
 interface Act {
-  readonly t: number;
-  readonly client: TraceClient | undefined;
+  t: number;
+  client: TraceClient | undefined;
 }
 
 interface LockSeen {
-  readonly holds: Map<string, HoldSeen>;
+  readonly holds: OwnerMap<HoldSeen>;
   /** Fair lock waiters in queue order (queue-join), until they leave or take the lock. */
   readonly queue: string[];
   /** Each refused owner's wait, oldest latest refusal first (so the ones that gave up are dropped from the front). */
   readonly waiting: Map<string, Waiting>;
   /** The last act (anything sent) of each holder, queued waiter and waiter: forgotten when it is none of those. */
-  readonly acts: Map<string, Act>;
+  readonly acts: OwnerMap<Act>;
   /** Server ms the last hold ended: a lock free since then, or the last live holder's leave. */
   lastEnd: number;
   readonly episodes: Map<string, Episode>;
 }
 
-const ms = (n: number) => `${Math.round(n)} ms`;
-const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${clientLabel(client)})`;
 
 /** Incremental: reads every event of the trace in order and issues `deadlock` findings through `issue`. */
 export class StuckLocks {
@@ -104,7 +104,7 @@ export class StuckLocks {
 
   private read(lock: LockSeen, e: TraceEvent, owner: string, issue: IssueStuck): void {
     // An expiry is the server's doing, not the owner's act; a renewal is an act that keeps a count stuck.
-    if (e.kind !== 'expired') lock.acts.set(owner, { t: e.t, client: e.client });
+    if (e.kind !== 'expired') noteAct(lock, owner, e);
     const hold = lock.holds.get(owner);
     switch (e.kind) {
       case 'acquired':
@@ -171,7 +171,7 @@ export class StuckLocks {
 
   private lockOf(name: string): LockSeen {
     let l = this.locks.get(name);
-    if (!l) this.locks.set(name, (l = { holds: new Map(), queue: [], waiting: new Map(), acts: new Map(), lastEnd: Number.NEGATIVE_INFINITY, episodes: new Map() }));
+    if (!l) this.locks.set(name, (l = { holds: new OwnerMap(), queue: [], waiting: new Map(), acts: new OwnerMap(), lastEnd: Number.NEGATIVE_INFINITY, episodes: new Map() }));
     return l;
   }
 
@@ -196,7 +196,7 @@ export class StuckLocks {
     if (listed.length === 0 && e.data) {
       const from = Math.max(since, lock.lastEnd);
       if (e.t - from < STUCK_AFTER_MS) return;
-      const message = `${who(waiter, e.client)} was refused ${e.lock} for ${ms(e.t - from)} (bound ${ms(STUCK_AFTER_MS)}) although no lock holds it: a plain SET wrote the key, so the lock is named after application data and nobody will ever get it`;
+      const message = `${who(waiter, e.client)} was refused ${e.lock} for ${formatMs(e.t - from)} (bound ${formatMs(STUCK_AFTER_MS)}) although no lock holds it: a plain SET wrote the key, so the lock is named after application data and nobody will ever get it`;
       this.open(lock, e, 'data-key', undefined, undefined, from, message, issue);
       return;
     }
@@ -207,7 +207,7 @@ export class StuckLocks {
       const from = Math.max(since, lock.lastEnd, headAct?.t ?? Number.NEGATIVE_INFINITY);
       if (e.t - from < STUCK_AFTER_MS) return;
       const free = Number.isFinite(lock.lastEnd) ? `has been free since ${traceTime(lock.lastEnd)}` : 'is free';
-      const message = `${e.lock} ${free}, but ${who(waiter, e.client)} waited behind the head of its fair queue, ${who(head, headAct?.client)}, which has sent nothing since ${headAct ? traceTime(headAct.t) : 'before the trace began'}: the queue waits for a dead waiter's deadline (kept out ${ms(e.t - from)}, bound ${ms(STUCK_AFTER_MS)})`;
+      const message = `${e.lock} ${free}, but ${who(waiter, e.client)} waited behind the head of its fair queue, ${who(head, headAct?.client)}, which has sent nothing since ${headAct ? traceTime(headAct.t) : 'before the trace began'}: the queue waits for a dead waiter's deadline (kept out ${formatMs(e.t - from)}, bound ${formatMs(STUCK_AFTER_MS)})`;
       this.open(lock, e, 'dead-queue-head', head, headAct?.client, from, message, issue);
       return;
     }
@@ -219,14 +219,14 @@ export class StuckLocks {
     if (hold.ownLeaseEnd === undefined && hold.countLeftAt === undefined) {
       const from = Math.max(since, act?.t ?? Number.NEGATIVE_INFINITY);
       if (e.t - from < STUCK_AFTER_MS) return;
-      const message = `${who(holder, hold.client)} holds ${e.lock} with no TTL and has sent nothing since ${act ? traceTime(act.t) : 'it took it'}, while ${who(waiter, e.client)} was refused for ${ms(e.t - from)} (bound ${ms(STUCK_AFTER_MS)}): a holder that died keeps it forever`;
+      const message = `${who(holder, hold.client)} holds ${e.lock} with no TTL and has sent nothing since ${act ? traceTime(act.t) : 'it took it'}, while ${who(waiter, e.client)} was refused for ${formatMs(e.t - from)} (bound ${formatMs(STUCK_AFTER_MS)}): a holder that died keeps it forever`;
       this.open(lock, e, 'no-ttl', holder, hold.client, from, message, issue);
       return;
     }
     if (hold.countLeftAt !== undefined) {
       const from = Math.max(since, hold.countLeftAt);
       if (e.t - from < STUCK_AFTER_MS) return;
-      const message = `${who(holder, hold.client)}'s last release of ${e.lock} at ${traceTime(hold.countLeftAt)} left its hold count at ${hold.count}, and since then it has only renewed, while ${who(waiter, e.client)} was refused for ${ms(e.t - from)} (bound ${ms(STUCK_AFTER_MS)}): an unlock missing or an acquire counted twice keeps it held`;
+      const message = `${who(holder, hold.client)}'s last release of ${e.lock} at ${traceTime(hold.countLeftAt)} left its hold count at ${hold.count}, and since then it has only renewed, while ${who(waiter, e.client)} was refused for ${formatMs(e.t - from)} (bound ${formatMs(STUCK_AFTER_MS)}): an unlock missing or an acquire counted twice keeps it held`;
       this.open(lock, e, 'count-left', holder, hold.client, from, message, issue);
       return;
     }
@@ -241,7 +241,7 @@ export class StuckLocks {
     const hold = lock.holds.get(holder)!;
     const leaseEnd = Math.max(...(ends as number[]));
     const from = Math.max(since, leaseEnd, lock.lastEnd);
-    const message = `${who(holder, hold.client)} still holds ${e.lock}, ${ms(e.t - leaseEnd)} after the lease it set itself ran out at ${traceTime(leaseEnd)} without its renewal, and ${who(waiter, e.client)} was refused for it: a dead holder's hold kept alive by someone else's renewal`;
+    const message = `${who(holder, hold.client)} still holds ${e.lock}, ${formatMs(e.t - leaseEnd)} after the lease it set itself ran out at ${traceTime(leaseEnd)} without its renewal, and ${who(waiter, e.client)} was refused for it: a dead holder's hold kept alive by someone else's renewal`;
     this.open(lock, e, 'orphan-hold', holder, hold.client, from, message, issue);
   }
 
@@ -259,6 +259,7 @@ export class StuckLocks {
    * lengthened to this moment, the wait it describes being over.
    */
   private closeEpisodes(lock: LockSeen, e: TraceEvent, issue: IssueStuck): void {
+    if (lock.episodes.size === 0) return; // the common case: no iterator made per acquisition
     for (const { slot, finding } of lock.episodes.values()) if (e.t > finding.to) issue({ ...finding, to: e.t }, slot);
     lock.episodes.clear();
   }
@@ -279,6 +280,13 @@ function dropGaveUp(lock: LockSeen, now: number): void {
  * starts at the waiter's first refusal after that (or a queue head's act) at the earliest.
  */
 const idle = (lock: LockSeen): boolean => lock.holds.size === 0 && lock.waiting.size === 0 && lock.queue.length === 0 && lock.episodes.size === 0 && lock.acts.size === 0;
+
+/** Notes `e` as the owner's last act: its entry is updated in place (an owner acts several times per hold). */
+function noteAct(lock: LockSeen, owner: string, e: TraceEvent): void {
+  const act = lock.acts.get(owner);
+  if (act === undefined) lock.acts.set(owner, { t: e.t, client: e.client });
+  else (act.t = e.t), (act.client = e.client);
+}
 
 /** Forgets the last act of an owner that neither holds, queues for nor waits for the lock. */
 function forgetIdle(lock: LockSeen, owner: string): void {

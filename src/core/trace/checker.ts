@@ -9,10 +9,12 @@
 // findings are issued again with the longer window, marked as updates.
 
 import { isShedLockValue } from '../decode/shedlock.js';
+import { formatMs } from '../duration.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 import { StuckLocks, type StuckWhy } from './checker-stuck.js';
 import { LOSS_HORIZON_MS, OpenLosses, type Acquisition, type HolderAct, type Loss, type StaleWindow } from './open-losses.js';
+import { OwnerMap } from './owner-map.js';
 import { QuorumView } from './quorum.js';
 import { StarvationWatch, type IssueStarved } from './checker-starvation.js';
 import { FindingStore } from './finding-store.js';
@@ -60,7 +62,7 @@ interface Hold {
 }
 
 interface LockFacts {
-  readonly holds: Map<string, Hold>;
+  readonly holds: OwnerMap<Hold>;
   readonly lost: OpenLosses;
   readonly starving: StarvationWatch;
 }
@@ -78,7 +80,6 @@ function deletedByHolder(facts: LockFacts, e: TraceEvent): boolean {
 
 /** `6f1c2a3b…:1 (worker-1@127.0.0.1:5001)`: short enough for one line of a finding. */
 const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${client?.name && client.addr ? `${client.name}@${client.addr}` : clientLabel(client)})`;
-const ms = (n: number) => `${Math.round(n)} ms`;
 
 const ACT_WORDS: Record<HolderAct, string> = { renew: 'its renewal was refused', release: 'its release was refused', write: 'it set the key again without NX' };
 const FIRST_ACT_WORDS: Record<HolderAct, string> = { renew: 'it tried to renew', release: 'it tried to release', write: 'it set the key again without NX' };
@@ -112,6 +113,12 @@ export class TraceChecker {
   private found: Finding[] = NO_FINDINGS;
   private readonly stuck = new StuckLocks();
   private sweptAt = Number.NEGATIVE_INFINITY;
+  /** The lock of the event being read, named by the issuers below: push() makes no closure per event. */
+  private lock = '';
+  private readonly issueHere: IssueFinding = (f, slot) => this.issue(this.lock, f, slot);
+  private readonly issueStarved: IssueStarved = (f, slot) => this.issue(this.lock, { ...f, liveness: true }, slot);
+  /** Issues a new finding on the event's lock. */
+  private readonly add = (f: NewFinding) => void this.issue(this.lock, f, undefined);
 
   constructor(opts: CheckerOptions = {}) {
     this.quorum = opts.redlockNodes ? new QuorumView(opts.redlockNodes) : undefined;
@@ -133,15 +140,15 @@ export class TraceChecker {
     this.found = NO_FINDINGS;
     // A rate limiter's permits are taken, never held: nothing to overlap, lose or leave behind.
     if (e.library === 'rate-limiter') return NO_FINDINGS;
-    this.stuck.push(e, (f, slot) => this.issue(e.lock, f, slot));
-    const add = (f: NewFinding) => void this.issue(e.lock, f, undefined);
-    this.quorum?.push(e, (f, slot) => this.issue(e.lock, f, slot));
+    this.lock = e.lock;
+    this.stuck.push(e, this.issueHere);
+    const add = this.add;
+    this.quorum?.push(e, this.issueHere);
     // On independent primaries each node has its own copy of the lock: one set of facts per node.
     const key = this.quorum && e.node !== undefined ? `${e.node}\n${e.lock}` : e.lock;
     const facts = this.factsOf(key);
     const owner = e.owner ?? '?';
-    const starved: IssueStarved = (f, slot) => this.issue(e.lock, { ...f, liveness: true }, slot);
-    facts.starving.before(e, facts.holds, starved);
+    facts.starving.before(e, facts.holds, this.issueStarved);
     switch (e.kind) {
       case 'acquired':
       case 'reader-join':
@@ -193,7 +200,7 @@ export class TraceChecker {
       default:
         break;
     }
-    facts.starving.after(e, facts.holds.size === 0, starved);
+    facts.starving.after(e, facts.holds.size === 0, this.issueStarved);
     facts.lost.prune(e.t);
     // Nothing open on it: a lock seen later starts afresh, so a day of distinct names costs nothing.
     if (facts.holds.size === 0 && facts.lost.size === 0 && facts.starving.idle) this.locks.delete(key);
@@ -234,7 +241,7 @@ export class TraceChecker {
 
   private factsOf(lock: string): LockFacts {
     let f = this.locks.get(lock);
-    if (!f) this.locks.set(lock, (f = { holds: new Map(), lost: new OpenLosses(), starving: new StarvationWatch() }));
+    if (!f) this.locks.set(lock, (f = { holds: new OwnerMap(), lost: new OpenLosses(), starving: new StarvationWatch() }));
     return f;
   }
 
@@ -267,7 +274,7 @@ export class TraceChecker {
     if (hold.expiresAt !== undefined && hold.leaseMs !== undefined) {
       const left = hold.expiresAt - e.t;
       if (left >= 0 && left < hold.leaseMs / 3)
-        add({ kind: 'renewal-gap', from: e.t, to: hold.expiresAt, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} with ${ms(left)} left of a ${ms(hold.leaseMs)} lease (less than a third)` });
+        add({ kind: 'renewal-gap', from: e.t, to: hold.expiresAt, owners: [owner], clients: [e.client ?? {}], message: `${who(owner, e.client)} renewed ${e.lock} with ${formatMs(left)} left of a ${formatMs(hold.leaseMs)} lease (less than a third)` });
     }
     hold.renewed = true;
     if (e.leaseMs === undefined) {
@@ -321,7 +328,7 @@ function expiredWhileHeld(lock: string, owner: string, loss: Loss, w: StaleWindo
     to: last.t,
     owners: [owner],
     clients: [w.client ?? {}],
-    message: `${who(owner, w.client)}'s lease on ${lock} ran out at ${traceTime(loss.at)}; ${FIRST_ACT_WORDS[first.act]} at ${traceTime(first.t)}${first.act === 'write' ? '' : ' and was refused'}${later}: it worked without the lock for ${ms(last.t - loss.at)}`,
+    message: `${who(owner, w.client)}'s lease on ${lock} ran out at ${traceTime(loss.at)}; ${FIRST_ACT_WORDS[first.act]} at ${traceTime(first.t)}${first.act === 'write' ? '' : ' and was refused'}${later}: it worked without the lock for ${formatMs(last.t - loss.at)}`,
   };
 }
 
@@ -335,7 +342,7 @@ function overlap(lock: string, owner: string, w: StaleWindow, other: Acquisition
     to,
     owners: [owner, other.owner],
     clients: [w.client ?? {}, other.client ?? {}],
-    message: `${who(other.owner, other.client)} acquired ${lock} at ${traceTime(other.t)}${held} while ${who(owner, w.client)} still acted as its holder until ${traceTime(w.last.t)}: both may have been inside for ${ms(to - other.t)}`,
+    message: `${who(other.owner, other.client)} acquired ${lock} at ${traceTime(other.t)}${held} while ${who(owner, w.client)} still acted as its holder until ${traceTime(w.last.t)}: both may have been inside for ${formatMs(to - other.t)}`,
   };
 }
 

@@ -4,7 +4,7 @@
 // protocol (DEL, UNLINK, FLUSHALL, RENAME, ...), which is shown, never dropped.
 
 import type { TraceClient } from './events.js';
-import { keyInfo } from './keys.js';
+import { isLockKey } from './keys.js';
 import type { MonitorLine } from './monitor-line.js';
 import type { EffectContext } from './effect-context.js';
 import { conditionalDelete, conditionalSet, deleteLock } from './conditional-writes.js';
@@ -30,7 +30,7 @@ export function applyCommand(ctx: EffectContext, line: MonitorLine, client: Trac
     return;
   }
   if (key === undefined || READS.has(cmd)) return;
-  const lockKey = ctx.wants(key) && keyInfo(key).role === 'lock';
+  const lockKey = ctx.wants(key) && isLockKey(key);
   if ((cmd === 'delifeq' || cmd === 'delex') && lockKey) return conditionalDelete(ctx, line);
   if ((cmd === 'set' || cmd === 'setnx') && lockKey) {
     const opts = cmd === 'setnx' ? { nx: true, xx: false, keepTtl: false } : parseSetOptions(line.args, 3);

@@ -59,3 +59,34 @@ export function realTime(events: readonly TraceEvent[], all: readonly TraceEvent
     return t === e.t ? e : { ...e, t };
   });
 }
+
+/**
+ * Each node's clock steps, and server times made comparable across nodes: a time after a step of
+ * its node is moved back by the step. The one correction for independent primaries (trace
+ * --nodes): the quorum checker (quorum.ts) reads a recording through it, the Redlock replay
+ * (redlock-scenario.ts) casts its clients with it, and the lanes (history.ts) are drawn on it.
+ */
+export class NodeTimes {
+  private readonly steps = new Map<string, { readonly after: number; readonly ms: number }[]>();
+
+  /** Every node clock step of a whole recording, known before its first event is read. */
+  static of(events: readonly TraceEvent[]): NodeTimes {
+    const times = new NodeTimes();
+    for (const e of events) if (e.kind === 'clock-step' && e.node !== undefined) times.step(e.node, e.t, e.stepMs ?? 0);
+    return times;
+  }
+
+  /** `node` stepped `ms` forward; `after` is the server time of its first line after the step. */
+  step(node: string, after: number, ms: number): void {
+    const list = this.steps.get(node);
+    if (list) list.push({ after, ms });
+    else this.steps.set(node, [{ after, ms }]);
+  }
+
+  /** Server time `t` of `node` on the common scale: less every step the node took before it. */
+  comparable(node: string | undefined, t: number): number {
+    let c = t;
+    for (const step of (node !== undefined && this.steps.get(node)) || []) if (t >= step.after) c -= step.ms;
+    return c;
+  }
+}

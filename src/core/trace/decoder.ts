@@ -19,7 +19,7 @@ import { isMultiLockArgv } from './multi-lock-effects.js';
 import type { MonitorLine } from './monitor-line.js';
 import type { EffectContext, ScriptRun } from './effect-context.js';
 import { knownDigest } from './digest-catalogue.js';
-import { keyInfo, REDISSON_OWNER } from './keys.js';
+import { isLockKey, REDISSON_OWNER } from './keys.js';
 import { applyScript } from './script-effects.js';
 import type { ServerCommands } from './server-commands.js';
 import { intentFromCommands, scriptIntent, type ScriptIntent } from './script-intent.js';
@@ -35,12 +35,40 @@ export interface DecoderOptions {
   readonly commands?: ServerCommands | undefined;
 }
 
-/** A script run still collecting its `lua` lines; its time is its EVAL line's. */
-interface PendingRun extends Omit<ScriptRun, 't' | 'lua'> {
-  readonly line: MonitorLine;
-  readonly lua: MonitorLine[];
-  /** An EVALSHA whose body neither the stream nor the catalogue has: its purpose is read from its commands. */
-  readonly unknownSha: string | undefined;
+/**
+ * A script run still collecting its `lua` lines; its time is its EVAL line's. It is handed to the
+ * effects as it is, once complete: one object per run (this runs for every script run of a log).
+ */
+class PendingRun implements ScriptRun {
+  /** Its `lua` lines, set when the run is complete (gathered meanwhile by the decoder: see luaLines). */
+  lua: readonly MonitorLine[] = NO_LINES;
+  readonly t: number;
+
+  constructor(
+    readonly line: MonitorLine,
+    readonly client: TraceClient,
+    public intent: ScriptIntent,
+    readonly keys: readonly string[],
+    readonly argv: readonly string[],
+    /** An EVAL's body shortened, as a raw event shows it (undefined: EVALSHA / FCALL, shown as sent). */
+    private readonly shownBody: string | undefined,
+    /** An EVALSHA whose body neither the stream nor the catalogue has: its purpose is read from its commands. */
+    readonly unknownSha: string | undefined,
+  ) {
+    this.t = line.t;
+  }
+
+  /** The command as sent, the body shortened: built only for the rare event that shows it. */
+  get command(): readonly string[] {
+    const { args } = this.line;
+    const head = this.shownBody !== undefined ? ['EVAL', this.shownBody] : [args[0]!.toUpperCase(), args[1]!];
+    return [...head, ...args.slice(2)];
+  }
+
+  /** The same run again, without its `lua` lines yet: more are coming after flush() closed it early. */
+  reopened(): PendingRun {
+    return new PendingRun(this.line, this.client, this.intent, this.keys, this.argv, this.shownBody, this.unknownSha);
+  }
 }
 
 /** A script body seen in the stream: what it means to do, and how a raw event shows it. */
@@ -49,6 +77,68 @@ interface LearntBody {
   /** Its first characters, white space folded: `if redis.call("get", K…`. */
   readonly shown: string;
 }
+
+/**
+ * The events of the line being decoded, gathered in one reused array and handed out at their
+ * exact count: a fresh array per line, grown by push, reserves room for 16 or more.
+ */
+class EventBuffer {
+  private readonly events: TraceEvent[] = [];
+  count = 0;
+
+  add(e: TraceEvent): void {
+    this.events[this.count++] = e;
+  }
+
+  /** The events added since `count` was `from`. */
+  since(from: number): TraceEvent[] {
+    return this.events.slice(from, this.count);
+  }
+
+  /** Every event gathered (undefined: none); the buffer starts again empty. */
+  take(): TraceEvent[] | undefined {
+    if (this.count === 0) return undefined;
+    const events = this.events.slice(0, this.count);
+    // The slots keep their old events until overwritten: a few, never more than one line made.
+    this.count = 0;
+    return events;
+  }
+}
+
+const NO_LINES: readonly MonitorLine[] = [];
+
+/**
+ * Lock and owner pairs, each added once. An operation announces one or two attempts (a group
+ * multi-lock one per value): they are compared in place, without a string or a hash table per
+ * operation; past a few, a set takes the rest.
+ */
+class AttemptsSeen {
+  private readonly locks: string[] = [];
+  private readonly owners: string[] = [];
+  private count = 0;
+  private more: Set<string> | undefined;
+
+  /** False when the pair was added before. */
+  add(lock: string, owner: string): boolean {
+    for (let i = 0; i < this.count; i++) if (this.locks[i] === lock && this.owners[i] === owner) return false;
+    if (this.count < FEW_ATTEMPTS) {
+      this.locks[this.count] = lock;
+      this.owners[this.count++] = owner;
+      return true;
+    }
+    const key = `${lock}\u0000${owner}`;
+    if (this.more?.has(key)) return false;
+    (this.more ??= new Set()).add(key);
+    return true;
+  }
+
+  clear(): void {
+    this.count = 0;
+    this.more = undefined;
+  }
+}
+
+const FEW_ATTEMPTS = 8;
 
 /** Shared and never written to: what push() returns for a line that completed nothing. */
 const NONE: TraceEvent[] = [];
@@ -74,13 +164,21 @@ export class TraceDecoder {
   private pending: PendingRun | undefined;
   /** The run flush() closed last, until the next client line. */
   private flushed: PendingRun | undefined;
-  private out: TraceEvent[] = [];
+  private readonly out = new EventBuffer();
+  /**
+   * The `lua` lines of the pending run, in one reused array (one run is pending at a time), copied
+   * out at their count when it completes: an array grown by push from empty reserves 16 or more.
+   */
+  private readonly luaLines: MonitorLine[] = [];
+  private luaCount = 0;
   /** The operation being decoded: what an event emitted without its own time and client gets. */
   private currentT = 0;
   private currentClient: TraceClient = {};
+  /** The client clientOf() gave last. */
+  private lastClient: TraceClient | undefined;
   private lastT = 0;
-  /** `lock NUL owner` of the attempts the current operation (a client line and its script) announced. */
-  private readonly attempted = new Set<string>();
+  /** The attempts the current operation (a client line and its script) announced. */
+  private readonly attempted = new AttemptsSeen();
   private readonly ctx: EffectContext;
 
   constructor(private readonly opts: DecoderOptions = {}) {
@@ -98,7 +196,7 @@ export class TraceDecoder {
         event.client ??= this.currentClient;
         if (this.opts.node) event.node = this.opts.node;
         if (ATTEMPT_OUTCOMES.has(event.kind)) this.attempt(event);
-        this.out.push(event);
+        this.out.add(event);
       },
     };
   }
@@ -113,8 +211,8 @@ export class TraceDecoder {
     if (line.source === 'lua') {
       // Lines of a run that flush() closed early (the stream broke mid-script and came back, or a
       // caller flushed on a pause): they still belong to it, as no client line came between.
-      if (!this.pending && this.flushed) this.pending = { ...this.flushed, lua: [] };
-      this.pending?.lua.push(line);
+      if (!this.pending && this.flushed) this.pending = this.flushed.reopened();
+      if (this.pending) this.luaLines[this.luaCount++] = line;
       return this.drain();
     }
     this.flushed = undefined;
@@ -153,7 +251,7 @@ export class TraceDecoder {
   /** Ends the holds of `lock` because it is absent on a promoted primary. */
   lostInFailover(lock: string, t: number, detail: string): TraceEvent[] {
     const s = this.model.get(lock);
-    if (s) this.out.push(...this.model.lose(s, t, detail));
+    if (s) for (const e of this.model.lose(s, t, detail)) this.out.add(e);
     return this.drain();
   }
 
@@ -163,9 +261,7 @@ export class TraceDecoder {
    * ARGV), else just before the outcome that revealed it, at the time the request reached the server.
    */
   private attempt(e: Pick<TraceEvent, 'lock' | 'owner' | 'client' | 'library' | 'shared' | 't'>): void {
-    const key = `${e.lock}\u0000${e.owner ?? ''}`;
-    if (this.attempted.has(key)) return;
-    this.attempted.add(key);
+    if (!this.attempted.add(e.lock, e.owner ?? '')) return;
     // Built field by field in the order the event is written (no object spread: this runs per acquisition).
     const event: { -readonly [K in keyof TraceEvent]: TraceEvent[K] } = { kind: 'attempt', t: e.t ?? this.currentT, lock: e.lock };
     if (e.owner !== undefined) event.owner = e.owner;
@@ -173,25 +269,25 @@ export class TraceDecoder {
     if (e.library) event.library = e.library;
     if (e.shared) event.shared = true;
     if (this.opts.node) event.node = this.opts.node;
-    this.out.push(event);
+    this.out.add(event);
   }
 
   private advance(t: number): void {
     if (t > this.lastT) this.lastT = t;
     const expired = this.model.expireUntil(t);
-    if (expired.length > 0) this.out.push(...expired);
+    for (const e of expired) this.out.add(e);
   }
 
   /** The events completed so far; most lines complete none, and get no new array for it. */
   private drain(): TraceEvent[] {
-    if (this.out.length === 0) return NONE;
-    const events = this.out;
-    this.out = [];
-    return events;
+    return this.out.take() ?? NONE;
   }
 
   /** One client object per address (shared by its events), replaced when its name changes. */
   private clientOf(addr: string): TraceClient {
+    // A client's command and its script's EVAL come one after the other: the last client is
+    // compared first (a Map lookup hashes the fresh address string every time).
+    if (addr === this.lastClient?.addr) return this.lastClient;
     let client = this.clients.get(addr);
     if (!client) {
       const name = this.names.get(addr);
@@ -200,6 +296,7 @@ export class TraceDecoder {
       if (this.clients.size >= MAX_CLIENTS) this.clients.clear();
       this.clients.set(addr, client);
     }
+    this.lastClient = client;
     return client;
   }
 
@@ -217,6 +314,7 @@ export class TraceDecoder {
     if (name === '') this.names.delete(line.source);
     else this.names.set(line.source, name);
     this.clients.delete(line.source);
+    this.lastClient = undefined;
   }
 
   private learn(body: string): LearntBody {
@@ -239,15 +337,12 @@ export class TraceDecoder {
     const n = Math.max(0, Number(numkeys) || 0);
     const keys = line.args.slice(3, 3 + n);
     const argv = line.args.slice(3 + n);
-    // The command as shown in a raw event: the body shortened, the rest as sent (built in place: this runs per script run).
-    const command = body ? ['EVAL', body.shown] : [cmd.toUpperCase(), script];
-    for (let i = 2; i < line.args.length; i++) command.push(line.args[i]!);
-    this.pending = { line, client, intent, keys, argv, command, lua: [], unknownSha: known === undefined ? sha : undefined };
+    this.pending = new PendingRun(line, client, intent, keys, argv, body?.shown, known === undefined ? sha : undefined);
     const lock = keys[0];
     const owner = argv.find((a) => REDISSON_OWNER.test(a));
     // A group multi-lock's locks are its values, known once its commands ran: announced with their outcomes.
     const group = isMultiLockArgv(argv);
-    if (intent === 'acquire' && !group && lock !== undefined && owner !== undefined && keyInfo(lock).role === 'lock' && this.ctx.wants(lock)) {
+    if (intent === 'acquire' && !group && lock !== undefined && owner !== undefined && isLockKey(lock) && this.ctx.wants(lock)) {
       this.attempt({ lock, owner, client, library: 'redisson', t: line.t });
     }
   }
@@ -260,11 +355,12 @@ export class TraceDecoder {
     const prevClient = this.currentClient;
     this.currentT = run.line.t;
     this.currentClient = run.client;
-    const intent = run.unknownSha !== undefined ? intentFromCommands(run.keys, run.lua.map((l) => l.args)) : run.intent;
-    const before = this.out.length;
-    // Built field by field: an object spread here costs microseconds per script run on Node 20.
-    applyScript(this.ctx, { t: run.line.t, client: run.client, intent, keys: run.keys, argv: run.argv, command: run.command, lua: run.lua });
-    if (run.unknownSha !== undefined) this.reportUnknown(run, run.unknownSha, this.out.slice(before));
+    run.lua = this.luaCount > 0 ? this.luaLines.slice(0, this.luaCount) : NO_LINES;
+    this.luaCount = 0;
+    if (run.unknownSha !== undefined) run.intent = intentFromCommands(run.keys, run.lua.map((l) => l.args));
+    const before = this.out.count;
+    applyScript(this.ctx, run);
+    if (run.unknownSha !== undefined) this.reportUnknown(run, run.unknownSha, this.out.since(before));
     this.currentT = prevT;
     this.currentClient = prevClient;
   }

@@ -25,19 +25,44 @@ export class DurationHistogram {
     numberOfSignificantValueDigits: DURATION_DIGITS,
   });
 
+  /**
+   * A run of equal values not yet recorded: a value's bucket costs a log2, a pow and a division to
+   * find, and runs are common (every uncontended acquisition waits 0 µs, a steady job holds for the
+   * same time), so a run is recorded once with its count (recordValueWithCount) when it ends.
+   */
+  private runValue = 0;
+  private runCount = 0;
+  /** Records made into the histogram (each finds its bucket): what the runs save, for the tests. */
+  recordings = 0;
+
   /** A duration in ms (negative ones, a clock step, count as 0). */
   add(ms: number): void {
-    this.histogram.recordValue(Math.max(0, Math.round(ms * 1000)));
+    const us = Math.max(0, Math.round(ms * 1000));
+    if (us === this.runValue) {
+      this.runCount++;
+      return;
+    }
+    this.flush();
+    this.runValue = us;
+    this.runCount = 1;
   }
 
   get count(): number {
-    return this.histogram.totalCount;
+    return this.histogram.totalCount + this.runCount;
   }
 
   /** p50 and p99 in ms (to the microsecond); undefined before the first duration. */
   percentiles(): DurationPercentiles | undefined {
+    this.flush();
     if (this.histogram.totalCount === 0) return undefined;
     const at = (p: number) => this.histogram.getValueAtPercentile(p) / 1000;
     return { p50: at(50), p99: at(99) };
+  }
+
+  private flush(): void {
+    if (this.runCount === 0) return;
+    this.histogram.recordValueWithCount(this.runValue, this.runCount);
+    this.recordings++;
+    this.runCount = 0;
   }
 }

@@ -91,6 +91,9 @@ export function clientLabel(client: TraceClient | undefined): string {
   return client.name ? `${client.name} (${client.addr})` : client.addr;
 }
 
+/** `6f1c2a3b…:1 (worker-1 (127.0.0.1:5001))`: the owner and the connection it came on, for a finding's sentence. */
+export const ownerWithClient = (owner: string, client: TraceClient | undefined): string => `${shortOwner(owner)} (${clientLabel(client)})`;
+
 /** A short label for lanes and lines: the client name, else the address, else a short owner. */
 export function shortClient(event: Pick<TraceEvent, 'client' | 'owner'>): string {
   return event.client?.name ?? event.client?.addr ?? shortOwner(event.owner ?? '?');

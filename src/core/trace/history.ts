@@ -2,13 +2,16 @@
 // a trace with the same lanes: one per client (waiting, holding, renewals, refusals, losses) and
 // one per lock showing who the server had as its holder. A trace of independent Redlock primaries
 // (events carry `node`) gets a lane per node instead: who held the lock on that node, the periods
-// the trace was blind there (a restart) and its clock steps. Times become ms since `origin`. Lane
-// names are drawn on a terminal, so names from Redis are escaped here.
+// the trace was blind there (a restart) and its clock steps. Times become ms since `origin`, each
+// node's on the common scale the quorum checker judges by (clock-steps.ts's NodeTimes: after a
+// clock step, the node's times less the step), so its events line up with the other nodes' and
+// with the findings. Lane names are drawn on a terminal, so names from Redis are escaped here.
 
 import { printable } from '../decode/escape.js';
 import type { History, HistoryEvent } from '../scenario/history.js';
 import type { ViolationLike } from '../scenario/timeline.js';
 import type { Finding } from './checker.js';
+import { NodeTimes } from './clock-steps.js';
 import { isNodeEvent, shortOwner, type TraceEvent } from './events.js';
 import { formatDuration } from '../duration.js';
 
@@ -17,6 +20,8 @@ export interface TraceHistory {
   readonly violations: readonly ViolationLike[];
   /** Lane name of each owner seen. */
   readonly lanes: ReadonlyMap<string, string>;
+  /** The nodes' clock steps the lanes were drawn with: an event's place is `times.comparable(e.node, e.t)`. */
+  readonly times: NodeTimes;
 }
 
 /** The lane an event's owner is drawn on: the client's name, its port, or a short owner (escaped). */
@@ -34,7 +39,9 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
   const nodes: string[] = [];
   const waiting = new Map<string, number>();
   let id = 0;
-  const at = (t: number) => Math.max(0, t - origin);
+  const times = NodeTimes.of(events);
+  const since = (t: number) => Math.max(0, t - origin);
+  const at = (e: Pick<TraceEvent, 't' | 'node'>) => since(times.comparable(e.node, e.t));
   // Lanes by client: two connections with the same name (two processes of one service) get their ports.
   const laneHolder = new Map<string, string>();
   const laneFor = (e: TraceEvent, owner = e.owner ?? '?') => {
@@ -51,9 +58,9 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
     if (!clients.includes(lane)) clients.push(lane);
     return lane;
   };
-  const op = (t: number, client: string, kind: 'acquire' | 'release' | 'renew', phase: 'invoke' | 'ok' | 'fail', opId: number, extra: object = {}) =>
-    out.push({ kind: 'op', t: at(t), client, op: kind, phase, id: opId, ...extra });
-  const lost = (t: number, client: string, reason: string) => out.push({ kind: 'lock-lost', t: at(t), client, reason });
+  const op = (e: TraceEvent, client: string, kind: 'acquire' | 'release' | 'renew', phase: 'invoke' | 'ok' | 'fail', opId: number, extra: object = {}) =>
+    out.push({ kind: 'op', t: at(e), client, op: kind, phase, id: opId, ...extra });
+  const lost = (e: TraceEvent, client: string, reason: string) => out.push({ kind: 'lock-lost', t: at(e), client, reason });
   const renewals = new Map<string, number>();
   // The server lane of an event: its node's on independent primaries (each holds its own copy of
   // every lock, so a node lane holds one map per lock), else its lock's.
@@ -74,7 +81,7 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
   const serverRead = (e: TraceEvent, held: Map<string, string>) => {
     const lane = serverLane(e);
     const all = [...heldOnLane.get(lane)!].flatMap(([lock, h]) => [...h.values()].map((who) => (severalLocks ? `${who} on ${printable(lock)}` : who)));
-    out.push({ kind: 'server', t: at(e.t), node: lane, holders: [...new Set(all)], ttlMs: all.length === 0 ? -2 : held.size > 0 ? (e.leaseMs ?? -1) : -1 });
+    out.push({ kind: 'server', t: at(e), node: lane, holders: [...new Set(all)], ttlMs: all.length === 0 ? -2 : held.size > 0 ? (e.leaseMs ?? -1) : -1 });
   };
 
   for (const e of events) {
@@ -82,7 +89,7 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
       // A node's blind period (until unblind) and its clock steps, on its lane.
       if (!nodes.includes(serverLane(e))) nodes.push(serverLane(e));
       const detail = e.stepMs !== undefined ? { detail: `+${formatDuration(e.stepMs)}` } : {};
-      out.push({ kind: 'fault', t: at(e.t), node: serverLane(e), verb: e.kind, phase: 'invoke', id: ++id, ...detail });
+      out.push({ kind: 'fault', t: at(e), node: serverLane(e), verb: e.kind, phase: 'invoke', id: ++id, ...detail });
       continue;
     }
     if (e.owner === undefined && !['deleted', 'force-unlocked'].includes(e.kind)) continue;
@@ -95,7 +102,7 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
         const key = `${lane}\u0000${e.lock}`;
         if (!waiting.has(key)) {
           waiting.set(key, ++id);
-          op(e.t, lane, 'acquire', 'invoke', id);
+          op(e, lane, 'acquire', 'invoke', id);
         }
         break;
       }
@@ -107,9 +114,9 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
         if (!holdsOnAnotherNode(e)) {
           const key = `${lane}\u0000${e.lock}`;
           const opId = waiting.get(key) ?? ++id;
-          if (!waiting.has(key)) op(e.t, lane, 'acquire', 'invoke', opId);
+          if (!waiting.has(key)) op(e, lane, 'acquire', 'invoke', opId);
           waiting.delete(key);
-          op(e.t, lane, 'acquire', 'ok', opId, { ...(e.leaseMs !== undefined ? { leaseMs: e.leaseMs } : {}), ...(e.shared ? { shared: true } : {}) });
+          op(e, lane, 'acquire', 'ok', opId, { ...(e.leaseMs !== undefined ? { leaseMs: e.leaseMs } : {}), ...(e.shared ? { shared: true } : {}) });
         }
         held.set(e.owner!, lane);
         serverRead(e, held);
@@ -119,23 +126,23 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
         const lane = laneFor(e);
         const n = (renewals.get(lane) ?? 0) + 1;
         renewals.set(lane, n);
-        out.push({ kind: 'renewed', t: at(e.t), client: lane, renewals: n });
+        out.push({ kind: 'renewed', t: at(e), client: lane, renewals: n });
         break;
       }
       case 'renew-refused':
       case 'release-refused': {
         const opId = ++id;
         const kind = e.kind === 'renew-refused' ? 'renew' : 'release';
-        op(e.t, laneFor(e), kind, 'invoke', opId);
-        op(e.t, laneFor(e), kind, 'fail', opId, { detail: 'NOT OWNER' });
+        op(e, laneFor(e), kind, 'invoke', opId);
+        op(e, laneFor(e), kind, 'fail', opId, { detail: 'NOT OWNER' });
         break;
       }
       case 'released':
       case 'reader-leave': {
         if (e.count !== 0) break;
         const opId = ++id;
-        op(e.t, laneFor(e), 'release', 'invoke', opId);
-        op(e.t, laneFor(e), 'release', 'ok', opId);
+        op(e, laneFor(e), 'release', 'invoke', opId);
+        op(e, laneFor(e), 'release', 'ok', opId);
         held.delete(e.owner!);
         serverRead(e, held);
         break;
@@ -143,13 +150,13 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
       case 'expired':
       case 'lost-in-failover':
         // One node losing a Redlock client's key leaves it holding while its other nodes still do.
-        if (!holdsOnAnotherNode(e)) lost(e.t, laneFor(e), e.kind === 'expired' ? 'the lease ran out' : 'absent on the promoted primary');
+        if (!holdsOnAnotherNode(e)) lost(e, laneFor(e), e.kind === 'expired' ? 'the lease ran out' : 'absent on the promoted primary');
         held.delete(e.owner!);
         serverRead(e, held);
         break;
       case 'deleted':
       case 'force-unlocked':
-        for (const owner of e.holders ?? []) lost(e.t, laneFor(e, owner), e.kind === 'deleted' ? `deleted by ${(e.command ?? ['DEL'])[0]}` : 'force-unlocked');
+        for (const owner of e.holders ?? []) lost(e, laneFor(e, owner), e.kind === 'deleted' ? `deleted by ${(e.command ?? ['DEL'])[0]}` : 'force-unlocked');
         held.clear();
         serverRead(e, held);
         break;
@@ -159,10 +166,10 @@ export function traceHistory(events: readonly TraceEvent[], findings: readonly F
   }
   const violations = findings.map((f) => ({
     kind: f.kind,
-    from: at(f.from),
-    to: at(f.to),
+    from: since(f.from),
+    to: since(f.to),
     clients: f.owners.map((o) => lanes.get(o) ?? printable(shortOwner(o))),
     message: f.message,
   }));
-  return { history: { clients, nodes, events: out }, violations, lanes };
+  return { history: { clients, nodes, events: out }, violations, lanes, times };
 }

@@ -22,6 +22,11 @@ export interface Plan {
   readonly tolerance?: string;
 }
 
+const LONGEST_REPLAY_LEASE_MS = 1000;
+
+/** How much a replay shortens the recording's times: a lease of `leaseMs` replays as at most a second, so a 30 s lease takes about one. */
+export const replayScale = (leaseMs: number): number => Math.min(1, LONGEST_REPLAY_LEASE_MS / Math.max(1, leaseMs));
+
 /** The narration's last line when a replay's times were scaled down from the recording's (scale < 1). */
 export const scaledNote = (scale: number): string => (scale < 1 ? `\n\nTimes are ${Math.round(1 / scale)} times shorter than recorded; the interleaving is the same.` : '');
 export const ms = (n: number) => `${Math.max(0, Math.round(n))}ms`;

@@ -8,12 +8,11 @@
 // as recorded, so each variant is judged with a margin on both sides.
 
 import type { Incident } from './incident.js';
-import { acquire, act, ms, step, type Plan, type Step } from './incident-plan.js';
+import { acquire, act, ms, replayScale, step, type Plan, type Step } from './incident-plan.js';
 import { holdsOf, MAX_READERS, type Hold } from './incident-starvation.js';
 
 /** A replay about this long at most: the recorded wait, however long, scaled to it. */
 const LONGEST_REPLAY_MS = 3000;
-const LONGEST_REPLAY_LEASE_MS = 1000;
 const SHORTEST_LEASE_MS = 100;
 /** Renewals a bounded watchdog allows in the fix: its lease then runs out about 1.7 leases after the acquisition. */
 const FIX_RENEWALS = 2;
@@ -89,7 +88,7 @@ function hungHolder(incident: Incident): Plan {
   const { finding, origin } = incident;
   const [a] = incident.actors;
   const recordedLease = a?.leaseMs ?? 1000;
-  const scale = Math.min(1, LONGEST_REPLAY_LEASE_MS / Math.max(1, recordedLease));
+  const scale = replayScale(recordedLease);
   const at = (t: number) => round10((t - origin) * scale);
   const lease = Math.max(SHORTEST_LEASE_MS, round10(recordedLease * scale));
   const bAt = Math.max(Math.round(lease / 2), at(finding.from));

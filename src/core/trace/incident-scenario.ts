@@ -5,7 +5,7 @@
 // scaled down when the leases are long, so a 30 s lease replays in about a second.
 
 import { traceTime } from './format.js';
-import { acquire, act, inside, ms, scaledNote, step, type Plan, type Step } from './incident-plan.js';
+import { acquire, act, inside, ms, replayScale, scaledNote, step, type Plan, type Step } from './incident-plan.js';
 import { fencedLostLease } from './incident-scenario-fenced.js';
 import { starvationPlan } from './incident-scenario-starvation.js';
 import type { Incident, IncidentActor } from './incident.js';
@@ -15,7 +15,6 @@ import { stuckPlan } from './incident-stuck-scenario.js';
 export type ScenarioSpec = Readonly<Record<string, unknown>>;
 
 const SHORTEST_LEASE_MS = 100;
-const LONGEST_REPLAY_LEASE_MS = 1000;
 
 /** `1370ms` or `4s` (the two spellings this file writes) in ms. */
 const durationMs = (text: string) => (text.endsWith('ms') ? Number.parseFloat(text) : Number.parseFloat(text) * 1000);
@@ -86,7 +85,7 @@ export class Timeline {
   constructor(readonly incident: Incident) {
     const holders = incident.actors.filter((x) => x.owner !== undefined);
     // A's lease sets the pace: the race is about it, and the others' keep their proportion to it.
-    this.scale = Math.min(1, LONGEST_REPLAY_LEASE_MS / Math.max(holders[0]?.leaseMs ?? 0, 1));
+    this.scale = replayScale(holders[0]?.leaseMs ?? 0);
     [this.a, this.b, this.c] = [holders[0]!, holders[1], holders[2]];
     this.watchdog = this.a.renews;
     this.lease = this.dur(this.a.leaseMs ?? 1000);

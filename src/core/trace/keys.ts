@@ -29,6 +29,12 @@ function unbrace(text: string): string {
   return /^\{[^{}]*\}$/.test(text) ? text.slice(1, -1) : text;
 }
 
+/** True for a key that is a lock of its own (keyInfo's role `lock`), told without building its KeyInfo. */
+export function isLockKey(key: string): boolean {
+  if (!key.startsWith('redisson_') && !key.includes(':rwlock_timeout') && lockKeyOfSignal(key) === undefined) return true;
+  return keyInfo(key).role === 'lock';
+}
+
 /** The role of a key and the lock it belongs to. */
 export function keyInfo(key: string): KeyInfo {
   // Most keys are plain lock names: two cheap tests before any prefix loop or regex.

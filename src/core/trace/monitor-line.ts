@@ -35,10 +35,13 @@ const EXACT_DIGITS = 15;
 export function parseMonitorLine(line: string): MonitorLine | undefined {
   // `<seconds>.<1-6 digits> [<db> `
   const dot = digitsEnd(line, 0);
+  const seconds = scanned.value;
   if (dot === 0 || line.charCodeAt(dot) !== DOT) return undefined;
   const usecEnd = digitsEnd(line, dot + 1);
+  const fraction = scanned.value;
   if (usecEnd === dot + 1 || usecEnd - dot - 1 > 6 || line.charCodeAt(usecEnd) !== SPACE || line.charCodeAt(usecEnd + 1) !== OPEN) return undefined;
   const dbEnd = digitsEnd(line, usecEnd + 2);
+  const db = scanned.value;
   if (dbEnd === usecEnd + 2 || line.charCodeAt(dbEnd) !== SPACE) return undefined;
   const sourceStart = dbEnd + 1;
   const sourceEnd = line.indexOf('] "', sourceStart);
@@ -46,29 +49,39 @@ export function parseMonitorLine(line: string): MonitorLine | undefined {
   const args = parseArgs(line, sourceEnd + 2) ?? parseUnescapedQuotes(line, sourceEnd + 2);
   if (!args || args.length === 0) return undefined;
   // The fraction as microseconds: "5" is 500000, as the server pads it.
-  const usec = numberAt(line, dot + 1, usecEnd) * 10 ** (6 - (usecEnd - dot - 1));
-  const t = numberAt(line, 0, dot) * 1000 + usec / 1000;
-  return { t, db: numberAt(line, usecEnd + 2, dbEnd), source: line.slice(sourceStart, sourceEnd), args };
+  const usec = fraction * 10 ** (6 - (usecEnd - dot - 1));
+  const t = seconds * 1000 + usec / 1000;
+  return { t, db, source: sourceAt(line, sourceStart, sourceEnd), args };
 }
 
-/** The index after the run of ASCII digits that starts at `from` (`from` itself: none). */
+const LUA = 'lua';
+
+/** The line's source: `lua` (half the lines of a log of scripts) as one constant string, else its text. */
+const sourceAt = (line: string, from: number, to: number): string => (to - from === 3 && line.startsWith(LUA, from) ? LUA : line.slice(from, to));
+
+/** The number digitsEnd() read last, as Number() would read its digits (a field: a module's `let` is slower to write). */
+const scanned = { value: 0 };
+
+/**
+ * The index after the run of ASCII digits that starts at `from` (`from` itself: none); their
+ * number is left in scanned.value (one pass: this runs three times per line).
+ */
 function digitsEnd(line: string, from: number): number {
   let i = from;
-  for (let c = line.charCodeAt(i); c >= ZERO && c <= ZERO + 9; c = line.charCodeAt(++i));
-  return i;
-}
-
-/** The decimal number of the digits in [from, to), as Number() would read it. */
-function numberAt(line: string, from: number, to: number): number {
-  if (to - from > EXACT_DIGITS) return Number(line.slice(from, to));
   let n = 0;
-  for (let i = from; i < to; i++) n = n * 10 + (line.charCodeAt(i) - ZERO);
-  return n;
+  for (let c = line.charCodeAt(i); c >= ZERO && c <= ZERO + 9; c = line.charCodeAt(++i)) n = n * 10 + (c - ZERO);
+  // Past 15 digits the sum could round differently from Number()'s reading.
+  scanned.value = i - from > EXACT_DIGITS ? Number(line.slice(from, i)) : n;
+  return i;
 }
 
 /** Quoted arguments from `start`, separated by spaces; undefined when one is not closed or not quoted. */
 function parseArgs(line: string, start: number): string[] | undefined {
-  const args: string[] = [];
+  // Gathered in one reused array and copied out at their exact count: an array grown by push
+  // from empty takes room for 16 or more (most lines have 3 to 8 arguments). Its length is not
+  // reset, which would free its room: the slots past `count` keep the longest line's last words.
+  const args = scratchArgs;
+  let count = 0;
   const end = line.length;
   // Most arguments hold no escape: each is cut out between two quotes found by indexOf, and only
   // one that holds the line's next backslash is scanned character by character.
@@ -84,8 +97,15 @@ function parseArgs(line: string, start: number): string[] | undefined {
     let close = line.indexOf('"', i + 1);
     if (close < 0) return undefined;
     if (backslash < 0 || backslash > close) {
-      args.push(line.slice(i + 1, close));
+      args[count++] = line.slice(i + 1, close);
       i = close + 1;
+      continue;
+    }
+    const known = recentBodyAt(line, i + 1);
+    if (known !== undefined) {
+      args[count++] = known.text;
+      i += known.escaped.length + 2;
+      backslash = line.indexOf('\\', i);
       continue;
     }
     // The closing quote is the first one after the backslash that is not escaped.
@@ -95,30 +115,53 @@ function parseArgs(line: string, start: number): string[] | undefined {
       else if (ch === QUOTE) break;
     }
     if (close >= end) return undefined;
-    args.push(unescapeRepeated(line.slice(i + 1, close)));
+    args[count++] = unescapeRepeated(line, i + 1, close);
     i = close + 1;
     backslash = line.indexOf('\\', i);
   }
-  return args;
+  return args.slice(0, count);
 }
 
-/** Long escaped arguments (script bodies, sent again with every EVAL) unescaped before; bounded. */
-const unescaped = new Map<string, string>();
-const REPEATED_LENGTH = 32;
-const MAX_REPEATED = 256;
+const scratchArgs: string[] = [];
 
 /**
- * An escaped argument unescaped; a long one that was seen before is looked up, so the decoder gets
- * the very same string again (its hash already known to the maps it is looked up in).
+ * Long escaped arguments (script bodies, sent again with every EVAL) met lately, with their
+ * unescaped text, most recent first: one met again is recognised where it stands in the line (no
+ * scan for its close, no unescaping, no hash) and the decoder gets the very same string again (its
+ * hash already known to the maps it is looked up in).
  */
-function unescapeRepeated(body: string): string {
-  if (body.length < REPEATED_LENGTH) return unescapeArgument(body, SIMPLE_ESCAPES);
-  let text = unescaped.get(body);
-  if (text === undefined) {
-    text = unescapeArgument(body, SIMPLE_ESCAPES);
-    if (unescaped.size >= MAX_REPEATED) unescaped.clear();
-    unescaped.set(body, text);
+interface RecentBody {
+  readonly escaped: string;
+  readonly text: string;
+}
+const recentBodies: RecentBody[] = [];
+const REPEATED_LENGTH = 32;
+const MAX_RECENT_BODIES = 16;
+
+/**
+ * A recent body that stands at `from` and is closed there by its quote: its escapes are the same
+ * as when it was first met, so that quote is not escaped. The line is not scanned for the close.
+ */
+function recentBodyAt(line: string, from: number): RecentBody | undefined {
+  for (let k = 0; k < recentBodies.length; k++) {
+    const body = recentBodies[k]!;
+    const to = from + body.escaped.length;
+    // A slice and a comparison: much cheaper than startsWith over a long body on Node 20.
+    if (line.charCodeAt(to) !== QUOTE || line.slice(from, to) !== body.escaped) continue;
+    if (k > 0) recentBodies.copyWithin(1, 0, k)[0] = body;
+    return body;
   }
+  return undefined;
+}
+
+/** The argument escaped in line[from, to), unescaped; a long one is remembered among the recent bodies. */
+function unescapeRepeated(line: string, from: number, to: number): string {
+  if (to - from < REPEATED_LENGTH) return unescapeArgument(line.slice(from, to), SIMPLE_ESCAPES);
+  // A copy of its own: a slice would keep its whole line while it is remembered.
+  const escaped = ' '.concat(line.slice(from, to)).slice(1);
+  const text = unescapeArgument(escaped, SIMPLE_ESCAPES);
+  if (recentBodies.length >= MAX_RECENT_BODIES) recentBodies.pop();
+  recentBodies.unshift({ escaped, text });
   return text;
 }
 

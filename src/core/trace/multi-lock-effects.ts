@@ -13,6 +13,7 @@
 
 import { lockChannel } from '../names.js';
 import type { EffectContext, ScriptRun } from './effect-context.js';
+import type { MonitorLine } from './monitor-line.js';
 import { REDISSON_OWNER } from './keys.js';
 import type { LockState } from './lock-model.js';
 
@@ -30,13 +31,17 @@ interface MultiRun {
   readonly values: readonly string[];
 }
 
+/** A command of the run wrote a value's field of `group` (runs for every script run: no closure). */
+function touchesFields(lua: readonly MonitorLine[], group: string): boolean {
+  for (const l of lua) if (l.args[1] === group && FIELD.test(l.args[2] ?? '')) return true;
+  return false;
+}
+
 /** The group a script run works on, with its owner and values; undefined for any other script. */
 export function multiLockOf(run: ScriptRun): MultiRun | undefined {
   const group = run.keys[0];
   if (group === undefined) return undefined;
-  const touchesFields = run.lua.some((l) => l.args[1] === group && FIELD.test(l.args[2] ?? ''));
-  const ownerFirst = REDISSON_OWNER.test(run.argv[0] ?? '') && run.keys[1] === lockChannel(group);
-  if (!touchesFields && !ownerFirst) return undefined;
+  if (!touchesFields(run.lua, group) && !(run.keys[1] !== undefined && REDISSON_OWNER.test(run.argv[0] ?? '') && run.keys[1] === lockChannel(group))) return undefined;
   const at = run.argv.findIndex((a) => REDISSON_OWNER.test(a));
   const script = at === 0 ? 'unlock' : at === 2 ? 'lock' : at < 0 ? 'force' : undefined;
   if (script === undefined) return undefined; // isHeldByThread: a read

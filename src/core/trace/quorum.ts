@@ -16,7 +16,9 @@
 
 import { quorumOf, redlockDrift } from '../redlock-quorum.js';
 import type { IssueFinding, NewFinding } from './checker.js';
-import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
+import { formatMs } from '../duration.js';
+import { NodeTimes } from './clock-steps.js';
+import { ownerWithClient as who, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 
 /** Issues a quorum finding, new (`slot` undefined) or lengthening the one at `slot`; returns its slot. */
@@ -63,32 +65,8 @@ interface StaleActs {
 
 /** A holder's window ends at its first release or at the end of its validity. */
 const windowEnd = (h: Holder): number => Math.min(h.releasedAt ?? Number.POSITIVE_INFINITY, h.validUntil);
-const ms = (n: number) => `${Math.round(n)} ms`;
-const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${clientLabel(client)})`;
 /** Holders kept per lock once their window ended: enough for any overlap still to be judged. */
 const KEPT_ENDED = 64;
-
-/**
- * Each node's clock steps, and server times made comparable across nodes: a time after a step of
- * its node is moved back by the step. Shared with the Redlock replay (redlock-scenario.ts).
- */
-export class NodeTimes {
-  private readonly steps = new Map<string, { readonly after: number; readonly ms: number }[]>();
-
-  /** `node` stepped `ms` forward; `after` is the server time of its first line after the step. */
-  step(node: string, after: number, ms: number): void {
-    const list = this.steps.get(node);
-    if (list) list.push({ after, ms });
-    else this.steps.set(node, [{ after, ms }]);
-  }
-
-  /** Server time `t` of `node` on the common scale: less every step the node took before it. */
-  comparable(node: string | undefined, t: number): number {
-    let c = t;
-    for (const step of (node !== undefined && this.steps.get(node)) || []) if (t >= step.after) c -= step.ms;
-    return c;
-  }
-}
 
 /** Each lock's owners as Redlock holders across the nodes: the overlaps of their majorities. */
 export class QuorumView {
@@ -240,7 +218,7 @@ export class QuorumView {
       quorum: true,
       message:
         `${who(h.owner, h.client)}'s validity on ${lock}'s ${this.nodes.length} Redlock nodes ended at ${traceTime(h.validUntil)}; ` +
-        `it went on as holder on ${[...s.nodes].join(', ')} until ${traceTime(s.last.t)} (its ${s.last.act === 'renew' ? 'renewal' : 'release'} refused there): it worked without the lock for ${ms(s.last.t - h.validUntil)}`,
+        `it went on as holder on ${[...s.nodes].join(', ')} until ${traceTime(s.last.t)} (its ${s.last.act === 'renew' ? 'renewal' : 'release'} refused there): it worked without the lock for ${formatMs(s.last.t - h.validUntil)}`,
     };
   }
 
@@ -257,7 +235,7 @@ export class QuorumView {
       quorum: true,
       message:
         `${who(other.owner, other.client)} held a majority of ${lock}'s Redlock nodes (${[...other.votes.keys()].join(', ')}) from ${traceTime(other.majorityAt!)} ` +
-        `while ${who(h.owner, h.client)}, its validity over at ${traceTime(h.validUntil)}, still acted as holder until ${traceTime(s.last.t)}: both may have been inside for ${ms(to - from)}`,
+        `while ${who(h.owner, h.client)}, its validity over at ${traceTime(h.validUntil)}, still acted as holder until ${traceTime(s.last.t)}: both may have been inside for ${formatMs(to - from)}`,
     };
   }
 
@@ -302,7 +280,7 @@ export class QuorumView {
       ...(shared.length > 0 ? { nodes: shared } : {}),
       message:
         `${who(second.owner, second.client)} got a majority of ${lock}'s ${this.nodes.length} Redlock nodes (${nodes(second)}) at ${traceTime(at)} ` +
-        `while ${who(first.owner, first.client)} held one (${nodes(first)}) within its validity until ${traceTime(windowEnd(first))}: both may have been inside for ${ms(to - at)}` +
+        `while ${who(first.owner, first.client)} held one (${nodes(first)}) within its validity until ${traceTime(windowEnd(first))}: both may have been inside for ${formatMs(to - at)}` +
         (why.length > 0 ? `; ${why.join('; ')}` : ''),
     };
   }

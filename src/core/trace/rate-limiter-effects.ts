@@ -14,12 +14,19 @@ const TRY_ACQUIRE_ARGS = 3;
 
 /** The limiter a script run works on: its config hash's name, or undefined for any other script. */
 export function rateLimiterOf(run: ScriptRun): string | undefined {
-  const [name, value] = run.keys;
+  // Runs for every script run of a log: the common ones (one key, no HSET of `rate`) are told
+  // apart without building a name or a closure.
+  const { keys } = run;
+  const name = keys[0];
   if (name === undefined) return undefined;
-  if (value === suffixName(name, 'value') && run.keys.includes(suffixName(name, 'permits'))) return name;
-  const setsRate = (l: MonitorLine) => /^hsetnx?$/i.test(l.args[0] ?? '') && l.args[1] === name && l.args[2] === 'rate';
-  return run.keys.length === 1 && run.lua.some(setsRate) ? name : undefined;
+  if (keys.length === 1) {
+    for (const l of run.lua) if (setsRate(l, name)) return name;
+    return undefined;
+  }
+  return keys[1] === suffixName(name, 'value') && keys.includes(suffixName(name, 'permits')) ? name : undefined;
 }
+
+const setsRate = (l: MonitorLine, name: string): boolean => l.args[1] === name && l.args[2] === 'rate' && /^hsetnx?$/i.test(l.args[0] ?? '');
 
 /** A PER_CLIENT state's client id (its keys end in it), or undefined for the shared state. */
 function clientOf(name: string, key: string): string | undefined {

@@ -10,19 +10,9 @@
 
 import type { Finding } from './checker.js';
 import type { ScenarioSpec } from './incident-scenario.js';
-import { traceTime } from './format.js';
-import { ms, scaledNote } from './incident-plan.js';
+import { ms, replayScale } from './incident-plan.js';
+import { redlockSpec, type RedlockActor } from './redlock-replay.js';
 
-export interface StaleActor {
-  readonly owner: string;
-  readonly seenAs: string;
-  /** Comparable ms of its first vote, its lease, and the scenario's names of the nodes it took. */
-  readonly at: number;
-  readonly leaseMs: number;
-  readonly nodes: readonly string[];
-}
-
-const LONGEST_REPLAY_LEASE_MS = 1000;
 /** The replay's slowed nodes: A's replies are still in flight when its freeze starts 10 ms after the SETs. */
 const LATENCY_MS = 300;
 const ACQUIRE_AT = 100;
@@ -30,13 +20,12 @@ const HEAL_AT = ACQUIRE_AT + LATENCY_MS + 100;
 /** When A's keys are set in the replay, at the latest (the SETs cross one slowed link). */
 const VOTES_AT = ACQUIRE_AT + LATENCY_MS;
 
-
 /**
  * The scenario for `a`'s stale window: B (`b`) took a majority after A's keys ran out, and A
  * released (refused) at `actAt`, all comparable ms as recorded.
  */
-export function lostValidityPlan(a: StaleActor, b: StaleActor, actAt: number, count: number, finding: Finding, source: string): ScenarioSpec {
-  const scale = Math.min(1, LONGEST_REPLAY_LEASE_MS / a.leaseMs);
+export function lostValidityPlan(a: RedlockActor, b: RedlockActor, actAt: number, count: number, finding: Finding, source: string): ScenarioSpec {
+  const scale = replayScale(a.leaseMs);
   const after = (t: number) => VOTES_AT + Math.round((t - a.at) * scale);
   const lease = Math.round(a.leaseMs * scale);
   const expired = Math.max(HEAL_AT + 50, VOTES_AT + lease + 50);
@@ -65,31 +54,22 @@ export function lostValidityPlan(a: StaleActor, b: StaleActor, actAt: number, co
     { at: ms(bLeave), client: 'B', do: 'leave' },
     { at: ms(bLeave), client: 'B', do: 'release' },
   ];
-  return {
-    title: `Replay of a Redlock holder past its validity on ${finding.lock} at ${traceTime(finding.from)}`,
+  return redlockSpec(a, b, count, finding, source, scale, {
+    what: 'holder past its validity',
     summary: "A freezes while it acquires; its keys run out, B takes a majority, and A works on a lock it no longer has",
     narration:
       `${count} independent Redis primaries. A (${a.seenAs} in the trace) took ${a.nodes.join(', ')} with a ${ms(lease)} lease, then sent nothing until its release, ` +
       `${ms((actAt - a.at) * scale)} after its first vote; its keys ran out, and B (${b.seenAs} in the trace) took ${b.nodes.join(', ')}. A's release was refused on a majority: it had worked while B was inside.\n\n` +
       `The trace cannot see where A stopped; the replay freezes A during its acquisition (after its SETs, before the replies, the nodes ${ms(LATENCY_MS)} away), where both fixes apply. ` +
       `validity-check: A measures lease - elapsed - drift after the replies, finds it negative and gives up. longer-lease: the lease outlasts the freeze and B waits for A's release. ` +
-      `A freeze after a successful check needs fencing, which Redlock does not give.\n\n` +
-      `Written by redlock-cli trace --scenario from ${source}: ${finding.message}${scaledNote(scale)}`,
-    sources: [`trace recording ${source}`],
-    'look-for': [`A frozen from ${ms(ACQUIRE_AT + 10)} to ${ms(aAct - 10)}`, `B taking ${b.nodes.join(', ')} at ${ms(bAt)} while A is inside (unsafe)`, 'A giving up after its replies (validity-check)', "B waiting for A's release (longer-lease)"],
-    sandbox: { topology: 'redlock', nodes: count },
-    lock: { kind: 'redlock', key: finding.lock },
-    clients: [
-      { name: 'A', reach: a.nodes },
-      { name: 'B', reach: b.nodes },
-    ],
+      `A freeze after a successful check needs fencing, which Redlock does not give.`,
+    lookFor: [`A frozen from ${ms(ACQUIRE_AT + 10)} to ${ms(aAct - 10)}`, `B taking ${b.nodes.join(', ')} at ${ms(bAt)} while A is inside (unsafe)`, 'A giving up after its replies (validity-check)', "B waiting for A's release (longer-lease)"],
     starvation: ms(Math.max(3000, bWait + 1000)),
-    settle: '300ms',
     steps,
     variants: {
       unsafe: { description: 'As recorded: A trusts its majority however long the acquisition took', expect: ['mutual-exclusion', 'stale-holder'] },
       'validity-check': { description: 'A measures its validity after the replies, finds it negative and gives up', expect: 'safe' },
       'longer-lease': { description: "A's lease outlasts its freeze; B waits for A's release", expect: 'safe' },
     },
-  };
+  });
 }

@@ -10,13 +10,14 @@
 // at most a second so a long lease replays quickly with the same interleaving.
 
 import type { Finding } from './checker.js';
+import { NodeTimes } from './clock-steps.js';
 import { shortClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
-import { ms, scaledNote } from './incident-plan.js';
+import { ms, replayScale, type Step } from './incident-plan.js';
 import { chooseFinding, type IncidentPick } from './incident.js';
 import type { ScenarioSpec } from './incident-scenario.js';
-import { NodeTimes } from './quorum.js';
 import { lostValidityPlan } from './redlock-lost-validity.js';
+import { redlockSpec, type RedlockActor } from './redlock-replay.js';
 import { quorumOf } from '../redlock-quorum.js';
 
 export type RedlockFault = 'clock-step' | 'restart' | 'pause';
@@ -33,21 +34,10 @@ export interface RedlockIncident {
 
 export type RedlockResult = { readonly ok: true; readonly incident: RedlockIncident } | { readonly ok: false; readonly problem: string };
 
-const LONGEST_REPLAY_LEASE_MS = 1000;
 /** The fixed clock: a slewed error well inside the drift allowance (1 % of a second's lease + 2 ms). */
 const SLEWED_MS = 10;
 
 const fail = (problem: string): { ok: false; problem: string } => ({ ok: false, problem });
-
-interface Actor {
-  readonly owner: string;
-  readonly seenAs: string;
-  /** Comparable ms of its first vote in the window, and its lease. */
-  readonly at: number;
-  readonly leaseMs: number;
-  /** The scenario's names of the nodes it took. */
-  readonly nodes: readonly string[];
-}
 
 /** The incident behind an overlap of two Redlock majorities, and the scenario that replays it. */
 export function inferRedlockIncident(events: readonly TraceEvent[], findings: readonly Finding[], nodes: readonly string[], source: string, pick: IncidentPick = {}): RedlockResult {
@@ -58,8 +48,7 @@ export function inferRedlockIncident(events: readonly TraceEvent[], findings: re
   if (!chosen.ok) return chosen;
   const { finding, number } = chosen;
   if (!finding.quorum) return fail(`${finding.kind} on ${finding.lock} is one node's finding: a Redlock replay starts from a majority's finding (two majorities that overlap, or an owner past its validity)`);
-  const times = new NodeTimes();
-  for (const e of events) if (e.kind === 'clock-step' && e.node !== undefined) times.step(e.node, e.t, e.stepMs ?? 0);
+  const times = NodeTimes.of(events);
   const name = (node: string) => `n${nodes.indexOf(node) + 1}`;
   if (finding.kind === 'expired-while-held') return pauseIncident(events, times, finding, number, nodes, name, source, finding.to);
   const [a, b] = finding.owners.map((owner) => actor(events, times, finding, owner, name));
@@ -102,7 +91,7 @@ function pauseIncident(events: readonly TraceEvent[], times: NodeTimes, finding:
 const ok = (finding: Finding, number: number, fault: RedlockFault, node: string | undefined, spec: ScenarioSpec): RedlockResult => ({ ok: true, incident: { finding, number, fault, node, spec } });
 
 /** An owner of the overlap: its acquisitions up to the overlap's end (its round), on the nodes' common scale. */
-function actor(events: readonly TraceEvent[], times: NodeTimes, finding: Finding, owner: string | undefined, name: (node: string) => string): Actor | undefined {
+function actor(events: readonly TraceEvent[], times: NodeTimes, finding: Finding, owner: string | undefined, name: (node: string) => string): RedlockActor | undefined {
   const taken = events.filter((e) => e.kind === 'acquired' && e.lock === finding.lock && e.owner === owner && e.node !== undefined && times.comparable(e.node, e.t) <= finding.to);
   const first = taken[0];
   if (owner === undefined || !first || first.leaseMs === undefined) return undefined;
@@ -112,10 +101,9 @@ function actor(events: readonly TraceEvent[], times: NodeTimes, finding: Finding
 const byNumber = (x: string, y: string) => Number(x.slice(1)) - Number(y.slice(1));
 
 type Fault = { readonly kind: 'clock-step'; readonly at: number; readonly stepMs: number } | { readonly kind: 'restart'; readonly at: number };
-type Step = Record<string, unknown>;
 
-function plan(a: Actor, b: Actor, node: string, count: number, finding: Finding, source: string, fault: Fault): ScenarioSpec {
-  const scale = Math.min(1, LONGEST_REPLAY_LEASE_MS / a.leaseMs);
+function plan(a: RedlockActor, b: RedlockActor, node: string, count: number, finding: Finding, source: string, fault: Fault): ScenarioSpec {
+  const scale = replayScale(a.leaseMs);
   const at = (t: number) => Math.round((t - a.at) * scale);
   const lease = Math.round(a.leaseMs * scale);
   const faultAt = Math.max(at(fault.at), 60);
@@ -155,28 +143,20 @@ function plan(a: Actor, b: Actor, node: string, count: number, finding: Finding,
     { at: ms(bLeave), client: 'B', do: 'release' },
   ];
   const what = clock ? `${node}'s clock stepped ${(fault.stepMs / 1000).toFixed(1)} s forward, which expired A's key there early` : `${node} restarted without its data and forgot A's key`;
-  return {
-    title: `Replay of a Redlock overlap on ${finding.lock} at ${traceTime(finding.from)}`,
+  return redlockSpec(a, b, count, finding, source, scale, {
+    what: 'overlap',
     summary: `${clock ? `${node}'s clock jumps` : `${node} restarts empty`} while A holds the lock, and B gets a second majority through it`,
     narration:
       `${count} independent Redis primaries. A (${a.seenAs} in the trace) took ${a.nodes.join(', ')}, a majority, with a ${ms(lease)} lease. ` +
       `Then ${what}, and B (${b.seenAs} in the trace) took ${b.nodes.join(', ')}: a second majority while A was still within its validity.\n\n` +
-      `The fix: ${clock ? `slew-only time (the node ${SLEWED_MS} ms ahead, inside Redlock's drift allowance)` : `a delayed restart (${node} back ${ms(restartAt - faultAt)} after the crash, after A's lease)`}; B waits until A's lease has run out.\n\n` +
-      `Written by redlock-cli trace --scenario from ${source}: ${finding.message}${scaledNote(scale)}`,
-    sources: [`trace recording ${source}`],
-    'look-for': [`${node}'s ${clock ? 'clock step' : 'restart'} at ${ms(faultAt)}`, `B taking ${b.nodes.join(', ')} at ${ms(bAt)} while A is inside (unsafe)`, 'B refused until A\'s lease has run out (fixed)'],
-    sandbox: { topology: 'redlock', nodes: count, ...(clock ? { 'fake-clock': true } : { config: { appendonly: 'no', save: '' } }) },
-    lock: { kind: 'redlock', key: finding.lock },
-    clients: [
-      { name: 'A', reach: a.nodes },
-      { name: 'B', reach: b.nodes },
-    ],
+      `The fix: ${clock ? `slew-only time (the node ${SLEWED_MS} ms ahead, inside Redlock's drift allowance)` : `a delayed restart (${node} back ${ms(restartAt - faultAt)} after the crash, after A's lease)`}; B waits until A's lease has run out.`,
+    lookFor: [`${node}'s ${clock ? 'clock step' : 'restart'} at ${ms(faultAt)}`, `B taking ${b.nodes.join(', ')} at ${ms(bAt)} while A is inside (unsafe)`, 'B refused until A\'s lease has run out (fixed)'],
+    sandbox: clock ? { 'fake-clock': true } : { config: { appendonly: 'no', save: '' } },
     starvation: ms(Math.max(2000, bWait + 1000)),
-    settle: '300ms',
     steps,
     variants: {
       unsafe: { description: `As recorded: ${what}`, expect: ['mutual-exclusion'] },
       fixed: { description: clock ? `Slew-only time: ${node} is ${SLEWED_MS} ms ahead, inside the drift allowance` : `Delayed restart: ${node} is back after A's lease`, expect: 'safe' },
     },
-  };
+  });
 }

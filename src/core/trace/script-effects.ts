@@ -6,7 +6,7 @@
 
 import type { EffectContext, EventDraft, ScriptRun } from './effect-context.js';
 import { queueCommand } from './fair-queue.js';
-import { keyInfo, REDISSON_OWNER } from './keys.js';
+import { isLockKey, keyInfo, REDISSON_OWNER } from './keys.js';
 import type { LockState } from './lock-model.js';
 import { resolvePermits } from './permit-effects.js';
 import { applyRateLimiter, rateLimiterOf } from './rate-limiter-effects.js';
@@ -23,37 +23,61 @@ export function applyScript(ctx: EffectContext, run: ScriptRun): void {
   }
   const group = multiLockOf(run);
   if (group !== undefined) return applyMultiLock(ctx, run, group);
-  const facts = new Map<string, Facts>();
+  const facts = new RunFacts();
   for (const line of run.lua) {
     const cmd = line.args[0]!.toLowerCase();
     if (line.args[1] === undefined) continue;
     // Runs for every command of every script: only a command of several keys is split first.
-    if (MULTI_KEY.has(cmd)) for (const [single, args] of perKey(cmd, line.args)) recordCommand(ctx, run, facts, single, args);
+    // (A DEL or UNLINK of one key, every token lock's release, is that key's command as it is.)
+    if (MULTI_KEY.has(cmd) && !(line.args.length === 2 && (cmd === 'del' || cmd === 'unlink'))) for (const [single, args] of perKey(cmd, line.args)) recordCommand(ctx, run, facts, single, args);
     else recordCommand(ctx, run, facts, cmd, line.args);
   }
   const argOwner = run.argv.find((a) => REDISSON_OWNER.test(a));
-  for (const [key, f] of facts) {
+  facts.forEach((key, f) => {
     if (ctx.wants(key)) resolveKey(ctx, run, key, f, argOwner);
+  });
+}
+
+/**
+ * The facts of each key one script run touched, in the order first touched. Nearly every run
+ * touches one lock key: that one is kept apart, and a Map is made only for a second.
+ */
+class RunFacts {
+  private firstKey: string | undefined;
+  private first: Facts | undefined;
+  private more: Map<string, Facts> | undefined;
+
+  of(key: string): Facts {
+    if (this.firstKey === undefined) {
+      this.firstKey = key;
+      return (this.first = newFacts());
+    }
+    if (key === this.firstKey) return this.first!;
+    this.more ??= new Map();
+    let f = this.more.get(key);
+    if (!f) this.more.set(key, (f = newFacts()));
+    return f;
+  }
+
+  forEach(fn: (key: string, f: Facts) => void): void {
+    if (this.firstKey === undefined) return;
+    fn(this.firstKey, this.first!);
+    this.more?.forEach((f, key) => fn(key, f));
   }
 }
 
 /** What one command a script ran (on one key) tells of that key: its lock's queue, or its facts. */
-function recordCommand(ctx: EffectContext, run: ScriptRun, facts: Map<string, Facts>, cmd: string, args: readonly string[]): void {
+function recordCommand(ctx: EffectContext, run: ScriptRun, facts: RunFacts, cmd: string, args: readonly string[]): void {
   const key = args[1]!;
+  if (isLockKey(key)) return recordFact(facts.of(key), cmd, args);
   const info = keyInfo(key);
   if (info.role === 'queue' || info.role === 'timeouts') {
     if (ctx.wants(info.lock)) queueCommand(ctx, run, info.lock, info.role, cmd, args);
     return;
   }
-  if (info.role === 'token-counter' && cmd === 'incr') return void (factsOf(facts, info.lock).fenced = true);
+  if (info.role === 'token-counter' && cmd === 'incr') return void (facts.of(info.lock).fenced = true);
   if (info.role !== 'lock') return;
-  recordFact(factsOf(facts, key), cmd, args);
-}
-
-function factsOf(facts: Map<string, Facts>, key: string): Facts {
-  let f = facts.get(key);
-  if (!f) facts.set(key, (f = newFacts()));
-  return f;
+  recordFact(facts.of(key), cmd, args);
 }
 
 const MULTI_KEY = new Set(['mset', 'msetnx', 'mget', 'del', 'unlink']);
@@ -133,14 +157,14 @@ function resolveKey(ctx: EffectContext, run: ScriptRun, key: string, f: Facts, a
     return resolveSet(ctx, s, opts, facts, run.t, run.client);
   }
   if (f.deleted) {
-    const holders = [...s.holders.keys()];
     // Compare-and-delete (GET then DEL): the holder released it; a DEL without a check forced it.
     if (f.probed && (run.intent === 'release' || run.intent === 'unknown')) {
       // The script compared its ARGV[1] with the value and deleted: that token held the lock, whatever the model thought.
-      const owner = library === 'token' && token !== undefined ? token : (holders[0] ?? token ?? '?');
-      if (!s.holders.has(owner) && holders.length > 0) for (const e of model.expire(s, run.t, 'gone before its computed expiry')) ctx.emit(e);
+      // (The holders are listed only when needed: this is every token lock's release.)
+      const owner = library === 'token' && token !== undefined ? token : (firstHolder(s) ?? token ?? '?');
+      if (s.holders.size > 0 && !s.holders.has(owner)) for (const e of model.expire(s, run.t, 'gone before its computed expiry')) ctx.emit(e);
       ctx.emit({ lock: key, library, kind: 'released', owner, count: 0 });
-    } else ctx.emit({ lock: key, library, kind: 'force-unlocked', holders, command: run.command });
+    } else ctx.emit({ lock: key, library, kind: 'force-unlocked', holders: [...s.holders.keys()], command: run.command });
     model.clear(s);
     return;
   }
@@ -181,6 +205,11 @@ const NO_OWNERS: ReadonlySet<string> = new Set();
 function goneNow(ctx: EffectContext, s: LockState, t: number, except?: string): void {
   const others = [...s.holders.keys()].filter((o) => o !== except);
   if (others.length > 0 && !s.holders.get(others[0]!)?.shared) for (const e of ctx.model.expire(s, t, 'gone before its computed expiry')) ctx.emit(e);
+}
+
+function firstHolder(s: LockState): string | undefined {
+  for (const owner of s.holders.keys()) return owner;
+  return undefined;
 }
 
 function soleHolder(s: LockState): string | undefined {

@@ -5,6 +5,7 @@
 import type { Finding } from './checker.js';
 import { DurationHistogram } from './durations.js';
 import { isNodeEvent, type TraceEvent } from './events.js';
+import { OwnerMap } from './owner-map.js';
 
 export interface LockSummary {
   readonly lock: string;
@@ -25,11 +26,24 @@ interface Tally {
   releases: number;
   expiries: number;
   readonly clients: Set<string>;
-  readonly holding: Map<string, number>;
-  readonly waiting: Map<string, number>;
+  /** The client added last: an owner's events come in a row from one client, and need no set lookup each. */
+  lastClient: string | undefined;
+  /**
+   * Each owner's wait and hold, in one entry: an acquisition turns the wait into the hold in place,
+   * where one map per role took an insert and a delete in each per hold.
+   */
+  readonly owners: OwnerMap<OwnerTally>;
+  /** Owners in `owners` with a wait. */
+  waiting: number;
   /** Made at the first hold or wait: most locks of a busy trace have no waits at all. */
   holds: DurationHistogram | undefined;
   waits: DurationHistogram | undefined;
+}
+
+/** One owner on one lock: since when it waits (first attempt or refusal) and holds; the entry goes with both. */
+interface OwnerTally {
+  waitSince: number | undefined;
+  holdSince: number | undefined;
 }
 
 /** Clients named per lock, and owners waiting per lock, before the oldest waits are dropped. */
@@ -47,30 +61,38 @@ export class TraceSummary {
     if (isNodeEvent(e)) return;
     let t = this.tallies.get(e.lock);
     if (!t) {
-      t = { acquisitions: 0, refusals: 0, releases: 0, expiries: 0, clients: new Set(), holding: new Map(), waiting: new Map(), holds: undefined, waits: undefined };
+      t = { acquisitions: 0, refusals: 0, releases: 0, expiries: 0, clients: new Set(), lastClient: undefined, owners: new OwnerMap(), waiting: 0, holds: undefined, waits: undefined };
       this.tallies.set(e.lock, t);
     }
     const owner = e.owner;
     const client = e.client?.name ?? e.client?.addr;
-    if (client !== undefined && t.clients.size < TALLY_LIMIT) t.clients.add(client);
-    if (t.waiting.size > TALLY_LIMIT) for (const [o, since] of t.waiting) if (since < e.t - ABANDONED_WAIT_MS) t.waiting.delete(o);
+    if (client !== undefined && client !== t.lastClient && t.clients.size < TALLY_LIMIT) t.clients.add((t.lastClient = client));
+    if (t.waiting > TALLY_LIMIT) forgetAbandoned(t, e.t - ABANDONED_WAIT_MS);
     switch (e.kind) {
       case 'acquired':
       case 'reader-join': {
-        if (owner === undefined || t.holding.has(owner)) break;
+        if (owner === undefined) break;
+        const o = t.owners.get(owner);
+        if (o?.holdSince !== undefined) break;
         t.acquisitions++;
-        t.holding.set(owner, e.t);
-        const since = t.waiting.get(owner);
-        if (since !== undefined) (t.waits ??= new DurationHistogram()).add(e.t - since);
-        t.waiting.delete(owner);
+        if (o === undefined) {
+          t.owners.set(owner, { waitSince: undefined, holdSince: e.t });
+          break;
+        }
+        o.holdSince = e.t;
+        if (o.waitSince !== undefined) (t.waits ??= new DurationHistogram()).add(e.t - o.waitSince), (o.waitSince = undefined), t.waiting--;
         break;
       }
       case 'refused':
       case 'queue-join':
-      case 'attempt':
+      case 'attempt': {
         if (e.kind === 'refused') t.refusals++;
-        if (owner !== undefined && !t.waiting.has(owner)) t.waiting.set(owner, e.t);
+        if (owner === undefined) break;
+        const o = t.owners.get(owner);
+        if (o === undefined) t.owners.set(owner, { waitSince: e.t, holdSince: undefined }), t.waiting++;
+        else if (o.waitSince === undefined) (o.waitSince = e.t), t.waiting++;
         break;
+      }
       case 'released':
       case 'reader-leave':
         if (e.count === 0 && owner !== undefined) this.endHold(t, owner, e.t), t.releases++;
@@ -83,9 +105,11 @@ export class TraceSummary {
   }
 
   private endHold(t: Tally, owner: string, at: number): void {
-    const since = t.holding.get(owner);
-    if (since !== undefined) (t.holds ??= new DurationHistogram()).add(at - since);
-    t.holding.delete(owner);
+    const o = t.owners.get(owner);
+    if (o?.holdSince === undefined) return;
+    (t.holds ??= new DurationHistogram()).add(at - o.holdSince);
+    o.holdSince = undefined;
+    if (o.waitSince === undefined) t.owners.delete(owner);
   }
 
   /** Per lock, most acquired first. */
@@ -103,5 +127,15 @@ export class TraceSummary {
         findings: findings.filter((f) => f.lock === lock).length,
       }))
       .sort((a, b) => b.acquisitions - a.acquisitions || a.lock.localeCompare(b.lock));
+  }
+}
+
+/** Drops the waits begun before `before`: given up, never to end in an acquisition. */
+function forgetAbandoned(t: Tally, before: number): void {
+  for (const [owner, o] of t.owners) {
+    if (o.waitSince === undefined || o.waitSince >= before) continue;
+    o.waitSince = undefined;
+    t.waiting--;
+    if (o.holdSince === undefined) t.owners.delete(owner);
   }
 }

@@ -279,3 +279,58 @@ describe('replReducer is pure', () => {
     expect(s.output.map((l) => l.text).join('\n')).toContain(`${B.owners[0]} (B)`);
   });
 });
+
+describe('replReducer: what the panel notices while a typed line runs', () => {
+  const held = (owner: string, at: number): ReplAction<Target> => ({
+    type: 'polled',
+    poll: {
+      type: 'ok',
+      at,
+      tookMs: 1,
+      tick: at,
+      snapshot: [
+        {
+          key: 'k',
+          kind: 'reentrant',
+          holders: [{ owner, count: 1 }],
+          ttlMs: 1000,
+          warnings: [],
+        } as unknown as LockView,
+      ],
+    },
+  });
+  const print = (text: string): ReplAction<Target> => ({ type: 'print', text, tone: 'result' });
+  const texts = (s: ReplState<Target>) => s.output.map((l) => l.text);
+
+  it("follows the line's own output, however the read and the output interleave", () => {
+    const base = run(start(), held(A.owners[0]!, 1));
+    // The command's first line, a read that answers before its second, then the second.
+    const s = run(
+      base,
+      { type: 'line-started' },
+      print('acquired k'),
+      held(B.owners[0]!, 2),
+      { type: 'panel-connection', down: true },
+      print('release it with: release k'),
+    );
+    expect(texts(s)).toEqual(['acquired k', 'release it with: release k']);
+    const done = run(s, { type: 'line-done' });
+    expect(texts(done)).toEqual([
+      'acquired k',
+      'release it with: release k',
+      `k: released by ${A.owners[0]} (A)`,
+      `k: acquired by ${B.owners[0]} (B)`,
+      'panel: connection to 127.0.0.1:6379 lost, reconnecting',
+    ]);
+    // Between lines, the panel's lines are printed as they come.
+    expect(texts(run(done, held(A.owners[0]!, 3))).slice(5)).toEqual([
+      `k: released by ${B.owners[0]} (B)`,
+      `k: acquired by ${A.owners[0]} (A)`,
+    ]);
+  });
+
+  it('prints what it noticed when the session ends in the middle of a line', () => {
+    const s = run(start(), held(A.owners[0]!, 1), { type: 'line-started' }, held(B.owners[0]!, 2), { type: 'ended' });
+    expect(texts(s)).toContain(`k: acquired by ${B.owners[0]} (B)`);
+  });
+});

@@ -27,8 +27,21 @@ describe('the page of a multi-node trace', () => {
       [400, lanes.end, ['worker-b']],
     ]);
     expect(lane(N2).faults).toEqual([{ from: 100, to: 301, fault: 'blind', open: false }]);
-    expect(lane(N3).marks.map((m) => [m.t, m.text])).toEqual([[350, 'clock-step (+50 ms)']]);
-    expect(lane(N3).holders.map((h) => h.holders)).toEqual([['worker-b']]);
+    // n3's step and B's vote there, on the common scale: 50 ms earlier than n3's server stamped them.
+    expect(lane(N3).marks.map((m) => [m.t, m.text])).toEqual([[300, 'clock-step (+50 ms)']]);
+    expect(lane(N3).holders.map((h) => [h.from, h.holders])).toEqual([[401, ['worker-b']]]);
+  });
+
+  it("draws a stepped node's later events where the quorum checker puts them, the card keeping the server's time", () => {
+    const section = report().sections[0]!;
+    const field = (e: (typeof section.events)[number], key: string) => e.detail.find(([k]) => k === key)?.[1];
+    const votesOfB = section.events.filter((e) => e.lane === 'worker-b' && field(e, 'event') === 'acquired');
+    // B's votes on n2 and n3 came a millisecond apart; n3's server stamped its own 50 ms ahead.
+    expect(votesOfB.map((e) => [field(e, 'node'), e.t, field(e, 'server time')])).toEqual([
+      [N2, 400, '2025-11-25 10:00:00.400'],
+      [N3, 401, '2025-11-25 10:00:00.451'],
+    ]);
+    expect(section.note).toBe("8 events; times are the server's (UTC), a node's less its clock steps before them (the card keeps its own)");
   });
 
   it("keeps a Redlock client holding from its first vote while its other node still has its key", () => {
