@@ -67,6 +67,35 @@ describe('event JSON lines', () => {
     expect(lines.take()).toBe(`${reference(EVENTS[1]![1])}\n`);
   });
 
+  it('writes whole numbers of every length, zeros inside and in front of their halves', () => {
+    const numbers = [0, 7, 10, 99, 100, 1000, 30000, 999_999_999, 1e9, 1_000_000_007, 2 ** 31 - 1, 2 ** 31, 1_764_064_800_000, 1_764_064_800_005, 1_764_064_000_050];
+    for (let digits = 1; digits <= 16; digits++) numbers.push(10 ** (digits - 1), 10 ** digits - 1, 10 ** (digits - 1) + 1, Math.floor(10 ** digits / 3));
+    const lines = new JsonLines();
+    for (const n of numbers) lines.event(event({ kind: 'acquired', t: n, lock: 'x', count: n }));
+    expect(lines.take()).toBe(numbers.map((n) => `${reference(event({ kind: 'acquired', t: n, lock: 'x', count: n }))}\n`).join(''));
+  });
+
+  it('writes fields in any order, past the orders it remembers, and other keys between them', () => {
+    // Shuffles with a fixed seed (a failure repeats): far more orders of the same fields than the
+    // writer keeps, then the first orders again, and keys that are no event field among them.
+    const fields: [string, unknown][] = [['kind', 'acquired'], ['t', 1764064800002], ['lock', 'job:1'], ['owner', 'tok1'], ['library', 'token'], ['count', 1], ['leaseMs', 30000], ['client', { addr: '127.0.0.1:5001' }], ['shared', false], ['holders', ['a']]];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const orders = Array.from({ length: 3000 }, () => {
+      const order = [...fields];
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = next() % (i + 1);
+        [order[i], order[j]] = [order[j]!, order[i]!];
+      }
+      return order;
+    });
+    const events = [...orders, ...orders.slice(0, 100)].map((order) => event(Object.fromEntries(order)));
+    events.push(event({ 'not a field': 1, kind: 'raw', t: 1, other: 'x', lock: 'y', detail: 'z' }));
+    const lines = new JsonLines();
+    for (const e of events) lines.event(e);
+    expect(lines.take()).toBe(events.map((e) => `${reference(e)}\n`).join(''));
+  });
+
   it('writes each client of events that alternate between connections', () => {
     const [a, b] = [{ addr: '127.0.0.1:1', name: 'a' }, { addr: '127.0.0.1:2' }];
     const events = [a, a, b, a, b, b].map((client, i) => event({ kind: 'acquired', t: i, lock: 'x', client }));
