@@ -34,9 +34,9 @@ interface Key {
 const KEYS = new Map<string, Key>(
   Object.keys(EVENT_FIELDS).map((key) => [key, { plain: new Chunk(`,"${key}":`), quoted: new Chunk(`,"${key}":"`) }]),
 );
-/** What any field but a string or a client takes: its key and a number. */
-const FIELD_ROOM = Math.max(...[...KEYS.values()].map((key) => key.plain.room)) + NUMBER_ROOM;
-/** Where a tree of key orders stops growing (far above the decoder's few dozen shapes; a recording may order fields any way). */
+/** What any field but a string or a client takes: its key (with a quote, the longer) and a number. */
+const FIELD_ROOM = Math.max(...[...KEYS.values()].map((key) => key.quoted.room)) + NUMBER_ROOM;
+/** Where the tree of key orders stops growing: far above the decoder's shapes (a recording may order fields any way). */
 const MAX_STEPS = 1024;
 let steps = 0;
 
