@@ -58,13 +58,19 @@ describe('event JSON lines', () => {
     expect(lines.take()).toBe(times.map((t) => `${reference(event({ kind: 'renewed', t, lock: 'x' }))}\n`).join(''));
   });
 
-  it('hands its bytes over as a copy of their own, and starts empty again', () => {
+  it('hands its bytes over as bytes of their own, and starts empty again', () => {
     const lines = new JsonLines();
     lines.event(EVENTS[0]![1]);
     const first = lines.takeBytes();
+    // A line longer than the buffer (it grows), handed over too, then more lines after both.
+    const long = EVENTS.at(-1)![1];
+    lines.event(long);
+    const second = lines.takeBytes();
+    for (const [, e] of EVENTS) lines.event(e);
     lines.event(EVENTS[1]![1]);
     expect(Buffer.from(first).toString('utf8')).toBe(`${reference(EVENTS[0]![1])}\n`);
-    expect(lines.take()).toBe(`${reference(EVENTS[1]![1])}\n`);
+    expect(Buffer.from(second).toString('utf8')).toBe(`${reference(long)}\n`);
+    expect(lines.take()).toBe([...EVENTS.map(([, e]) => e), EVENTS[1]![1]].map((e) => `${reference(e)}\n`).join(''));
   });
 
   it('writes whole numbers of every length, zeros inside and in front of their halves', () => {
