@@ -90,8 +90,9 @@ export class StuckLocks {
     // A semaphore's refusal means no permit is left, not that anyone is stuck.
     if (owner === undefined || e.library === 'semaphore') return;
     const lock = this.lockOf(e.lock);
+    // An idle lock is forgotten by the sweep (the checker's, once a minute), not at once: most are
+    // taken again soon, and remaking their state on every release cost more than reading it.
     this.read(lock, e, owner, issue);
-    if (idle(lock)) this.locks.delete(e.lock);
   }
 
   /** Drops, on every lock, the waiters that gave up (a lock nobody is refused again keeps none), and the locks left idle. */

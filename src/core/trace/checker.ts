@@ -202,15 +202,16 @@ export class TraceChecker {
     }
     facts.starving.after(e, facts.holds.size === 0, this.issueStarved);
     facts.lost.prune(e.t);
-    // Nothing open on it: a lock seen later starts afresh, so a day of distinct names costs nothing.
-    if (facts.holds.size === 0 && facts.lost.size === 0 && facts.starving.idle) this.locks.delete(key);
+    // A lock nothing keeps open is forgotten by the sweep, not at once: most are taken again soon
+    // (a job's lock, a queue's), and forgetting and remaking their facts on every release cost
+    // more than the rest of the checker; a day of distinct names is still bounded by a minute's.
     if (e.t - this.sweptAt >= SWEEP_EVERY_MS) this.sweep(e.t);
     return this.found;
   }
 
   /**
-   * Forgets the locks nobody holds or waits for whose last loss is older than LOSS_HORIZON_MS (its
-   * owner is not waited for any more), and the waiters that gave up: what a day of distinct lock
+   * Forgets the locks nobody holds or waits for whose last loss, if any, is older than
+   * LOSS_HORIZON_MS (its owner is not waited for any more), and the waiters that gave up: what a day of distinct lock
    * names, each lost once (expired, deleted), would otherwise keep for good.
    */
   private sweep(now: number): void {
