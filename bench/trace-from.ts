@@ -5,7 +5,9 @@
 // wall time, the child's peak RSS (getrusage maxrss, written by a preload as it exits), and the
 // load average beside it (the machine may be shared). Streaming means time linear in the file
 // (CPU per line of the 2x and 4x logs within 15 % of the 1x one) and RSS flat (under 256 MB); the
-// rate target (300,000 lines per CPU-second, one thread) is checked on every log.
+// rate target (300,000 lines per CPU-second, one thread) is checked on every log. Each log is
+// read READS times and its fastest read kept: CPU time for the same work moves 10-20 % from run to
+// run on a shared machine, and one slow or fast read of the 1x log would decide the linearity.
 // The logs are written under os.tmpdir() and deleted after each run.
 //   npx tsx bench/trace-from.ts [1x size in MB, default 512]      (npm run build first)
 import { spawn } from 'node:child_process';
@@ -21,6 +23,8 @@ const RSS_LIMIT_MIB = 256;
 const LINEAR_WITHIN = 0.15;
 /** MONITOR lines per second of CPU: per CPU-second, so it holds however busy the machine is. */
 const RATE_TARGET = 300_000;
+/** Reads of each log; the fastest is kept (BENCH_FROM_READS). */
+const READS = Math.max(1, Number(process.env.BENCH_FROM_READS ?? 2));
 const dir = mkdtempSync(join(os.tmpdir(), 'redlock-bench-from-'));
 const CLI = join(import.meta.dirname, '../bin/redlock-cli.js');
 const PRELOAD = join(dir, 'usage.cjs');
@@ -81,7 +85,11 @@ async function main(): Promise<void> {
   for (const times of [1, 2, 4]) {
     const file = join(dir, `monitor-${times}x.log`);
     await writeMonitorLog(file, 'released', times * size);
-    const r = await measure(file);
+    const reads: Run[] = [];
+    for (let k = 0; k < READS; k++) reads.push(await measure(file));
+    const fastest = reads.reduce((best, run) => (run.cpuS < best.cpuS ? run : best));
+    // Memory is a bound, not a speed: the highest peak of any read.
+    const r = { ...fastest, rssMiB: Math.max(...reads.map((run) => run.rssMiB)) };
     rmSync(file);
     first ??= r;
     const perLine = r.cpuS / r.lines / (first.cpuS / first.lines);
