@@ -5,10 +5,11 @@
 // wall time, the child's peak RSS (getrusage maxrss, written by a preload as it exits), and the
 // load average beside it (the machine may be shared). Streaming means time linear in the file
 // (CPU per line of the 2x and 4x logs within 15 % of the 1x one) and RSS flat (under 256 MB); the
-// rate target (300,000 lines per CPU-second, one thread) is checked on every log. Each log is
-// read READS times and its fastest read kept: CPU time for the same work moves 10-20 % from run to
-// run on a shared machine, and one slow or fast read of the 1x log would decide the linearity.
-// The logs are written under os.tmpdir() and deleted after each run.
+// rate target (300,000 lines per CPU-second, one thread) is checked on every log. The three logs
+// are read in turn, READS rounds (default 2), each log's fastest read kept: CPU time for the same
+// work moves 10-20 % from run to run on a shared machine, and one slow or fast read of the 1x log
+// would decide the linearity. The logs (3.5 GB at the default size) are written under os.tmpdir()
+// first and deleted at the end.
 //   npx tsx bench/trace-from.ts [1x size in MB, default 512]      (npm run build first)
 import { spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -82,15 +83,18 @@ async function main(): Promise<void> {
   let first: Run | undefined;
   const problems: string[] = [];
   const slow: string[] = [];
-  for (const times of [1, 2, 4]) {
-    const file = join(dir, `monitor-${times}x.log`);
-    await writeMonitorLog(file, 'released', times * size);
-    const reads: Run[] = [];
-    for (let k = 0; k < READS; k++) reads.push(await measure(file));
-    const fastest = reads.reduce((best, run) => (run.cpuS < best.cpuS ? run : best));
+  // All three logs first, then READS rounds reading each in turn: a machine that speeds up or
+  // slows down during the bench moves every size alike, not one.
+  const sizes = [1, 2, 4];
+  const files = sizes.map((times) => join(dir, `monitor-${times}x.log`));
+  for (const [k, file] of files.entries()) await writeMonitorLog(file, 'released', sizes[k]! * size);
+  const reads: Run[][] = sizes.map(() => []);
+  for (let round = 0; round < READS; round++) for (const [k, file] of files.entries()) reads[k]!.push(await measure(file));
+  for (const file of files) rmSync(file);
+  for (const [k, times] of sizes.entries()) {
+    const fastest = reads[k]!.reduce((best, run) => (run.cpuS < best.cpuS ? run : best));
     // Memory is a bound, not a speed: the highest peak of any read.
-    const r = { ...fastest, rssMiB: Math.max(...reads.map((run) => run.rssMiB)) };
-    rmSync(file);
+    const r = { ...fastest, rssMiB: Math.max(...reads[k]!.map((run) => run.rssMiB)) };
     first ??= r;
     const perLine = r.cpuS / r.lines / (first.cpuS / first.lines);
     const rate = (s: number) => Math.round(r.lines / s).toLocaleString('en');
