@@ -13,7 +13,8 @@ import { formatMs } from '../duration.js';
 import { clientLabel, shortOwner, type TraceClient, type TraceEvent } from './events.js';
 import { traceTime } from './format.js';
 import { StuckLocks, type StuckWhy } from './checker-stuck.js';
-import { LOSS_HORIZON_MS, OpenLosses, type Acquisition, type HolderAct, type Loss, type StaleWindow } from './open-losses.js';
+import { LOSS_HORIZON_MS, OpenLosses, type Acquisition, type HolderAct } from './open-losses.js';
+import { expiredWhileHeld, overlap, who } from './stale-findings.js';
 import { OwnerMap } from './owner-map.js';
 import { QuorumView } from './quorum.js';
 import { StarvationWatch, type IssueStarved } from './checker-starvation.js';
@@ -77,12 +78,6 @@ function deletedByHolder(facts: LockFacts, e: TraceEvent): boolean {
   const addr = e.client?.addr;
   return addr !== undefined && holders.length > 0 && holders.every((h) => isShedLockValue(h) && facts.holds.get(h)?.client?.addr === addr);
 }
-
-/** `6f1c2a3b…:1 (worker-1@127.0.0.1:5001)`: short enough for one line of a finding. */
-const who = (owner: string, client: TraceClient | undefined) => `${shortOwner(owner)} (${client?.name && client.addr ? `${client.name}@${client.addr}` : clientLabel(client)})`;
-
-const ACT_WORDS: Record<HolderAct, string> = { renew: 'its renewal was refused', release: 'its release was refused', write: 'it set the key again without NX' };
-const FIRST_ACT_WORDS: Record<HolderAct, string> = { renew: 'it tried to renew', release: 'it tried to release', write: 'it set the key again without NX' };
 
 /** A finding as a checker part issues it: the checker adds the lock and `unsafe`. */
 export type NewFinding = Omit<Finding, 'unsafe' | 'lock'>;
@@ -318,33 +313,6 @@ function endHold(facts: LockFacts, owner: string, t: number): Hold | undefined {
   if (hold) hold.acquisition.end = t;
   facts.holds.delete(owner);
   return hold;
-}
-
-function expiredWhileHeld(lock: string, owner: string, loss: Loss, w: StaleWindow): NewFinding {
-  const { first, last } = w;
-  const later = last.t > first.t ? `, and went on as its holder until ${traceTime(last.t)} (${ACT_WORDS[last.act]})` : '';
-  return {
-    kind: 'expired-while-held',
-    from: loss.at,
-    to: last.t,
-    owners: [owner],
-    clients: [w.client ?? {}],
-    message: `${who(owner, w.client)}'s lease on ${lock} ran out at ${traceTime(loss.at)}; ${FIRST_ACT_WORDS[first.act]} at ${traceTime(first.t)}${first.act === 'write' ? '' : ' and was refused'}${later}: it worked without the lock for ${formatMs(last.t - loss.at)}`,
-  };
-}
-
-/** The time `other`'s hold shares with the stale owner's window: from its acquisition to its end or the owner's last act. */
-function overlap(lock: string, owner: string, w: StaleWindow, other: Acquisition): NewFinding {
-  const to = Math.min(w.last.t, other.end ?? w.last.t);
-  const held = other.end !== undefined && other.end < w.last.t ? ` and held it until ${traceTime(other.end)}` : '';
-  return {
-    kind: 'overlap',
-    from: other.t,
-    to,
-    owners: [owner, other.owner],
-    clients: [w.client ?? {}, other.client ?? {}],
-    message: `${who(other.owner, other.client)} acquired ${lock} at ${traceTime(other.t)}${held} while ${who(owner, w.client)} still acted as its holder until ${traceTime(w.last.t)}: both may have been inside for ${formatMs(to - other.t)}`,
-  };
 }
 
 /** Every finding of a whole event list (a recording), in the order their evidence arrived. */

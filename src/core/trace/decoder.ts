@@ -17,7 +17,9 @@ import type { TraceClient, TraceEvent } from './events.js';
 import { LockModel } from './lock-model.js';
 import { isMultiLockArgv } from './multi-lock-effects.js';
 import type { MonitorLine } from './monitor-line.js';
-import type { EffectContext, ScriptRun } from './effect-context.js';
+import type { EffectContext } from './effect-context.js';
+import { AttemptsSeen, EventBuffer } from './decoder-buffers.js';
+import { NO_LINES, PendingRun } from './pending-run.js';
 import { knownDigest } from './digest-catalogue.js';
 import { isLockKey, REDISSON_OWNER } from './keys.js';
 import { applyScript } from './script-effects.js';
@@ -35,110 +37,12 @@ export interface DecoderOptions {
   readonly commands?: ServerCommands | undefined;
 }
 
-/**
- * A script run still collecting its `lua` lines; its time is its EVAL line's. It is handed to the
- * effects as it is, once complete: one object per run (this runs for every script run of a log).
- */
-class PendingRun implements ScriptRun {
-  /** Its `lua` lines, set when the run is complete (gathered meanwhile by the decoder: see luaLines). */
-  lua: readonly MonitorLine[] = NO_LINES;
-  readonly t: number;
-
-  constructor(
-    readonly line: MonitorLine,
-    readonly client: TraceClient,
-    public intent: ScriptIntent,
-    readonly keys: readonly string[],
-    readonly argv: readonly string[],
-    /** An EVAL's body shortened, as a raw event shows it (undefined: EVALSHA / FCALL, shown as sent). */
-    private readonly shownBody: string | undefined,
-    /** An EVALSHA whose body neither the stream nor the catalogue has: its purpose is read from its commands. */
-    readonly unknownSha: string | undefined,
-  ) {
-    this.t = line.t;
-  }
-
-  /** The command as sent, the body shortened: built only for the rare event that shows it. */
-  get command(): readonly string[] {
-    const { args } = this.line;
-    const head = this.shownBody !== undefined ? ['EVAL', this.shownBody] : [args[0]!.toUpperCase(), args[1]!];
-    return [...head, ...args.slice(2)];
-  }
-
-  /** The same run again, without its `lua` lines yet: more are coming after flush() closed it early. */
-  reopened(): PendingRun {
-    return new PendingRun(this.line, this.client, this.intent, this.keys, this.argv, this.shownBody, this.unknownSha);
-  }
-}
-
 /** A script body seen in the stream: what it means to do, and how a raw event shows it. */
 interface LearntBody {
   readonly intent: ScriptIntent;
   /** Its first characters, white space folded: `if redis.call("get", K…`. */
   readonly shown: string;
 }
-
-/**
- * The events of the line being decoded, gathered in one reused array and handed out at their
- * exact count: a fresh array per line, grown by push, reserves room for 16 or more.
- */
-class EventBuffer {
-  private readonly events: TraceEvent[] = [];
-  count = 0;
-
-  add(e: TraceEvent): void {
-    this.events[this.count++] = e;
-  }
-
-  /** The events added since `count` was `from`. */
-  since(from: number): TraceEvent[] {
-    return this.events.slice(from, this.count);
-  }
-
-  /** Every event gathered (undefined: none); the buffer starts again empty. */
-  take(): TraceEvent[] | undefined {
-    if (this.count === 0) return undefined;
-    const events = this.events.slice(0, this.count);
-    // The slots keep their old events until overwritten: a few, never more than one line made.
-    this.count = 0;
-    return events;
-  }
-}
-
-const NO_LINES: readonly MonitorLine[] = [];
-
-/**
- * Lock and owner pairs, each added once. An operation announces one or two attempts (a group
- * multi-lock one per value): they are compared in place, without a string or a hash table per
- * operation; past a few, a set takes the rest.
- */
-class AttemptsSeen {
-  private readonly locks: string[] = [];
-  private readonly owners: string[] = [];
-  private count = 0;
-  private more: Set<string> | undefined;
-
-  /** False when the pair was added before. */
-  add(lock: string, owner: string): boolean {
-    for (let i = 0; i < this.count; i++) if (this.locks[i] === lock && this.owners[i] === owner) return false;
-    if (this.count < FEW_ATTEMPTS) {
-      this.locks[this.count] = lock;
-      this.owners[this.count++] = owner;
-      return true;
-    }
-    const key = `${lock}\u0000${owner}`;
-    if (this.more?.has(key)) return false;
-    (this.more ??= new Set()).add(key);
-    return true;
-  }
-
-  clear(): void {
-    this.count = 0;
-    this.more = undefined;
-  }
-}
-
-const FEW_ATTEMPTS = 8;
 
 /** Shared and never written to: what push() returns for a line that completed nothing. */
 const NONE: TraceEvent[] = [];
